@@ -1,0 +1,106 @@
+# hprun: GNU Make build.
+#
+#   make            build build/hprun, the test programs and the demo apps
+#   make run        install missing Debian packages, build, run configs/quickstart.yaml
+#   make check      install missing packages, build, run every test (unit, end-to-end, HIP compile)
+#   make asan       run the unit and end-to-end tests under ASan/UBSan
+#   make static     build build/hprun-static (no shared libyaml/libuv), for machines without them
+#   make hip        build hip/ samples with hipcc for HIP_ARCH (default gfx936, DCU BW)
+#
+# Sources are picked up by wildcard: a new lib/*.c joins libhprun.a, a new cmd/*.c joins the CLI,
+# a new tests/unit/test_*.c becomes a cmocka program that `make check` runs.
+
+CC       ?= cc
+BUILD    ?= build
+OPT      ?= -O2 -g
+WARN      = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+            -Wno-unused-parameter
+STD       = -std=c11 -D_GNU_SOURCE
+DEPFLAGS  = -MMD -MP
+PKGS      = yaml-0.1 libuv
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -luv)
+FINAL_CFLAGS = $(STD) $(WARN) $(OPT) $(DEPFLAGS) -Ilib $(PKG_CFLAGS) $(SAN) $(CFLAGS)
+LIBS      = $(PKG_LIBS) -lm -lpthread $(LDLIBS)
+
+LIB_SRC   := $(sort $(wildcard lib/*.c))
+CMD_SRC   := $(sort $(wildcard cmd/*.c))
+UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+FAKE_SRC  := $(sort $(wildcard tests/fake/*.c))
+APP_SRC   := $(sort $(wildcard tests/apps/*.c))
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CMD_OBJ   := $(CMD_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FAKE_BIN  := $(FAKE_SRC:tests/fake/%.c=$(BUILD)/fake/%)
+APP_BIN   := $(APP_SRC:tests/apps/%.c=$(BUILD)/apps/%)
+HPRUN     := $(BUILD)/hprun
+LIBHPRUN  := $(BUILD)/libhprun.a
+
+.PHONY: all deps run check unit e2e asan static clean hip hip-check bench
+
+all: $(HPRUN) $(UNIT_BIN) $(FAKE_BIN) $(APP_BIN)
+
+# Every machine (and every CI run) starts bare: the project installs what it needs itself.
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) -c $< -o $@
+
+$(LIBHPRUN): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(HPRUN): $(CMD_OBJ) $(LIBHPRUN)
+	$(CC) $(FINAL_CFLAGS) -o $@ $(CMD_OBJ) $(LIBHPRUN) $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBHPRUN)
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) -Itests/unit -o $@ $< $(LIBHPRUN) -lcmocka $(LIBS)
+
+$(BUILD)/fake/%: tests/fake/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) -o $@ $< -lm
+
+$(BUILD)/apps/%: tests/apps/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) -o $@ $< -lm
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	./$(HPRUN) configs/quickstart.yaml
+
+unit: all
+	@sh tests/run-unit.sh $(UNIT_BIN)
+
+e2e: all
+	@sh tests/e2e/run.sh $(BUILD)
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory e2e
+	@$(MAKE) --no-print-directory hip-check
+	@echo "make check: all suites passed"
+
+# The same tests with AddressSanitizer and UndefinedBehaviorSanitizer, in a separate build folder.
+asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" unit e2e
+
+# A static binary for machines without libyaml/libuv (the GPU box has no package registry).
+static: $(CMD_OBJ) $(LIBHPRUN)
+	$(CC) $(FINAL_CFLAGS) -static -o $(BUILD)/hprun-static $(CMD_OBJ) $(LIBHPRUN) \
+	  /usr/lib/x86_64-linux-gnu/libyaml.a /usr/lib/x86_64-linux-gnu/libuv_a.a -lm -lpthread -ldl
+
+bench: $(HPRUN)
+	sh scripts/bench-summarize
+
+clean:
+	rm -rf $(BUILD) build-asan
+
+-include hip/hip.mk
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)

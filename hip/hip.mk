@@ -1,0 +1,3 @@
+# Placeholder until the HIP samples land.
+hip-check:
+	@echo "hip-check: no HIP sources yet"

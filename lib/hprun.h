@@ -1,0 +1,251 @@
+/*
+ * hprun: run a program uninstrumented and under each profiler mode, each pass in its own process
+ * and folder, and say how far every mode distorts the program's own timing.
+ *
+ * This is the library's only public header. The command-line tool in cmd/ includes nothing else.
+ * Conventions (like libuv): public names start with hp_, functions return 0 or a negative HP_E*
+ * code (hp_strerror names it), results come back through out-parameters, and every allocator has a
+ * free partner that accepts NULL.
+ */
+#ifndef HPRUN_H
+#define HPRUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HPRUN_VERSION "0.1.0"
+/* Bumped whenever a key of summary.json changes meaning or disappears (docs/summary.md). */
+#define HPRUN_SUMMARY_SCHEMA 1
+
+#if defined(__GNUC__)
+#define HP_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define HP_PRINTF(a, b)
+#endif
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Errors and exit codes                                                                          */
+
+enum {
+  HP_OK = 0,
+  HP_ENOMEM = -1,   /* out of memory */
+  HP_EINVAL = -2,   /* invalid argument */
+  HP_EPLAN = -3,    /* the plan is invalid (details in the diagnostics) */
+  HP_EIO = -4,      /* reading or writing a file failed */
+  HP_ENOENT = -5,   /* no such file or program */
+  HP_EEXIST = -6,   /* refusing to reuse or overwrite something that exists */
+  HP_EPARSE = -7,   /* input could not be parsed (details in the diagnostics) */
+  HP_ESPAWN = -8,   /* a child process could not be started */
+  HP_EINTR = -9,    /* interrupted by SIGINT/SIGTERM */
+  HP_ERANGE = -10,  /* a number is out of range */
+  HP_ENOTSUP = -11, /* not supported (unknown tool, mode or format) */
+  HP_EFORMAT = -12, /* a file's format was not recognised */
+  HP_ERUN = -13     /* a measured run failed (crash, timeout, metric missing) */
+};
+
+/* Returns a static, human-readable description of an HP_E* code. Never NULL. */
+const char *hp_strerror(int err);
+
+/* Process exit codes of `hprun`, documented in docs/ci.md. */
+enum {
+  HP_EXIT_OK = 0,          /* completed; flags are information */
+  HP_EXIT_THRESHOLD = 1,   /* completed, but a `fail` threshold or a regression gate was exceeded */
+  HP_EXIT_USAGE = 2,       /* plan or usage error: nothing was run */
+  HP_EXIT_RUNFAIL = 3,     /* a run failed: crash, timeout, metric missing, build failed */
+  HP_EXIT_IO = 4,          /* an input or output file could not be read or written */
+  HP_EXIT_INTERRUPTED = 130 /* SIGINT/SIGTERM: children stopped, partial summary written */
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Diagnostics: every message about bad input names the file and, where known, line and column.   */
+
+typedef enum { HP_DIAG_ERROR, HP_DIAG_WARNING, HP_DIAG_NOTE } hp_diag_level;
+
+typedef struct hp_diag {
+  hp_diag_level level;
+  char *file;   /* owned; may be NULL */
+  long line;    /* 1-based; 0 when unknown */
+  long col;     /* 1-based; 0 when unknown */
+  char *msg;    /* owned */
+  struct hp_diag *next;
+} hp_diag;
+
+typedef struct hp_diags {
+  hp_diag *head, *tail;
+  size_t count;     /* messages kept */
+  size_t nerrors;   /* messages of level HP_DIAG_ERROR, kept or not */
+  size_t dropped;   /* messages not kept because `limit` was reached */
+  size_t limit;     /* 0 = no limit */
+} hp_diags;
+
+/* Initialises an empty list (no allocation). */
+void hp_diags_init(hp_diags *d);
+/* Frees every message; `d` itself stays the caller's and is left empty. Accepts NULL. */
+void hp_diags_free(hp_diags *d);
+/* Appends a formatted message. `file` is copied. Returns 0 or HP_ENOMEM (the message is lost). */
+int hp_diags_add(hp_diags *d, hp_diag_level level, const char *file, long line, long col,
+                 const char *fmt, ...) HP_PRINTF(6, 7);
+/* Prints every message as `file:line:col: error: msg`, one per line, then a note if some were
+ * dropped. */
+void hp_diags_print(const hp_diags *d, FILE *fp);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Plan (lib/plan.c): the YAML file that describes a session. Every key is in docs/plan.md.        */
+
+/* A NULL-terminated argument vector; `n` counts the strings, not the NULL. Owned by its holder. */
+typedef struct hp_strv {
+  char **v;
+  size_t n;
+} hp_strv;
+
+typedef struct hp_kv {
+  char *key;
+  char *value;
+} hp_kv;
+
+typedef enum {
+  HP_ORDER_INTERLEAVED = 0, /* run 1 of every pass, then run 2 of every pass, ... */
+  HP_ORDER_SEQUENTIAL,      /* all runs of pass 1, then all of pass 2, ... */
+  HP_ORDER_ABBA,            /* rounds alternate forward and backward: A B C, C B A, A B C ... */
+  HP_ORDER_RANDOM           /* each round in a seeded random order */
+} hp_order;
+
+/* How one program is started: used for the plan's `app` and for each A/B variant. */
+typedef struct hp_app {
+  hp_strv command;  /* argv; a YAML string is split into words as a shell would, without a shell */
+  hp_kv *env;       /* added to (or replacing in) hprun's own environment */
+  size_t nenv;
+  char *cwd;        /* NULL: the plan file's folder */
+  double timeout;   /* seconds; 0 = none */
+  hp_strv build;    /* optional; run once before anything else */
+} hp_app;
+
+typedef struct hp_metric_spec {
+  char *name;
+  char *pattern;    /* POSIX ERE with one capture group; the last match in a run counts */
+  char *unit;       /* may be NULL */
+  int higher_is_better; /* `better: higher`; default lower (times) */
+  long line;        /* where it was declared, for messages */
+} hp_metric_spec;
+
+typedef struct hp_pass {
+  char *name;       /* unique, [A-Za-z0-9_.-]+ */
+  char *mode;       /* normal, trace, stats, kernel-stack, pmc, memory-usage, command, or a tool mode */
+  char *tool;       /* profiler for this pass; NULL = the plan's profiler.tool */
+  char *kernel;     /* pmc / ncu kernel filter; may be NULL */
+  hp_strv args;     /* extra profiler options for this pass */
+  hp_strv command;  /* mode `command`: argv template with {app} and {dir} */
+  double timeout;   /* seconds; 0 = the app's timeout */
+  int expect_distorted; /* `expect: distorted`: large overhead is reported, never a failure */
+  long line;
+} hp_pass;
+
+typedef struct hp_variant {
+  char *name;
+  hp_app app;       /* unset fields fall back to the plan's app */
+  int reference;    /* exactly one variant is the reference (the first, unless one says so) */
+  long line;
+} hp_variant;
+
+/* A numeric gate for A/B candidates: |candidate - reference| of `metric` must stay within it. */
+typedef struct hp_gate {
+  char *metric;
+  double max_abs_delta; /* < 0 when unset */
+  double max_rel_delta; /* < 0 when unset; a fraction, 0.01 = 1% */
+  long line;
+} hp_gate;
+
+/* One kernel-name category: a kernel belongs to the first rule with a pattern that is a
+ * case-insensitive substring of its name. */
+typedef struct hp_category_rule {
+  char *name;
+  hp_strv patterns;
+} hp_category_rule;
+
+typedef struct hp_plan {
+  char *file;       /* the path it was loaded from (or the name given to hp_plan_load_string) */
+  char *dir;        /* the folder of `file`: relative paths in the plan are relative to it */
+  char *text;       /* the plan's bytes, for the manifest */
+  size_t text_len;
+
+  char *name;       /* session name; default: the plan file's base name without extension */
+  char *output;     /* parent folder of sessions; default "hprun-out" */
+  int repeat;       /* counted runs per pass; default 1 */
+  int warmup;       /* uncounted runs per pass before the counted ones; default 0 */
+  hp_order order;
+  uint64_t seed;    /* for `random` order and the bootstrap; default 1 */
+
+  hp_app app;
+
+  struct {
+    char *tool;       /* hipprof (default), rocprof, rocprofv3, ncu */
+    char *path;       /* NULL: looked up on PATH */
+    char *env_script; /* a DTK env.sh, sourced once in /bin/sh for profiled passes */
+    hp_strv args;     /* extra options for every profiled pass */
+  } profiler;
+
+  hp_metric_spec *metrics; /* the first is the primary metric */
+  size_t nmetrics;
+
+  hp_pass *passes;
+  size_t npasses;
+  size_t baseline;  /* index of the one `normal` pass */
+
+  hp_variant *variants;
+  size_t nvariants;
+  hp_gate *gates;
+  size_t ngates;
+
+  struct {
+    double warn;    /* relative overhead that marks a pass perturbed; default 0.05 */
+    double fail;    /* relative overhead beyond which hprun exits 1; < 0 when unset */
+    double alpha;   /* significance level; default 0.05 */
+  } thresholds;
+
+  struct {
+    char *tool;          /* auto (default), none, nvidia-smi, rocm-smi, hy-smi, command */
+    hp_strv command;     /* `sampler: {command: [...]}`: prints one number (MiB) per line */
+    double interval_ms;  /* default 2 (the article's) */
+  } sampler;
+
+  hp_category_rule *categories; /* NULL: the built-in rules (configs/categories/pytorch.yaml) */
+  size_t ncategories;
+} hp_plan;
+
+/* Loads and validates a plan. On success *out is a new plan (free with hp_plan_free). On failure
+ * returns HP_EPLAN (or HP_EIO/HP_ENOMEM), *out is NULL and `diags` holds `file:line:col` errors. */
+int hp_plan_load(const char *path, hp_plan **out, hp_diags *diags);
+/* The same from memory; `name` is used in messages and as `file`. `dir` is the base folder for
+ * relative paths (NULL: the current folder). */
+int hp_plan_load_string(const char *name, const char *dir, const char *text, size_t len,
+                        hp_plan **out, hp_diags *diags);
+void hp_plan_free(hp_plan *plan);
+
+/* Loads kernel categories from a YAML file holding `categories:` (the same form as in a plan).
+ * On success *rules and *n describe new rules (free with hp_categories_free). */
+int hp_categories_load(const char *path, hp_category_rule **rules, size_t *n, hp_diags *diags);
+void hp_categories_free(hp_category_rule *rules, size_t n);
+
+/* Splits `s` into words as POSIX sh would (quotes, backslashes), without expansions or a shell.
+ * On success *out is a new vector (free with hp_strv_free). HP_EPARSE for an unterminated quote. */
+int hp_split_words(const char *s, hp_strv *out);
+void hp_strv_free(hp_strv *v);
+
+/* Parses a duration: a plain number of seconds, or a number with ms, s, m or h. */
+int hp_parse_duration(const char *s, double *seconds);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Areas with their own public declarations; each is part of this one public header. */
+#include "hprun_stats.h"
+#include "hprun_profile.h"
+#include "hprun_session.h"
+
+#endif /* HPRUN_H */

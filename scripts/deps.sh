@@ -1,0 +1,37 @@
+#!/bin/sh
+# Installs the Debian packages hprun needs when they are missing. Every CI run and every new machine
+# starts bare, so `make run` and `make check` call this first. It asks apt only when something is
+# missing, so on a prepared machine it costs one dpkg query.
+#
+#   HPRUN_NO_DEPS=1   skip this step (you manage packages yourself)
+#   HPRUN_NO_HIPCC=1  do not install hipcc (the HIP compile check is then skipped)
+set -eu
+
+[ "${HPRUN_NO_DEPS:-0}" = 1 ] && exit 0
+
+# Build and test needs; valgrind and strace are the quickstart's "profilers" on a machine with no GPU.
+pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev valgrind strace python3"
+[ "${HPRUN_NO_HIPCC:-0}" = 1 ] || pkgs="$pkgs hipcc"
+
+missing=""
+for p in $pkgs; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing="$missing $p"
+  fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "deps: installing missing Debian packages:$missing" >&2
+if [ "$(id -u)" = 0 ]; then
+  sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+  sudo="sudo"
+else
+  echo "deps: missing packages:$missing; run as root or install them yourself (apt-get install$missing)" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq >/dev/null
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "deps: done" >&2
