@@ -140,6 +140,8 @@ typedef struct hp_pass {
   char *kernel;     /* pmc / ncu kernel filter; may be NULL */
   hp_strv args;     /* extra profiler options for this pass */
   hp_strv command;  /* mode `command`: argv template with {app} and {dir} */
+  hp_strv counters; /* counters / metrics for pmc-like modes (rocprof, rocprofv3, ncu) */
+  long launch_count; /* ncu --launch-count; 0 = unset */
   double timeout;   /* seconds; 0 = the app's timeout */
   int expect_distorted; /* `expect: distorted`: large overhead is reported, never a failure */
   long line;

@@ -1,0 +1,16 @@
+/*
+ * The command-line tool's subcommands, one file each (like git's builtins). Each returns the
+ * process exit status (HP_EXIT_*). cmd/ includes only the public header.
+ */
+#ifndef HPRUN_CMD_H
+#define HPRUN_CMD_H
+
+#include "hprun.h"
+
+int cmd_run(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_summarize(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+#endif
