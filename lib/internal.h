@@ -104,6 +104,15 @@ char *hp__strv_shell_join(const hp_strv *v);
 
 typedef struct hp__driver hp__driver;
 
+/* Everything a driver needs to build one run's command line. Nothing here is owned. */
+typedef struct hp__run_spec {
+  const hp_plan *plan;
+  const hp_pass *pass;
+  const char *tool_path;  /* the profiler's resolved path */
+  const char *run_dir;    /* the run's own folder (absolute) */
+  const hp_strv *app;     /* the app's argv, resolved */
+} hp__run_spec;
+
 /* Finds a driver by tool name: hipprof, rocprof, rocprofv3, ncu. NULL when unknown. */
 const hp__driver *hp__driver_find(const char *tool);
 /* 1 if `mode` is valid for this driver (the generic modes normal and command are valid for all). */
@@ -112,5 +121,99 @@ int hp__driver_has_mode(const hp__driver *d, const char *mode);
 const char *hp__driver_modes(const hp__driver *d);
 /* A comma-separated list of known tools, for messages. Static storage. */
 const char *hp__driver_tools(void);
+/* 1 for the modes every tool has: normal (no profiler) and command (an argv template). */
+int hp__mode_is_generic(const char *mode);
+const char *hp__driver_name(const hp__driver *d);
+/* The option that prints the tool's version (for the manifest), or NULL when it has none. */
+const char *hp__driver_version_opt(const hp__driver *d);
+/* One line describing a mode, or NULL. */
+const char *hp__driver_mode_doc(const hp__driver *d, const char *mode);
+/* Builds the whole argv of one run of a profiled pass into *out (new; free with hp_strv_free).
+ * Some drivers also write an input file into rs->run_dir. HP_ENOTSUP for an unknown mode. */
+int hp__driver_argv(const hp__driver *d, const hp__run_spec *rs, hp_strv *out);
 
 #endif /* HPRUN_INTERNAL_H */
+
+/* ---------------------------------------------------------------------------------------------- */
+/* lib/runner.c: one child process at a time, on a libuv loop.                                     */
+
+#include <uv.h>
+
+typedef struct hp__child_spec {
+  const hp_strv *argv;      /* argv[0] is looked up on PATH by libuv (execvp) */
+  char **env;               /* NULL-terminated "K=V"; NULL inherits hprun's environment */
+  const char *cwd;          /* NULL: hprun's */
+  double timeout_s;         /* 0: none */
+  double grace_s;           /* between SIGTERM and SIGKILL; 0: 5 s */
+  int profiled;             /* a profiler leads the group: on stop, signal its children first */
+  const char *stdout_path;  /* saved here (created, never overwritten); NULL: not saved */
+  const char *stderr_path;
+  FILE *echo;               /* live copy of the child's output, lines prefixed; NULL: quiet */
+  const char *prefix;       /* e.g. "[stats 1] " */
+  hp__buf *capture;         /* if set, stdout is collected here instead */
+  double rss_interval_ms;   /* how often the group's peak RSS is sampled; 0: 20 ms */
+} hp__child_spec;
+
+typedef struct hp__child_result {
+  int spawn_error;          /* 0, or a negative libuv code (uv_strerror) */
+  long long exit_status;
+  int term_signal;
+  int timed_out;
+  int interrupted;          /* stopped because hprun was asked to stop */
+  double wall_ms;
+  long max_rss_kb;          /* peak RSS of the largest process in the group; -1 unknown */
+} hp__child_result;
+
+/* Runs one child to completion on `loop` (which must have nothing else that keeps it alive) and
+ * fills *res. Returns 0 when the child ran (whatever its status), HP_ESPAWN when it could not be
+ * started (res->spawn_error says why), HP_EIO when an output file could not be created. No
+ * process of the child's group is left behind when this returns. */
+int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result *res);
+/* Asks the running child (if any) to stop, as a timeout would; a second call escalates to
+ * SIGKILL. Safe to call from a libuv signal callback. */
+void hp__child_stop_current(void);
+/* Builds a NULL-terminated environment: `base` (NULL: environ) with `set` applied (K=V entries
+ * replace or add). Free with hp__env_free. */
+char **hp__env_build(char **base, const hp_kv *set, size_t nset);
+void hp__env_free(char **env);
+/* Sources a POSIX sh script in /bin/sh and returns the environment it leaves (NULL-terminated,
+ * free with hp__env_free). HP_EIO with a message in diags if the script fails. */
+int hp__env_from_script(uv_loop_t *loop, const char *script, char ***out, hp_diags *diags);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* lib/metric.c: metric values from a run's stdout.                                                */
+
+typedef struct hp__metrics hp__metrics;
+
+/* Compiles every metric pattern of the plan. Errors go to diags with the metric's line. */
+int hp__metrics_new(const hp_plan *plan, hp__metrics **out, hp_diags *diags);
+void hp__metrics_free(hp__metrics *m);
+/* Scans text line by line; values[i] is set to the capture of the LAST line matching metric i,
+ * or NaN when none matched or the capture is not a number. */
+void hp__metrics_scan(const hp__metrics *m, const char *text, size_t len, double *values);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* lib/results.c: statistics, flags, advice and verdicts over a session's runs.                    */
+
+/* Fills every pass's metrics[], flag, advice and (for variants) verdict from its runs. `plan` may
+ * be NULL (for a session read back from summary.json: gates are then taken as stored). */
+int hp__session_analyze(hp_session *s, const hp_plan *plan);
+/* The exit code a finished session deserves (HP_EXIT_*). */
+int hp__session_exit_code(const hp_session *s);
+/* Allocates the results of one pass (all fields empty, metrics[] sized). */
+int hp__pass_result_init(hp_pass_result *pr, size_t nmetrics);
+void hp__pass_result_free(hp_pass_result *pr);
+void hp__run_free(hp_run *r);
+/* Current UTC time as ISO 8601 (malloc'd). */
+char *hp__now_iso(void);
+
+/* Parses what the profiler wrote in one counted run of each profiled pass (the first that
+ * succeeded) into pass->profile, and fills the cross-check fields. */
+void hp__session_parse_profiles(hp_session *s, const hp_category_rule *cats, size_t ncats,
+                                hp_diags *diags);
+
+/* lib/report_term.c: number formatting shared by the text writers. */
+/* Formats v with 6 significant digits (or "-" for NaN) into buf. Returns buf. */
+char *hp__fmt_num(char *buf, size_t len, double v);
+/* "+1.27%" / "79.83x" / "-", the way tables show an overhead ratio. */
+char *hp__fmt_overhead(char *buf, size_t len, double ratio);

@@ -1,0 +1,61 @@
+/*
+ * hprun's entry point: a table of subcommands, like git's builtins. `hprun plan.yaml` is short for
+ * `hprun run plan.yaml`.
+ */
+#include "cmd.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct subcommand {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+  const char *summary;
+};
+
+static const struct subcommand commands[] = {
+  {"run", cmd_run, "run a plan: every pass in its own process and folder (the default)"},
+  {"check", cmd_check, "validate a plan and exit (nothing runs)"},
+  {"summarize", cmd_summarize, "summarize profiler output files or a session folder"},
+  {"report", cmd_report, "re-render a stored session's reports without running anything"},
+  {"compare", cmd_compare, "compare two sessions; exit 1 on a significant regression"},
+  {NULL, NULL, NULL}};
+
+static void usage(FILE *fp)
+{
+  size_t i;
+
+  fprintf(fp,
+          "usage: hprun [run] PLAN.yaml [--dry-run] [--quiet] [--output DIR] [--repeat N]\n"
+          "                 [--junit FILE] [--markdown FILE]\n"
+          "       hprun COMMAND [ARGS]   (hprun COMMAND --help for its options)\n\ncommands:\n");
+  for (i = 0; commands[i].name; i++)
+    fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf(fp,
+          "\nexit codes: 0 done, 1 a fail threshold or regression gate was exceeded, 2 plan or\n"
+          "usage error, 3 a run failed, 4 a file could not be read or written, 130 interrupted.\n"
+          "docs: docs/plan.md (plan keys), docs/summary.md (results), docs/ci.md (CI use).\n");
+}
+
+int main(int argc, char **argv)
+{
+  size_t i;
+
+  if (argc < 2) {
+    usage(stderr);
+    return HP_EXIT_USAGE;
+  }
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+    usage(stdout);
+    return HP_EXIT_OK;
+  }
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+    printf("hprun %s (summary schema %d)\n", HPRUN_VERSION, HPRUN_SUMMARY_SCHEMA);
+    return HP_EXIT_OK;
+  }
+  for (i = 0; commands[i].name; i++)
+    if (strcmp(argv[1], commands[i].name) == 0)
+      return commands[i].fn(argc - 1, argv + 1);
+  /* Not a command: a plan file (or an option of `run`). */
+  return cmd_run(argc, argv);
+}
