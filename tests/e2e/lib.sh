@@ -1,0 +1,72 @@
+# Helpers for the end-to-end tests. Each test sources this file; BUILD is the build folder.
+set -eu
+: "${BUILD:?BUILD must name the build folder}"
+HPRUN="$BUILD/hprun"
+FAKEAPP="$BUILD/apps/fakeapp"
+FAKE_HIPPROF="$BUILD/fake/hipprof"
+T=$(mktemp -d "${TMPDIR:-/tmp}/hprun-e2e.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+ok() { echo "ok: $*"; }
+
+# expect_exit CODE CMD...: runs CMD, saving stdout/stderr to $T/out and $T/err.
+expect_exit() {
+  want=$1; shift
+  set +e
+  "$@" >"$T/out" 2>"$T/err"
+  got=$?
+  set -e
+  if [ "$got" != "$want" ]; then
+    echo "--- stdout"; cat "$T/out"; echo "--- stderr"; cat "$T/err"
+    fail "expected exit $want, got $got: $*"
+  fi
+}
+
+# The one session folder under $1 (fails if there is not exactly one).
+session_dir() {
+  n=$(find "$1" -mindepth 1 -maxdepth 1 -type d | wc -l)
+  [ "$n" = 1 ] || fail "expected one session folder in $1, found $n"
+  find "$1" -mindepth 1 -maxdepth 1 -type d
+}
+
+# jq-like queries with python3: json_get FILE EXPR, EXPR in Python over `d`.
+json_get() {
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+}
+
+# The pass object named $2 in summary.json $1, then an expression over `p`.
+pass_get() {
+  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); p=[x for x in d['passes'] if x['name']==sys.argv[2]][0]; print($3)" "$1" "$2"
+}
+
+assert_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
+
+# assert_close A B TOL MSG
+assert_close() {
+  python3 -c "import sys; a,b,t=float(sys.argv[1]),float(sys.argv[2]),float(sys.argv[3]); sys.exit(0 if abs(a-b)<=t else 1)" "$1" "$2" "$3" \
+    || fail "$4: expected $2 +- $3, got $1"
+}
+
+# No process whose command line mentions $1 may be alive.
+# (Reads /proc directly: procps may not be installed on a bare machine.)
+assert_no_process() {
+  for f in /proc/[0-9]*/cmdline; do
+    c=$(tr '\0' ' ' <"$f" 2>/dev/null) || continue
+    case "$c" in
+      *"$1"*) [ "${f#/proc/$$/}" = "$f" ] || continue
+              fail "a process matching '$1' was left behind: ${f%/cmdline}: $c" ;;
+    esac
+  done
+}
+
+# The pids in file $1 must all be gone.
+assert_pids_gone() {
+  for pid in $(cat "$1"); do
+    if kill -0 "$pid" 2>/dev/null; then
+      st=$(sed -n 's/^State:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+      case "$st" in Z*) continue ;; esac
+      fail "process $pid ($st) from $1 is still alive"
+    fi
+  done
+}
