@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void run_usage(FILE *fp)
 {
@@ -101,8 +102,8 @@ int cmd_run(int argc, char **argv)
     if (diags.count == 0)
       fprintf(stderr, "%s: error: %s\n", plan_path, hp_strerror(r));
     hp_diags_free(&diags);
-    return r == HP_EIO || r == HP_ENOENT ? (r == HP_ENOENT ? HP_EXIT_USAGE : HP_EXIT_IO)
-                                          : HP_EXIT_USAGE;
+    /* A plan that does not exist is a usage error; one that exists but cannot be read is I/O. */
+    return (r == HP_EIO && access(plan_path, F_OK) == 0) ? HP_EXIT_IO : HP_EXIT_USAGE;
   }
   if (opts.dry_run) {
     r = hp_session_dry_run(plan, &opts, stdout, &diags);

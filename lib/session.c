@@ -86,10 +86,15 @@ static char *absolute(const char *base, const char *p)
   char cwd[4096];
   char *joined, *abs;
 
-  if (p[0] == '/')
-    return hp__strdup(p);
-  joined = base ? hp__path_join(base, p) : hp__strdup(p);
-  if (joined == NULL || joined[0] == '/')
+  joined = p[0] == '/' || base == NULL ? hp__strdup(p) : hp__path_join(base, p);
+  if (joined == NULL)
+    return NULL;
+  /* Existing paths are shown and recorded without `..` and symlink detours. */
+  if ((abs = realpath(joined, NULL)) != NULL) {
+    free(joined);
+    return abs;
+  }
+  if (joined[0] == '/')
     return joined;
   if (getcwd(cwd, sizeof(cwd)) == NULL) {
     free(joined);
@@ -107,12 +112,14 @@ static int make_session_dir(const char *parent, const char *name, char **out)
   char stamp[32];
   time_t t = time(NULL);
   struct tm tm;
-  char *dir;
+  char *dir, *real = NULL;
   int i, r;
 
   *out = NULL;
   if ((r = hp__mkdirs(parent, 0755)) != 0)
     return r;
+  if ((real = realpath(parent, NULL)) != NULL)
+    parent = real;
   localtime_r(&t, &tm);
   strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
   for (i = 1; i < 1000; i++) {
@@ -122,12 +129,16 @@ static int make_session_dir(const char *parent, const char *name, char **out)
       return HP_ENOMEM;
     if (mkdir(dir, 0755) == 0) {
       *out = dir;
+      free(real);
       return 0;
     }
     free(dir);
-    if (errno != EEXIST)
+    if (errno != EEXIST) {
+      free(real);
       return HP_EIO;
+    }
   }
+  free(real);
   return HP_EEXIST;
 }
 
@@ -715,15 +726,11 @@ void hp__session_parse_profiles(hp_session *s, const hp_category_rule *cats, siz
       hp_profile_add_path(pr->profile, dir, diags);
     free(dir);
     /* The cross-check: the kernel the pass names, else the one with the most device time. */
-    for (k = 0; k < hp_profile_nkernels(pr->profile); k++) {
-      if (hp_profile_kernel(pr->profile, k, &ks))
-        break;
-      if (pr->kernel && !strstr(ks.name, pr->kernel))
-        continue;
+    if (pr->kernel ? hp_profile_kernel_find(pr->profile, pr->kernel, &ks) == 0
+                   : hp_profile_kernel(pr->profile, 0, &ks) == 0) {
       pr->xk_name = hp__strdup(ks.name);
       pr->xk_avg_ms = ks.avg_ns / 1e6;
       pr->xk_calls = ks.calls;
-      break;
     }
   }
 }

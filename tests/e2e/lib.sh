@@ -1,7 +1,7 @@
 # Helpers for the end-to-end tests. Each test sources this file; BUILD is the build folder.
 set -eu
 : "${BUILD:?BUILD must name the build folder}"
-HPRUN="$BUILD/hprun"
+HPRUN="${HPRUN:-$BUILD/hprun}"
 FAKEAPP="$BUILD/apps/fakeapp"
 FAKE_HIPPROF="$BUILD/fake/hipprof"
 T=$(mktemp -d "${TMPDIR:-/tmp}/hprun-e2e.XXXXXX")
