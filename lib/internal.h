@@ -132,7 +132,6 @@ const char *hp__driver_mode_doc(const hp__driver *d, const char *mode);
  * Some drivers also write an input file into rs->run_dir. HP_ENOTSUP for an unknown mode. */
 int hp__driver_argv(const hp__driver *d, const hp__run_spec *rs, hp_strv *out);
 
-#endif /* HPRUN_INTERNAL_H */
 
 /* ---------------------------------------------------------------------------------------------- */
 /* lib/runner.c: one child process at a time, on a libuv loop.                                     */
@@ -152,6 +151,10 @@ typedef struct hp__child_spec {
   const char *prefix;       /* e.g. "[stats 1] " */
   hp__buf *capture;         /* if set, stdout is collected here instead */
   double rss_interval_ms;   /* how often the group's peak RSS is sampled; 0: 20 ms */
+  const hp_strv *sampler;   /* a long-lived command printing device memory, one reading per
+                               line (the line's last number); NULL: none */
+  double sampler_scale;     /* multiplies each reading to give MiB; 0: 1 */
+  const char *sampler_path; /* its raw output is saved here; NULL: not saved */
 } hp__child_spec;
 
 typedef struct hp__child_result {
@@ -162,6 +165,10 @@ typedef struct hp__child_result {
   int interrupted;          /* stopped because hprun was asked to stop */
   double wall_ms;
   long max_rss_kb;          /* peak RSS of the largest process in the group; -1 unknown */
+  long mem_samples;         /* device-memory readings taken while the child lived */
+  double mem_mean_mib;      /* NaN when none */
+  double mem_peak_mib;
+  int sampler_error;        /* the sampler could not start (negative libuv code), or 0 */
 } hp__child_result;
 
 /* Runs one child to completion on `loop` (which must have nothing else that keeps it alive) and
@@ -217,3 +224,14 @@ void hp__session_parse_profiles(hp_session *s, const hp_category_rule *cats, siz
 char *hp__fmt_num(char *buf, size_t len, double v);
 /* "+1.27%" / "79.83x" / "-", the way tables show an overhead ratio. */
 char *hp__fmt_overhead(char *buf, size_t len, double ratio);
+
+
+
+/* lib/sha256.c: hex SHA-256 of len bytes into out (64 hex digits and a NUL). */
+void hp__sha256_hex(const void *data, size_t len, char out[65]);
+
+/* lib/manifest.c: manifest.json, what a session needs to be reproduced (docs/summary.md). */
+int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s,
+                       const hp_strv *tools, char **env);
+
+#endif /* HPRUN_INTERNAL_H */

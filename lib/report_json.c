@@ -5,16 +5,12 @@
  */
 #include "internal.h"
 #include "jsonread.h"
+#include "profile_internal.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static const char *sig_name(hp_significance s)
-{
-  return s == HP_SIG_YES ? "yes" : s == HP_SIG_NO ? "no" : "unknown";
-}
 
 static void write_metric(hp__json *j, const hp_metric_result *m, int baseline)
 {
@@ -44,7 +40,7 @@ static void write_metric(hp__json *j, const hp_metric_result *m, int baseline)
     hp__json_num(j, m->ci_hi);
     hp__json_arr_end(j);
     hp__json_knum(j, "p", m->p);
-    hp__json_kstr(j, "significant", sig_name(m->sig));
+    hp__json_kstr(j, "significant", hp_significance_name(m->sig));
     hp__json_knum(j, "delta", m->delta);
     hp__json_obj_end(j);
   }
@@ -122,7 +118,7 @@ static void write_pass(hp__json *j, const hp_pass_result *pr)
     hp__json_obj_begin(j);
     hp__json_knum(j, "ratio", m->ratio);
     hp__json_knum(j, "percent", isnan(m->ratio) ? NAN : (m->ratio - 1.0) * 100.0);
-    hp__json_kstr(j, "significant", sig_name(m->sig));
+    hp__json_kstr(j, "significant", hp_significance_name(m->sig));
     hp__json_obj_end(j);
   }
   hp__json_key(j, "memory");

@@ -301,10 +301,27 @@ int hp__session_analyze(hp_session *s, const hp_plan *plan)
         hp_stats_summarize(v, n, 0, &pr->metrics[m].st);
       free(v);
     }
-    for (m = 0; m < pr->nruns; m++)
-      if (!pr->runs[m].warmup && pr->runs[m].max_rss_kb > rss)
-        rss = pr->runs[m].max_rss_kb;
-    pr->max_rss_kb = rss;
+    {
+      double msum = 0, peak = NAN;
+      size_t nm = 0;
+      for (m = 0; m < pr->nruns; m++) {
+        const hp_run *rn = &pr->runs[m];
+        if (rn->warmup)
+          continue;
+        if (rn->max_rss_kb > rss)
+          rss = rn->max_rss_kb;
+        if (rn->mem_samples > 0 && !isnan(rn->mem_mean_mib)) {
+          msum += rn->mem_mean_mib;
+          nm++;
+          if (isnan(peak) || rn->mem_peak_mib > peak)
+            peak = rn->mem_peak_mib;
+        }
+      }
+      pr->max_rss_kb = rss;
+      /* The pass's sampled memory: the mean of its runs' means, and the highest peak. */
+      pr->mem_mean_mib = nm ? msum / (double)nm : NAN;
+      pr->mem_peak_mib = peak;
+    }
     if (pr->is_baseline)
       base = pr;
     if (pr->is_reference)

@@ -48,6 +48,14 @@ typedef struct child {
   uv_timer_t timer;     /* timeout, then the grace periods between stop phases */
   uv_timer_t rss_timer; /* samples the group's peak RSS */
   child_stream out, err;
+  /* The device-memory sampler: a second process group that lives as long as the child. */
+  uv_process_t sproc;
+  uv_pipe_t spipe;
+  uv_timer_t stimer;
+  hp__buf sline;
+  int sfd;
+  int sampling;          /* the sampler's process is running */
+  double ssum;
   int pgid;
   int exited;
   int phase;            /* 0 running, 1 app signalled, 2 group SIGTERM, 3 group SIGKILL */
@@ -310,6 +318,119 @@ static void on_drain(uv_timer_t *t)
   close_handle(c, (uv_handle_t *)&c->timer);
 }
 
+/* One reading per line: the line's last number, so `nvidia-smi` ("2048") and `rocm-smi --csv`
+ * ("card0,<total>,<used>") both work. Lines without a number (headers) are skipped. */
+static void sampler_line(child *c, const char *line, size_t n)
+{
+  const char *p = line + n, *end;
+  double v;
+
+  while (p > line && !(p[-1] >= '0' && p[-1] <= '9'))
+    p--;
+  end = p;
+  while (p > line && ((p[-1] >= '0' && p[-1] <= '9') || p[-1] == '.'))
+    p--;
+  if (end == p)
+    return;
+  v = strtod(p, NULL) * (c->spec->sampler_scale > 0 ? c->spec->sampler_scale : 1.0);
+  if (c->exited)
+    return; /* readings after the child ended describe nothing we ran */
+  c->res->mem_samples++;
+  c->ssum += v;
+  if (isnan(c->res->mem_peak_mib) || v > c->res->mem_peak_mib)
+    c->res->mem_peak_mib = v;
+}
+
+static void on_sampler_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
+{
+  child *c = st->data;
+  const char *p, *nl;
+  size_t n;
+
+  if (nread < 0) {
+    close_handle(c, (uv_handle_t *)&c->spipe);
+    return;
+  }
+  if (c->sfd >= 0 && nread > 0)
+    write_all(c->sfd, buf->base, (size_t)nread);
+  p = buf->base;
+  n = (size_t)nread;
+  while (n > 0 && (nl = memchr(p, '\n', n)) != NULL) {
+    hp__buf_add(&c->sline, p, (size_t)(nl - p));
+    if (c->sline.data)
+      sampler_line(c, c->sline.data, c->sline.len);
+    hp__buf_reset(&c->sline);
+    n -= (size_t)(nl - p) + 1;
+    p = nl + 1;
+  }
+  if (n)
+    hp__buf_add(&c->sline, p, n);
+}
+
+static void on_sampler_exit(uv_process_t *p, int64_t status, int sig)
+{
+  child *c = p->data;
+
+  c->sampling = 0;
+  uv_timer_stop(&c->stimer);
+  close_handle(c, (uv_handle_t *)&c->stimer);
+  close_handle(c, (uv_handle_t *)p);
+}
+
+static void on_sampler_kill(uv_timer_t *t)
+{
+  child *c = t->data;
+
+  if (c->sampling)
+    uv_kill(-c->sproc.pid, SIGKILL);
+}
+
+/* Starts the sampler in its own process group, after the child, so it never delays the start. */
+static void start_sampler(child *c)
+{
+  uv_process_options_t o;
+  uv_stdio_container_t io[3];
+  int r;
+
+  memset(&o, 0, sizeof(o));
+  uv_pipe_init(c->loop, &c->spipe, 0);
+  c->spipe.data = c;
+  c->handles++;
+  io[0].flags = UV_IGNORE;
+  io[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
+  io[1].data.stream = (uv_stream_t *)&c->spipe;
+  io[2].flags = UV_IGNORE;
+  o.file = c->spec->sampler->v[0];
+  o.args = c->spec->sampler->v;
+  o.flags = UV_PROCESS_DETACHED;
+  o.stdio_count = 3;
+  o.stdio = io;
+  o.exit_cb = on_sampler_exit;
+  c->sproc.data = c;
+  uv_timer_init(c->loop, &c->stimer);
+  c->stimer.data = c;
+  c->handles++;
+  r = uv_spawn(c->loop, &c->sproc, &o);
+  c->handles++;
+  if (r) {
+    c->res->sampler_error = r;
+    close_handle(c, (uv_handle_t *)&c->sproc);
+    close_handle(c, (uv_handle_t *)&c->spipe);
+    close_handle(c, (uv_handle_t *)&c->stimer);
+    return;
+  }
+  c->sampling = 1;
+  uv_read_start((uv_stream_t *)&c->spipe, on_alloc, on_sampler_read);
+}
+
+static void stop_sampler(child *c)
+{
+  if (!c->sampling)
+    return;
+  uv_kill(-c->sproc.pid, SIGTERM);
+  uv_timer_start(&c->stimer, on_sampler_kill, 1000, 0);
+}
+
 static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
 {
   child *c = p->data;
@@ -325,6 +446,7 @@ static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
   for (i = 0; i < n; i++)
     uv_kill(pids[i], SIGKILL);
   c->exited = 1;
+  stop_sampler(c);
   uv_timer_stop(&c->rss_timer);
   close_handle(c, (uv_handle_t *)&c->rss_timer);
   close_handle(c, (uv_handle_t *)p);
@@ -353,12 +475,13 @@ int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result 
 
   memset(res, 0, sizeof(*res));
   res->max_rss_kb = -1;
+  res->mem_mean_mib = res->mem_peak_mib = NAN;
   memset(&c, 0, sizeof(c));
   memset(&opts, 0, sizeof(opts));
   c.spec = spec;
   c.res = res;
   c.loop = loop;
-  c.out.fd = c.err.fd = -1;
+  c.out.fd = c.err.fd = c.sfd = -1;
   c.out.c = c.err.c = &c;
   c.out.capture = spec->capture;
 
@@ -370,6 +493,10 @@ int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result 
     goto done;
   }
   if (spec->stderr_path && (c.err.fd = open_out(spec->stderr_path)) < 0) {
+    ret = HP_EIO;
+    goto done;
+  }
+  if (spec->sampler && spec->sampler_path && (c.sfd = open_out(spec->sampler_path)) < 0) {
     ret = HP_EIO;
     goto done;
   }
@@ -425,9 +552,14 @@ int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result 
     uv_timer_start(&c.rss_timer, on_rss_timer, 1, iv);
   }
 
+  if (spec->sampler && spec->sampler->n)
+    start_sampler(&c);
+
   current = &c;
   uv_run(loop, UV_RUN_DEFAULT);
   current = NULL;
+  if (res->mem_samples > 0)
+    res->mem_mean_mib = c.ssum / (double)res->mem_samples;
 
   /* The pipes reached EOF only when every process holding them ended; the exit callback killed
    * the stragglers, so by now the group is empty. */
@@ -440,6 +572,9 @@ done:
     close(c.out.fd);
   if (c.err.fd >= 0)
     close(c.err.fd);
+  if (c.sfd >= 0)
+    close(c.sfd);
+  hp__buf_free(&c.sline);
   hp__buf_free(&c.out.line);
   hp__buf_free(&c.err.line);
   return ret;

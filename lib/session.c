@@ -50,6 +50,9 @@ typedef struct session_ctx {
   hp__metrics *metrics;
   char *app_cwd;             /* absolute folder relative app paths are resolved against */
   char **base_env;           /* env_script's environment, or NULL for hprun's own */
+  hp_strv sampler;           /* device-memory sampler command, empty when none */
+  double sampler_scale;      /* its readings times this give MiB */
+  char *sampler_note;        /* why memory is not sampled, or NULL */
   hp_session *s;
 } session_ctx;
 
@@ -410,7 +413,8 @@ static int list_files(const char *root, const char *rel, hp_strv *out)
     struct stat st;
     if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || r)
       goto next;
-    if (!rel[0] && (strcmp(name, "stdout.txt") == 0 || strcmp(name, "stderr.txt") == 0))
+    if (!rel[0] && (strcmp(name, "stdout.txt") == 0 || strcmp(name, "stderr.txt") == 0 ||
+                    strcmp(name, "hprun-memory.txt") == 0))
       goto next;
     sub = rel[0] ? hp__asprintf("%s/%s", rel, name) : hp__strdup(name);
     full = hp__path_join(path, name);
@@ -454,7 +458,7 @@ static int do_run(session_ctx *c, const slot *sl, hp_pass_result *pr, hp_run *ru
   hp__child_spec spec;
   hp__child_result res;
   hp_strv argv = {NULL, 0};
-  char *dir = NULL, *outp = NULL, *errp = NULL, *text = NULL, prefix[160];
+  char *dir = NULL, *outp = NULL, *errp = NULL, *text = NULL, *memp = NULL, prefix[160];
   size_t len = 0;
   int r;
 
@@ -499,6 +503,11 @@ static int do_run(session_ctx *c, const slot *sl, hp_pass_result *pr, hp_run *ru
   spec.stderr_path = errp;
   spec.echo = c->opts->quiet ? NULL : logfp(c);
   spec.prefix = prefix;
+  if (c->sampler.n) {
+    spec.sampler = &c->sampler;
+    spec.sampler_scale = c->sampler_scale;
+    spec.sampler_path = memp = hp__path_join(dir, "hprun-memory.txt");
+  }
   r = hp__child_run(&c->loop, &spec, &res);
   if (r == HP_ESPAWN) {
     run->error = hp__asprintf("could not start '%s': %s", argv.v[0], uv_strerror(res.spawn_error));
@@ -513,6 +522,11 @@ static int do_run(session_ctx *c, const slot *sl, hp_pass_result *pr, hp_run *ru
   run->interrupted = res.interrupted;
   run->wall_ms = res.wall_ms;
   run->max_rss_kb = res.max_rss_kb;
+  run->mem_mean_mib = res.mem_mean_mib;
+  run->mem_peak_mib = res.mem_peak_mib;
+  run->mem_samples = res.mem_samples;
+  if (res.sampler_error && !pr->mem_note)
+    pr->mem_note = hp__asprintf("the sampler could not start: %s", uv_strerror(res.sampler_error));
   if (res.timed_out)
     fprintf(logfp(c), "hprun: %s run %d timed out after %g s; its process group was stopped\n",
             u->name, sl->k, u->timeout);
@@ -533,6 +547,7 @@ fail:
   free(dir);
   free(outp);
   free(errp);
+  free(memp);
   return r;
 }
 
@@ -602,7 +617,69 @@ static void free_ctx(session_ctx *c)
   free(c->slots);
   hp__metrics_free(c->metrics);
   hp__env_free(c->base_env);
+  hp_strv_free(&c->sampler);
+  free(c->sampler_note);
   free(c->app_cwd);
+}
+
+/* Chooses the device-memory sampler. Query tools that can loop by themselves (nvidia-smi -lms)
+ * run as one process per run; rocm-smi and hy-smi have no loop mode, so a small sh loop calls
+ * them. Readings are the line's last number: MiB for nvidia-smi and commands, bytes for the
+ * --csv output of rocm-smi/hy-smi. Device memory is the whole GPU's, not only the app's. */
+static int setup_sampler(session_ctx *c)
+{
+  const char *tool = c->plan->sampler.tool ? c->plan->sampler.tool : "auto";
+  double iv = c->plan->sampler.interval_ms > 0 ? c->plan->sampler.interval_ms : 2.0;
+  static const char *const autos[] = {"nvidia-smi", "rocm-smi", "hy-smi", NULL};
+  char *found = NULL, tmp[64];
+  int i, r = 0;
+
+  c->sampler_scale = 1.0;
+  if (strcmp(tool, "none") == 0) {
+    c->sampler_note = hp__strdup("sampler: none in the plan");
+    return 0;
+  }
+  if (strcmp(tool, "command") == 0)
+    return hp__strv_copy(&c->sampler, &c->plan->sampler.command);
+  if (strcmp(tool, "auto") == 0) {
+    for (i = 0; autos[i]; i++)
+      if (hp__which(autos[i], &found) == 0)
+        break;
+    if (autos[i] == NULL) {
+      c->sampler_note = hp__strdup("no GPU memory query tool on PATH (nvidia-smi, rocm-smi, "
+                                   "hy-smi): device memory not sampled");
+      return 0;
+    }
+    tool = autos[i];
+  } else if (hp__which(tool, &found) != 0) {
+    c->sampler_note = hp__asprintf("sampler %s not found on PATH: device memory not sampled", tool);
+    return 0;
+  }
+  if (strcmp(tool, "nvidia-smi") == 0) {
+    /* nvidia-smi counts physical GPUs; the app's first visible one is the one it uses. */
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    char gpu[16] = "0";
+    if (vis && vis[0] >= '0' && vis[0] <= '9')
+      snprintf(gpu, sizeof(gpu), "%ld", strtol(vis, NULL, 10));
+    snprintf(tmp, sizeof(tmp), "%ld", (long)(iv < 1 ? 1 : iv));
+    r |= hp__strv_push(&c->sampler, found);
+    r |= hp__strv_push(&c->sampler, "--query-gpu=memory.used");
+    r |= hp__strv_push(&c->sampler, "--format=csv,noheader,nounits");
+    r |= hp__strv_push(&c->sampler, "-i");
+    r |= hp__strv_push(&c->sampler, gpu);
+    r |= hp__strv_push(&c->sampler, "-lms");
+    r |= hp__strv_push(&c->sampler, tmp);
+  } else {
+    char *loop = hp__asprintf("while :; do \"$0\" --showmeminfo vram --csv; sleep %.3f; done",
+                              iv / 1000.0);
+    c->sampler_scale = 1.0 / (1024.0 * 1024.0);
+    r |= hp__strv_push(&c->sampler, "/bin/sh");
+    r |= hp__strv_push(&c->sampler, "-c");
+    r |= hp__strv_push_own(&c->sampler, loop);
+    r |= hp__strv_push(&c->sampler, found);
+  }
+  free(found);
+  return r ? HP_ENOMEM : 0;
 }
 
 /* Common preparation of a real or dry run: folders, environment, units, schedule. */
@@ -626,6 +703,8 @@ static int prepare(session_ctx *c)
       return r;
   }
   if ((r = setup_units(c)) != 0)
+    return r;
+  if ((r = setup_sampler(c)) != 0)
     return r;
   return make_schedule(c);
 }
@@ -810,6 +889,17 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
     goto fail;
   }
   fprintf(logfp(&c), "hprun: session folder %s\n", s->dir);
+  {
+    /* The plan as it was when the session ran, beside the results (its hash is in the manifest). */
+    char *copy = hp__path_join(s->dir, "plan.yaml");
+    if (copy == NULL || (r = hp__write_file(copy, plan->text ? plan->text : "",
+                                            plan->text ? plan->text_len : 0, 1)) != 0) {
+      free(copy);
+      r = r ? r : HP_ENOMEM;
+      goto fail;
+    }
+    free(copy);
+  }
   for (i = 0; i < c.nunits; i++) {
     hp_pass_result *pr = &s->passes[i];
     const unit *u = &c.units[i];
@@ -823,6 +913,10 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
     pr->is_variant = u->variant != NULL;
     pr->is_reference = u->variant && u->variant->reference;
     pr->expect_distorted = u->pass && u->pass->expect_distorted;
+    if (c.sampler_note && (pr->mem_note = hp__strdup(c.sampler_note)) == NULL) {
+      r = HP_ENOMEM;
+      goto fail;
+    }
     /* Every run this unit will have, so results can be filled in place. */
     pr->runs = calloc((size_t)(s->repeat + s->warmup) + 1, sizeof(*pr->runs));
     if (pr->name == NULL || pr->mode == NULL || pr->runs == NULL) {
@@ -847,7 +941,18 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
   s->interrupted = c.stopping > 0;
   s->finished = hp__now_iso();
   if (r == 0 || r == HP_ERUN) {
+    hp_strv tools = {NULL, 0};
     int r2;
+    for (i = 0; i < c.nunits; i++) {
+      size_t k;
+      for (k = 0; k < tools.n; k++)
+        if (c.units[i].tool_path && strcmp(tools.v[k], c.units[i].tool_path) == 0)
+          break;
+      if (c.units[i].tool_path && k == tools.n)
+        hp__strv_push(&tools, c.units[i].tool_path);
+    }
+    hp__manifest_write(&c.loop, plan, s, &tools, c.base_env);
+    hp_strv_free(&tools);
     hp__session_parse_profiles(s, plan->categories, plan->ncategories, diags);
     hp__session_analyze(s, plan);
     s->exit_code = hp__session_exit_code(s);
