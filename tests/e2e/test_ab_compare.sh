@@ -1,0 +1,82 @@
+# A/B variants with a numeric gate, JUnit output, `hprun report` and `hprun compare`.
+. "$(dirname "$0")/lib.sh"
+
+cat >"$T/ab.yaml" <<YAML
+name: ab
+output: sessions
+repeat: 6
+order: abba
+seed: 7
+app:
+  command: [$FAKEAPP, --base, "1.0", --noise, "0.005", --proxy, "33.900791", --sleep, "1"]
+metrics:
+  - mean_kernel_ms
+  - {name: proxy, pattern: 'proxy=([0-9.eE+-]+)'}
+passes: [normal]
+variants:
+  - name: reference
+    command: [$FAKEAPP, --base, "1.0", --noise, "0.005", --proxy, "33.900791", --sleep, "1"]
+  - name: fused-right
+    command: [$FAKEAPP, --base, "0.939", --noise, "0.005", --proxy, "33.894619", --sleep, "1"]
+  - name: fused-wrong
+    command: [$FAKEAPP, --base, "0.95", --noise, "0.005", --proxy, "33.44", --sleep, "1"]
+gates:
+  - {metric: proxy, max_abs_delta: 0.01}
+YAML
+expect_exit 0 "$HPRUN" --quiet "$T/ab.yaml" --junit "$T/junit.xml"
+S=$(session_dir "$T/sessions")
+J="$S/summary.json"
+assert_eq "$(pass_get "$J" reference "p['reference']")" True "reference"
+assert_eq "$(pass_get "$J" fused-right "p['verdict']")" accepted "right and faster"
+assert_eq "$(pass_get "$J" fused-wrong "p['verdict']")" "rejected (numerics)" "faster but wrong"
+assert_eq "$(pass_get "$J" fused-right "p['metrics'][0]['overhead']['significant']")" yes "significance"
+# ABBA: the second round runs the units backwards.
+assert_eq "$(pass_get "$J" normal "[r['round'] for r in p['runs']][:2]")" "[1, 8]" "abba order"
+grep -q "fused-wrong .*rejected (numerics)" "$T/out" || { cat "$T/out"; fail "table verdicts"; }
+
+# JUnit: the structure CI servers read (testsuites > testsuite > testcase with name/classname).
+python3 - "$T/junit.xml" <<'PY' || fail "junit structure"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "testsuites", root.tag
+suites = root.findall("testsuite")
+assert len(suites) == 1
+s = suites[0]
+for a in ("name", "tests", "failures", "errors", "skipped", "time"):
+    assert a in s.attrib, a
+cases = s.findall("testcase")
+assert int(s.attrib["tests"]) == len(cases) == 4, (s.attrib, len(cases))
+assert all("name" in c.attrib and "classname" in c.attrib and "time" in c.attrib for c in cases)
+assert int(s.attrib["failures"]) == sum(1 for c in cases if c.find("failure") is not None) == 0
+PY
+
+# report re-renders without running anything.
+expect_exit 0 "$HPRUN" report "$S"
+grep -q "fused-right .*accepted" "$T/out" || { cat "$T/out"; fail "report table"; }
+expect_exit 0 "$HPRUN" report "$S/summary.json" --format json
+python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$T/out" || fail "report --format json"
+ok "A/B verdicts, JUnit, report"
+
+# compare: an injected 10% regression exits 1; the same program again exits 0.
+mkplan() {
+  cat >"$T/$1.yaml" <<YAML
+name: $1
+output: cmp
+repeat: 6
+app:
+  command: [$FAKEAPP, --base, "$2", --noise, "0.005", --sleep, "1"]
+metrics: [mean_kernel_ms]
+passes: [normal]
+YAML
+  expect_exit 0 "$HPRUN" --quiet "$T/$1.yaml"
+}
+mkplan old 1.0
+mkplan same 1.0
+mkplan slow 1.10
+OLD=$(ls -d "$T"/cmp/old-*)
+expect_exit 1 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slow-*)" --tolerance 5%
+grep -q "REGRESSION" "$T/out" || { cat "$T/out"; fail "compare table"; }
+expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/same-*)/summary.json" --tolerance 5%
+grep -q "0 regression" "$T/out" || { cat "$T/out"; fail "compare same"; }
+expect_exit 4 "$HPRUN" compare "$OLD" "$T/nope"
+ok "compare"
