@@ -1,0 +1,970 @@
+/*
+ * ncu: a TEST DOUBLE for NVIDIA Nsight Compute's command line, for hprun's tests only. Never used
+ * by default.
+ *
+ * It runs the app (`ncu [options] <app> [args]`), passes the app's stdout through with every time
+ * (`key=number` whose key ends in _ms/_us/_ns/_s) multiplied by a per-mode factor, prints ncu's
+ * `==PROF==` lines and, with --csv, the details or raw CSV page of ../shared/docs/profiler-formats.md
+ * §5.2 for the app's `launches=` kernel launches. It measures nothing: the kernel duration is the
+ * app's own undisturbed mean_kernel_ms, other metrics are constants. It insists on an explicit
+ * --clock-control, because the real default differs between ncu versions and hprun must always
+ * pass it.
+ *
+ * The exact contract is in tests/README.md; hprun's end-to-end tests assert it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <regex.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PROG "==ERROR== ncu"
+#define KERNEL_NAME "vector_add(const float *, const float *, float *, int)"
+#define KERNEL_FUNCTION "vector_add"
+#define DEFAULT_LAUNCHES 120
+#define DEFAULT_KERNEL_NS 18816
+/* An app that claims a billion launches would make gigabyte reports; the report stops here. */
+#define MAX_LAUNCHES 100000
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Small helpers: fatal errors, a growable string, whole writes.                                  */
+/* The helpers and the app runner below are the same in hipprof.c, ncu.c and rocprofv3.c on     */
+/* purpose: each test double is one standalone file that links with nothing but libc.            */
+
+static void die(const char *fmt, ...)
+{
+  va_list ap;
+
+  fprintf(stderr, PROG ": ");
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fputc('\n', stderr);
+  exit(1);
+}
+
+typedef struct sbuf {
+  char *s;
+  size_t len, cap;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *p, size_t n)
+{
+  if (b->len + n + 1 > b->cap) {
+    size_t cap = b->cap ? b->cap : 256;
+    char *s;
+
+    while (cap < b->len + n + 1)
+      cap *= 2;
+    s = realloc(b->s, cap);
+    if (s == NULL)
+      die("out of memory");
+    b->s = s;
+    b->cap = cap;
+  }
+  memcpy(b->s + b->len, p, n);
+  b->len += n;
+  b->s[b->len] = '\0';
+}
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+  char tmp[512];
+  va_list ap;
+  int n;
+
+  va_start(ap, fmt);
+  n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    die("vsnprintf failed");
+  if ((size_t)n < sizeof(tmp)) {
+    sb_add(b, tmp, (size_t)n);
+    return;
+  }
+  {
+    char *big = malloc((size_t)n + 1);
+
+    if (big == NULL)
+      die("out of memory");
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sb_add(b, big, (size_t)n);
+    free(big);
+  }
+}
+
+static char *xstrdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static char *xstrdup_printf(const char *fmt, ...)
+{
+  va_list ap;
+  char *s = NULL;
+  int n;
+
+  va_start(ap, fmt);
+  n = vasprintf(&s, fmt, ap);
+  va_end(ap);
+  if (n < 0)
+    die("out of memory");
+  return s;
+}
+
+/* Writes all of `n` bytes, resuming after signals and short writes. Returns 0 or -1 (errno). */
+static int write_all(int fd, const char *p, size_t n)
+{
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+
+    if (w < 0) {
+      if (errno == EINTR)
+        continue;
+      return -1;
+    }
+    p += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
+/* Writes `text` to stdout; losing our own stdout is not worth dying for, so errors only warn. */
+static void out_text(const char *p, size_t n)
+{
+  if (write_all(STDOUT_FILENO, p, n) != 0 && errno != EPIPE)
+    fprintf(stderr, PROG ": writing stdout: %s\n", strerror(errno));
+}
+
+/* Creates (or replaces) `path` with the buffer's bytes. A file that cannot be written is reported
+ * and skipped: the other files are still written, as the real tool would do. */
+static void write_file(const char *path, const sbuf *b)
+{
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+  if (fd < 0) {
+    fprintf(stderr, PROG ": cannot create %s: %s\n", path, strerror(errno));
+    return;
+  }
+  if (write_all(fd, b->s ? b->s : "", b->len) != 0)
+    fprintf(stderr, PROG ": cannot write %s: %s\n", path, strerror(errno));
+  if (close(fd) != 0)
+    fprintf(stderr, PROG ": cannot close %s: %s\n", path, strerror(errno));
+}
+
+/* mkdir -p. Exits with a message when a folder cannot be made. */
+/* ---------------------------------------------------------------------------------------------- */
+/* Finding and running the app, and scaling its self-reported times.                              */
+
+/* What the app printed that the files are derived from. The last value printed counts. */
+typedef struct app_info {
+  int have_launches;
+  long launches;
+  int have_mean;
+  double mean_raw;    /* mean_kernel_ms as the app printed it */
+  double mean_scaled; /* the same after the mode's factor */
+} app_info;
+
+/* Looks `name` up like execvp: as given when it has a '/', else along PATH. Returns a malloc'd
+ * path, or NULL with errno ENOENT (not found) or EACCES (found, not executable). */
+static char *find_exec(const char *name)
+{
+  const char *path = getenv("PATH"), *p, *colon;
+  int saw_noexec = 0;
+  struct stat st;
+
+  if (*name == '\0') {
+    errno = ENOENT;
+    return NULL;
+  }
+  if (strchr(name, '/')) {
+    if (stat(name, &st) != 0)
+      return NULL;
+    if (!S_ISREG(st.st_mode) || access(name, X_OK) != 0) {
+      errno = EACCES;
+      return NULL;
+    }
+    return xstrdup_printf("%s", name);
+  }
+  if (path == NULL)
+    path = "/usr/local/bin:/usr/bin:/bin";
+  for (p = path;; p = colon + 1) {
+    char *cand;
+    int len;
+
+    colon = strchr(p, ':');
+    len = colon ? (int)(colon - p) : (int)strlen(p);
+    cand = len ? xstrdup_printf("%.*s/%s", len, p, name) : xstrdup_printf("./%s", name);
+    if (stat(cand, &st) == 0 && S_ISREG(st.st_mode)) {
+      if (access(cand, X_OK) == 0)
+        return cand;
+      saw_noexec = 1;
+    }
+    free(cand);
+    if (colon == NULL)
+      break;
+  }
+  errno = saw_noexec ? EACCES : ENOENT;
+  return NULL;
+}
+
+/* Does `key` end in _ms, _us, _ns or _s (a time the mode's factor applies to)? */
+static int is_time_key(const char *key, size_t n)
+{
+  static const char *const suffixes[] = {"_ms", "_us", "_ns", "_s"};
+  size_t i, k;
+
+  for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+    k = strlen(suffixes[i]);
+    if (n > k && memcmp(key + n - k, suffixes[i], k) == 0)
+      return 1;
+  }
+  return 0;
+}
+
+/* Parses exactly `n` bytes as a finite number. Returns 0 or -1. */
+static int parse_num(const char *p, size_t n, double *out)
+{
+  char tmp[64], *end;
+  double v;
+
+  /* Hexadecimal (which strtod accepts) is not how anyone prints a time. */
+  if (n == 0 || n >= sizeof(tmp) || memchr(p, 'x', n) || memchr(p, 'X', n))
+    return -1;
+  memcpy(tmp, p, n);
+  tmp[n] = '\0';
+  errno = 0;
+  v = strtod(tmp, &end);
+  if (*end != '\0' || errno == ERANGE || !isfinite(v))
+    return -1;
+  *out = v;
+  return 0;
+}
+
+/* Copies one line of app output to `out`, multiplying every `key=number` whose key is a time by
+ * `factor`, and notes `launches=` and `mean_kernel_ms=` in `info`. Everything else, whitespace
+ * included, is copied byte for byte. */
+static void scale_line(const char *line, size_t len, double factor, app_info *info, sbuf *out)
+{
+  size_t i = 0;
+
+  while (i < len) {
+    size_t start = i, eq, end;
+    double v;
+    int scaled;
+
+    while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n'))
+      i++;
+    sb_add(out, line + start, i - start);
+    start = i;
+    while (i < len && !(line[i] == ' ' || line[i] == '\t' || line[i] == '\r' || line[i] == '\n'))
+      i++;
+    end = i;
+    if (start == end)
+      continue;
+    for (eq = start; eq < end && line[eq] != '='; eq++)
+      ;
+    if (eq == start || eq == end || parse_num(line + eq + 1, end - eq - 1, &v) != 0) {
+      sb_add(out, line + start, end - start);
+      continue;
+    }
+    scaled = is_time_key(line + start, eq - start) && factor != 1.0 && isfinite(v * factor);
+    if (eq - start == 8 && memcmp(line + start, "launches", 8) == 0 && v >= 0 && v == floor(v)) {
+      info->have_launches = 1;
+      info->launches = v > MAX_LAUNCHES ? MAX_LAUNCHES + 1 : (long)v;
+    }
+    if (eq - start == 14 && memcmp(line + start, "mean_kernel_ms", 14) == 0) {
+      info->have_mean = 1;
+      info->mean_raw = v;
+      info->mean_scaled = scaled ? v * factor : v;
+    }
+    if (!scaled) {
+      sb_add(out, line + start, end - start);
+      continue;
+    }
+    sb_add(out, line + start, eq + 1 - start);
+    sb_printf(out, "%.9g", v * factor);
+  }
+}
+
+/* Scales and prints every complete line in `pending`, keeping a trailing partial line there.
+ * With `final`, the partial line is printed as well (the app's last line had no newline). */
+static void flush_lines(sbuf *pending, double factor, app_info *info, int final)
+{
+  sbuf out = {0};
+  size_t from = 0, i;
+
+  for (i = 0; i < pending->len; i++) {
+    if (pending->s[i] != '\n')
+      continue;
+    scale_line(pending->s + from, i + 1 - from, factor, info, &out);
+    from = i + 1;
+  }
+  if (final && from < pending->len) {
+    scale_line(pending->s + from, pending->len - from, factor, info, &out);
+    from = pending->len;
+  }
+  if (out.len)
+    out_text(out.s, out.len);
+  if (from > 0) {
+    memmove(pending->s, pending->s + from, pending->len - from);
+    pending->len -= from;
+  }
+  free(out.s);
+}
+
+/* Runs argv as a child in our process group with its stdout through a pipe, copies that output to
+ * ours with the times scaled, and waits for it. Returns the exit code to pass on: the app's own,
+ * or 128+signal. `*app_pid` is the child's pid. `started(pid, arg)` runs once the child exists and
+ * before any of its output is copied, so what it prints comes first.
+ *
+ * We stop reading as soon as the app has exited and the pipe is drained, even if a process the app
+ * left behind still holds the pipe open: the real tool watches its child, not the pipe. */
+static int run_app(char **argv, double factor, app_info *info, pid_t *app_pid,
+                   void (*started)(pid_t pid, void *arg), void *arg)
+{
+  sbuf pending = {0};
+  int p[2], status = 0, exited = 0, eof = 0;
+  pid_t pid;
+
+  if (pipe2(p, O_CLOEXEC) != 0)
+    die("pipe: %s", strerror(errno));
+  fflush(NULL);
+  pid = fork();
+  if (pid < 0)
+    die("fork: %s", strerror(errno));
+  if (pid == 0) {
+    if (dup2(p[1], STDOUT_FILENO) < 0) {
+      fprintf(stderr, PROG ": dup2: %s\n", strerror(errno));
+      _exit(127);
+    }
+    execvp(argv[0], argv);
+    fprintf(stderr, PROG ": cannot run %s: %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  *app_pid = pid;
+  close(p[1]);
+  started(pid, arg);
+  if (fcntl(p[0], F_SETFL, O_NONBLOCK) != 0)
+    die("fcntl: %s", strerror(errno));
+
+  while (!(eof && exited)) {
+    struct pollfd pfd;
+    int n, got = 0;
+
+    pfd.fd = p[0];
+    pfd.events = POLLIN;
+    pfd.revents = 0;
+    if (!eof) {
+      n = poll(&pfd, 1, exited ? 0 : 100);
+      if (n < 0 && errno != EINTR)
+        die("poll: %s", strerror(errno));
+      if (n > 0) {
+        char chunk[4096];
+        ssize_t r = read(p[0], chunk, sizeof(chunk));
+
+        if (r > 0) {
+          sb_add(&pending, chunk, (size_t)r);
+          flush_lines(&pending, factor, info, 0);
+          got = 1;
+        } else if (r == 0) {
+          eof = 1;
+        } else if (errno != EAGAIN && errno != EINTR) {
+          die("reading the app's output: %s", strerror(errno));
+        }
+      }
+    }
+    if (!exited) {
+      pid_t w = waitpid(pid, &status, eof ? 0 : WNOHANG);
+
+      if (w == pid)
+        exited = 1;
+      else if (w < 0 && errno != EINTR)
+        die("waitpid: %s", strerror(errno));
+    } else if (!got) {
+      break; /* exited and drained; someone else may still hold the pipe */
+    }
+  }
+  flush_lines(&pending, factor, info, 1);
+  free(pending.s);
+  close(p[0]);
+  if (WIFSIGNALED(status))
+    return 128 + WTERMSIG(status);
+  return WEXITSTATUS(status);
+}
+
+/* Reads "key=value,key=value" factor overrides from environment variable `var` into `vals`, one
+ * per name in `keys`. An entry that cannot be understood is fatal: a test that sets this
+ * variable wrongly must fail, not run with the default. */
+static void read_factors(const char *var, const char *const *keys, double *vals, size_t nkeys)
+{
+  const char *s = getenv(var);
+  char *copy, *save = NULL, *item;
+
+  if (s == NULL || *s == '\0')
+    return;
+  copy = xstrdup_printf("%s", s);
+  for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    char *eq = strchr(item, '='), *end;
+    double v;
+    size_t i;
+
+    while (*item == ' ')
+      item++;
+    if (eq == NULL)
+      die("%s: entry '%s' is not name=factor", var, item);
+    *eq = '\0';
+    errno = 0;
+    v = strtod(eq + 1, &end);
+    while (*end == ' ')
+      end++;
+    if (end == eq + 1 || *end != '\0' || errno == ERANGE || !isfinite(v) || v <= 0)
+      die("%s: factor for '%s' is not a positive number: '%s'", var, item, eq + 1);
+    for (i = 0; i < nkeys; i++)
+      if (strcmp(item, keys[i]) == 0)
+        break;
+    if (i == nkeys)
+      die("%s: unknown mode '%s'", var, item);
+    vals[i] = v;
+  }
+  free(copy);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* ncu itself.                                                                                    */
+
+enum mode { M_METRIC, M_DEFAULT, M_FULL, M_COUNT };
+
+typedef struct options {
+  const char *metrics;   /* --metrics, comma-separated */
+  const char *set;       /* --set */
+  const char *kernel;    /* -k */
+  long count;            /* -c; -1 = all */
+  long skip;             /* -s */
+  const char *clock;     /* --clock-control */
+  const char *page;      /* --page; NULL = details */
+  const char *log_file;  /* --log-file */
+  const char *export_to; /* -o */
+  int csv, force;
+  int app;               /* index in argv of the app */
+} options;
+
+static void usage(FILE *fp)
+{
+  fputs("usage: ncu [options] <app> [app args]\n"
+        "hprun TEST DOUBLE of NVIDIA Nsight Compute: runs the app, scales its *_ms/_us/_ns/_s\n"
+        "outputs by a per-mode factor and prints ncu-like ==PROF== lines and CSV pages.\n"
+        "value options: --metrics M[,M...], --set S, --section S, -k/--kernel-name K,\n"
+        "       -c/--launch-count N, -s/--launch-skip N, --clock-control C (required),\n"
+        "       --cache-control all|none, --replay-mode M, --page details|raw,\n"
+        "       --print-units auto|base, --log-file F, -o/--export F, --target-processes P\n"
+        "flags: --csv, -f/--force-overwrite, --version\n"
+        "env: NCU_FAKE_FACTORS=\"metric=1.9,full=40,default=12\"\n",
+        fp);
+}
+
+static long long_value(const char *opt, const char *v, long lo)
+{
+  char *end;
+  long n;
+
+  errno = 0;
+  n = strtol(v, &end, 10);
+  if (end == v || *end != '\0' || errno == ERANGE || n < lo)
+    die("bad value for %s: '%s' (expected an integer >= %ld)", opt, v, lo);
+  return n;
+}
+
+/* Fatal unless `v` is one of the NULL-terminated `allowed` words. */
+static void check_choice(const char *opt, const char *v, const char *const *allowed)
+{
+  size_t i;
+
+  for (i = 0; allowed[i]; i++)
+    if (strcmp(v, allowed[i]) == 0)
+      return;
+  die("invalid value '%s' for option %s", v, opt);
+}
+
+static void parse_args(int argc, char **argv, options *o)
+{
+  static const char *const clocks[] = {"base", "boost", "force-boost", "none", "reset", NULL};
+  static const char *const caches[] = {"all", "none", NULL};
+  static const char *const replays[] = {"kernel", "application", "range", "app-range", NULL};
+  static const char *const pages[] = {"details", "raw", NULL};
+  static const char *const units[] = {"auto", "base", NULL};
+  static const char *const targets[] = {"all", "application-only", NULL};
+  /* Long name, short name (or NULL), for every option that takes a value. */
+  static const char *const valued[][2] = {
+    {"--metrics", NULL}, {"--set", NULL}, {"--section", NULL}, {"--kernel-name", "-k"},
+    {"--launch-count", "-c"}, {"--launch-skip", "-s"}, {"--clock-control", NULL},
+    {"--cache-control", NULL}, {"--replay-mode", NULL}, {"--page", NULL},
+    {"--print-units", NULL}, {"--log-file", NULL}, {"--export", "-o"},
+    {"--target-processes", NULL}};
+  int i;
+  size_t k, nvalued = sizeof(valued) / sizeof(valued[0]);
+
+  o->count = -1;
+  for (i = 1; i < argc; i++) {
+    const char *a = argv[i], *v, *eq, *name;
+    size_t alen;
+
+    if (strcmp(a, "--") == 0) {
+      i++;
+      break;
+    }
+    if (a[0] != '-')
+      break;
+    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+      usage(stdout);
+      exit(0);
+    }
+    if (strcmp(a, "--version") == 0) {
+      printf("NVIDIA (R) Nsight Compute Command Line Profiler (hprun test double) Version 0.0.0\n");
+      exit(0);
+    }
+    if (strcmp(a, "--csv") == 0) {
+      o->csv = 1;
+      continue;
+    }
+    if (strcmp(a, "-f") == 0 || strcmp(a, "--force-overwrite") == 0) {
+      o->force = 1;
+      continue;
+    }
+    eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+    alen = eq ? (size_t)(eq - a) : strlen(a);
+    for (k = 0; k < nvalued; k++)
+      if ((strlen(valued[k][0]) == alen && strncmp(a, valued[k][0], alen) == 0) ||
+          (!eq && valued[k][1] && strcmp(a, valued[k][1]) == 0))
+        break;
+    if (k == nvalued)
+      die("unrecognised option '%s' (try --help)", a);
+    name = valued[k][0];
+    if (eq) {
+      v = eq + 1;
+    } else {
+      if (i + 1 >= argc)
+        die("option %s needs a value", a);
+      v = argv[++i];
+    }
+    if (strcmp(name, "--metrics") == 0) {
+      if (*v == '\0')
+        die("option --metrics needs at least one metric");
+      o->metrics = v;
+    } else if (strcmp(name, "--set") == 0) {
+      if (*v == '\0')
+        die("option --set needs a set name");
+      o->set = v;
+    } else if (strcmp(name, "--kernel-name") == 0) {
+      o->kernel = v;
+    } else if (strcmp(name, "--launch-count") == 0) {
+      o->count = long_value(name, v, 1);
+    } else if (strcmp(name, "--launch-skip") == 0) {
+      o->skip = long_value(name, v, 0);
+    } else if (strcmp(name, "--clock-control") == 0) {
+      check_choice(name, v, clocks);
+      o->clock = v;
+    } else if (strcmp(name, "--cache-control") == 0) {
+      check_choice(name, v, caches);
+    } else if (strcmp(name, "--replay-mode") == 0) {
+      check_choice(name, v, replays);
+    } else if (strcmp(name, "--page") == 0) {
+      check_choice(name, v, pages);
+      o->page = v;
+    } else if (strcmp(name, "--print-units") == 0) {
+      check_choice(name, v, units);
+    } else if (strcmp(name, "--target-processes") == 0) {
+      check_choice(name, v, targets);
+    } else if (strcmp(name, "--log-file") == 0) {
+      if (*v == '\0')
+        die("option --log-file needs a file name");
+      o->log_file = v;
+    } else if (strcmp(name, "--export") == 0) {
+      if (*v == '\0')
+        die("option --export needs a file name");
+      o->export_to = v;
+    }
+    /* --section is accepted and otherwise ignored: the sections printed follow --set. */
+  }
+  if (i >= argc) {
+    fprintf(stderr, PROG ": no application given\n");
+    usage(stderr);
+    exit(1);
+  }
+  o->app = i;
+}
+
+/* A metric ncu can "measure" here: its raw name, section, unit and how its value is made. */
+typedef struct metric {
+  const char *name, *section, *unit;
+  double per_ns;  /* value = per_ns * kernel ns + fixed */
+  double fixed;
+  int decimals;   /* -1: the value is "n/a" */
+} metric;
+
+static const metric known[] = {
+  {"gpu__time_duration.sum", "GPU Speed Of Light Throughput", "nsecond", 1, 0, 0},
+  {"sm__throughput.avg.pct_of_peak_sustained_elapsed", "GPU Speed Of Light Throughput", "%", 0,
+   12.34, 2},
+  {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+   "GPU Speed Of Light Throughput", "%", 0, 85.61, 2},
+  {"sm__cycles_elapsed.avg", "GPU Speed Of Light Throughput", "cycle", 1.98, 0, 0},
+  {"launch__block_size", "Launch Statistics", "", 0, 256, 0},
+  {"launch__grid_size", "Launch Statistics", "", 0, 4096, 0},
+  {"launch__registers_per_thread", "Launch Statistics", "register/thread", 0, 16, 0},
+  {"dram__bytes_read.sum", "Memory Workload Analysis", "byte", 0, 8388608, 0},
+  {"dram__bytes_write.sum", "Memory Workload Analysis", "byte", 0, 4194304, 0},
+  {"lts__t_sector_hit_rate.pct", "Memory Workload Analysis", "%", 0, 33.33, 2},
+  {"sm__warps_active.avg.pct_of_peak_sustained_active", "Occupancy", "%", 0, 78.41, 2},
+  {"smsp__pcsamp_sample_count", "Source Counters", "", 0, 0, -1}};
+#define NKNOWN (sizeof(known) / sizeof(known[0]))
+#define NDEFAULT 7 /* the first 7 make up the default (and basic) set */
+
+/* The metrics of this run, in report order: the set's, then any --metrics not already there (in
+ * "Command line profiler metrics"); with --metrics and no --set only those. Unknown names are
+ * kept, with value "n/a". The caller frees the array (not the strings, which are borrowed or
+ * point into `*names`, also the caller's to free). */
+static metric *select_metrics(const options *o, size_t *count, char **names)
+{
+  size_t n = 0, i, cap = NKNOWN;
+  metric *m;
+  char *save = NULL, *tok;
+
+  for (i = 0; o->metrics && o->metrics[i]; i++)
+    cap += o->metrics[i] == ',';
+  cap += 1;
+  m = calloc(cap, sizeof(*m));
+  if (m == NULL)
+    die("out of memory");
+  if (o->set || !o->metrics) {
+    size_t upto = o->set && strcmp(o->set, "full") == 0 ? NKNOWN : NDEFAULT;
+
+    for (i = 0; i < upto; i++)
+      m[n++] = known[i];
+  }
+  *names = NULL;
+  if (o->metrics) {
+    *names = xstrdup_printf("%s", o->metrics);
+    for (tok = strtok_r(*names, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+      size_t j;
+      int dup = 0;
+
+      for (j = 0; j < n; j++)
+        dup |= strcmp(m[j].name, tok) == 0;
+      if (dup)
+        continue;
+      for (j = 0; j < NKNOWN && strcmp(known[j].name, tok) != 0; j++)
+        ;
+      if (j < NKNOWN) {
+        m[n] = known[j];
+      } else {
+        m[n].name = tok;
+        m[n].unit = "";
+        m[n].decimals = -1;
+      }
+      m[n++].section = "Command line profiler metrics";
+    }
+  }
+  *count = n;
+  return m;
+}
+
+/* Formats a value the way ncu's CSV does: thousands separators, fixed decimals, or "n/a". */
+static void format_value(const metric *m, long long kernel_ns, char *out, size_t size)
+{
+  char digits[64], *p = digits;
+  double v;
+  size_t len, i, o = 0;
+  long long whole;
+
+  if (m->decimals < 0) {
+    snprintf(out, size, "n/a");
+    return;
+  }
+  v = m->per_ns * (double)kernel_ns + m->fixed;
+  whole = (long long)floor(v);
+  snprintf(digits, sizeof(digits), "%lld", m->decimals ? whole : llround(v));
+  if (*p == '-' && o + 1 < size)
+    out[o++] = *p++;
+  len = strlen(p);
+  for (i = 0; i < len && o + 2 < size; i++) {
+    out[o++] = p[i];
+    if ((len - i - 1) % 3 == 0 && i + 1 < len)
+      out[o++] = ',';
+  }
+  out[o] = '\0';
+  if (m->decimals > 0) {
+    char frac[32];
+
+    snprintf(frac, sizeof(frac), "%.*f", m->decimals, v - (double)whole);
+    /* frac is "0.dd" (or "1.00" after rounding up, which the 2-decimal constants never hit). */
+    snprintf(out + o, size - o, "%s", frac + 1);
+  }
+}
+
+static void add_quoted(sbuf *b, const char *s, int last)
+{
+  sb_add(b, "\"", 1);
+  for (; *s; s++) {
+    if (*s == '"')
+      sb_add(b, "\"", 1);
+    sb_add(b, s, 1);
+  }
+  sb_add(b, last ? "\"\n" : "\",", 2);
+}
+
+/* The eleven identification columns of one result row. */
+static void add_ids(sbuf *b, long id, long pid, const char *proc)
+{
+  char s[32];
+
+  snprintf(s, sizeof(s), "%ld", id);
+  add_quoted(b, s, 0);
+  snprintf(s, sizeof(s), "%ld", pid);
+  add_quoted(b, s, 0);
+  add_quoted(b, proc, 0);
+  add_quoted(b, "127.0.0.1", 0);
+  add_quoted(b, KERNEL_NAME, 0);
+  add_quoted(b, "1", 0);
+  add_quoted(b, "7", 0);
+  add_quoted(b, "(256, 1, 1)", 0);
+  add_quoted(b, "(4096, 1, 1)", 0);
+  add_quoted(b, "0", 0);
+}
+
+static const char id_header[] = "\"ID\",\"Process ID\",\"Process Name\",\"Host Name\","
+                                "\"Kernel Name\",\"Context\",\"Stream\",\"Block Size\","
+                                "\"Grid Size\",\"Device\",\"CC\"";
+
+/* --page details: one row per profiled launch per metric. */
+static void page_details(const metric *m, size_t nm, long nres, long long ns, long pid,
+                         const char *proc, sbuf *b)
+{
+  char v[64];
+  long r;
+  size_t i;
+
+  sb_printf(b, "%s,\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n",
+            id_header);
+  for (r = 0; r < nres; r++)
+    for (i = 0; i < nm; i++) {
+      add_ids(b, r, pid, proc);
+      add_quoted(b, "9.0", 0);
+      add_quoted(b, m[i].section, 0);
+      add_quoted(b, m[i].name, 0);
+      add_quoted(b, m[i].unit, 0);
+      format_value(&m[i], ns, v, sizeof(v));
+      add_quoted(b, v, 1);
+    }
+}
+
+/* --page raw: one column per metric, a units row, then one row per profiled launch. */
+static void page_raw(const metric *m, size_t nm, long nres, long long ns, long pid,
+                     const char *proc, sbuf *b)
+{
+  char v[64];
+  long r;
+  size_t i;
+
+  sb_add(b, id_header, sizeof(id_header) - 1);
+  for (i = 0; i < nm; i++)
+    sb_printf(b, ",\"%s\"", m[i].name);
+  sb_add(b, "\n", 1);
+  for (i = 0; i < 11; i++)
+    sb_add(b, i ? ",\"\"" : "\"\"", i ? 3 : 2);
+  for (i = 0; i < nm; i++)
+    sb_printf(b, ",\"%s\"", m[i].unit);
+  sb_add(b, "\n", 1);
+  for (r = 0; r < nres; r++) {
+    add_ids(b, r, pid, proc);
+    add_quoted(b, "9.0", nm == 0);
+    for (i = 0; i < nm; i++) {
+      format_value(&m[i], ns, v, sizeof(v));
+      add_quoted(b, v, i + 1 == nm);
+    }
+  }
+}
+
+/* Without --csv: a short human-readable report per launch, grouped by section. */
+static void page_text(const metric *m, size_t nm, long nres, long long ns, sbuf *b)
+{
+  char v[64];
+  long r;
+  size_t i;
+
+  for (r = 0; r < nres; r++) {
+    sb_printf(b, "  %s (4096, 1, 1)x(256, 1, 1), Context 1, Stream 7, Device 0, CC 9.0\n",
+              KERNEL_NAME);
+    for (i = 0; i < nm; i++) {
+      if (i == 0 || strcmp(m[i].section, m[i - 1].section) != 0)
+        sb_printf(b, "    Section: %s\n", m[i].section);
+      format_value(&m[i], ns, v, sizeof(v));
+      sb_printf(b, "    %-60s %-16s %s\n", m[i].name, m[i].unit, v);
+    }
+    sb_add(b, "\n", 1);
+  }
+}
+
+/* Where ncu's own lines go: the log file, or stdout. */
+static int tool_fd = STDOUT_FILENO;
+
+static void tool_text(const char *p, size_t n)
+{
+  if (write_all(tool_fd, p, n) != 0 && errno != EPIPE)
+    fprintf(stderr, PROG ": writing the log: %s\n", strerror(errno));
+}
+
+typedef struct connect_arg {
+  const char *path;
+} connect_arg;
+
+static void on_started(pid_t pid, void *arg)
+{
+  const connect_arg *c = arg;
+  sbuf b = {0};
+
+  sb_printf(&b, "==PROF== Connected to process %ld (%s)\n", (long)pid, c->path);
+  tool_text(b.s, b.len);
+  free(b.s);
+}
+
+/* Does the kernel filter (-k NAME exact, or -k regex:EXPR) select vector_add? */
+static int kernel_matches(const char *filter)
+{
+  regex_t re;
+  int r, hit;
+
+  if (filter == NULL)
+    return 1;
+  if (strncmp(filter, "regex:", 6) != 0)
+    return strcmp(filter, KERNEL_FUNCTION) == 0;
+  r = regcomp(&re, filter + 6, REG_EXTENDED | REG_NOSUB);
+  if (r != 0)
+    die("invalid regular expression in -k: '%s'", filter + 6);
+  hit = regexec(&re, KERNEL_FUNCTION, 0, NULL, 0) == 0;
+  regfree(&re);
+  return hit;
+}
+
+int main(int argc, char **argv)
+{
+  static const char *const keys[M_COUNT] = {"metric", "default", "full"};
+  double factors[M_COUNT] = {1.9, 12, 40};
+  options o;
+  app_info info;
+  enum mode mode;
+  metric *m;
+  size_t nm;
+  char *metric_names = NULL, *app_path, *real, *rep = NULL;
+  const char *proc;
+  connect_arg ca;
+  long launches, nres, r, passes;
+  long long ns;
+  pid_t app_pid = 0;
+  int code;
+  sbuf b = {0};
+
+  memset(&o, 0, sizeof(o));
+  memset(&info, 0, sizeof(info));
+  parse_args(argc, argv, &o);
+  if (o.clock == NULL)
+    die("--clock-control was not given; this test double requires it explicitly because the "
+        "real default differs between ncu versions (base or boost)");
+  mode = o.set && strcmp(o.set, "full") == 0 ? M_FULL
+         : o.metrics && !o.set               ? M_METRIC
+                                             : M_DEFAULT;
+  read_factors("NCU_FAKE_FACTORS", keys, factors, M_COUNT);
+  passes = mode == M_METRIC ? 1 : mode == M_FULL ? 38 : 8;
+  (void)kernel_matches(o.kernel); /* a bad regex must fail before the app runs */
+
+  if (o.export_to) {
+    size_t len = strlen(o.export_to);
+
+    rep = len > 8 && strcmp(o.export_to + len - 8, ".ncu-rep") == 0
+            ? xstrdup_printf("%s", o.export_to)
+            : xstrdup_printf("%s.ncu-rep", o.export_to);
+    if (!o.force && access(rep, F_OK) == 0)
+      die("Report file %s already exists. Use -f to overwrite it.", rep);
+  }
+  if (o.log_file && strcmp(o.log_file, "stdout") != 0) {
+    if (strcmp(o.log_file, "stderr") == 0)
+      tool_fd = STDERR_FILENO;
+    else if ((tool_fd = open(o.log_file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
+      die("cannot open log file %s: %s", o.log_file, strerror(errno));
+  }
+
+  app_path = find_exec(argv[o.app]);
+  if (app_path == NULL) {
+    int e = errno;
+
+    fprintf(stderr, PROG ": failed to launch '%s': %s\n", argv[o.app],
+            e == EACCES ? "not executable" : "not found");
+    return 127;
+  }
+  real = realpath(app_path, NULL);
+  ca.path = real ? real : app_path;
+  proc = strrchr(ca.path, '/') ? strrchr(ca.path, '/') + 1 : ca.path;
+
+  code = run_app(argv + o.app, factors[mode], &info, &app_pid, on_started, &ca);
+
+  launches = info.have_launches ? info.launches : DEFAULT_LAUNCHES;
+  if (launches > MAX_LAUNCHES) {
+    fprintf(stderr, PROG ": the app reports more than %d launches; the report lists %d\n",
+            MAX_LAUNCHES, MAX_LAUNCHES);
+    launches = MAX_LAUNCHES;
+  }
+  ns = DEFAULT_KERNEL_NS;
+  if (info.have_mean && info.mean_raw >= 0 && info.mean_raw < 1e6)
+    ns = llround(info.mean_raw * 1e6);
+  nres = kernel_matches(o.kernel) ? launches - o.skip : 0;
+  if (nres < 0)
+    nres = 0;
+  if (o.count >= 0 && nres > o.count)
+    nres = o.count;
+
+  for (r = 0; r < nres; r++)
+    sb_printf(&b, "==PROF== Profiling \"%s\" - %ld: 0%%....50%%....100%% - %ld pass%s\n",
+              KERNEL_FUNCTION, r, passes, passes == 1 ? "" : "es");
+  sb_printf(&b, "==PROF== Disconnected from process %ld\n", (long)app_pid);
+  if (nres == 0)
+    sb_printf(&b, "==WARNING== No kernels were profiled.\n");
+  if (rep) {
+    sbuf rb = {0};
+
+    sb_printf(&rb, "hprun test double: not an Nsight Compute report (%ld results)\n", nres);
+    write_file(rep, &rb);
+    free(rb.s);
+    sb_printf(&b, "==PROF== Report: %s\n", rep);
+  }
+  m = select_metrics(&o, &nm, &metric_names);
+  /* With --export and no --page, ncu prints no results (profiler-formats.md §5.1). */
+  if (nres > 0 && (!rep || o.page)) {
+    if (!o.csv)
+      page_text(m, nm, nres, ns, &b);
+    else if (o.page && strcmp(o.page, "raw") == 0)
+      page_raw(m, nm, nres, ns, (long)app_pid, proc, &b);
+    else
+      page_details(m, nm, nres, ns, (long)app_pid, proc, &b);
+  }
+  tool_text(b.s, b.len);
+  if (tool_fd > STDERR_FILENO && close(tool_fd) != 0)
+    fprintf(stderr, PROG ": cannot close %s: %s\n", o.log_file, strerror(errno));
+
+  free(b.s);
+  free(m);
+  free(metric_names);
+  free(real);
+  free(app_path);
+  free(rep);
+  return code;
+}
