@@ -59,24 +59,19 @@ typedef struct child {
   int pgid;
   int exited;
   int phase;            /* 0 running, 1 app signalled, 2 group SIGTERM, 3 group SIGKILL */
-  int handles;          /* handles not yet closed */
   uint64_t t0;
 } child;
 
 /* The child that Ctrl-C should stop. Runs are one at a time, so one pointer is enough. */
 static child *current;
 
-static void on_closed(uv_handle_t *h)
-{
-  child *c = h->data;
-
-  c->handles--;
-}
-
+/* Every handle lives in the `child` on hp__child_run's stack, which returns only when uv_run has
+ * nothing left, i.e. after every close has completed: no close callback is needed. */
 static void close_handle(child *c, uv_handle_t *h)
 {
+  (void)c;
   if (!uv_is_closing(h))
-    uv_close(h, on_closed);
+    uv_close(h, NULL);
 }
 
 /* Lists the live members of process group `pgid`, leader excluded, by reading /proc. Returns the
@@ -395,7 +390,6 @@ static void start_sampler(child *c)
   memset(&o, 0, sizeof(o));
   uv_pipe_init(c->loop, &c->spipe, 0);
   c->spipe.data = c;
-  c->handles++;
   io[0].flags = UV_IGNORE;
   io[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
   io[1].data.stream = (uv_stream_t *)&c->spipe;
@@ -409,9 +403,7 @@ static void start_sampler(child *c)
   c->sproc.data = c;
   uv_timer_init(c->loop, &c->stimer);
   c->stimer.data = c;
-  c->handles++;
   r = uv_spawn(c->loop, &c->sproc, &o);
-  c->handles++;
   if (r) {
     c->res->sampler_error = r;
     close_handle(c, (uv_handle_t *)&c->sproc);
@@ -505,7 +497,6 @@ int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result 
   uv_pipe_init(loop, &c.err.pipe, 0);
   c.out.pipe.data = &c.out;
   c.err.pipe.data = &c.err;
-  c.handles += 2;
   stdio[0].flags = UV_IGNORE;
   stdio[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
   stdio[1].data.stream = (uv_stream_t *)&c.out.pipe;
@@ -524,7 +515,6 @@ int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result 
 
   c.t0 = uv_hrtime();
   r = uv_spawn(loop, &c.proc, &opts);
-  c.handles++;
   if (r) {
     /* Even a failed spawn leaves a handle to close (libuv's process.rst). */
     res->spawn_error = r;
@@ -544,7 +534,6 @@ int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result 
   uv_timer_init(loop, &c.timer);
   uv_timer_init(loop, &c.rss_timer);
   c.timer.data = c.rss_timer.data = &c;
-  c.handles += 2;
   if (spec->timeout_s > 0)
     uv_timer_start(&c.timer, on_timeout, (uint64_t)llround(spec->timeout_s * 1000.0), 0);
   {
