@@ -1,5 +1,80 @@
-/* Public declarations: profile. Part of lib/hprun.h; include that instead. */
+/* Public declarations: profile. Part of lib/hprun.h; include that instead.
+ *
+ * Reads what the profilers wrote (hipprof, rocprof, rocprofv3, ncu: docs/summarize.md lists the
+ * files) and summarises it: HIP API calls, kernels, kernel categories, the user code that launched
+ * each kernel, PMC resources and counters, leak-check lines and ncu metrics. Files are streamed, so
+ * memory depends on the number of distinct kernels, APIs and counters, not on file sizes.
+ */
 #ifndef HPRUN_PROFILE_H
 #define HPRUN_PROFILE_H
 
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
 #endif
+
+typedef struct hp_profile hp_profile;
+
+/* Creates an empty profile with the built-in category rules and runtime-frame markers. */
+int hp_profile_new(hp_profile **out);
+/* Frees everything, including the strings hp_profile_kernel handed out. Accepts NULL. */
+void hp_profile_free(hp_profile *p);
+
+/* Copies the kernel category rules (the first rule with a case-insensitive substring match wins;
+ * else "other"). NULL/0 restores the built-in defaults, the same as configs/categories/pytorch.yaml.
+ * Nothing is kept from `r`. HP_ENOMEM leaves the previous rules in place. */
+int hp_profile_set_categories(hp_profile *p, const hp_category_rule *r, size_t n);
+
+/* Sets the markers of runtime stack frames, skipped when looking for the first user frame of a
+ * launch: a frame is runtime when it contains a marker (case-insensitive), or, for a marker that
+ * starts with '^', when it starts with the rest. NULL/0 restores the defaults (the article's):
+ * "^python(", "libgalaxy", "libamdhip", "libc.so", "libtorch", "libpython", "python3".
+ * Affects files added afterwards. Nothing is kept from `markers`. */
+int hp_profile_set_runtime_frames(hp_profile *p, const char *const *markers, size_t n);
+
+/* Adds a file, or a folder scanned recursively (sorted, deterministic). Warnings go to diags with
+ * file:line. Returns 0 even when some files had problems (they are in diags); HP_ENOENT if the
+ * path does not exist, HP_EIO if it cannot be read, HP_ENOMEM. */
+int hp_profile_add_path(hp_profile *p, const char *path, hp_diags *diags);
+/* Files recognised and read. */
+size_t hp_profile_nfiles(const hp_profile *p);
+/* Files looked at but not recognised as profiler output (ignored silently). */
+size_t hp_profile_nignored(const hp_profile *p);
+
+typedef struct hp_kernel_stat {
+  const char *name;      /* owned by the profile: valid until it is freed or added to */
+  long long calls;
+  double total_ns, avg_ns,
+         min_ns, max_ns; /* NaN if unknown */
+  double percent;        /* of the total kernel time */
+} hp_kernel_stat;
+
+/* Kernels, sorted by total_ns descending (ties by name). */
+size_t hp_profile_nkernels(const hp_profile *p);
+/* The i-th kernel. HP_ERANGE when i >= hp_profile_nkernels. */
+int hp_profile_kernel(const hp_profile *p, size_t i, hp_kernel_stat *out);
+/* The kernel with the most time whose name contains `pattern` (case-insensitive): HP_ENOENT if
+ * none does. For the cross-check of a pass's `kernel`. */
+int hp_profile_kernel_find(const hp_profile *p, const char *pattern, hp_kernel_stat *out);
+
+typedef enum { HP_FMT_TEXT, HP_FMT_JSON, HP_FMT_MD, HP_FMT_CSV } hp_format;
+
+/* "text", "json", "md" (or "markdown"), "csv". HP_EINVAL otherwise. */
+int hp_format_parse(const char *s, hp_format *out);
+
+typedef struct hp_profile_opts {
+  int top;               /* rows per table; 0 = all */
+  int name_width;        /* terminal cut of long names in text output; 0 = 60 */
+} hp_profile_opts;
+
+/* Writes the summary. Text cuts long names with "…"; JSON, Markdown and CSV keep them whole. `o`
+ * may be NULL. HP_EIO when writing fails. */
+int hp_profile_write(const hp_profile *p, FILE *fp, hp_format f, const hp_profile_opts *o);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HPRUN_PROFILE_H */

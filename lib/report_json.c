@@ -266,6 +266,9 @@ static int load_pass(const hp__jv *jp, hp_pass_result *pr)
   }
   x = hp__jv_get(jp, "memory");
   pr->mem_note = jstr(x, "note");
+  x = hp__jv_get(jp, "crosscheck");
+  if (!isnan(jnum(x, "app_launches")))
+    pr->app_launches = (long long)jnum(x, "app_launches");
   pr->nruns = 0;
   pr->runs = calloc(hp__jv_len(runs) + 1, sizeof(*pr->runs));
   if (pr->runs == NULL)

@@ -108,8 +108,8 @@ void hp_report_table(const hp_session *s, FILE *fp)
             *unit ? " " : "", unit);
     if (pr->app_launches >= 0)
       fprintf(fp, " and %lld launches%s", pr->app_launches,
-              pr->xk_calls >= 0 && pr->xk_calls != pr->app_launches ? " (MISMATCH: dropped or "
-              "replayed dispatches?)" : "");
+              pr->xk_calls >= 0 && pr->xk_calls != pr->app_launches ? " (DIFFERENT: a launch "
+              "limit or skip in this pass, or dropped or replayed dispatches)" : "");
     fputc('\n', fp);
   }
   if (s->error)

@@ -496,6 +496,18 @@ static size_t count_finite(const double *x, size_t n)
   return m;
 }
 
+/* The smallest two-sided Mann-Whitney p that samples of these sizes can give: both tails' most
+ * extreme arrangement, 2 / C(na + nb, na) (without ties; ties only make it larger). */
+static double min_attainable_p(size_t na, size_t nb)
+{
+  double c = 1.0;
+  size_t i, k = na < nb ? na : nb;
+
+  for (i = 1; i <= k; i++)
+    c = c * (double)(na + nb - k + i) / (double)i;
+  return c > 0 ? 2.0 / c : 1.0;
+}
+
 int hp_stats_compare(const double *a, size_t na, const double *b, size_t nb, double alpha,
                      uint64_t seed, hp_significance *sig, double *ratio, double *p,
                      double *ci_lo, double *ci_hi)
@@ -541,7 +553,10 @@ int hp_stats_compare(const double *a, size_t na, const double *b, size_t nb, dou
     *ci_lo = lo;
   if (ci_hi)
     *ci_hi = hi;
-  if (ma < HP_STATS_MIN_N || mb < HP_STATS_MIN_N)
+  /* "Not significant" is only an answer when significance was possible: with 3 runs against 3
+   * the smallest two-sided p is 2 / C(6, 3) = 0.1, so at alpha 0.05 even a 30% change could never
+   * be significant. Below that floor the honest answer is "too few runs to tell". */
+  if (ma < HP_STATS_MIN_N || mb < HP_STATS_MIN_N || min_attainable_p(ma, mb) >= alpha)
     *sig = HP_SIG_UNKNOWN;
   else if (pv < alpha && (lo > 1 || hi < 1))
     *sig = HP_SIG_YES;

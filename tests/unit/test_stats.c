@@ -553,7 +553,8 @@ static void test_compare_detects_small_overhead(void **state)
 
 static void test_compare_small_n_floor(void **state)
 {
-  /* A 50% shift with perfect separation. Three runs: exact p is at best 0.1, so NO at 0.05.
+  /* A 50% shift with perfect separation. Three runs: exact p is at best 0.1, so at 0.05 the test
+   * could never say yes: UNKNOWN (too few runs), not NO (which would call a 50% shift noise).
    * Five runs: p = 2/252, and the interval is far from 1, so YES. */
   double a[] = {1.00, 1.01, 0.99, 1.02, 0.98}, b[] = {1.50, 1.52, 1.49, 1.51, 1.48};
   double ratio, p, lo, hi;
@@ -561,7 +562,7 @@ static void test_compare_small_n_floor(void **state)
 
   (void)state;
   assert_int_equal(hp_stats_compare(a, 3, b, 3, 0.05, 3, &sig, &ratio, &p, &lo, &hi), 0);
-  assert_int_equal(sig, HP_SIG_NO);
+  assert_int_equal(sig, HP_SIG_UNKNOWN);
   assert_close(p, 0.1, 1e-15);
   assert_true(lo > 1.4);   /* the interval alone would have said yes */
   assert_int_equal(hp_stats_compare(a, 3, b, 3, 0.2, 3, &sig, NULL, NULL, NULL, NULL), 0);
@@ -630,7 +631,7 @@ static void test_compare_edges(void **state)
   (void)state;
   /* Only three finite runs in a: enough. */
   assert_int_equal(hp_stats_compare(a, 5, b, 3, 0, 1, &sig, &ratio, &p, &lo, &hi), 0);
-  assert_int_equal(sig, HP_SIG_NO);   /* n = 3: p = 0.1 > the default alpha 0.05 */
+  assert_int_equal(sig, HP_SIG_UNKNOWN);   /* 3 vs 3: the smallest p, 0.1, is above alpha 0.05 */
   assert_close(ratio, 2.0, 1e-12);
   /* Only two finite runs. */
   assert_int_equal(hp_stats_compare(a, 2, b, 3, 0, 1, &sig, &ratio, &p, &lo, &hi), 0);
