@@ -459,6 +459,7 @@ static int do_run(session_ctx *c, const slot *sl, hp_pass_result *pr, hp_run *ru
   hp__child_result res;
   hp_strv argv = {NULL, 0};
   char *dir = NULL, *outp = NULL, *errp = NULL, *text = NULL, *memp = NULL, prefix[160];
+  char **env = NULL;
   size_t len = 0;
   int r;
 
@@ -494,7 +495,28 @@ static int do_run(session_ctx *c, const slot *sl, hp_pass_result *pr, hp_run *ru
 
   memset(&spec, 0, sizeof(spec));
   spec.argv = &argv;
-  spec.env = u->env;
+  {
+    /* Each run learns where it is: scripts and seeded test programs use these. */
+    char round_s[24], idx_s[24];
+    hp_kv run_env[5];
+    snprintf(round_s, sizeof(round_s), "%d", round);
+    snprintf(idx_s, sizeof(idx_s), "%d", sl->k);
+    run_env[0].key = "HPRUN_PASS";
+    run_env[0].value = (char *)u->name;
+    run_env[1].key = "HPRUN_RUN";
+    run_env[1].value = idx_s;
+    run_env[2].key = "HPRUN_WARMUP";
+    run_env[2].value = sl->warmup ? "1" : "0";
+    run_env[3].key = "HPRUN_ROUND";
+    run_env[3].value = round_s;
+    run_env[4].key = "HPRUN_RUN_DIR";
+    run_env[4].value = dir;
+    if ((env = hp__env_build(u->env, run_env, 5)) == NULL) {
+      r = HP_ENOMEM;
+      goto fail;
+    }
+  }
+  spec.env = env;
   spec.cwd = dir;
   spec.timeout_s = u->timeout;
   spec.grace_s = c->opts->grace_s;
@@ -548,6 +570,7 @@ fail:
   free(outp);
   free(errp);
   free(memp);
+  hp__env_free(env);
   return r;
 }
 
