@@ -5,7 +5,8 @@ HPRUN="${HPRUN:-$BUILD/hprun}"
 FAKEAPP="$BUILD/apps/fakeapp"
 FAKE_HIPPROF="$BUILD/fake/hipprof"
 T=$(mktemp -d "${TMPDIR:-/tmp}/hprun-e2e.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+# A command failing under `set -e` ends the test silently: say so, with the status.
+trap 'rc=$?; rm -rf "$T"; [ "$rc" = 0 ] || echo "test ended with status $rc (see above; set -e stops at a failing command)" >&2' EXIT
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 ok() { echo "ok: $*"; }
@@ -64,7 +65,9 @@ assert_no_process() {
 assert_pids_gone() {
   for pid in $(cat "$1"); do
     if kill -0 "$pid" 2>/dev/null; then
-      st=$(sed -n 's/^State:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null)
+      # It may vanish between the two looks (a killed grandchild is reaped by init): not an error.
+      st=$(sed -n 's/^State:[[:space:]]*//p' "/proc/$pid/status" 2>/dev/null || true)
+      [ -n "$st" ] || continue
       case "$st" in Z*) continue ;; esac
       fail "process $pid ($st) from $1 is still alive"
     fi
