@@ -133,10 +133,60 @@ static long proc_hwm_kb(int pid)
   return kb;
 }
 
+/* Lists the descendants of `pid` through /proc/<pid>/task/<tid>/children, which costs a few reads
+ * per process instead of a scan of every process on the machine. Returns -1 when the kernel has
+ * no such files (CONFIG_PROC_CHILDREN off), so the caller can fall back to the full scan. */
+static long descendants(int pid, int *pids, size_t max)
+{
+  size_t head = 0, n = 0;
+  int cur = pid;
+
+  for (;;) {
+    char path[64];
+    DIR *d;
+    struct dirent *e;
+    snprintf(path, sizeof(path), "/proc/%d/task", cur);
+    if ((d = opendir(path)) != NULL) {
+      while ((e = readdir(d)) != NULL && n < max) {
+        char cpath[320], buf[1024], *p, *end;
+        ssize_t len;
+        int fd;
+        if (e->d_name[0] == '.')
+          continue;
+        snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/children", cur, e->d_name);
+        fd = open(cpath, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+          if (errno == ENOENT && cur == pid && n == 0) {
+            closedir(d);
+            return -1;
+          }
+          continue;
+        }
+        len = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        if (len <= 0)
+          continue;
+        buf[len] = '\0';
+        for (p = buf; n < max; p = end) {
+          long v = strtol(p, &end, 10);
+          if (end == p)
+            break;
+          pids[n++] = (int)v;
+        }
+      }
+      closedir(d);
+    }
+    if (head >= n)
+      break;
+    cur = pids[head++];
+  }
+  return (long)n;
+}
+
 static void sample_rss(child *c)
 {
   int pids[256];
-  size_t i, n;
+  long i, n;
   long kb;
 
   if (c->exited)
@@ -144,7 +194,9 @@ static void sample_rss(child *c)
   kb = proc_hwm_kb(c->pgid);
   if (kb > c->res->max_rss_kb)
     c->res->max_rss_kb = kb;
-  n = group_members(c->pgid, pids, sizeof(pids) / sizeof(pids[0]));
+  n = descendants(c->pgid, pids, sizeof(pids) / sizeof(pids[0]));
+  if (n < 0)
+    n = (long)group_members(c->pgid, pids, sizeof(pids) / sizeof(pids[0]));
   for (i = 0; i < n; i++) {
     kb = proc_hwm_kb(pids[i]);
     if (kb > c->res->max_rss_kb)
@@ -434,7 +486,9 @@ static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
   c->res->term_signal = sig;
   /* Members that outlive the leader would keep the pipes open and the GPU busy: end them now,
    * while the group id cannot yet have been reused (they still hold it). */
-  n = group_members(c->pgid, pids, sizeof(pids) / sizeof(pids[0]));
+  /* kill(-pgid, 0) fails with ESRCH when the group is empty, the common case: only then is the
+   * /proc scan skipped. */
+  n = kill(-c->pgid, 0) == 0 ? group_members(c->pgid, pids, sizeof(pids) / sizeof(pids[0])) : 0;
   for (i = 0; i < n; i++)
     uv_kill(pids[i], SIGKILL);
   c->exited = 1;
@@ -538,7 +592,8 @@ int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result 
     uv_timer_start(&c.timer, on_timeout, (uint64_t)llround(spec->timeout_s * 1000.0), 0);
   {
     uint64_t iv = spec->rss_interval_ms > 0 ? (uint64_t)spec->rss_interval_ms : 20;
-    uv_timer_start(&c.rss_timer, on_rss_timer, 1, iv);
+    /* The first look comes early, so short runs are seen too; RUSAGE_CHILDREN covers the rest. */
+    uv_timer_start(&c.rss_timer, on_rss_timer, iv / 4 ? iv / 4 : 1, iv);
   }
 
   if (spec->sampler && spec->sampler->n)
