@@ -5,6 +5,8 @@
 #include "internal.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Table cells cannot hold a raw '|' or newline. */
@@ -112,6 +114,28 @@ int hp_report_markdown(const hp_session *s, char **out)
                             hp__fmt_num(x, sizeof(x), rn->values ? rn->values[m] : NAN));
       r |= hp__buf_printf(&b, " | %zu |\n", rn->files.n);
     }
+  }
+  /* What each profiler wrote, as the tables `hprun summarize --format md` prints. */
+  for (i = 0; i < s->npasses && !r; i++) {
+    const hp_pass_result *pr = &s->passes[i];
+    hp_profile_opts po = {10, 0};
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *fp;
+    if (pr->profile == NULL || hp_profile_nfiles(pr->profile) == 0)
+      continue;
+    if ((fp = open_memstream(&text, &tlen)) == NULL) {
+      r = HP_ENOMEM;
+      break;
+    }
+    hp_profile_write(pr->profile, fp, HP_FMT_MD, &po);
+    if (fclose(fp) == 0) {
+      r |= hp__buf_adds(&b, "\n## Profiler output: ");
+      r |= cell(&b, pr->name);
+      r |= hp__buf_adds(&b, "\n\n");
+      r |= hp__buf_add(&b, text, tlen);
+    }
+    free(text);
   }
   if (r) {
     hp__buf_free(&b);

@@ -26,6 +26,7 @@ passes:
 YAML
 
 expect_exit 0 "$HPRUN" --quiet "$T/plan.yaml"
+cp "$T/out" "$T/table"
 S=$(session_dir "$T/sessions")
 J="$S/summary.json"
 [ -f "$J" ] && [ -f "$S/report.md" ] || fail "summary.json and report.md must exist"
@@ -64,6 +65,17 @@ pass_get "$J" pmc "p['runs'][0]['command']" | grep -q -- '--pmc --pmc-type 3 --k
   || fail "pmc command line: $(pass_get "$J" pmc "p['runs'][0]['command']")"
 # Interleaved order: run 1 of every pass, then run 2 of every pass.
 assert_eq "$(pass_get "$J" normal "[r['round'] for r in p['runs']]")" "[1, 6]" "interleaved rounds"
+# What each profiler wrote is parsed into the session: tables in summary.json and report.md, and
+# the cross-check of the profiler's kernel time and launch count against the app's own.
+assert_eq "$(pass_get "$J" stats "p['profile']['kernels'][0]['calls']")" 120 "stats kernel calls"
+assert_eq "$(pass_get "$J" stats "p['crosscheck']['app_launches']")" 120 "app launches"
+assert_close "$(pass_get "$J" stats "p['crosscheck']['profiler_avg_ms']")" 0.0187844 1e-6 "profiler avg"
+assert_eq "$(pass_get "$J" kernel-stack "p['profile']['stacks'][0]['user_frame']")" "vector_add()" "user frame"
+assert_eq "$(pass_get "$J" pmc "p['profile']['pmc'][0]['dispatches']")" 120 "pmc dispatches"
+assert_eq "$(pass_get "$J" memory-usage "len(p['profile']['leakcheck']['entries'])")" 2 "leak-check lines parsed"
+grep -q "## Profiler output: stats" "$S/report.md" || fail "report.md lacks the profiler tables"
+expect_exit 0 "$HPRUN" summarize "$S"
+grep -q "vector_add()" "$T/out" || { cat "$T/out"; fail "summarize on a session folder"; }
 # The terminal table says which pass is distorted.
-grep -q 'pmc .*79.83x .*distorted' "$T/out" || { cat "$T/out"; fail "table lacks the pmc line"; }
+grep -q 'pmc .*79.83x .*distorted' "$T/table" || { cat "$T/table"; fail "table lacks the pmc line"; }
 ok "hipprof passes"
