@@ -66,7 +66,7 @@ int hp_report_markdown(const hp_session *s, char **out)
     r |= hp__buf_printf(&b, " | **%s** |\n", hp_flag_name(pr->flag));
   }
   if (variants) {
-    r |= hp__buf_printf(&b, "\n| variant | %s median | vs reference | p | verdict |\n|---|---:|---:|---:|---|\n", mname);
+    r |= hp__buf_printf(&b, "\n| variant | %s median | vs reference | p | sampled memory MiB (mean / peak) | verdict |\n|---|---:|---:|---:|---:|---|\n", mname);
     for (i = 0; i < s->npasses; i++) {
       const hp_pass_result *pr = &s->passes[i];
       const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
@@ -74,9 +74,11 @@ int hp_report_markdown(const hp_session *s, char **out)
         continue;
       r |= hp__buf_adds(&b, "| ");
       r |= cell(&b, pr->name);
-      r |= hp__buf_printf(&b, " | %s | %s | %s | %s |\n", hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN),
-                          pr->is_reference ? "-" : hp__fmt_overhead(y, sizeof(y), m ? m->ratio : NAN),
-                          pr->is_reference ? "-" : hp__fmt_num(x, sizeof(x), m ? m->p : NAN),
+      r |= hp__buf_printf(&b, " | %s | %s | ", hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN),
+                          pr->is_reference ? "-" : hp__fmt_overhead(y, sizeof(y), m ? m->ratio : NAN));
+      r |= hp__buf_printf(&b, "%s | ", pr->is_reference ? "-" : hp__fmt_num(x, sizeof(x), m ? m->p : NAN));
+      r |= hp__buf_printf(&b, "%s / ", hp__fmt_num(x, sizeof(x), pr->mem_mean_mib));
+      r |= hp__buf_printf(&b, "%s | %s |\n", hp__fmt_num(x, sizeof(x), pr->mem_peak_mib),
                           pr->is_reference ? "reference" : pr->verdict ? pr->verdict : "-");
     }
   }

@@ -79,15 +79,17 @@ void hp_report_table(const hp_session *s, FILE *fp)
             pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
   }
   if (variants) {
-    fprintf(fp, "\n%-16s %14s %12s %-24s\n", "variant", "median", "vs reference", "verdict");
+    fprintf(fp, "\n%-16s %14s %12s %14s %-24s\n", "variant", "median", "vs reference",
+            "mem MiB (mean)", "verdict");
     for (i = 0; i < s->npasses; i++) {
       const hp_pass_result *pr = &s->passes[i];
       const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
       if (!pr->is_variant)
         continue;
-      fprintf(fp, "%-16s %14s %12s %-24s\n", pr->name,
+      fprintf(fp, "%-16s %14s %12s %14s %-24s\n", pr->name,
               hp__fmt_num(a, sizeof(a), m ? m->st.median : NAN),
               pr->is_reference ? "-" : hp__fmt_overhead(b, sizeof(b), m ? m->ratio : NAN),
+              hp__fmt_num(c, sizeof(c), pr->mem_mean_mib),
               pr->is_reference ? "reference" : pr->verdict ? pr->verdict : "-");
     }
   }
