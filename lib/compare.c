@@ -64,7 +64,7 @@ int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compar
     }
     for (m = 0; m < np->nmetrics; m++) {
       long om = np->metrics[m].name ? find_metric(op, np->metrics[m].name) : -1;
-      double *a, *c, ratio = NAN, p = NAN, lo = NAN, hi = NAN, worse;
+      double *a, *c, ratio = NAN, p = NAN, lo = NAN, hi = NAN, worse, tol;
       hp_significance sig = HP_SIG_UNKNOWN;
       size_t na, nc;
       const char *verdict;
@@ -84,15 +84,17 @@ int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compar
       hp_stats_compare(a, na, c, nc, o->alpha, o->seed, &sig, &ratio, &p, &lo, &hi);
       ratio = op->metrics[om].st.median != 0 ? np->metrics[m].st.median / op->metrics[om].st.median : NAN;
       worse = np->metrics[m].higher_is_better ? 1.0 / ratio - 1.0 : ratio - 1.0;
+      /* A metric's own tolerance in the (new) plan wins over the command line's default. */
+      tol = np->metrics[m].tolerance >= 0 ? np->metrics[m].tolerance : o->tolerance;
       if (isnan(worse))
         verdict = "no data";
-      else if (worse > o->tolerance && sig == HP_SIG_YES) {
+      else if (worse > tol && sig == HP_SIG_YES) {
         verdict = "**REGRESSION**";
         nreg++;
-      } else if (worse > o->tolerance && sig == HP_SIG_UNKNOWN) {
+      } else if (worse > tol && sig == HP_SIG_UNKNOWN) {
         verdict = "worse, unconfirmed (too few runs)";
         nunconf++;
-      } else if (worse < -o->tolerance && sig == HP_SIG_YES)
+      } else if (worse < -tol && sig == HP_SIG_YES)
         verdict = "improved";
       else if (sig == HP_SIG_YES)
         verdict = "changed within tolerance";

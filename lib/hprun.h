@@ -130,6 +130,7 @@ typedef struct hp_metric_spec {
   char *pattern;    /* POSIX ERE with one capture group; the last match in a run counts */
   char *unit;       /* may be NULL */
   int higher_is_better; /* `better: higher`; default lower (times) */
+  double tolerance; /* `hprun compare`'s regression tolerance for this metric; < 0 unset */
   long line;        /* where it was declared, for messages */
 } hp_metric_spec;
 

@@ -49,6 +49,7 @@ typedef struct hp_metric_result {
   char *name;
   char *unit;
   int higher_is_better;
+  double tolerance;     /* the plan's per-metric compare tolerance; < 0 unset */
   hp_summary_stats st;  /* over counted, finite runs */
   double ratio;         /* median / baseline median; NaN for the baseline or when unknown */
   double ci_lo, ci_hi;  /* bootstrap 95% interval of the ratio; NaN when too few runs */

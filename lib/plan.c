@@ -844,16 +844,18 @@ static void check_pattern(loader *ld, yaml_node_t *at, const char *pattern)
   regfree(&re);
 }
 
-enum { M_NAME, M_PATTERN, M_UNIT, M_BETTER, M_N };
-static const char *const metric_keys[] = {"name", "pattern", "unit", "better", NULL};
+enum { M_NAME, M_PATTERN, M_UNIT, M_BETTER, M_TOLERANCE, M_N };
+static const char *const metric_keys[] = {"name", "pattern", "unit", "better", "tolerance", NULL};
 
 static void parse_metric(loader *ld, yaml_node_t *it, hp_metric_spec *ms)
 {
   static const char *const better[] = {"lower", "higher", NULL};
   mapent e[M_N] = {{NULL, NULL}};
   yaml_node_t *pat_at = it;
+  double tol;
 
   ms->line = node_line(it);
+  ms->tolerance = -1;
   if (it->type == YAML_SCALAR_NODE && !is_null(it)) {
     if (get_name(ld, "metrics", it, &ms->name) == 1 && ms->name &&
         (ms->pattern = shorthand_pattern(ms->name)) == NULL)
@@ -861,7 +863,7 @@ static void parse_metric(loader *ld, yaml_node_t *it, hp_metric_spec *ms)
     return;
   }
   if (it->type != YAML_MAPPING_NODE) {
-    lerr(ld, it, "a metric must be a name or a mapping {name, pattern, unit, better}, got %s",
+    lerr(ld, it, "a metric must be a name or a mapping {name, pattern, unit, better, tolerance}, got %s",
          kind(it));
     return;
   }
@@ -877,6 +879,13 @@ static void parse_metric(loader *ld, yaml_node_t *it, hp_metric_spec *ms)
     check_pattern(ld, pat_at, ms->pattern);
   get_str(ld, "unit", e[M_UNIT].val, 0, &ms->unit);
   get_enum(ld, "better", e[M_BETTER].val, better, &ms->higher_is_better);
+  if (get_number(ld, "tolerance", e[M_TOLERANCE].val, 1, &tol) == 1) {
+    if (!(tol >= 0 && tol < 100))
+      lerr(ld, e[M_TOLERANCE].val, "`tolerance` must be a fraction from 0 (or a percentage such "
+           "as 5%%), got '%.80s'", sval(e[M_TOLERANCE].val));
+    else
+      ms->tolerance = tol;
+  }
 }
 
 static void parse_metrics(loader *ld, const mapent *e, yaml_node_t *root, hp_plan *p)

@@ -18,6 +18,7 @@ static void write_metric(hp__json *j, const hp_metric_result *m, int baseline)
   hp__json_kstr(j, "name", m->name);
   hp__json_kstr(j, "unit", m->unit);
   hp__json_kstr(j, "better", m->higher_is_better ? "higher" : "lower");
+  hp__json_knum(j, "tolerance", m->tolerance >= 0 ? m->tolerance : NAN);
   hp__json_kint(j, "n", (long long)m->st.n);
   hp__json_knum(j, "median", m->st.median);
   hp__json_knum(j, "mean", m->st.mean);
@@ -263,6 +264,7 @@ static int load_pass(const hp__jv *jp, hp_pass_result *pr)
     pr->metrics[i].name = jstr(jm, "name");
     pr->metrics[i].unit = jstr(jm, "unit");
     pr->metrics[i].higher_is_better = better && strcmp(better, "higher") == 0;
+    pr->metrics[i].tolerance = isnan(jnum(jm, "tolerance")) ? -1 : jnum(jm, "tolerance");
   }
   x = hp__jv_get(jp, "memory");
   pr->mem_note = jstr(x, "note");

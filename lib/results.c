@@ -30,6 +30,7 @@ static void metric_result_reset(hp_metric_result *m)
   m->st.min = m->st.max = NAN;
   m->ratio = m->ci_lo = m->ci_hi = m->p = m->delta = NAN;
   m->sig = HP_SIG_UNKNOWN;
+  m->tolerance = -1;
 }
 
 int hp__pass_result_init(hp_pass_result *pr, size_t nmetrics)
@@ -296,6 +297,7 @@ int hp__session_analyze(hp_session *s, const hp_plan *plan)
         if (pr->metrics[m].unit == NULL && plan->metrics[m].unit)
           pr->metrics[m].unit = hp__strdup(plan->metrics[m].unit);
         pr->metrics[m].higher_is_better = plan->metrics[m].higher_is_better;
+        pr->metrics[m].tolerance = plan->metrics[m].tolerance;
       }
       if (v)
         hp_stats_summarize(v, n, 0, &pr->metrics[m].st);

@@ -58,14 +58,14 @@ python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$T/out" || fail "rep
 ok "A/B verdicts, JUnit, report"
 
 # compare: an injected 10% regression exits 1; the same program again exits 0.
-mkplan() {
+mkplan() { # NAME BASE [METRICS]
   cat >"$T/$1.yaml" <<YAML
 name: $1
 output: cmp
 repeat: 6
 app:
   command: [$FAKEAPP, --base, "$2", --noise, "0.005", --sleep, "1"]
-metrics: [mean_kernel_ms]
+metrics: ${3:-[mean_kernel_ms]}
 passes: [normal]
 YAML
   expect_exit 0 "$HPRUN" --quiet "$T/$1.yaml"
@@ -78,5 +78,8 @@ expect_exit 1 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slow-*)" --tolerance 5%
 grep -q "REGRESSION" "$T/out" || { cat "$T/out"; fail "compare table"; }
 expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/same-*)/summary.json" --tolerance 5%
 grep -q "0 regression" "$T/out" || { cat "$T/out"; fail "compare same"; }
+# A metric's own tolerance in the plan (20%) wins over --tolerance 5%: +10% is no regression.
+mkplan slowtol 1.10 "[{name: mean_kernel_ms, tolerance: 20%}]"
+expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slowtol-*)" --tolerance 5%
 expect_exit 4 "$HPRUN" compare "$OLD" "$T/nope"
 ok "compare"
