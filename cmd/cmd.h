@@ -13,4 +13,10 @@ int cmd_summarize(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
+/* cmd/output.c: write a text, or a session rendered by `render`, to `path` (replaced if it
+ * exists). Return 0, or -1 after printing why. */
+int cmd_write_text(const char *path, const char *text);
+int cmd_write_report(const char *path, int (*render)(const hp_session *, char **),
+                     const hp_session *s);
+
 #endif

@@ -81,13 +81,9 @@ int cmd_compare(int argc, char **argv)
     goto done;
   }
   fputs(md, stdout);
-  if (markdown) {
-    FILE *fp = fopen(markdown, "we");
-    if (fp == NULL || fputs(md, fp) < 0 || fclose(fp)) {
-      fprintf(stderr, "hprun: cannot write %s\n", markdown);
-      code = HP_EXIT_IO;
-      goto done;
-    }
+  if (markdown && cmd_write_text(markdown, md)) {
+    code = HP_EXIT_IO;
+    goto done;
   }
   code = nreg ? HP_EXIT_THRESHOLD : HP_EXIT_OK;
 

@@ -70,27 +70,10 @@ int cmd_report(int argc, char **argv)
     free(text);
     text = NULL;
   }
-  if (junit || markdown) {
-    const char *dst = junit ? junit : markdown;
-    FILE *fp;
-    r = junit ? hp_report_junit(s, &text) : hp_report_markdown(s, &text);
-    fp = r ? NULL : fopen(dst, "we");
-    if (fp == NULL || fputs(text, fp) < 0 || fclose(fp)) {
-      fprintf(stderr, "hprun: cannot write %s\n", dst);
-      code = HP_EXIT_IO;
-      goto done;
-    }
-    free(text);
-    text = NULL;
-    if (junit && markdown) {
-      r = hp_report_markdown(s, &text);
-      fp = r ? NULL : fopen(markdown, "we");
-      if (fp == NULL || fputs(text, fp) < 0 || fclose(fp)) {
-        fprintf(stderr, "hprun: cannot write %s\n", markdown);
-        code = HP_EXIT_IO;
-        goto done;
-      }
-    }
+  if ((junit && cmd_write_report(junit, hp_report_junit, s)) ||
+      (markdown && cmd_write_report(markdown, hp_report_markdown, s))) {
+    code = HP_EXIT_IO;
+    goto done;
   }
   code = s->exit_code;
 

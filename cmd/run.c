@@ -21,21 +21,6 @@ static void run_usage(FILE *fp)
           "  --markdown FILE   also write the Markdown report there\n");
 }
 
-/* Writes an extra report the user asked for. These are renderings, so an existing file is
- * replaced (CI jobs reuse the same path); the measurements stay in the session folder. */
-static int write_extra(const char *path, const char *text)
-{
-  FILE *fp = fopen(path, "we");
-
-  if (fp == NULL || fputs(text, fp) < 0) {
-    fprintf(stderr, "hprun: cannot write %s\n", path);
-    if (fp)
-      fclose(fp);
-    return -1;
-  }
-  return fclose(fp) ? -1 : 0;
-}
-
 int cmd_run(int argc, char **argv)
 {
   const char *plan_path = NULL, *junit = NULL, *markdown = NULL, *v;
@@ -123,18 +108,10 @@ int cmd_run(int argc, char **argv)
   }
   hp_report_table(s, stdout);
   code = s->exit_code;
-  if (junit) {
-    char *text = NULL;
-    if (hp_report_junit(s, &text) || write_extra(junit, text))
-      code = code ? code : HP_EXIT_IO;
-    free(text);
-  }
-  if (markdown) {
-    char *text = NULL;
-    if (hp_report_markdown(s, &text) || write_extra(markdown, text))
-      code = code ? code : HP_EXIT_IO;
-    free(text);
-  }
+  if (junit && cmd_write_report(junit, hp_report_junit, s))
+    code = code ? code : HP_EXIT_IO;
+  if (markdown && cmd_write_report(markdown, hp_report_markdown, s))
+    code = code ? code : HP_EXIT_IO;
   if (r == HP_EINTR)
     code = HP_EXIT_INTERRUPTED;
   else if (r == HP_ERUN)
