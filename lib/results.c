@@ -226,9 +226,11 @@ static void flag_pass(const hp_session *s, hp_pass_result *pr)
   }
   if (m->sig == HP_SIG_YES) {
     pr->flag = HP_FLAG_PERTURBED;
-    pr->advice = hp__asprintf("%s changes %s by %+.2f%% (significant, p=%.3g): compare times "
-                              "only within this mode", what, m->name ? m->name : "the metric",
-                              over * 100, m->p);
+    /* A variant's change is the point of the A/B run; its verdict and summary say it. */
+    if (!pr->is_variant)
+      pr->advice = hp__asprintf("%s changes %s by %+.2f%% (significant, p=%.3g): compare times "
+                                "only within this mode", what, m->name ? m->name : "the metric",
+                                over * 100, m->p);
   } else if (m->sig == HP_SIG_NO) {
     pr->flag = HP_FLAG_OK;
     pr->advice = hp__asprintf("%+.2f%% is beyond warn but not significant (p=%.3g): within the "
@@ -239,6 +241,40 @@ static void flag_pass(const hp_session *s, hp_pass_result *pr)
                               "tell it from noise: use repeat >= 5", over * 100, s->warn * 100,
                               m->st.n);
   }
+}
+
+/* One line with everything a candidate changed, as the article's A-B-B-A table has it: time,
+ * sampled device memory and every other metric, each against the reference. */
+static void variant_summary(const hp_pass_result *ref, hp_pass_result *pr)
+{
+  hp__buf b = HP__BUF_INIT;
+  size_t k;
+  int r = 0;
+
+  if (pr->metrics[0].st.n == 0)
+    return;
+  r |= hp__buf_printf(&b, "%s %+.2f%%", pr->metrics[0].name ? pr->metrics[0].name : "time",
+                      (pr->metrics[0].ratio - 1.0) * 100.0);
+  if (pr->metrics[0].sig == HP_SIG_YES)
+    r |= hp__buf_printf(&b, " (p=%.3g)", pr->metrics[0].p);
+  if (!isnan(pr->mem_mean_mib) && !isnan(ref->mem_mean_mib))
+    r |= hp__buf_printf(&b, ", sampled memory %+.1f MiB", pr->mem_mean_mib - ref->mem_mean_mib);
+  for (k = 1; k < pr->nmetrics; k++)
+    if (!isnan(pr->metrics[k].delta))
+      r |= hp__buf_printf(&b, ", %s %+.6g", pr->metrics[k].name ? pr->metrics[k].name : "?",
+                          pr->metrics[k].delta);
+  if (r) {
+    hp__buf_free(&b);
+    return;
+  }
+  if (pr->advice) {
+    /* A numeric rejection already explained itself: keep that first. */
+    r = hp__buf_printf(&b, "; %s", pr->advice);
+    free(pr->advice);
+  }
+  pr->advice = r ? NULL : hp__buf_steal(&b);
+  if (r)
+    hp__buf_free(&b);
 }
 
 /* A/B: each candidate against the reference, on the numeric gates first (a faster wrong answer is
@@ -270,6 +306,7 @@ static void verdict(const hp_plan *plan, hp_pass_result *ref, hp_pass_result *pr
                                   "the candidate changes the answer", gt->metric, d,
                                   gt->max_abs_delta >= 0 ? "|delta| <= " : "|rel| <= ",
                                   gt->max_abs_delta >= 0 ? gt->max_abs_delta : gt->max_rel_delta);
+        variant_summary(ref, pr);
         return;
       }
     }
@@ -278,6 +315,7 @@ static void verdict(const hp_plan *plan, hp_pass_result *ref, hp_pass_result *pr
     pr->verdict = hp__strdup(slowdown(m) < 1.0 ? "accepted" : "rejected (slower)");
   else
     pr->verdict = hp__strdup("inconclusive");
+  variant_summary(ref, pr);
 }
 
 int hp__session_analyze(hp_session *s, const hp_plan *plan)

@@ -30,6 +30,8 @@ assert_eq "$(pass_get "$J" reference "p['reference']")" True "reference"
 assert_eq "$(pass_get "$J" fused-right "p['verdict']")" accepted "right and faster"
 assert_eq "$(pass_get "$J" fused-wrong "p['verdict']")" "rejected (numerics)" "faster but wrong"
 assert_eq "$(pass_get "$J" fused-right "p['metrics'][0]['overhead']['significant']")" yes "significance"
+# The article's A-B-B-A line: time and every other metric against the reference.
+pass_get "$J" fused-right "p['advice']" | grep -q "proxy -0.006172" || fail "variant summary: $(pass_get "$J" fused-right "p['advice']")"
 # ABBA: the second round runs the units backwards.
 assert_eq "$(pass_get "$J" normal "[r['round'] for r in p['runs']][:2]")" "[1, 8]" "abba order"
 grep -q "fused-wrong .*rejected (numerics)" "$T/out" || { cat "$T/out"; fail "table verdicts"; }
