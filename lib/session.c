@@ -749,8 +749,12 @@ int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, h
     return HP_EIO;
   if ((r = prepare(&c)) != 0)
     goto fail;
-  s.dir = hp__asprintf("%s/%s-<YYYYmmdd-HHMMSS>", opts->output ? opts->output : plan->output,
-                       plan->name);
+  {
+    /* The same folder a real run would use, resolved the same way (nothing is created). */
+    char *parent = opts->output ? absolute(NULL, opts->output) : absolute(plan->dir, plan->output);
+    s.dir = parent ? hp__asprintf("%s/%s-<YYYYmmdd-HHMMSS>", parent, plan->name) : NULL;
+    free(parent);
+  }
   if (s.dir == NULL) {
     r = HP_ENOMEM;
     goto fail;
