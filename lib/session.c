@@ -498,7 +498,7 @@ static int do_run(session_ctx *c, const slot *sl, hp_pass_result *pr, hp_run *ru
   {
     /* Each run learns where it is: scripts and seeded test programs use these. */
     char round_s[24], idx_s[24];
-    hp_kv run_env[5];
+    hp_kv run_env[6];
     snprintf(round_s, sizeof(round_s), "%d", round);
     snprintf(idx_s, sizeof(idx_s), "%d", sl->k);
     run_env[0].key = "HPRUN_PASS";
@@ -511,7 +511,9 @@ static int do_run(session_ctx *c, const slot *sl, hp_pass_result *pr, hp_run *ru
     run_env[3].value = round_s;
     run_env[4].key = "HPRUN_RUN_DIR";
     run_env[4].value = dir;
-    if ((env = hp__env_build(u->env, run_env, 5)) == NULL) {
+    run_env[5].key = "HPRUN_APP_CWD";
+    run_env[5].value = c->app_cwd;
+    if ((env = hp__env_build(u->env, run_env, 6)) == NULL) {
       r = HP_ENOMEM;
       goto fail;
     }
