@@ -103,4 +103,4 @@ clean:
 	rm -rf $(BUILD) build-asan
 
 -include hip/hip.mk
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(FAKE_BIN:=.d) $(APP_BIN:=.d) $(UNIT_BIN:=.d)
