@@ -74,17 +74,19 @@ run: deps
 	./$(HPRUN) configs/quickstart.yaml
 
 unit: all
-	@sh tests/run-unit.sh $(UNIT_BIN)
+	@COUNTS=$(BUILD)/.counts-unit sh tests/run-unit.sh $(UNIT_BIN)
 
 e2e: all
-	@sh tests/e2e/run.sh $(BUILD)
+	@COUNTS=$(BUILD)/.counts-e2e sh tests/e2e/run.sh $(BUILD)
 
+# The last line counts every test program and end-to-end test (CI reads it).
 check: deps
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory hip-check
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory e2e
-	@$(MAKE) --no-print-directory hip-check
-	@echo "make check: all suites passed"
+	@cat $(BUILD)/.counts-unit $(BUILD)/.counts-e2e | \
+	  awk '{p += $$1; f += $$2} END {printf "check: %d passed, %d failed\n", p, f}'
 
 # The same tests with AddressSanitizer and UndefinedBehaviorSanitizer, in a separate build folder.
 asan:

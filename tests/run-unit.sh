@@ -7,4 +7,5 @@ for t in "$@"; do
   if "$t"; then pass=$((pass + 1)); else fail=$((fail + 1)); failed="$failed $t"; fi
 done
 echo "unit: $pass passed, $fail failed"
+[ -n "${COUNTS:-}" ] && echo "$pass $fail" >"$COUNTS"
 [ "$fail" = 0 ] || { echo "unit: failed programs:$failed" >&2; exit 1; }

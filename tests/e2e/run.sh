@@ -20,4 +20,5 @@ for t in "$HERE"/test_*.sh; do
   rm -f "$log"
 done
 echo "e2e: $pass passed, $fail failed"
+[ -n "${COUNTS:-}" ] && echo "$pass $fail" >"$COUNTS"
 [ "$fail" = 0 ]
