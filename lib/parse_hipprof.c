@@ -77,12 +77,8 @@ int hp__parse_stack(hp__pctx *x)
   st.p = p;
   st.err = 0;
   hp__recent_init(&grp, 8192, stack_fin, &st);
-  r = hp__csv_next(x->csv, &rec);
-  if (r <= 0) {
-    if (r == 0)
-      hp__pwarn(x, 1, "the file is empty (no header)");
-    return r < 0 ? r : 0;
-  }
+  if ((r = hp__read_header(x, &rec)) <= 0)
+    return r;
   hp__csv_map(&rec, want, C_N, idx);
   if (hp__require(x, rec.line, want, idx, C_N))
     return 0;

@@ -64,12 +64,8 @@ int hp__parse_stats(hp__pctx *x, int table, int skip_total)
   size_t ncols;
   hp__ttable *t = &x->p->t[table];
 
-  r = hp__csv_next(x->csv, &rec);
-  if (r <= 0) {
-    if (r == 0)
-      hp__pwarn(x, 1, "the file is empty (no header)");
-    return r < 0 ? r : 0;
-  }
+  if ((r = hp__read_header(x, &rec)) <= 0)
+    return r;
   hp__csv_map(&rec, want, C_N, idx);
   if (hp__require(x, rec.line, want, idx, 3))
     return 0;
@@ -257,12 +253,8 @@ int hp__parse_dispatch(hp__pctx *x, int feed_kernels)
   memset(&d, 0, sizeof(d));
   memset(&nc, 0, sizeof(nc));
   hp__recent_init(&seen, 8192, NULL, NULL);
-  r = hp__csv_next(x->csv, &rec);
-  if (r <= 0) {
-    if (r == 0)
-      hp__pwarn(x, 1, "the file is empty (no header)");
-    return r < 0 ? r : 0;
-  }
+  if ((r = hp__read_header(x, &rec)) <= 0)
+    return r;
   if ((r = dispatch_setup(x, &rec, &d)) != 0)
     goto fail;
   req_idx[0] = d.idx[D_NAME];

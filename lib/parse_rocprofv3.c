@@ -45,12 +45,8 @@ int hp__parse_v3_trace(hp__pctx *x, int table)
   want[0] = names[table];
   want[1] = "Start_Timestamp|Start_Ns|BeginNs|Start";
   want[2] = "End_Timestamp|End_Ns|EndNs|End";
-  r = hp__csv_next(x->csv, &rec);
-  if (r <= 0) {
-    if (r == 0)
-      hp__pwarn(x, 1, "the file is empty (no header)");
-    return r < 0 ? r : 0;
-  }
+  if ((r = hp__read_header(x, &rec)) <= 0)
+    return r;
   hp__csv_map(&rec, want, 3, idx);
   if (hp__require(x, rec.line, want, idx, 3))
     return 0;
@@ -135,12 +131,8 @@ int hp__parse_v3_counters(hp__pctx *x)
   size_t ncols, i;
 
   hp__recent_init(&seen, 8192, NULL, NULL);
-  r = hp__csv_next(x->csv, &rec);
-  if (r <= 0) {
-    if (r == 0)
-      hp__pwarn(x, 1, "the file is empty (no header)");
-    return r < 0 ? r : 0;
-  }
+  if ((r = hp__read_header(x, &rec)) <= 0)
+    return r;
   hp__csv_map(&rec, cwant, V_N, idx);
   ridx[0] = idx[V_NAME];
   ridx[1] = idx[V_CNAME];
@@ -253,12 +245,8 @@ int hp__parse_v3_agents(hp__pctx *x)
   hp__csv_rec rec;
   size_t ncols;
 
-  r = hp__csv_next(x->csv, &rec);
-  if (r <= 0) {
-    if (r == 0)
-      hp__pwarn(x, 1, "the file is empty (no header)");
-    return r < 0 ? r : 0;
-  }
+  if ((r = hp__read_header(x, &rec)) <= 0)
+    return r;
   hp__csv_map(&rec, want, 5, idx);
   if (hp__require(x, rec.line, want, idx, 2))
     return 0;

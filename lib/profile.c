@@ -1012,6 +1012,15 @@ static const char *excerpt(const char *s, size_t n, char *buf, size_t cap)
   return buf;
 }
 
+int hp__read_header(hp__pctx *x, hp__csv_rec *rec)
+{
+  int r = hp__csv_next(x->csv, rec);
+
+  if (r == 0)
+    hp__pwarn(x, 1, "the file is empty (no header)");
+  return r;
+}
+
 int hp__fnum(hp__pctx *x, const hp__csv_rec *r, int col, const char *colname, double *out)
 {
   size_t n;

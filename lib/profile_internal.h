@@ -300,6 +300,9 @@ const char *hp__fld(const hp__csv_rec *r, int i, size_t *n);
 void hp__check_width(hp__pctx *x, const hp__csv_rec *r, size_t ncols);
 /* A numeric field: 1 parsed, 0 absent or no value, -1 not a number (reported with the column). */
 int hp__fnum(hp__pctx *x, const hp__csv_rec *r, int col, const char *colname, double *out);
+/* Reads a file's header record into *rec. Returns 1, or 0 after warning that the file is empty,
+ * or a negative HP_E* code from the reader. */
+int hp__read_header(hp__pctx *x, hp__csv_rec *rec);
 int hp__fll(hp__pctx *x, const hp__csv_rec *r, int col, const char *colname, long long *out);
 /* Reports missing required columns: `names[i]` with idx[i] < 0. Returns 1 if any was missing. */
 int hp__require(hp__pctx *x, long line, const char *const *names, const int *idx, size_t n);

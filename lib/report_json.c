@@ -12,6 +12,27 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* A metric's change against the baseline (or reference): null for the baseline itself. */
+static void write_overhead(hp__json *j, const hp_metric_result *m)
+{
+  if (m == NULL) {
+    hp__json_null(j);
+    return;
+  }
+  hp__json_obj_begin(j);
+  hp__json_knum(j, "ratio", m->ratio);
+  hp__json_knum(j, "percent", isnan(m->ratio) ? NAN : (m->ratio - 1.0) * 100.0);
+  hp__json_key(j, "ci95");
+  hp__json_arr_begin(j);
+  hp__json_num(j, m->ci_lo);
+  hp__json_num(j, m->ci_hi);
+  hp__json_arr_end(j);
+  hp__json_knum(j, "p", m->p);
+  hp__json_kstr(j, "significant", hp_significance_name(m->sig));
+  hp__json_knum(j, "delta", m->delta);
+  hp__json_obj_end(j);
+}
+
 static void write_metric(hp__json *j, const hp_metric_result *m, int baseline)
 {
   hp__json_obj_begin(j);
@@ -29,22 +50,7 @@ static void write_metric(hp__json *j, const hp_metric_result *m, int baseline)
   hp__json_knum(j, "max", m->st.max);
   hp__json_kint(j, "outliers", (long long)m->st.noutliers);
   hp__json_key(j, "overhead");
-  if (baseline) {
-    hp__json_null(j);
-  } else {
-    hp__json_obj_begin(j);
-    hp__json_knum(j, "ratio", m->ratio);
-    hp__json_knum(j, "percent", isnan(m->ratio) ? NAN : (m->ratio - 1.0) * 100.0);
-    hp__json_key(j, "ci95");
-    hp__json_arr_begin(j);
-    hp__json_num(j, m->ci_lo);
-    hp__json_num(j, m->ci_hi);
-    hp__json_arr_end(j);
-    hp__json_knum(j, "p", m->p);
-    hp__json_kstr(j, "significant", hp_significance_name(m->sig));
-    hp__json_knum(j, "delta", m->delta);
-    hp__json_obj_end(j);
-  }
+  write_overhead(j, baseline ? NULL : m);
   hp__json_obj_end(j);
 }
 
@@ -112,16 +118,8 @@ static void write_pass(hp__json *j, const hp_pass_result *pr)
   hp__json_arr_end(j);
   /* The primary metric's overhead, repeated at the pass level for scripts that want one number. */
   hp__json_key(j, "overhead");
-  if (pr->is_baseline || pr->is_reference || pr->nmetrics == 0) {
-    hp__json_null(j);
-  } else {
-    const hp_metric_result *m = &pr->metrics[0];
-    hp__json_obj_begin(j);
-    hp__json_knum(j, "ratio", m->ratio);
-    hp__json_knum(j, "percent", isnan(m->ratio) ? NAN : (m->ratio - 1.0) * 100.0);
-    hp__json_kstr(j, "significant", hp_significance_name(m->sig));
-    hp__json_obj_end(j);
-  }
+  write_overhead(j, pr->is_baseline || pr->is_reference || pr->nmetrics == 0 ? NULL
+                                                                          : &pr->metrics[0]);
   hp__json_key(j, "memory");
   hp__json_obj_begin(j);
   hp__json_knum(j, "sampled_mean_mib", pr->mem_mean_mib);
