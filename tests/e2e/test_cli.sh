@@ -6,6 +6,10 @@ grep -q "^hprun [0-9]" "$T/out" || fail "--version"
 expect_exit 0 "$HPRUN" --help
 grep -q "summarize" "$T/out" || fail "--help lists commands"
 
+# Every plan shipped in configs/ is valid (check does not need the programs to exist).
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+expect_exit 0 "$HPRUN" check "$ROOT"/configs/*.yaml "$ROOT"/configs/examples/*.yaml
+
 cat >"$T/plan.yaml" <<YAML
 name: cli
 output: sessions

@@ -1,0 +1,207 @@
+/*
+ * The runner (lib/runner.c) on a real libuv loop: exit statuses, output files, timeouts that end
+ * the whole process group, environments, and a loop that closes cleanly afterwards.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static char tmpdir[64];
+
+static int setup(void **state)
+{
+  (void)state;
+  snprintf(tmpdir, sizeof(tmpdir), "/tmp/hprun-runner-XXXXXX");
+  return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+  static const char *const files[] = {"out1.txt", "pids", "env.sh", NULL};
+  char path[128];
+  size_t i;
+
+  (void)state;
+  for (i = 0; files[i]; i++) {
+    snprintf(path, sizeof(path), "%s/%s", tmpdir, files[i]);
+    unlink(path);
+  }
+  return rmdir(tmpdir);
+}
+
+static void sh(hp_strv *v, const char *script)
+{
+  assert_int_equal(hp__strv_push(v, "/bin/sh"), 0);
+  assert_int_equal(hp__strv_push(v, "-c"), 0);
+  assert_int_equal(hp__strv_push(v, script), 0);
+}
+
+static void close_loop(uv_loop_t *loop)
+{
+  uv_run(loop, UV_RUN_DEFAULT);
+  assert_int_equal(uv_loop_close(loop), 0);
+}
+
+static void test_exit_and_output(void **state)
+{
+  uv_loop_t loop;
+  hp_strv argv = {NULL, 0};
+  hp__child_spec spec;
+  hp__child_result res;
+  char *out = hp__asprintf("%s/out1.txt", tmpdir), *text = NULL;
+  size_t len;
+
+  (void)state;
+  assert_int_equal(uv_loop_init(&loop), 0);
+  sh(&argv, "echo hello; echo oops >&2; exit 7");
+  memset(&spec, 0, sizeof(spec));
+  spec.argv = &argv;
+  spec.stdout_path = out;
+  assert_int_equal(hp__child_run(&loop, &spec, &res), 0);
+  assert_int_equal(res.exit_status, 7);
+  assert_int_equal(res.term_signal, 0);
+  assert_false(res.timed_out);
+  assert_true(res.wall_ms >= 0);
+  assert_int_equal(hp__read_file(out, &text, &len), 0);
+  assert_string_equal(text, "hello\n");
+  /* The run's files are never overwritten: the same path again is refused. */
+  assert_int_equal(hp__child_run(&loop, &spec, &res), HP_EIO);
+  free(text);
+  free(out);
+  hp_strv_free(&argv);
+  close_loop(&loop);
+}
+
+static void test_spawn_failure(void **state)
+{
+  uv_loop_t loop;
+  hp_strv argv = {NULL, 0};
+  hp__child_spec spec;
+  hp__child_result res;
+
+  (void)state;
+  assert_int_equal(uv_loop_init(&loop), 0);
+  assert_int_equal(hp__strv_push(&argv, "/nonexistent/program"), 0);
+  memset(&spec, 0, sizeof(spec));
+  spec.argv = &argv;
+  assert_int_equal(hp__child_run(&loop, &spec, &res), HP_ESPAWN);
+  assert_int_equal(res.spawn_error, UV_ENOENT);
+  hp_strv_free(&argv);
+  close_loop(&loop);   /* the failed spawn's handle was closed too */
+}
+
+static void test_timeout_kills_group(void **state)
+{
+  uv_loop_t loop;
+  hp_strv argv = {NULL, 0};
+  hp__child_spec spec;
+  hp__child_result res;
+  char *pids = hp__asprintf("%s/pids", tmpdir), *script, *text = NULL, *p;
+  size_t len;
+  int n = 0;
+
+  (void)state;
+  assert_int_equal(uv_loop_init(&loop), 0);
+  /* A leader that ignores SIGTERM, with a background child that outlives nothing. */
+  script = hp__asprintf("trap '' TERM; sleep 100 & echo $! > %s; echo $$ >> %s; wait", pids, pids);
+  sh(&argv, script);
+  memset(&spec, 0, sizeof(spec));
+  spec.argv = &argv;
+  spec.timeout_s = 0.3;
+  spec.grace_s = 0.2;
+  assert_int_equal(hp__child_run(&loop, &spec, &res), 0);
+  assert_true(res.timed_out);
+  assert_true(res.term_signal == SIGKILL || res.term_signal == SIGTERM);
+  assert_int_equal(hp__read_file(pids, &text, &len), 0);
+  for (p = text; *p; ) {
+    long pid = strtol(p, &p, 10);
+    if (pid <= 0)
+      break;
+    /* Gone, or at most a zombie waiting for init: never running. */
+    if (kill((pid_t)pid, 0) == 0) {
+      char st[64], path[64], *s = NULL;
+      snprintf(path, sizeof(path), "/proc/%ld/status", pid);
+      if (hp__read_file(path, &s, NULL) == 0) {
+        char *q = strstr(s, "State:");
+        snprintf(st, sizeof(st), "%s", q ? q : "");
+        free(s);
+        assert_non_null(strstr(st, "Z"));
+      }
+    }
+    n++;
+  }
+  assert_int_equal(n, 2);
+  free(text);
+  free(script);
+  free(pids);
+  hp_strv_free(&argv);
+  close_loop(&loop);
+}
+
+static void test_env_and_capture(void **state)
+{
+  uv_loop_t loop;
+  hp_strv argv = {NULL, 0};
+  hp__child_spec spec;
+  hp__child_result res;
+  hp__buf cap = HP__BUF_INIT;
+  hp_kv set[] = {{"HPRUN_T1", "a b"}, {"PATH", "/usr/bin:/bin"}};
+  char **env = hp__env_build(NULL, set, 2), **senv = NULL;
+  char *script = hp__asprintf("%s/env.sh", tmpdir);
+  hp_diags d;
+  size_t i;
+  int found = 0;
+
+  (void)state;
+  hp_diags_init(&d);
+  assert_non_null(env);
+  assert_int_equal(uv_loop_init(&loop), 0);
+  sh(&argv, "printf '%s|%s' \"$HPRUN_T1\" \"$PATH\"");
+  memset(&spec, 0, sizeof(spec));
+  spec.argv = &argv;
+  spec.env = env;
+  spec.capture = &cap;
+  assert_int_equal(hp__child_run(&loop, &spec, &res), 0);
+  assert_string_equal(cap.data, "a b|/usr/bin:/bin");
+
+  /* A DTK-style env.sh: its exports reach the environment hprun uses. */
+  assert_int_equal(hp__write_file(script, "export DTK_TEST_VAR='x y'\necho sourced\n", 39, 1), 0);
+  assert_int_equal(hp__env_from_script(&loop, script, &senv, &d), 0);
+  for (i = 0; senv[i]; i++)
+    found |= strcmp(senv[i], "DTK_TEST_VAR=x y") == 0;
+  assert_true(found);
+  hp__env_free(senv);
+  assert_int_equal(hp__write_file(script, "return 3\n", 9, 0), 0);
+  assert_int_equal(hp__env_from_script(&loop, script, &senv, &d), HP_EIO);
+  assert_null(senv);
+  assert_int_equal(d.nerrors, 1);
+
+  hp_diags_free(&d);
+  hp__buf_free(&cap);
+  hp__env_free(env);
+  free(script);
+  hp_strv_free(&argv);
+  close_loop(&loop);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_exit_and_output),
+    cmocka_unit_test(test_spawn_failure),
+    cmocka_unit_test(test_timeout_kills_group),
+    cmocka_unit_test(test_env_and_capture),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
