@@ -8,6 +8,9 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/hprun-e2e.XXXXXX")
 # A command failing under `set -e` ends the test silently: say so, with the status.
 trap 'rc=$?; rm -rf "$T"; [ "$rc" = 0 ] || echo "test ended with status $rc (see above; set -e stops at a failing command)" >&2' EXIT
 
+# Debian's python3 when present: a version manager's shim on PATH can cost half a second a call.
+if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; else PY=python3; fi
+
 fail() { echo "FAIL: $*" >&2; exit 1; }
 ok() { echo "ok: $*"; }
 
@@ -33,19 +36,19 @@ session_dir() {
 
 # jq-like queries with python3: json_get FILE EXPR, EXPR in Python over `d`.
 json_get() {
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
+  "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"
 }
 
 # The pass object named $2 in summary.json $1, then an expression over `p`.
 pass_get() {
-  python3 -c "import json,sys; d=json.load(open(sys.argv[1])); p=[x for x in d['passes'] if x['name']==sys.argv[2]][0]; print($3)" "$1" "$2"
+  "$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); p=[x for x in d['passes'] if x['name']==sys.argv[2]][0]; print($3)" "$1" "$2"
 }
 
 assert_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
 
 # assert_close A B TOL MSG
 assert_close() {
-  python3 -c "import sys; a,b,t=float(sys.argv[1]),float(sys.argv[2]),float(sys.argv[3]); sys.exit(0 if abs(a-b)<=t else 1)" "$1" "$2" "$3" \
+  "$PY" -c "import sys; a,b,t=float(sys.argv[1]),float(sys.argv[2]),float(sys.argv[3]); sys.exit(0 if abs(a-b)<=t else 1)" "$1" "$2" "$3" \
     || fail "$4: expected $2 +- $3, got $1"
 }
 

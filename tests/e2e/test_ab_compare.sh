@@ -37,7 +37,7 @@ assert_eq "$(pass_get "$J" normal "[r['round'] for r in p['runs']][:2]")" "[1, 8
 grep -q "fused-wrong .*rejected (numerics)" "$T/out" || { cat "$T/out"; fail "table verdicts"; }
 
 # JUnit: the structure CI servers read (testsuites > testsuite > testcase with name/classname).
-python3 - "$T/junit.xml" <<'PY' || fail "junit structure"
+"$PY" - "$T/junit.xml" <<'PY' || fail "junit structure"
 import sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == "testsuites", root.tag
@@ -56,7 +56,7 @@ PY
 expect_exit 0 "$HPRUN" report "$S"
 grep -q "fused-right .*accepted" "$T/out" || { cat "$T/out"; fail "report table"; }
 expect_exit 0 "$HPRUN" report "$S/summary.json" --format json
-python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$T/out" || fail "report --format json"
+"$PY" -c "import json,sys; json.load(open(sys.argv[1]))" "$T/out" || fail "report --format json"
 ok "A/B verdicts, JUnit, report"
 
 # compare: an injected 10% regression exits 1; the same program again exits 0.
