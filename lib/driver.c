@@ -29,7 +29,6 @@ struct hp__driver {
   const char *tool;
   const hp__mode *modes;
   hp__argv_fn argv;
-  const char *version_opt; /* how to ask the tool its version, for the manifest; NULL: unknown */
 };
 
 /* hipprof (DTK). The app follows the options directly, with no `--` (profiler-formats.md §1.1).
@@ -227,11 +226,11 @@ static int ncu_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *
 }
 
 static const hp__driver drivers[] = {
-  {"hipprof", hipprof_modes, hipprof_argv, NULL},
-  {"rocprofv3", rocprofv3_modes, rocprofv3_argv, "--version"},
-  {"rocprof", rocprof_modes, rocprof_argv, "--version"},
-  {"ncu", ncu_modes, ncu_argv, "--version"},
-  {NULL, NULL, NULL, NULL}};
+  {"hipprof", hipprof_modes, hipprof_argv},
+  {"rocprofv3", rocprofv3_modes, rocprofv3_argv},
+  {"rocprof", rocprof_modes, rocprof_argv},
+  {"ncu", ncu_modes, ncu_argv},
+  {NULL, NULL, NULL}};
 
 const hp__driver *hp__driver_find(const char *tool)
 {
@@ -268,11 +267,6 @@ int hp__driver_has_mode(const hp__driver *d, const char *mode)
 const char *hp__driver_name(const hp__driver *d)
 {
   return d->tool;
-}
-
-const char *hp__driver_version_opt(const hp__driver *d)
-{
-  return d->version_opt;
 }
 
 const char *hp__driver_modes(const hp__driver *d)

@@ -124,8 +124,6 @@ const char *hp__driver_tools(void);
 /* 1 for the modes every tool has: normal (no profiler) and command (an argv template). */
 int hp__mode_is_generic(const char *mode);
 const char *hp__driver_name(const hp__driver *d);
-/* The option that prints the tool's version (for the manifest), or NULL when it has none. */
-const char *hp__driver_version_opt(const hp__driver *d);
 /* One line describing a mode, or NULL. */
 const char *hp__driver_mode_doc(const hp__driver *d, const char *mode);
 /* Builds the whole argv of one run of a profiled pass into *out (new; free with hp_strv_free).

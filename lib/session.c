@@ -792,6 +792,9 @@ int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, h
     line = hp__strv_shell_join(&argv);
     fprintf(fp, "%3zu  %s%s\n     %s\n", i + 1, dir, sl->warmup ? "  (warmup)" : "",
             line ? line : "?");
+    if (u->driver && hp__driver_mode_doc(u->driver, u->pass->mode))
+      fprintf(fp, "     (%s %s: %s)\n", hp__driver_name(u->driver), u->pass->mode,
+              hp__driver_mode_doc(u->driver, u->pass->mode));
     free(line);
     free(dir);
     hp_strv_free(&argv);
@@ -849,7 +852,7 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
   session_ctx c;
   hp_session *s = NULL;
   char *parent = NULL;
-  size_t i, *next = NULL;
+  size_t i;
   int r, loop_ok = 0;
 
   *out = NULL;
@@ -912,8 +915,7 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
   s->baseline = plan->baseline;
   s->npasses = c.nunits;
   s->passes = calloc(c.nunits, sizeof(*s->passes));
-  next = calloc(c.nunits, sizeof(*next));
-  if (!s->name || !s->started || !s->order || !s->passes || !next) {
+  if (!s->name || !s->started || !s->order || !s->passes) {
     r = HP_ENOMEM;
     goto fail;
   }
@@ -995,7 +997,6 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
   s = NULL;
 
 fail:
-  free(next);
   free(parent);
   hp_session_free(s);
   free_ctx(&c);
