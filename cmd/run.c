@@ -116,7 +116,7 @@ int cmd_run(int argc, char **argv)
     code = HP_EXIT_INTERRUPTED;
   else if (r == HP_ERUN)
     code = HP_EXIT_RUNFAIL;
-  else if (r && code == HP_EXIT_OK)
+  else if (r == HP_EIO || r == HP_EEXIST || (r && code == HP_EXIT_OK))
     code = HP_EXIT_IO;
   printf("summary: %s/summary.json  report: %s/report.md\n", s->dir, s->dir);
 

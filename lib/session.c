@@ -971,7 +971,10 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
   }
   s->interrupted = c.stopping > 0;
   s->finished = hp__now_iso();
-  if (r == 0 || r == HP_ERUN) {
+  /* Whatever stopped the schedule, what was measured is analysed and written down. */
+  if (r && r != HP_ERUN && s->error == NULL)
+    s->error = hp__asprintf("the session stopped early: %s", hp_strerror(r));
+  {
     hp_strv tools = {NULL, 0};
     int r2;
     for (i = 0; i < c.nunits; i++) {
