@@ -11,16 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t values(const hp_pass_result *pr, size_t m, double *out)
-{
-  size_t i, n = 0;
-
-  for (i = 0; i < pr->nruns; i++)
-    if (!pr->runs[i].warmup && !pr->runs[i].interrupted && pr->runs[i].values)
-      out[n++] = pr->runs[i].values[m];
-  return n;
-}
-
 static const hp_pass_result *find_pass(const hp_session *s, const char *name)
 {
   size_t i;
@@ -71,16 +61,14 @@ int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compar
       char x[32], y[32], z[32];
       if (om < 0)
         continue;
-      a = malloc((op->nruns + 1) * sizeof(double));
-      c = malloc((np->nruns + 1) * sizeof(double));
+      na = hp__counted_values(op, (size_t)om, &a);
+      nc = hp__counted_values(np, m, &c);
       if (a == NULL || c == NULL) {
         free(a);
         free(c);
         r = HP_ENOMEM;
         break;
       }
-      na = values(op, (size_t)om, a);
-      nc = values(np, m, c);
       hp_stats_compare(a, na, c, nc, o->alpha, o->seed, &sig, &ratio, &p, &lo, &hi);
       ratio = op->metrics[om].st.median != 0 ? np->metrics[m].st.median / op->metrics[om].st.median : NAN;
       worse = np->metrics[m].higher_is_better ? 1.0 / ratio - 1.0 : ratio - 1.0;

@@ -205,6 +205,13 @@ void hp__metrics_scan(const hp__metrics *m, const char *text, size_t len, double
 int hp__session_analyze(hp_session *s, const hp_plan *plan);
 /* The exit code a finished session deserves (HP_EXIT_*). */
 int hp__session_exit_code(const hp_session *s);
+/* How far a pass breaches the plan's `fail` threshold: its slowdown - 1 when the CI gate trips
+ * (not expected to distort, not a variant, not shown to be noise), else 0. */
+double hp__pass_fail_breach(const hp_session *s, const hp_pass_result *pr);
+/* The values of metric m over the counted runs (warmups and interrupted runs left out; NaN where
+ * a run printed none). *out is malloc'd (the caller frees it); returns the count, 0 on HP_ENOMEM
+ * with *out NULL. */
+size_t hp__counted_values(const hp_pass_result *pr, size_t m, double **out);
 /* Allocates the results of one pass (all fields empty, metrics[] sized). */
 int hp__pass_result_init(hp_pass_result *pr, size_t nmetrics);
 void hp__pass_result_free(hp_pass_result *pr);

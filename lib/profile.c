@@ -465,17 +465,27 @@ int hp__pmc_counter(hp_profile *p, const char *name, size_t n, uint32_t *id)
   return r < 0 ? r : 0;
 }
 
+/* Grows a pair of parallel per-id accumulators (sums and counts) so that index `id` exists. Both
+ * arrays are zero-filled; *ncap is the capacity they share. HP_ENOMEM leaves *ncap as it was. */
+static int grow_sums(double **sum, long long **cnt, size_t *ncap, uint32_t id)
+{
+  size_t cap = *ncap, cap2 = *ncap;
+
+  if (id < *ncap)
+    return 0;
+  if (hp__grow((void **)sum, &cap, (size_t)id + 1, sizeof(**sum)) ||
+      hp__grow((void **)cnt, &cap2, (size_t)id + 1, sizeof(**cnt)))
+    return HP_ENOMEM;
+  *ncap = cap < cap2 ? cap : cap2;
+  return 0;
+}
+
 int hp__pmc_add(hp_profile *p, uint32_t k, uint32_t cid, double v, int newrow)
 {
   hp__pmc_kernel *pk = &p->pmc[k];
 
-  if (cid >= pk->ncap) {
-    size_t cap = pk->ncap, cap2 = pk->ncap;
-    if (hp__grow((void **)&pk->csum, &cap, (size_t)cid + 1, sizeof(*pk->csum)) ||
-        hp__grow((void **)&pk->cn, &cap2, (size_t)cid + 1, sizeof(*pk->cn)))
-      return HP_ENOMEM;
-    pk->ncap = cap < cap2 ? cap : cap2;
-  }
+  if (grow_sums(&pk->csum, &pk->cn, &pk->ncap, cid))
+    return HP_ENOMEM;
   pk->csum[cid] += v;
   pk->cn[cid] += newrow;
   return 0;
@@ -576,13 +586,8 @@ int hp__ncu_add(hp_profile *p, uint32_t k, uint32_t mid, double v)
 {
   hp__ncu_kernel *nk = &p->ncu[k];
 
-  if (mid >= nk->ncap) {
-    size_t cap = nk->ncap, cap2 = nk->ncap;
-    if (hp__grow((void **)&nk->msum, &cap, (size_t)mid + 1, sizeof(*nk->msum)) ||
-        hp__grow((void **)&nk->mn, &cap2, (size_t)mid + 1, sizeof(*nk->mn)))
-      return HP_ENOMEM;
-    nk->ncap = cap < cap2 ? cap : cap2;
-  }
+  if (grow_sums(&nk->msum, &nk->mn, &nk->ncap, mid))
+    return HP_ENOMEM;
   nk->msum[mid] += v;
   nk->mn[mid]++;
   return 0;

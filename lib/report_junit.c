@@ -35,16 +35,12 @@ static int xml(hp__buf *b, const char *s)
 /* Why this pass fails the build, or NULL. */
 static char *failure(const hp_session *s, const hp_pass_result *pr)
 {
-  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
-  double sd;
+  double over;
 
   if (pr->flag == HP_FLAG_FAILED)
     return hp__strdup(pr->advice ? pr->advice : "a run failed");
-  if (!m || pr->is_baseline || pr->is_variant || pr->expect_distorted || s->fail <= 0)
-    return NULL;
-  sd = m->higher_is_better ? 1.0 / m->ratio : m->ratio;
-  if (sd - 1.0 > s->fail && m->sig != HP_SIG_NO)
-    return hp__asprintf("overhead %+.2f%% exceeds the fail threshold %.2f%%", (sd - 1.0) * 100,
+  if ((over = hp__pass_fail_breach(s, pr)) > 0)
+    return hp__asprintf("overhead %+.2f%% exceeds the fail threshold %.2f%%", over * 100,
                         s->fail * 100);
   return NULL;
 }

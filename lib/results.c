@@ -108,8 +108,7 @@ void hp_session_free(hp_session *s)
   free(s);
 }
 
-/* The values of metric m over the counted runs (NaN where a run printed none). *out is malloc'd. */
-static size_t counted_values(const hp_pass_result *pr, size_t m, double **out)
+size_t hp__counted_values(const hp_pass_result *pr, size_t m, double **out)
 {
   size_t i, n = 0;
 
@@ -136,7 +135,7 @@ static void compare_metric(const hp_pass_result *base, const hp_pass_result *pr,
 {
   hp_metric_result *mr = &pr->metrics[m];
   double *a = NULL, *b = NULL, ratio;
-  size_t na = counted_values(base, m, &a), nb = counted_values(pr, m, &b);
+  size_t na = hp__counted_values(base, m, &a), nb = hp__counted_values(pr, m, &b);
 
   if (a && b) {
     hp_stats_compare(a, na, b, nb, alpha, seed, &mr->sig, &ratio, &mr->p, &mr->ci_lo, &mr->ci_hi);
@@ -328,7 +327,7 @@ int hp__session_analyze(hp_session *s, const hp_plan *plan)
     long rss = -1;
     for (m = 0; m < pr->nmetrics; m++) {
       double *v = NULL;
-      size_t n = counted_values(pr, m, &v);
+      size_t n = hp__counted_values(pr, m, &v);
       if (plan && m < plan->nmetrics) {
         if (pr->metrics[m].name == NULL)
           pr->metrics[m].name = hp__strdup(plan->metrics[m].name);
@@ -391,16 +390,23 @@ int hp__session_exit_code(const hp_session *s)
   if (s->error)
     return HP_EXIT_RUNFAIL;
   for (i = 0; i < s->npasses; i++) {
-    const hp_pass_result *pr = &s->passes[i];
-    const hp_metric_result *m = &pr->metrics[0];
-    double over = slowdown(m) - 1.0;
-    if (pr->flag == HP_FLAG_FAILED)
+    if (s->passes[i].flag == HP_FLAG_FAILED)
       return HP_EXIT_RUNFAIL;
-    /* `fail` is a CI gate: a pass declared `expect: distorted` never trips it, and an overhead
-     * shown to be noise (not significant) does not either. */
-    if (s->fail > 0 && !pr->expect_distorted && !pr->is_variant && over > s->fail &&
-        m->sig != HP_SIG_NO)
+    if (hp__pass_fail_breach(s, &s->passes[i]) > 0)
       threshold = 1;
   }
   return threshold ? HP_EXIT_THRESHOLD : HP_EXIT_OK;
+}
+
+double hp__pass_fail_breach(const hp_session *s, const hp_pass_result *pr)
+{
+  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
+  double over;
+
+  /* `fail` is a CI gate: a pass declared `expect: distorted` never trips it, and an overhead
+   * shown to be noise (not significant) does not either. */
+  if (m == NULL || s->fail <= 0 || pr->expect_distorted || pr->is_variant || pr->is_baseline)
+    return 0;
+  over = slowdown(m) - 1.0;
+  return over > s->fail && m->sig != HP_SIG_NO ? over : 0;
 }

@@ -67,9 +67,8 @@ static child *current;
 
 /* Every handle lives in the `child` on hp__child_run's stack, which returns only when uv_run has
  * nothing left, i.e. after every close has completed: no close callback is needed. */
-static void close_handle(child *c, uv_handle_t *h)
+static void close_handle(uv_handle_t *h)
 {
-  (void)c;
   if (!uv_is_closing(h))
     uv_close(h, NULL);
 }
@@ -345,9 +344,9 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
     /* EOF (or an error): every writer of this pipe is gone. */
     echo_lines(s, NULL, 0, 1);
     s->open = 0;
-    close_handle(s->c, (uv_handle_t *)&s->pipe);
+    close_handle((uv_handle_t *)&s->pipe);
     if (s->c->exited && !s->c->out.open && !s->c->err.open)
-      close_handle(s->c, (uv_handle_t *)&s->c->timer);
+      close_handle((uv_handle_t *)&s->c->timer);
   }
 }
 
@@ -358,11 +357,11 @@ static void on_drain(uv_timer_t *t)
   child *c = t->data;
 
   if (c->out.open)
-    close_handle(c, (uv_handle_t *)&c->out.pipe);
+    close_handle((uv_handle_t *)&c->out.pipe);
   if (c->err.open)
-    close_handle(c, (uv_handle_t *)&c->err.pipe);
+    close_handle((uv_handle_t *)&c->err.pipe);
   c->out.open = c->err.open = 0;
-  close_handle(c, (uv_handle_t *)&c->timer);
+  close_handle((uv_handle_t *)&c->timer);
 }
 
 /* One reading per line: the line's last number, so `nvidia-smi` ("2048") and `rocm-smi --csv`
@@ -395,7 +394,7 @@ static void on_sampler_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
   size_t n;
 
   if (nread < 0) {
-    close_handle(c, (uv_handle_t *)&c->spipe);
+    close_handle((uv_handle_t *)&c->spipe);
     return;
   }
   if (c->sfd >= 0 && nread > 0)
@@ -420,8 +419,8 @@ static void on_sampler_exit(uv_process_t *p, int64_t status, int sig)
 
   c->sampling = 0;
   uv_timer_stop(&c->stimer);
-  close_handle(c, (uv_handle_t *)&c->stimer);
-  close_handle(c, (uv_handle_t *)p);
+  close_handle((uv_handle_t *)&c->stimer);
+  close_handle((uv_handle_t *)p);
 }
 
 static void on_sampler_kill(uv_timer_t *t)
@@ -458,9 +457,9 @@ static void start_sampler(child *c)
   r = uv_spawn(c->loop, &c->sproc, &o);
   if (r) {
     c->res->sampler_error = r;
-    close_handle(c, (uv_handle_t *)&c->sproc);
-    close_handle(c, (uv_handle_t *)&c->spipe);
-    close_handle(c, (uv_handle_t *)&c->stimer);
+    close_handle((uv_handle_t *)&c->sproc);
+    close_handle((uv_handle_t *)&c->spipe);
+    close_handle((uv_handle_t *)&c->stimer);
     return;
   }
   c->sampling = 1;
@@ -494,12 +493,12 @@ static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
   c->exited = 1;
   stop_sampler(c);
   uv_timer_stop(&c->rss_timer);
-  close_handle(c, (uv_handle_t *)&c->rss_timer);
-  close_handle(c, (uv_handle_t *)p);
+  close_handle((uv_handle_t *)&c->rss_timer);
+  close_handle((uv_handle_t *)p);
   if (c->out.open || c->err.open)
     uv_timer_start(&c->timer, on_drain, 2000, 0);
   else
-    close_handle(c, (uv_handle_t *)&c->timer);
+    close_handle((uv_handle_t *)&c->timer);
 }
 
 static int open_out(const char *path)
@@ -573,9 +572,9 @@ int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result 
     /* Even a failed spawn leaves a handle to close (libuv's process.rst). */
     res->spawn_error = r;
     c.exited = 1;
-    close_handle(&c, (uv_handle_t *)&c.proc);
-    close_handle(&c, (uv_handle_t *)&c.out.pipe);
-    close_handle(&c, (uv_handle_t *)&c.err.pipe);
+    close_handle((uv_handle_t *)&c.proc);
+    close_handle((uv_handle_t *)&c.out.pipe);
+    close_handle((uv_handle_t *)&c.err.pipe);
     uv_run(loop, UV_RUN_DEFAULT);
     ret = HP_ESPAWN;
     goto done;

@@ -737,16 +737,14 @@ static int prepare(session_ctx *c)
 int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
 {
   session_ctx c;
-  hp_session s;
+  char *sdir = NULL;
   size_t i;
   int r;
 
   memset(&c, 0, sizeof(c));
-  memset(&s, 0, sizeof(s));
   c.plan = plan;
   c.opts = opts;
   c.diags = diags;
-  c.s = &s;
   if (uv_loop_init(&c.loop))
     return HP_EIO;
   if ((r = prepare(&c)) != 0)
@@ -754,10 +752,10 @@ int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, h
   {
     /* The same folder a real run would use, resolved the same way (nothing is created). */
     char *parent = opts->output ? absolute(NULL, opts->output) : absolute(plan->dir, plan->output);
-    s.dir = parent ? hp__asprintf("%s/%s-<YYYYmmdd-HHMMSS>", parent, plan->name) : NULL;
+    sdir = parent ? hp__asprintf("%s/%s-<YYYYmmdd-HHMMSS>", parent, plan->name) : NULL;
     free(parent);
   }
-  if (s.dir == NULL) {
+  if (sdir == NULL) {
     r = HP_ENOMEM;
     goto fail;
   }
@@ -770,8 +768,8 @@ int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, h
     const slot *sl = &c.slots[i];
     const unit *u = &c.units[sl->unit];
     hp_strv argv;
-    char *dir = sl->warmup ? hp__asprintf("%s/%s/warmup-%d", s.dir, u->name, sl->k)
-                           : hp__asprintf("%s/%s/%d", s.dir, u->name, sl->k);
+    char *dir = sl->warmup ? hp__asprintf("%s/%s/warmup-%d", sdir, u->name, sl->k)
+                           : hp__asprintf("%s/%s/%d", sdir, u->name, sl->k);
     char *line;
     if (dir == NULL) {
       r = HP_ENOMEM;
@@ -801,7 +799,7 @@ int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, h
   }
 
 fail:
-  free(s.dir);
+  free(sdir);
   free_ctx(&c);
   uv_run(&c.loop, UV_RUN_DEFAULT);
   uv_loop_close(&c.loop);
