@@ -7,7 +7,7 @@
 #   make static     build build/hprun-static (no shared libyaml/libuv), for machines without them
 #   make hip        build hip/ samples with hipcc for HIP_ARCH (default gfx936, DCU BW)
 #
-# Sources are picked up by wildcard: a new lib/*.c joins libhprun.a, a new cmd/*.c joins the CLI,
+# Sources are picked up by wildcard: a new lib/<module>/*.c joins libhprun.a, a new cmd/*.c joins the CLI,
 # a new tests/unit/test_*.c becomes a cmocka program that `make check` runs.
 
 CC       ?= cc
@@ -20,10 +20,12 @@ DEPFLAGS  = -MMD -MP
 PKGS      = yaml-0.1 libuv
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -luv)
-FINAL_CFLAGS = $(STD) $(WARN) $(OPT) $(DEPFLAGS) -Ilib $(PKG_CFLAGS) $(SAN) $(CFLAGS)
+# cmd/ sees only the public headers; the library and its unit tests also see module headers.
+BASE_CFLAGS  = $(STD) $(WARN) $(OPT) $(DEPFLAGS) -Ilib/include $(PKG_CFLAGS) $(SAN) $(CFLAGS)
+FINAL_CFLAGS = $(BASE_CFLAGS) -Ilib
 LIBS      = $(PKG_LIBS) -lm -lpthread $(LDLIBS)
 
-LIB_SRC   := $(sort $(wildcard lib/*.c))
+LIB_SRC   := $(sort $(wildcard lib/*/*.c))
 CMD_SRC   := $(sort $(wildcard cmd/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 FAKE_SRC  := $(sort $(wildcard tests/fake/*.c))
@@ -37,7 +39,7 @@ APP_BIN   := $(APP_SRC:tests/apps/%.c=$(BUILD)/apps/%)
 HPRUN     := $(BUILD)/hprun
 LIBHPRUN  := $(BUILD)/libhprun.a
 
-.PHONY: all deps run check unit e2e asan static clean hip hip-check bench
+.PHONY: all deps run check unit e2e asan static clean hip hip-check bench lint format format-check
 
 all: $(HPRUN) $(UNIT_BIN) $(FAKE_BIN) $(APP_BIN)
 
@@ -45,9 +47,13 @@ all: $(HPRUN) $(UNIT_BIN) $(FAKE_BIN) $(APP_BIN)
 deps:
 	@sh scripts/deps.sh
 
-$(BUILD)/%.o: %.c
+$(BUILD)/lib/%.o: lib/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) -c $< -o $@
+
+$(BUILD)/cmd/%.o: cmd/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -c $< -o $@
 
 $(LIBHPRUN): $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -79,8 +85,28 @@ unit: all
 e2e: all
 	@COUNTS=$(BUILD)/.counts-e2e sh tests/e2e/run.sh $(BUILD)
 
+# Every C file the project formats: the library, the CLI, the tests, the test doubles and demo apps.
+FORMAT_SRC = $(sort $(wildcard lib/*/*.[ch] cmd/*.[ch] tests/unit/*.[ch] tests/fake/*.[ch] \
+                 tests/apps/*.[ch] hip/*.h hip/tests/*.c))
+CLANG_FORMAT ?= clang-format
+
+format:
+	$(CLANG_FORMAT) -i $(FORMAT_SRC)
+
+# Fails, naming the files, when any file differs from what clang-format (.clang-format) makes of it.
+format-check:
+	@$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRC) 2>&1 | grep -o '^[^:]*\.[ch]' | sort -u | \
+	  sed 's/^/format-check: not formatted (run make format): /' | grep . >&2 && exit 1; \
+	  echo "format-check: ok ($(words $(FORMAT_SRC)) files)"
+
+# The architecture rules that a compiler does not check: layering, include cycles, formatting.
+lint:
+	@sh scripts/check-layers
+	@$(MAKE) --no-print-directory format-check
+
 # The last line counts every test program and end-to-end test (CI reads it).
 check: deps
+	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory hip-check
 	@$(MAKE) --no-print-directory unit

@@ -9,8 +9,8 @@ set -eu
 
 [ "${HPRUN_NO_DEPS:-0}" = 1 ] && exit 0
 
-# Build and test needs; valgrind and strace are the quickstart's "profilers" on a machine with no GPU.
-pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev valgrind strace python3"
+# Build and test needs (clang-format checks the style in make check); valgrind and strace are the quickstart's "profilers" on a machine with no GPU.
+pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev clang-format valgrind strace python3"
 [ "${HPRUN_NO_HIPCC:-0}" = 1 ] || pkgs="$pkgs hipcc"
 
 missing=""

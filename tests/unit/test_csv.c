@@ -13,7 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "csv.h"
+#include "util/buf.h"
+#include "util/csv.h"
 
 /* Warnings the reader gave, one per line as "LINE: message". */
 static hp__buf warnings = HP__BUF_INIT;

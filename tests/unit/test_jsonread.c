@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "jsonread.h"
+#include "hprun.h"
+#include "util/json.h"
+#include "util/jsonread.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -11,7 +11,8 @@
 
 #include <string.h>
 
-#include "profile_internal.h"
+#include "hprun.h"
+#include "profile/profile.h"
 
 static void test_yaml_matches_builtin_rules(void **state)
 {

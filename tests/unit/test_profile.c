@@ -16,8 +16,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "profile_internal.h"
-#include "jsonread.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/csv.h"
+#include "util/fsutil.h"
+#include "util/jsonread.h"
+#include "util/strv.h"
 
 #define FX "tests/fixtures/profile/"
 

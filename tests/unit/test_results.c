@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "analyze/metric.h"
+#include "analyze/results.h"
+#include "util/buf.h"
 
 static hp_plan *plan_from(const char *text)
 {

@@ -15,7 +15,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "exec/runner.h"
+#include "util/buf.h"
+#include "util/fsutil.h"
+#include "util/strv.h"
 
 static char tmpdir[64];
 

@@ -1,0 +1,47 @@
+/*
+ * The profiles of a session's profiled passes, read from the run folders, and the cross-check of
+ * the profiler's kernel figures against the app's own.
+ */
+#include "analyze/profiles.h"
+#include "util/buf.h"
+#include "util/fsutil.h"
+
+#include <stdlib.h>
+
+/* One run per pass is parsed: all runs of a pass are the same program under the same mode, and the
+ * first that succeeded stands for them. */
+void hp__session_parse_profiles(hp_session *s, const hp_category_rule *cats, size_t ncats,
+                                hp_diags *diags)
+{
+  size_t i, k;
+
+  for (i = 0; i < s->npasses; i++) {
+    hp_pass_result *pr = &s->passes[i];
+    const hp_run *pick = NULL;
+    hp_kernel_stat ks;
+    char *dir;
+    if (pr->is_variant || pr->is_baseline)
+      continue;
+    for (k = 0; k < pr->nruns && !pick; k++)
+      if (!pr->runs[k].warmup && pr->runs[k].ok && pr->runs[k].files.n)
+        pick = &pr->runs[k];
+    for (k = 0; k < pr->nruns && !pick; k++)
+      if (!pr->runs[k].warmup)
+        pick = &pr->runs[k];
+    if (pick == NULL || hp_profile_new(&pr->profile))
+      continue;
+    if (cats)
+      hp_profile_set_categories(pr->profile, cats, ncats);
+    dir = hp__path_join(s->dir, pick->dir);
+    if (dir)
+      hp_profile_add_path(pr->profile, dir, diags);
+    free(dir);
+    /* The cross-check: the kernel the pass names, else the one with the most device time. */
+    if (pr->kernel ? hp_profile_kernel_find(pr->profile, pr->kernel, &ks) == 0
+                   : hp_profile_kernel(pr->profile, 0, &ks) == 0) {
+      pr->xk_name = hp__strdup(ks.name);
+      pr->xk_avg_ms = ks.avg_ns / 1e6;
+      pr->xk_calls = ks.calls;
+    }
+  }
+}

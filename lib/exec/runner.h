@@ -1,0 +1,63 @@
+/*
+ * One child process at a time, on a libuv loop (lib/exec/runner.c): spawn in its own process
+ * group, save its output, sample its memory, enforce its timeout and stop the whole group. The
+ * spec and everything it points to stay the caller's; the result is plain data.
+ */
+#ifndef HPRUN_EXEC_RUNNER_H
+#define HPRUN_EXEC_RUNNER_H
+
+#include "util/buf.h"
+#include "util/buf.h"
+#include <stdio.h>
+#include <uv.h>
+
+typedef struct hp__child_spec {
+  const hp_strv *argv;      /* argv[0] is looked up on PATH by libuv (execvp) */
+  char **env;               /* NULL-terminated "K=V"; NULL inherits hprun's environment */
+  const char *cwd;          /* NULL: hprun's */
+  double timeout_s;         /* 0: none */
+  double grace_s;           /* between SIGTERM and SIGKILL; 0: 5 s */
+  int profiled;             /* a profiler leads the group: on stop, signal its children first */
+  const char *stdout_path;  /* saved here (created, never overwritten); NULL: not saved */
+  const char *stderr_path;
+  FILE *echo;               /* live copy of the child's output, lines prefixed; NULL: quiet */
+  const char *prefix;       /* e.g. "[stats 1] " */
+  hp__buf *capture;         /* if set, stdout is collected here instead */
+  double rss_interval_ms;   /* how often the group's peak RSS is sampled; 0: 20 ms */
+  const hp_strv *sampler;   /* a long-lived command printing device memory, one reading per
+                               line (the line's last number); NULL: none */
+  double sampler_scale;     /* multiplies each reading to give MiB; 0: 1 */
+  const char *sampler_path; /* its raw output is saved here; NULL: not saved */
+} hp__child_spec;
+
+typedef struct hp__child_result {
+  int spawn_error;          /* 0, or a negative libuv code (uv_strerror) */
+  long long exit_status;
+  int term_signal;
+  int timed_out;
+  int interrupted;          /* stopped because hprun was asked to stop */
+  double wall_ms;
+  long max_rss_kb;          /* peak RSS of the largest process in the group; -1 unknown */
+  long mem_samples;         /* device-memory readings taken while the child lived */
+  double mem_mean_mib;      /* NaN when none */
+  double mem_peak_mib;
+  int sampler_error;        /* the sampler could not start (negative libuv code), or 0 */
+} hp__child_result;
+
+/* Runs one child to completion on `loop` (which must have nothing else that keeps it alive) and
+ * fills *res. Returns 0 when the child ran (whatever its status), HP_ESPAWN when it could not be
+ * started (res->spawn_error says why), HP_EIO when an output file could not be created. No
+ * process of the child's group is left behind when this returns. */
+int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result *res);
+/* Asks the running child (if any) to stop, as a timeout would; a second call escalates to
+ * SIGKILL. Safe to call from a libuv signal callback. */
+void hp__child_stop_current(void);
+/* Builds a NULL-terminated environment: `base` (NULL: environ) with `set` applied (K=V entries
+ * replace or add). Free with hp__env_free. */
+char **hp__env_build(char **base, const hp_kv *set, size_t nset);
+void hp__env_free(char **env);
+/* Sources a POSIX sh script in /bin/sh and returns the environment it leaves (NULL-terminated,
+ * free with hp__env_free). HP_EIO with a message in diags if the script fails. */
+int hp__env_from_script(uv_loop_t *loop, const char *script, char ***out, hp_diags *diags);
+
+#endif /* HPRUN_EXEC_RUNNER_H */

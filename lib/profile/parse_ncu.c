@@ -1,0 +1,351 @@
+/*
+ * NVIDIA Nsight Compute `ncu --csv` output, from a --log-file or from the app's stdout:
+ *
+ *   - `--page details` (the default): long format, one row per (launch, metric) with
+ *     "Metric Name","Metric Unit","Metric Value";
+ *   - `--page raw`: wide format, one row per launch and one column per metric, the second line
+ *     holding the units.
+ *
+ * Anything before the header line (which starts with "ID") is skipped: ==PROF== lines, the app's
+ * own output. Lines after it that are not CSV rows (they do not start with a quote) are skipped
+ * too, because the app may keep printing while ncu writes. Values may carry thousands separators
+ * ("1,234,567.5") or be "n/a". Metrics are summed per kernel over launches; the launch duration
+ * (gpu__time_duration.sum, or "Duration" on the details page) also feeds the kernel table.
+ */
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/csv.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* The columns that identify a launch; on the raw page every other column is a metric. */
+static const char *const ident[] = {
+  "ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
+  "Block Size", "Grid Size", "Device", "CC", "Section Name", "Metric Name", "Metric Unit",
+  "Metric Value", "Rule Name", "Rule Type", "Rule Description", "Estimated Speedup Type",
+  "Estimated Speedup", "Kernel Time", "Function Name", "Demangled Name", "Mangled Name"};
+
+enum { N_ID, N_PID, N_KERNEL, N_BLOCK, N_GRID, N_MNAME, N_MUNIT, N_MVALUE, N_N };
+static const char *const nwant[] = {"ID", "Process ID", "Kernel Name|Function Name|Demangled Name",
+                                    "Block Size", "Grid Size", "Metric Name", "Metric Unit",
+                                    "Metric Value"};
+
+static int is_ident(const char *s, size_t n)
+{
+  size_t i;
+
+  hp__trim(&s, &n);
+  for (i = 0; i < sizeof(ident) / sizeof(ident[0]); i++)
+    if (strlen(ident[i]) == n && strncasecmp(s, ident[i], n) == 0)
+      return 1;
+  return n == 0;
+}
+
+static int is_duration(const char *s, size_t n)
+{
+  hp__trim(&s, &n);
+  return (n == 8 && strncasecmp(s, "Duration", 8) == 0) ||
+         (n == 22 && strncmp(s, "gpu__time_duration.sum", 22) == 0) ||
+         (n == 18 && strncmp(s, "gpu__time_duration", 18) == 0);
+}
+
+/* Nanoseconds per unit; NaN for a unit that is not a time. */
+static double ns_per(const char *u, size_t n)
+{
+  static const struct {
+    const char *name;
+    double ns;
+  } units[] = {{"nsecond", 1}, {"ns", 1}, {"usecond", 1e3}, {"us", 1e3}, {"msecond", 1e6},
+               {"ms", 1e6}, {"second", 1e9}, {"s", 1e9}};
+  size_t i;
+
+  if (u == NULL)
+    return 1; /* --csv implies --print-units base: nanoseconds */
+  hp__trim(&u, &n);
+  if (n == 0)
+    return 1;
+  for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+    if (strlen(units[i].name) == n && strncasecmp(u, units[i].name, n) == 0)
+      return units[i].ns;
+  return NAN;
+}
+
+typedef struct ncu_state {
+  int idx[N_N];
+  int details;
+  size_t ncols;
+  int32_t *mid;            /* raw page: metric id per column, -1 for identity columns */
+  int dur_col;             /* raw page: the duration column, or -1 */
+  char *dur_unit;          /* raw page: its unit, from the units row */
+  int want_units;          /* raw page: the next row may be the units row */
+} ncu_state;
+
+static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
+{
+  size_t i;
+
+  free(s->mid);
+  free(s->dur_unit);
+  s->mid = NULL;
+  s->dur_unit = NULL;
+  hp__csv_map(h, nwant, N_N, s->idx);
+  s->ncols = h->n;
+  s->details = s->idx[N_MNAME] >= 0 && s->idx[N_MVALUE] >= 0;
+  s->dur_col = -1;
+  s->want_units = !s->details;
+  if (s->details)
+    return 0;
+  s->mid = malloc((h->n ? h->n : 1) * sizeof(*s->mid));
+  if (s->mid == NULL)
+    return HP_ENOMEM;
+  for (i = 0; i < h->n; i++) {
+    uint32_t id;
+    s->mid[i] = -1;
+    if (is_ident(h->f[i], h->len[i]))
+      continue;
+    if (hp__ncu_metric(x->p, h->f[i], h->len[i], NULL, 0, &id))
+      return HP_ENOMEM;
+    s->mid[i] = (int32_t)id;
+    if (s->dur_col < 0 && is_duration(h->f[i], h->len[i]))
+      s->dur_col = (int)i;
+  }
+  return 0;
+}
+
+/* Counts a launch of kernel `kid` once and notes its block and grid sizes. Returns 1 for a new
+ * launch, 0 for one already seen, HP_ENOMEM. */
+static int launch(hp__pctx *x, ncu_state *s, hp__recent *seen, const hp__csv_rec *rec,
+                  uint32_t kid, long long row, hp__recent_ent **ent)
+{
+  hp__ncu_kernel *k = &x->p->ncu[kid];
+  hp__buf key = HP__BUF_INIT;
+  const char *id, *pid, *bs, *gs;
+  size_t idn, pidn, bn, gn;
+  int added = 1;
+
+  id = hp__fld(rec, s->idx[N_ID], &idn);
+  pid = hp__fld(rec, s->idx[N_PID], &pidn);
+  if (hp__buf_add(&key, id, idn) || hp__buf_addc(&key, '\x1f') ||
+      (pid && hp__buf_add(&key, pid, pidn)) ||
+      hp__recent_touch(seen, 0, key.data, key.len, row, ent, &added)) {
+    hp__buf_free(&key);
+    return HP_ENOMEM;
+  }
+  hp__buf_free(&key);
+  if (!added)
+    return 0;
+  k->launches++;
+  bs = hp__fld(rec, s->idx[N_BLOCK], &bn);
+  gs = hp__fld(rec, s->idx[N_GRID], &gn);
+  if (bs) {
+    hp__trim(&bs, &bn);
+    if (k->block == NULL)
+      k->block = hp__strndup(bs, bn);
+    else if (strlen(k->block) != bn || memcmp(k->block, bs, bn) != 0)
+      k->block_varies = 1;
+  }
+  if (gs) {
+    hp__trim(&gs, &gn);
+    if (k->grid == NULL)
+      k->grid = hp__strndup(gs, gn);
+    else if (strlen(k->grid) != gn || memcmp(k->grid, gs, gn) != 0)
+      k->grid_varies = 1;
+  }
+  if ((bs && k->block == NULL) || (gs && k->grid == NULL))
+    return HP_ENOMEM;
+  return 1;
+}
+
+static int add_duration(hp__pctx *x, const char *name, size_t n, double v, const char *unit,
+                        size_t un, long line)
+{
+  double mult = ns_per(unit, un);
+  hp__tstat *st;
+
+  if (isnan(mult)) {
+    hp__pwarn(x, line, "duration unit \"%.*s\" is not a time unit; the duration is skipped",
+              (int)(un > 20 ? 20 : un), unit);
+    return 0;
+  }
+  if (!x->use_kernels)
+    return 0;
+  if (hp__ttable_get(&x->p->t[HP__T_KERNEL], name, n, &st))
+    return HP_ENOMEM;
+  hp__tstat_add_trace(st, v * mult, x->file);
+  x->tables |= HP__TB_KERNEL;
+  return 0;
+}
+
+int hp__parse_ncu(hp__pctx *x)
+{
+  hp_profile *p = x->p;
+  ncu_state s;
+  hp__recent seen;
+  hp__csv_rec rec;
+  const char *line_s;
+  size_t line_n;
+  long line, skipped = 0, first_skipped = 0;
+  int r;
+
+  memset(&s, 0, sizeof(s));
+  hp__recent_init(&seen, 8192, NULL, NULL);
+  /* Find the header line. */
+  for (;;) {
+    r = hp__csv_next_line(x->csv, &line_s, &line_n, &line);
+    if (r < 0)
+      return r;
+    if (r == 0) {
+      hp__pwarn(x, 0, "no ncu CSV header (a line starting with \"ID\") was found");
+      return 0;
+    }
+    if (line_n >= 5 && memcmp(line_s, "\"ID\",", 5) == 0)
+      break;
+  }
+  hp__csv_unread_line(x->csv);
+  if ((r = hp__csv_next(x->csv, &rec)) != 1)
+    return r < 0 ? r : 0;
+  if ((r = setup(x, &rec, &s)) != 0)
+    goto fail;
+  if (s.idx[N_KERNEL] < 0) {
+    static const char *const req[] = {"Kernel Name"};
+    hp__require(x, rec.line, req, &s.idx[N_KERNEL], 1);
+    goto fail;
+  }
+  x->tables |= HP__TB_NCU;
+  for (;;) {
+    const char *name, *id;
+    size_t nn, idn, i;
+    long long idv, row;
+    uint32_t kid;
+    hp__recent_ent *ent;
+    int isnew;
+
+    r = hp__csv_next_line(x->csv, &line_s, &line_n, &line);
+    if (r <= 0)
+      break;
+    if (line_n == 0)
+      continue;
+    if (line_s[0] != '"') {
+      /* ncu's own ==PROF== lines are expected; anything else is the program's output. */
+      if (!(line_n >= 2 && line_s[0] == '=' && line_s[1] == '=') && skipped++ == 0)
+        first_skipped = line;
+      continue;
+    }
+    hp__csv_unread_line(x->csv);
+    if ((r = hp__csv_next(x->csv, &rec)) != 1)
+      break;
+    id = hp__fld(&rec, s.idx[N_ID], &idn);
+    if (id && idn == 2 && memcmp(id, "ID", 2) == 0) {
+      /* Another header (another process): its columns may differ. */
+      if ((r = setup(x, &rec, &s)) != 0)
+        break;
+      continue;
+    }
+    if (s.want_units) {
+      s.want_units = 0;
+      if (id == NULL || idn == 0) {
+        for (i = 0; i < rec.n && i < s.ncols; i++) {
+          const char *mname;
+          size_t mn;
+          if (s.mid[i] < 0)
+            continue;
+          mn = hp__ncu_metric_name(p, (uint32_t)s.mid[i], &mname);
+          if (hp__ncu_metric(p, mname, mn, rec.f[i], rec.len[i], &kid)) {
+            r = HP_ENOMEM;
+            goto fail;
+          }
+          s.mid[i] = (int32_t)kid;
+        }
+        if (s.dur_col >= 0 && (size_t)s.dur_col < rec.n &&
+            (s.dur_unit = hp__strndup(rec.f[s.dur_col], rec.len[s.dur_col])) == NULL) {
+          r = HP_ENOMEM;
+          goto fail;
+        }
+        continue;
+      }
+    }
+    if (rec.n != s.ncols)
+      hp__check_width(x, &rec, s.ncols);
+    if (id == NULL || hp__parse_ll(id, idn, &idv) != 1) {
+      hp__pwarn(x, rec.line, "the ID column is not a number; the row is skipped");
+      continue;
+    }
+    name = hp__fld(&rec, s.idx[N_KERNEL], &nn);
+    if (name)
+      hp__trim(&name, &nn);
+    if (name == NULL || nn == 0) {
+      hp__pwarn(x, rec.line, "no kernel name; the row is skipped");
+      continue;
+    }
+    if (hp__ncu_kernel_get(p, name, nn, &kid)) {
+      r = HP_ENOMEM;
+      break;
+    }
+    row = ++p->rowseq;
+    if ((isnew = launch(x, &s, &seen, &rec, kid, row, &ent)) < 0) {
+      r = isnew;
+      break;
+    }
+    if (s.details) {
+      const char *mn, *mu, *mv;
+      size_t mnn, mun, mvn;
+      uint32_t mid;
+      double v;
+      mn = hp__fld(&rec, s.idx[N_MNAME], &mnn);
+      mu = hp__fld(&rec, s.idx[N_MUNIT], &mun);
+      mv = hp__fld(&rec, s.idx[N_MVALUE], &mvn);
+      if (mn == NULL || mv == NULL)
+        continue;
+      /* Text values ("CachePreferNone") are normal on the details page: they are not summed. */
+      if (hp__parse_num(mv, mvn, &v) != 1)
+        continue;
+      if (hp__ncu_metric(p, mn, mnn, mu, mun, &mid) || hp__ncu_add(p, kid, mid, v)) {
+        r = HP_ENOMEM;
+        break;
+      }
+      if (is_duration(mn, mnn) && !ent->flag) {
+        ent->flag = 1;
+        if ((r = add_duration(x, name, nn, v, mu, mun, rec.line)) != 0)
+          break;
+      }
+    } else if (isnew) {
+      for (i = 0; i < rec.n && i < s.ncols; i++) {
+        double v;
+        int k;
+        if (s.mid[i] < 0)
+          continue;
+        k = hp__parse_num(rec.f[i], rec.len[i], &v);
+        /* Real ncu raw pages hold text-valued columns too (device__attribute_display_name
+         * "NVIDIA H200", launch__func_cache_config "CachePreferNone"), as the details page does:
+         * they are attributes, not numbers to sum, so they are skipped without a warning. */
+        if (k <= 0)
+          continue;
+        if (hp__ncu_add(p, kid, (uint32_t)s.mid[i], v)) {
+          r = HP_ENOMEM;
+          goto fail;
+        }
+        if ((int)i == s.dur_col &&
+            (r = add_duration(x, name, nn, v, s.dur_unit, s.dur_unit ? strlen(s.dur_unit) : 0,
+                              rec.line)) != 0)
+          goto fail;
+      }
+    }
+    if (hp__recent_tick(&seen, row)) {
+      r = HP_ENOMEM;
+      break;
+    }
+  }
+  if (skipped)
+    hp_diags_add(x->diags, HP_DIAG_NOTE, x->path, first_skipped, 0,
+                 "%ld lines among the ncu rows are not CSV (the program's own output?) and were "
+                 "skipped", skipped);
+
+fail:
+  hp__recent_finish(&seen);
+  free(s.mid);
+  free(s.dur_unit);
+  return r < 0 ? r : 0;
+}

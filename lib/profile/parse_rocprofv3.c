@@ -1,0 +1,286 @@
+/*
+ * ROCm rocprofv3 (rocprofiler-sdk) CSV output. Its stats files share rocprof's layout (with
+ * MinNs/MaxNs) and go through hp__parse_stats; here are the rest:
+ *
+ *   - traces (*_kernel_trace, *_hip_api_trace, *_hsa_api_trace, *_memory_copy_trace): one row per
+ *     dispatch or call with Start_Timestamp/End_Timestamp, folded into the time tables;
+ *   - *_counter_collection.csv: long format, one row per (dispatch, counter);
+ *   - *_agent_info.csv: the devices.
+ *
+ * Columns changed between releases (6.2/6.3, 6.4/7.x, CSVs exported from rocpd with a leading
+ * Guid and `Lds_Block_Size`-style spellings): every column is found by name with its aliases,
+ * case-insensitively.
+ */
+#include "profile/profile.h"
+#include "util/buf.h"
+#include "util/csv.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static int64_t ll_diff(long long a, long long b)
+{
+  return (int64_t)((unsigned long long)a - (unsigned long long)b);
+}
+
+int hp__parse_v3_trace(hp__pctx *x, int table)
+{
+  static const char *const names[HP__T_N] = {
+    "Function|Name|Operation", "Function|Name|Operation", "Direction|Operation|Kind|Name",
+    "Kernel_Name|KernelName|Kernel-Name|Name"};
+  const char *want[3];
+  int idx[3], r, use;
+  hp__csv_rec rec;
+  hp__ttable *t = &x->p->t[table];
+  hp__buf prev = HP__BUF_INIT;
+  hp__tstat *st = NULL;
+  size_t ncols;
+
+  use = table == HP__T_KERNEL ? x->use_kernels : table == HP__T_COPY ? x->use_copies : x->use_api;
+  /* A stats file in the same folder already gives these totals: reading the trace as well would
+   * count every call twice. */
+  if (!use)
+    return 0;
+  want[0] = names[table];
+  want[1] = "Start_Timestamp|Start_Ns|BeginNs|Start";
+  want[2] = "End_Timestamp|End_Ns|EndNs|End";
+  if ((r = hp__read_header(x, &rec)) <= 0)
+    return r;
+  hp__csv_map(&rec, want, 3, idx);
+  if (hp__require(x, rec.line, want, idx, 3))
+    return 0;
+  ncols = rec.n;
+  x->tables |= table == HP__T_KERNEL ? HP__TB_KERNEL : table == HP__T_COPY ? HP__TB_COPY
+             : table == HP__T_HSA ? HP__TB_HSA : HP__TB_API;
+  while ((r = hp__csv_next(x->csv, &rec)) == 1) {
+    const char *name;
+    size_t n;
+    long long b, e;
+
+    if (rec.n != ncols)
+      hp__check_width(x, &rec, ncols);
+    name = hp__fld(&rec, idx[0], &n);
+    if (name)
+      hp__trim(&name, &n);
+    if (name == NULL || n == 0) {
+      hp__pwarn(x, rec.line, "no name; the row is skipped");
+      continue;
+    }
+    if (hp__fll(x, &rec, idx[1], "Start_Timestamp", &b) != 1 ||
+        hp__fll(x, &rec, idx[2], "End_Timestamp", &e) != 1)
+      continue;
+    if (e < b) {
+      hp__pwarn(x, rec.line, "End_Timestamp is before Start_Timestamp; the row is skipped");
+      continue;
+    }
+    if (st == NULL || prev.len != n || memcmp(prev.data, name, n) != 0) {
+      hp__buf_reset(&prev);
+      if (hp__buf_add(&prev, name, n) || hp__ttable_get(t, name, n, &st)) {
+        r = HP_ENOMEM;
+        break;
+      }
+    }
+    hp__tstat_add_trace(st, (double)ll_diff(e, b), x->file);
+  }
+  hp__buf_free(&prev);
+  return r < 0 ? r : 0;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+
+/* Resource columns in HP__P_* order (wave size is not in this file: the agent's Wave_Front_Size
+ * is), then the others. */
+static const char *const cwant[] = {
+  "Grid_Size|grd", "Workgroup_Size|wgr", "Wave_Size|Wave_Front_Size|wave_size",
+  "VGPR_Count|Arch_VGPR_Count|Vgpr_Count|Arch_Vgpr_Count|arch_vgpr",
+  "Accum_VGPR_Count|Accum_Vgpr_Count|accum_vgpr", "SGPR_Count|Sgpr_Count|sgpr",
+  "LDS_Block_Size|Lds_Block_Size|LDS_Per_Workgroup|lds", "Scratch_Size|Scratch_Per_Workitem|scr",
+  "-", /* LDS bank conflicts come as a counter row */
+  "Kernel_Name|KernelName", "Dispatch_Id|Dispatch_ID|Correlation_Id", "Counter_Name",
+  "Counter_Value", "Start_Timestamp", "End_Timestamp", "Agent_Id"};
+enum { V_NAME = HP__P_N, V_DISPATCH, V_CNAME, V_CVALUE, V_START, V_END, V_AGENT, V_N };
+
+/* Splits "NAME[3]" into NAME and instance 3; *inst is -1 without a suffix. */
+static size_t split_instance(const char *s, size_t n, long *inst)
+{
+  size_t k;
+
+  *inst = -1;
+  if (n < 3 || s[n - 1] != ']')
+    return n;
+  k = n - 1;
+  while (k > 0 && isdigit((unsigned char)s[k - 1]))
+    k--;
+  if (k == 0 || k == n - 1 || s[k - 1] != '[')
+    return n;
+  *inst = strtol(s + k, NULL, 10);
+  return k - 1;
+}
+
+int hp__parse_v3_counters(hp__pctx *x)
+{
+  static const char *const req[] = {"Kernel_Name", "Counter_Name", "Counter_Value"};
+  hp_profile *p = x->p;
+  int idx[V_N], ridx[3], r;
+  hp__csv_rec rec;
+  hp__recent seen;
+  hp__buf prev = HP__BUF_INIT, key = HP__BUF_INIT;
+  uint32_t kid = 0;
+  int have_kid = 0;
+  size_t ncols, i;
+
+  hp__recent_init(&seen, 8192, NULL, NULL);
+  if ((r = hp__read_header(x, &rec)) <= 0)
+    return r;
+  hp__csv_map(&rec, cwant, V_N, idx);
+  ridx[0] = idx[V_NAME];
+  ridx[1] = idx[V_CNAME];
+  ridx[2] = idx[V_CVALUE];
+  if (hp__require(x, rec.line, req, ridx, 3))
+    return 0;
+  ncols = rec.n;
+  x->tables |= HP__TB_PMC;
+  while ((r = hp__csv_next(x->csv, &rec)) == 1) {
+    const char *s, *cn;
+    size_t n, cnn;
+    long long row = ++p->rowseq, b, e;
+    hp__pmc_kernel *pk;
+    hp__recent_ent *ent;
+    uint32_t cid;
+    double v;
+    long inst;
+    int added = 1, k;
+
+    if (rec.n != ncols)
+      hp__check_width(x, &rec, ncols);
+    s = hp__fld(&rec, idx[V_NAME], &n);
+    if (s)
+      hp__trim(&s, &n);
+    if (s == NULL || n == 0) {
+      hp__pwarn(x, rec.line, "no kernel name; the row is skipped");
+      continue;
+    }
+    if (!have_kid || prev.len != n || memcmp(prev.data, s, n) != 0) {
+      hp__buf_reset(&prev);
+      if (hp__buf_add(&prev, s, n) || hp__pmc_kernel_get(p, s, n, &kid)) {
+        r = HP_ENOMEM;
+        break;
+      }
+      have_kid = 1;
+    }
+    pk = &p->pmc[kid];
+    /* A dispatch spans one row per counter: its resources and time are taken once. */
+    s = hp__fld(&rec, idx[V_DISPATCH], &n);
+    if (s && n) {
+      const char *ag;
+      size_t agn;
+      hp__buf_reset(&key);
+      hp__buf_add(&key, s, n);
+      if ((ag = hp__fld(&rec, idx[V_AGENT], &agn)) != NULL) {
+        hp__buf_addc(&key, '\x1f');
+        hp__buf_add(&key, ag, agn);
+      }
+      if (key.data == NULL || hp__recent_touch(&seen, 0, key.data, key.len, row, &ent, &added)) {
+        r = HP_ENOMEM;
+        break;
+      }
+    }
+    if (added) {
+      pk->records++;
+      pk->dispatches++;
+      for (i = 0; i < HP__P_LDSBANK; i++)
+        if ((s = hp__fld(&rec, idx[i], &n)) && hp__vals_add(&pk->props[i], s, n)) {
+          r = HP_ENOMEM;
+          goto fail;
+        }
+      if (idx[V_START] >= 0 && idx[V_END] >= 0 &&
+          hp__fll(x, &rec, idx[V_START], "Start_Timestamp", &b) == 1 &&
+          hp__fll(x, &rec, idx[V_END], "End_Timestamp", &e) == 1 && e >= b)
+        hp__pmc_time(pk, (double)ll_diff(e, b));
+    }
+    cn = hp__fld(&rec, idx[V_CNAME], &cnn);
+    if (cn)
+      hp__trim(&cn, &cnn);
+    if (cn == NULL || cnn == 0) {
+      hp__pwarn(x, rec.line, "no counter name; the value is skipped");
+      continue;
+    }
+    k = hp__fnum(x, &rec, idx[V_CVALUE], "Counter_Value", &v);
+    if (k != 1)
+      continue;
+    cnn = split_instance(cn, cnn, &inst);
+    if (cnn == 20 && strncasecmp(cn, "SQ_LDS_BANK_CONFLICT", 20) == 0) {
+      s = hp__fld(&rec, idx[V_CVALUE], &n);
+      if (hp__vals_add(&pk->props[HP__P_LDSBANK], s, n)) {
+        r = HP_ENOMEM;
+        break;
+      }
+    }
+    /* Instances [1], [2], ... add to the sum of the same dispatch without counting a new row. */
+    if (hp__pmc_counter(p, cn, cnn, &cid) || hp__pmc_add(p, kid, cid, v, inst <= 0)) {
+      r = HP_ENOMEM;
+      break;
+    }
+    if (hp__recent_tick(&seen, row)) {
+      r = HP_ENOMEM;
+      break;
+    }
+  }
+
+fail:
+  hp__recent_finish(&seen);
+  hp__buf_free(&prev);
+  hp__buf_free(&key);
+  return r < 0 ? r : 0;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+
+int hp__parse_v3_agents(hp__pctx *x)
+{
+  static const char *const want[] = {"Agent_Type|Type", "Name", "Product_Name|Marketing_Name",
+                                     "Wave_Front_Size|Wavefront_Size", "Cu_Count|Compute_Unit"};
+  int idx[5], r;
+  hp__csv_rec rec;
+  size_t ncols;
+
+  if ((r = hp__read_header(x, &rec)) <= 0)
+    return r;
+  hp__csv_map(&rec, want, 5, idx);
+  if (hp__require(x, rec.line, want, idx, 2))
+    return 0;
+  ncols = rec.n;
+  x->tables |= HP__TB_AGENT;
+  while ((r = hp__csv_next(x->csv, &rec)) == 1) {
+    char *f[3] = {NULL, NULL, NULL};
+    long long wave = -1, cus = -1;
+    size_t i, n;
+    int bad = 0;
+
+    if (rec.n != ncols)
+      hp__check_width(x, &rec, ncols);
+    for (i = 0; i < 3; i++) {
+      const char *s = hp__fld(&rec, idx[i], &n);
+      if (s) {
+        hp__trim(&s, &n);
+        if ((f[i] = hp__strndup(s, n)) == NULL)
+          bad = 1;
+      }
+    }
+    if (hp__fll(x, &rec, idx[3], "Wave_Front_Size", &wave) != 1)
+      wave = -1;
+    if (hp__fll(x, &rec, idx[4], "Cu_Count", &cus) != 1)
+      cus = -1;
+    if (!bad && hp__agent_add(x->p, f[0], f[1], f[2], wave, cus))
+      bad = 1;
+    free(f[0]);
+    free(f[1]);
+    free(f[2]);
+    if (bad)
+      return HP_ENOMEM;
+  }
+  return r < 0 ? r : 0;
+}

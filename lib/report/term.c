@@ -1,0 +1,102 @@
+/*
+ * The terminal table, like the article's: pass, metric median, change against the baseline, flag,
+ * then one line of advice per flagged pass and the profiler cross-check. It is what a user reads
+ * first, so it says plainly which numbers are performance and which are not.
+ */
+#include "hprun.h"
+#include "util/fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static int any_repeats(const hp_session *s)
+{
+  size_t i;
+
+  for (i = 0; i < s->npasses; i++)
+    if (s->passes[i].nmetrics && s->passes[i].metrics[0].st.n > 1)
+      return 1;
+  return 0;
+}
+
+void hp_report_table(const hp_session *s, FILE *fp)
+{
+  const hp_pass_result *base = s->npasses ? &s->passes[s->baseline] : NULL;
+  const char *mname = base && base->nmetrics ? base->metrics[0].name : "metric";
+  const char *unit = base && base->nmetrics && base->metrics[0].unit ? base->metrics[0].unit : "";
+  int reps = any_repeats(s), variants = 0;
+  char a[32], b[32], c[48], d[32], head[96];
+  size_t i;
+
+  fprintf(fp, "\nhprun session %s%s\n", s->name ? s->name : "?",
+          s->complete ? "" : s->interrupted ? "  (INCOMPLETE: interrupted)" : "  (INCOMPLETE)");
+  if (s->dir)
+    fprintf(fp, "folder: %s\n", s->dir);
+  snprintf(head, sizeof(head), "%s%s%s%s", mname ? mname : "metric", *unit ? " (" : "", unit,
+           *unit ? ")" : "");
+  fprintf(fp, "\n%-16s %-14s %14s %12s%s %-11s\n", "pass", "mode", "median", "vs baseline",
+          reps ? "      95% CI       n    CV" : "", "flag");
+  fprintf(fp, "%-16s %-14s %14s\n", "", "", head);
+  for (i = 0; i < s->npasses; i++) {
+    const hp_pass_result *pr = &s->passes[i];
+    const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
+    if (pr->is_variant) {
+      variants = 1;
+      continue;
+    }
+    fprintf(fp, "%-16s %-14s %14s %12s", pr->name, pr->mode,
+            hp__fmt_num(a, sizeof(a), m ? m->st.median : NAN),
+            pr->is_baseline ? "-" : hp__fmt_overhead(b, sizeof(b), m ? m->ratio : NAN));
+    if (reps) {
+      if (m && !isnan(m->ci_lo))
+        snprintf(c, sizeof(c), "[%.4f,%.4f]", m->ci_lo, m->ci_hi);
+      else
+        snprintf(c, sizeof(c), "-");
+      snprintf(d, sizeof(d), "%.2f%%", m && !isnan(m->st.cv) ? m->st.cv * 100 : NAN);
+      fprintf(fp, " %19s %3zu %6s", c, m ? m->st.n : 0, m && !isnan(m->st.cv) ? d : "-");
+    }
+    fprintf(fp, " %s%s\n", hp_flag_name(pr->flag),
+            pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
+  }
+  if (variants) {
+    fprintf(fp, "\n%-16s %14s %12s %14s %-24s\n", "variant", "median", "vs reference",
+            "mem MiB (mean)", "verdict");
+    for (i = 0; i < s->npasses; i++) {
+      const hp_pass_result *pr = &s->passes[i];
+      const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
+      if (!pr->is_variant)
+        continue;
+      fprintf(fp, "%-16s %14s %12s %14s %-24s\n", pr->name,
+              hp__fmt_num(a, sizeof(a), m ? m->st.median : NAN),
+              pr->is_reference ? "-" : hp__fmt_overhead(b, sizeof(b), m ? m->ratio : NAN),
+              hp__fmt_num(c, sizeof(c), pr->mem_mean_mib),
+              pr->is_reference ? "reference" : pr->verdict ? pr->verdict : "-");
+    }
+  }
+  fputc('\n', fp);
+  for (i = 0; i < s->npasses; i++) {
+    const hp_pass_result *pr = &s->passes[i];
+    if (pr->advice)
+      fprintf(fp, "  %s: %s\n", pr->name, pr->advice);
+  }
+  for (i = 0; i < s->npasses; i++) {
+    const hp_pass_result *pr = &s->passes[i];
+    if (pr->xk_name == NULL)
+      continue;
+    fprintf(fp, "  %s: profiler says %.40s%s avg %s ms over %lld launches; the app measured %s%s%s",
+            pr->name, pr->xk_name, strlen(pr->xk_name) > 40 ? "…" : "",
+            hp__fmt_num(a, sizeof(a), pr->xk_avg_ms), pr->xk_calls,
+            hp__fmt_num(b, sizeof(b), pr->nmetrics ? pr->metrics[0].st.median : NAN),
+            *unit ? " " : "", unit);
+    if (pr->app_launches >= 0)
+      fprintf(fp, " and %lld launches%s", pr->app_launches,
+              pr->xk_calls >= 0 && pr->xk_calls != pr->app_launches ? " (DIFFERENT: a launch "
+              "limit or skip in this pass, or dropped or replayed dispatches)" : "");
+    fputc('\n', fp);
+  }
+  if (s->error)
+    fprintf(fp, "  error: %s\n", s->error);
+  fprintf(fp, "\nTimes under a profiler are for attribution; quote only the baseline as "
+          "performance.\n");
+}

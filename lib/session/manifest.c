@@ -1,0 +1,235 @@
+/*
+ * manifest.json: what a reader needs to reproduce or doubt a session. The hprun version, the plan
+ * (copied beside it, with its SHA-256), every command line, each profiler's own version output,
+ * the environment variables that change GPU behaviour, the host, the GPU as the vendor's tools
+ * describe it, and the git commit of the app's folder. Every probe is optional: a tool that is
+ * missing is recorded as missing, never an error.
+ */
+#include "session/manifest.h"
+#include "exec/runner.h"
+#include "util/buf.h"
+#include "util/fsutil.h"
+#include "util/json.h"
+#include "util/sha256.h"
+#include "util/strv.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* Runs a probe command for at most 10 s and returns its output (stdout, then stderr), cut to
+ * `max` bytes; NULL when it could not start. */
+static char *probe(uv_loop_t *loop, const char *const *argv, size_t max, long long *status)
+{
+  hp__buf out = HP__BUF_INIT;
+  hp_strv v = {NULL, 0};
+  hp__child_spec spec;
+  hp__child_result res;
+  size_t i;
+  int r = 0;
+
+  for (i = 0; argv[i]; i++)
+    r |= hp__strv_push(&v, argv[i]);
+  if (r) {
+    hp_strv_free(&v);
+    return NULL;
+  }
+  memset(&spec, 0, sizeof(spec));
+  spec.argv = &v;
+  spec.capture = &out;
+  spec.timeout_s = 10;
+  spec.grace_s = 1;
+  r = hp__child_run(loop, &spec, &res);
+  hp_strv_free(&v);
+  if (r) {
+    hp__buf_free(&out);
+    return NULL;
+  }
+  if (status)
+    *status = res.term_signal ? 128 + res.term_signal : res.exit_status;
+  if (out.len > max) {
+    out.len = max;
+    out.data[max] = '\0';
+  }
+  return hp__buf_steal(&out);
+}
+
+/* Variables that change what a GPU program or profiler does, or where its libraries come from. */
+static int interesting(const char *kv)
+{
+  static const char *const prefixes[] = {"HIP_", "ROCM", "ROCR_", "HSA_", "HCC_", "DTK", "CUDA_",
+                                         "NVIDIA_", "GPU_", "AMD_", "OMP_", "MIOPEN_", "NCCL_",
+                                         "RCCL_", "PYTORCH_", "TORCH_", "LD_LIBRARY_PATH=",
+                                         "LD_PRELOAD=", "PATH=", "ROCPROF", "HPRUN_", NULL};
+  size_t i;
+
+  for (i = 0; prefixes[i]; i++)
+    if (strncmp(kv, prefixes[i], strlen(prefixes[i])) == 0)
+      return 1;
+  return 0;
+}
+
+static void probe_member(hp__json *j, uv_loop_t *loop, const char *key, const char *const *argv,
+                         size_t max)
+{
+  char *found = NULL, *out;
+  long long st = -1;
+
+  hp__json_key(j, key);
+  if (hp__which(argv[0], &found) != 0) {
+    hp__json_null(j);
+    return;
+  }
+  free(found);
+  out = probe(loop, argv, max, &st);
+  hp__json_obj_begin(j);
+  hp__json_key(j, "command");
+  hp__json_arr_begin(j);
+  for (size_t i = 0; argv[i]; i++)
+    hp__json_str(j, argv[i]);
+  hp__json_arr_end(j);
+  hp__json_kint(j, "exit_status", st);
+  hp__json_kstr(j, "output", out);
+  hp__json_obj_end(j);
+  free(out);
+}
+
+int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s,
+                       const hp_strv *tools, char **env)
+{
+  static const char *const nvsmi[] = {"nvidia-smi", "--query-gpu=index,name,driver_version,"
+                                      "memory.total,clocks.max.sm,clocks.sm",
+                                      "--format=csv", NULL};
+  static const char *const rocmsmi[] = {"rocm-smi", "--showproductname", NULL};
+  static const char *const hysmi[] = {"hy-smi", NULL};
+  static const char *const rocminfo[] = {"rocminfo", NULL};
+  char hash[65], host[256], *path = NULL, *cwd = NULL, *text = NULL;
+  struct utsname un;
+  hp__json j;
+  size_t i, k;
+  int r;
+
+  hp__json_init(&j, 1);
+  hp__json_obj_begin(&j);
+  hp__json_kstr(&j, "hprun_version", HPRUN_VERSION);
+  hp__json_kint(&j, "schema", HPRUN_SUMMARY_SCHEMA);
+  hp__json_kstr(&j, "session", s->name);
+  hp__json_kstr(&j, "started", s->started);
+  hp__json_kstr(&j, "finished", s->finished);
+
+  hp__sha256_hex(plan->text ? plan->text : "", plan->text ? plan->text_len : 0, hash);
+  hp__json_key(&j, "plan");
+  hp__json_obj_begin(&j);
+  hp__json_kstr(&j, "file", plan->file);
+  hp__json_kstr(&j, "sha256", hash);
+  hp__json_kstr(&j, "copy", "plan.yaml");
+  hp__json_obj_end(&j);
+
+  hp__json_key(&j, "commands");
+  hp__json_arr_begin(&j);
+  for (i = 0; i < s->npasses; i++)
+    for (k = 0; k < s->passes[i].nruns; k++) {
+      hp__json_obj_begin(&j);
+      hp__json_kstr(&j, "dir", s->passes[i].runs[k].dir);
+      hp__json_kstr(&j, "command", s->passes[i].runs[k].command);
+      hp__json_obj_end(&j);
+    }
+  hp__json_arr_end(&j);
+
+  hp__json_key(&j, "tools");
+  hp__json_arr_begin(&j);
+  for (i = 0; tools && i < tools->n; i++) {
+    const char *argv[] = {tools->v[i], "--version", NULL};
+    long long st = -1;
+    char *out = probe(loop, argv, 4096, &st);
+    hp__json_obj_begin(&j);
+    hp__json_kstr(&j, "path", tools->v[i]);
+    hp__json_kstr(&j, "version_output", out);
+    hp__json_kint(&j, "version_exit_status", st);
+    hp__json_obj_end(&j);
+    free(out);
+  }
+  hp__json_arr_end(&j);
+
+  hp__json_key(&j, "environment");
+  hp__json_obj_begin(&j);
+  for (i = 0; (env ? env : environ)[i]; i++) {
+    const char *kv = (env ? env : environ)[i], *eq = strchr(kv, '=');
+    char *key;
+    if (!eq || !interesting(kv))
+      continue;
+    key = hp__strndup(kv, (size_t)(eq - kv));
+    if (key)
+      hp__json_kstr(&j, key, eq + 1);
+    free(key);
+  }
+  hp__json_obj_end(&j);
+
+  hp__json_key(&j, "host");
+  hp__json_obj_begin(&j);
+  if (gethostname(host, sizeof(host)) == 0) {
+    host[sizeof(host) - 1] = '\0';
+    hp__json_kstr(&j, "hostname", host);
+  }
+  if (uname(&un) == 0) {
+    hp__json_kstr(&j, "system", un.sysname);
+    hp__json_kstr(&j, "release", un.release);
+    hp__json_kstr(&j, "machine", un.machine);
+  }
+  hp__json_kint(&j, "cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
+  hp__json_kint(&j, "memory_mib", (long long)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE) >> 20);
+  hp__json_obj_end(&j);
+
+  hp__json_key(&j, "gpu");
+  hp__json_obj_begin(&j);
+  probe_member(&j, loop, "nvidia-smi", nvsmi, 4096);
+  probe_member(&j, loop, "rocm-smi", rocmsmi, 4096);
+  probe_member(&j, loop, "hy-smi", hysmi, 4096);
+  probe_member(&j, loop, "rocminfo", rocminfo, 16384);
+  hp__json_obj_end(&j);
+
+  /* The app's source version, when its folder is in a git work tree. */
+  cwd = hp__path_join(plan->dir, plan->app.cwd ? plan->app.cwd : ".");
+  hp__json_key(&j, "app_git");
+  if (cwd) {
+    const char *head[] = {"git", "-C", cwd, "rev-parse", "HEAD", NULL};
+    const char *dirty[] = {"git", "-C", cwd, "status", "--porcelain", "--untracked-files=no", NULL};
+    char *found = NULL, *h = NULL, *d = NULL;
+    long long st = -1, st2 = -1;
+    if (hp__which("git", &found) == 0) {
+      h = probe(loop, head, 256, &st);
+      d = probe(loop, dirty, 65536, &st2);
+    }
+    free(found);
+    if (h && st == 0) {
+      h[strcspn(h, "\n")] = '\0';
+      hp__json_obj_begin(&j);
+      hp__json_kstr(&j, "dir", cwd);
+      hp__json_kstr(&j, "commit", h);
+      hp__json_kbool(&j, "dirty", d && st2 == 0 && d[0] != '\0');
+      hp__json_obj_end(&j);
+    } else {
+      hp__json_null(&j);
+    }
+    free(h);
+    free(d);
+  } else {
+    hp__json_null(&j);
+  }
+  hp__json_obj_end(&j);
+
+  r = hp__json_end(&j);
+  if (r == 0) {
+    path = hp__path_join(s->dir, "manifest.json");
+    text = hp__buf_steal(&j.out);
+    r = path && text ? hp__write_file(path, text, strlen(text), 0) : HP_ENOMEM;
+  }
+  free(path);
+  free(text);
+  free(cwd);
+  hp__json_free(&j);
+  return r;
+}

@@ -1,0 +1,317 @@
+/*
+ * Profiler drivers: how each tool turns a pass into one command line.
+ *
+ * A driver is a table of modes (name -> fixed options) plus a function that places the options,
+ * the output location and the app's argv the way that tool wants them. Adding a tool means adding
+ * one table and, where its command line differs, one argv function; the runner knows nothing about
+ * any tool. Facts about each tool's options are in ../shared/docs/profiler-formats.md and
+ * docs/drivers.md.
+ */
+#include "tool/driver.h"
+#include "util/buf.h"
+#include "util/fsutil.h"
+#include "util/strv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HP__MAX_MODE_ARGS 6
+
+typedef struct hp__mode {
+  const char *name;
+  const char *args[HP__MAX_MODE_ARGS + 1]; /* NULL-terminated */
+  int pmc;                                 /* collects counters: takes `kernel` and `counters` */
+  const char *doc;
+} hp__mode;
+
+typedef int (*hp__argv_fn)(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
+                           hp_strv *out);
+
+struct hp__driver {
+  const char *tool;
+  const hp__mode *modes;
+  hp__argv_fn argv;
+};
+
+/* hipprof (DTK). The app follows the options directly, with no `--` (profiler-formats.md §1.1).
+ * Files go to the working directory, which is the run's own folder. */
+static const hp__mode hipprof_modes[] = {
+  {"trace", {"--hip-trace", NULL}, 0, "HIP API, memcpy and kernel timeline"},
+  {"stats", {"--hip-trace", "--stats", NULL}, 0, "API and kernel statistics (CSV)"},
+  {"kernel-stack", {"--kernel-stack", NULL}, 0, "host call stack of each kernel launch"},
+  {"pmc", {"--pmc", "--pmc-type", "3", NULL}, 1, "hardware counters, CSV output"},
+  {"pmc-read", {"--pmc-read", "--pmc-type", "3", NULL}, 1, "L2 read counters, CSV output"},
+  {"pmc-write", {"--pmc-write", "--pmc-type", "3", NULL}, 1, "L2 write counters, CSV output"},
+  {"memory-usage", {"--memory-usage", NULL}, 0, "resource leak check (not peak memory)"},
+  {"leak-check", {"--leak-check", NULL}, 0, "resource leak check with call stacks"},
+  {"hiptx-trace", {"--hiptx-trace", NULL}, 0, "roctx/hiptx ranges"},
+  {NULL, {NULL}, 0, NULL}};
+
+/* rocprofv3 (rocprofiler-sdk). `--output-format csv` is always passed: from ROCm 7 the default
+ * is rocpd (SQLite), which we do not read (profiler-formats.md §3.2). */
+static const hp__mode rocprofv3_modes[] = {
+  {"kernel-trace", {"--kernel-trace", "--stats", NULL}, 0, "kernel dispatches and statistics"},
+  {"hip-trace", {"--hip-trace", "--stats", NULL}, 0, "HIP API only (no kernels in v3)"},
+  {"stats", {"--kernel-trace", "--hip-trace", "--stats", NULL}, 0, "kernels and HIP API with stats"},
+  {"sys-trace", {"--sys-trace", "--stats", NULL}, 0, "everything it can trace"},
+  {"pmc", {NULL}, 1, "counter collection (counters: [...], default SQ_WAVES)"},
+  {NULL, {NULL}, 0, NULL}};
+
+/* rocprof v1/v2 script. */
+static const hp__mode rocprof_modes[] = {
+  {"stats", {"--stats", "--timestamp", "on", NULL}, 0, "kernel statistics"},
+  {"hip-trace", {"--hip-trace", "--stats", "--timestamp", "on", NULL}, 0, "HIP API and kernels"},
+  {"sys-trace", {"--sys-trace", "--stats", "--timestamp", "on", NULL}, 0, "HIP, HSA and kernels"},
+  {"pmc", {"--timestamp", "on", NULL}, 1, "counters from an input file hprun writes"},
+  {NULL, {NULL}, 0, NULL}};
+
+/* Nsight Compute. `--clock-control none` is always explicit: the default differs between
+ * versions (base vs boost), and hprun never changes the card's clocks (profiler-formats.md §5). */
+static const hp__mode ncu_modes[] = {
+  {"time", {NULL}, 1, "one metric per launch (default gpu__time_duration.sum)"},
+  {"basic", {"--set", "basic", NULL}, 1, "the basic section set"},
+  {"full", {"--set", "full", NULL}, 1, "the full section set (many replay passes)"},
+  {"default", {NULL}, 1, "ncu's default sections"},
+  {NULL, {NULL}, 0, NULL}};
+
+/* Appends a mode's fixed options. */
+static int push_mode(hp_strv *out, const hp__mode *m)
+{
+  int i;
+
+  for (i = 0; m->args[i]; i++)
+    if (hp__strv_push(out, m->args[i]))
+      return HP_ENOMEM;
+  return 0;
+}
+
+/* The plan's and then the pass's extra options: the pass's come last so they can override. */
+static int push_extra(hp_strv *out, const hp__run_spec *rs)
+{
+  if (hp__strv_append(out, &rs->plan->profiler.args))
+    return HP_ENOMEM;
+  return hp__strv_append(out, &rs->pass->args);
+}
+
+static int hipprof_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
+                        hp_strv *out)
+{
+  int r = 0;
+
+  r |= hp__strv_push(out, rs->tool_path);
+  r |= push_mode(out, m);
+  if (m->pmc && rs->pass->kernel) {
+    r |= hp__strv_push(out, "--kernel-name");
+    r |= hp__strv_push(out, rs->pass->kernel);
+  }
+  r |= push_extra(out, rs);
+  r |= hp__strv_append(out, rs->app);
+  return r ? HP_ENOMEM : 0;
+}
+
+static int rocprofv3_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
+                          hp_strv *out)
+{
+  size_t i;
+  int r = 0;
+
+  r |= hp__strv_push(out, rs->tool_path);
+  r |= push_mode(out, m);
+  if (m->pmc) {
+    r |= hp__strv_push(out, "--pmc");
+    if (rs->pass->counters.n)
+      for (i = 0; i < rs->pass->counters.n; i++)
+        r |= hp__strv_push(out, rs->pass->counters.v[i]);
+    else
+      r |= hp__strv_push(out, "SQ_WAVES");
+  }
+  if (rs->pass->kernel) {
+    r |= hp__strv_push(out, "--kernel-include-regex");
+    r |= hp__strv_push(out, rs->pass->kernel);
+  }
+  r |= hp__strv_push(out, "--output-format");
+  r |= hp__strv_push(out, "csv");
+  r |= hp__strv_push(out, "-d");
+  r |= hp__strv_push(out, rs->run_dir);
+  r |= hp__strv_push(out, "-o");
+  r |= hp__strv_push(out, "run");
+  r |= push_extra(out, rs);
+  r |= hp__strv_push(out, "--");
+  r |= hp__strv_append(out, rs->app);
+  return r ? HP_ENOMEM : 0;
+}
+
+/* rocprof v1 reads counters from an input file (`pmc: C1 C2`, `kernel: K`), so the pmc mode
+ * writes one into the run's folder first; it is part of what that run recorded. */
+static int rocprof_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
+                        hp_strv *out)
+{
+  hp__buf in = HP__BUF_INIT;
+  char *path = NULL;
+  size_t i;
+  int r = 0;
+
+  r |= hp__strv_push(out, rs->tool_path);
+  r |= push_mode(out, m);
+  if (m->pmc) {
+    r |= hp__buf_adds(&in, "pmc:");
+    if (rs->pass->counters.n)
+      for (i = 0; i < rs->pass->counters.n; i++)
+        r |= hp__buf_printf(&in, " %s", rs->pass->counters.v[i]);
+    else
+      r |= hp__buf_adds(&in, " SQ_WAVES");
+    r |= hp__buf_addc(&in, '\n');
+    if (rs->pass->kernel)
+      r |= hp__buf_printf(&in, "kernel: %s\n", rs->pass->kernel);
+    path = hp__path_join(rs->run_dir, "rocprof_input.txt");
+    if (r || path == NULL) {
+      r = HP_ENOMEM;
+      goto fail;
+    }
+    if ((r = hp__write_file(path, in.data, in.len, 1)) != 0)
+      goto fail;
+    r |= hp__strv_push(out, "-i");
+    r |= hp__strv_push(out, path);
+  }
+  r |= hp__strv_push(out, "-o");
+  r |= hp__strv_push_own(out, hp__path_join(rs->run_dir, "results.csv"));
+  r |= push_extra(out, rs);
+  r |= hp__strv_append(out, rs->app);
+  if (r)
+    r = HP_ENOMEM;
+
+fail:
+  free(path);
+  hp__buf_free(&in);
+  return r;
+}
+
+static int ncu_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
+                    hp_strv *out)
+{
+  hp__buf metrics = HP__BUF_INIT;
+  size_t i;
+  int r = 0;
+
+  r |= hp__strv_push(out, rs->tool_path);
+  r |= hp__strv_push(out, "--clock-control");
+  r |= hp__strv_push(out, "none");
+  r |= hp__strv_push(out, "--target-processes");
+  r |= hp__strv_push(out, "all");
+  r |= push_mode(out, m);
+  if (strcmp(m->name, "time") == 0 || rs->pass->counters.n) {
+    for (i = 0; i < rs->pass->counters.n; i++)
+      r |= hp__buf_printf(&metrics, "%s%s", i ? "," : "", rs->pass->counters.v[i]);
+    if (rs->pass->counters.n == 0)
+      r |= hp__buf_adds(&metrics, "gpu__time_duration.sum");
+    r |= hp__strv_push(out, "--metrics");
+    r |= hp__strv_push(out, metrics.data ? metrics.data : "");
+  }
+  if (rs->pass->kernel) {
+    r |= hp__strv_push(out, "-k");
+    r |= hp__strv_push_own(out, hp__asprintf("regex:%s", rs->pass->kernel));
+  }
+  if (rs->pass->launch_count > 0) {
+    r |= hp__strv_push(out, "-c");
+    r |= hp__strv_push_own(out, hp__asprintf("%ld", rs->pass->launch_count));
+  }
+  /* The CSV goes to its own file so the app's stdout, where the metric lines are, stays clean. */
+  r |= hp__strv_push(out, "--csv");
+  r |= hp__strv_push(out, "--page");
+  r |= hp__strv_push(out, "raw");
+  r |= hp__strv_push(out, "--log-file");
+  r |= hp__strv_push_own(out, hp__path_join(rs->run_dir, "ncu.csv"));
+  r |= push_extra(out, rs);
+  r |= hp__strv_append(out, rs->app);
+  hp__buf_free(&metrics);
+  return r ? HP_ENOMEM : 0;
+}
+
+static const hp__driver drivers[] = {
+  {"hipprof", hipprof_modes, hipprof_argv},
+  {"rocprofv3", rocprofv3_modes, rocprofv3_argv},
+  {"rocprof", rocprof_modes, rocprof_argv},
+  {"ncu", ncu_modes, ncu_argv},
+  {NULL, NULL, NULL}};
+
+const hp__driver *hp__driver_find(const char *tool)
+{
+  size_t i;
+
+  if (tool == NULL)
+    tool = "hipprof";
+  for (i = 0; drivers[i].tool; i++)
+    if (strcmp(drivers[i].tool, tool) == 0)
+      return &drivers[i];
+  return NULL;
+}
+
+static const hp__mode *find_mode(const hp__driver *d, const char *mode)
+{
+  size_t i;
+
+  for (i = 0; d && d->modes[i].name; i++)
+    if (strcmp(d->modes[i].name, mode) == 0)
+      return &d->modes[i];
+  return NULL;
+}
+
+int hp__mode_is_generic(const char *mode)
+{
+  return strcmp(mode, "normal") == 0 || strcmp(mode, "command") == 0;
+}
+
+int hp__driver_has_mode(const hp__driver *d, const char *mode)
+{
+  return hp__mode_is_generic(mode) || find_mode(d, mode) != NULL;
+}
+
+const char *hp__driver_name(const hp__driver *d)
+{
+  return d->tool;
+}
+
+const char *hp__driver_modes(const hp__driver *d)
+{
+  /* One static string per driver, built on first use; the tables never change. */
+  static char lists[sizeof(drivers) / sizeof(drivers[0])][256];
+  size_t k = (size_t)(d - drivers), i, len;
+  char *s = lists[k];
+
+  if (s[0] == '\0') {
+    snprintf(s, sizeof(lists[k]), "normal, command");
+    for (i = 0; d->modes[i].name; i++) {
+      len = strlen(s);
+      snprintf(s + len, sizeof(lists[k]) - len, ", %s", d->modes[i].name);
+    }
+  }
+  return s;
+}
+
+const char *hp__driver_tools(void)
+{
+  return "hipprof, rocprofv3, rocprof, ncu";
+}
+
+const char *hp__driver_mode_doc(const hp__driver *d, const char *mode)
+{
+  const hp__mode *m = find_mode(d, mode);
+
+  return m ? m->doc : NULL;
+}
+
+int hp__driver_argv(const hp__driver *d, const hp__run_spec *rs, hp_strv *out)
+{
+  const hp__mode *m = find_mode(d, rs->pass->mode);
+  int r;
+
+  out->v = NULL;
+  out->n = 0;
+  if (m == NULL)
+    return HP_ENOTSUP;
+  r = d->argv(d, m, rs, out);
+  if (r)
+    hp_strv_free(out);
+  return r;
+}

@@ -1,0 +1,40 @@
+/*
+ * The one table of profiler tools (lib/tool/driver.c): each tool's name, its modes with a line
+ * of documentation each, and how a pass of that mode becomes a command line. Plan validation,
+ * the dry run and the session read every tool fact from here. The table is static; nothing
+ * returned by these functions is owned by the caller except the argv hp__driver_argv builds.
+ */
+#ifndef HPRUN_TOOL_DRIVER_H
+#define HPRUN_TOOL_DRIVER_H
+
+#include "hprun.h"
+
+typedef struct hp__driver hp__driver;
+
+/* Everything a driver needs to build one run's command line. Nothing here is owned. */
+typedef struct hp__run_spec {
+  const hp_plan *plan;
+  const hp_pass *pass;
+  const char *tool_path;  /* the profiler's resolved path */
+  const char *run_dir;    /* the run's own folder (absolute) */
+  const hp_strv *app;     /* the app's argv, resolved */
+} hp__run_spec;
+
+/* Finds a driver by tool name: hipprof, rocprof, rocprofv3, ncu. NULL when unknown. */
+const hp__driver *hp__driver_find(const char *tool);
+/* 1 if `mode` is valid for this driver (the generic modes normal and command are valid for all). */
+int hp__driver_has_mode(const hp__driver *d, const char *mode);
+/* A comma-separated list of the driver's modes, for messages. Static storage. */
+const char *hp__driver_modes(const hp__driver *d);
+/* A comma-separated list of known tools, for messages. Static storage. */
+const char *hp__driver_tools(void);
+/* 1 for the modes every tool has: normal (no profiler) and command (an argv template). */
+int hp__mode_is_generic(const char *mode);
+const char *hp__driver_name(const hp__driver *d);
+/* One line describing a mode, or NULL. */
+const char *hp__driver_mode_doc(const hp__driver *d, const char *mode);
+/* Builds the whole argv of one run of a profiled pass into *out (new; free with hp_strv_free).
+ * Some drivers also write an input file into rs->run_dir. HP_ENOTSUP for an unknown mode. */
+int hp__driver_argv(const hp__driver *d, const hp__run_spec *rs, hp_strv *out);
+
+#endif /* HPRUN_TOOL_DRIVER_H */

@@ -1,0 +1,40 @@
+/*
+ * A growable byte buffer, always NUL-terminated (like redis' sds, but a plain struct), and small
+ * allocation helpers. The buffer owns its storage; hp__buf_steal hands it to the caller. Every
+ * string the helpers return is malloc'd and the caller's to free().
+ */
+#ifndef HPRUN_UTIL_BUF_H
+#define HPRUN_UTIL_BUF_H
+
+#include "hprun.h"
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct hp__buf {
+  char *data;  /* NUL-terminated; NULL until the first append */
+  size_t len;
+  size_t cap;
+} hp__buf;
+
+#define HP__BUF_INIT {NULL, 0, 0}
+
+/* Appends; on HP_ENOMEM the buffer is unchanged and still valid. */
+int hp__buf_add(hp__buf *b, const void *p, size_t n);
+int hp__buf_adds(hp__buf *b, const char *s);
+int hp__buf_addc(hp__buf *b, char c);
+int hp__buf_printf(hp__buf *b, const char *fmt, ...) HP_PRINTF(2, 3);
+int hp__buf_vprintf(hp__buf *b, const char *fmt, va_list ap);
+/* Empties without freeing. */
+void hp__buf_reset(hp__buf *b);
+/* Frees the storage and leaves an empty buffer. Accepts NULL. */
+void hp__buf_free(hp__buf *b);
+/* Hands the storage to the caller (free() it) and leaves the buffer empty. Never NULL on success:
+ * an empty buffer gives "". Returns NULL only on HP_ENOMEM. */
+char *hp__buf_steal(hp__buf *b);
+
+/* Small allocation helpers that return NULL on failure (callers check). */
+char *hp__strdup(const char *s);
+char *hp__strndup(const char *s, size_t n);
+char *hp__asprintf(const char *fmt, ...) HP_PRINTF(1, 2);
+
+#endif /* HPRUN_UTIL_BUF_H */

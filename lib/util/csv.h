@@ -1,0 +1,99 @@
+/*
+ * A streaming RFC 4180 CSV reader (lib/csv.c), library-internal.
+ *
+ * The reader owns one buffer (1 MiB unless told otherwise) that is refilled from a file
+ * descriptor or a memory block; it never holds more than the record being parsed, so memory does
+ * not grow with the size of the file. Records come back one at a time as NUL-terminated field
+ * pointers into that buffer, valid until the next call on the same reader. Design notes:
+ * docs/internals/csv.md.
+ */
+#ifndef HPRUN_CSV_H
+#define HPRUN_CSV_H
+
+#include "hprun.h"
+
+#include <stddef.h>
+
+typedef struct hp__csv hp__csv;
+
+typedef struct hp__csv_opts {
+  size_t bufsize;    /* initial buffer size; 0 = 1 MiB */
+  size_t max_field;  /* longest field accepted; 0 = 16 MiB */
+  size_t max_record; /* longest record (the most the buffer grows to); 0 = max_field + 1 MiB */
+} hp__csv_opts;
+
+/* A record. `f[i]` points at `len[i]` bytes followed by a NUL (a field may itself hold NULs, so
+ * use the length). Quotes are removed and doubled quotes undone. `line` is the physical line
+ * (1-based) on which the record starts, for messages. */
+typedef struct hp__csv_rec {
+  char **f;
+  size_t *len;
+  size_t n;
+  long line;
+} hp__csv_rec;
+
+/* Called for every problem the reader finds (unterminated quote, overlong record, characters after
+ * a closing quote). `msg` is a complete sentence without the file name. */
+typedef void (*hp__csv_warn_fn)(void *ud, long line, const char *msg);
+
+/* Opens a reader on `fd`, which stays the caller's (it is not closed). `name` is copied and used in
+ * messages. `o` may be NULL for the defaults. On failure *out is NULL. */
+int hp__csv_open_fd(hp__csv **out, int fd, const char *name, const hp__csv_opts *o);
+/* Opens `path` for reading; the reader closes it. HP_ENOENT, HP_EIO or HP_ENOMEM on failure. */
+int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o);
+/* Reads from memory that must outlive the reader. The bytes are copied through the same buffer as
+ * a file's would be, so tests exercise the real refill paths. */
+int hp__csv_open_mem(hp__csv **out, const char *data, size_t len, const char *name,
+                     const hp__csv_opts *o);
+/* Frees the reader and closes its descriptor if it opened it. Accepts NULL. */
+void hp__csv_free(hp__csv *c);
+
+/* Where problems go. Without a callback they are added to `diags` (if set) as warnings naming the
+ * file and line. */
+void hp__csv_set_warn(hp__csv *c, hp__csv_warn_fn fn, void *ud);
+void hp__csv_set_diags(hp__csv *c, hp_diags *diags);
+const char *hp__csv_name(const hp__csv *c);
+
+/* Reads the next record. Returns 1 with *rec filled, 0 at the end of the input, or HP_EIO /
+ * HP_ENOMEM. Blank lines are skipped. A record longer than max_record, or holding a field longer
+ * than max_field, is reported and skipped; an unterminated quote at the end of the input is
+ * reported and ends the input. A UTF-8 byte-order mark at the start is skipped. */
+int hp__csv_next(hp__csv *c, hp__csv_rec *rec);
+
+/* Reads the next physical line, without its line ending and without touching quotes: for text
+ * files and for the lines some tools print before their CSV header. *s and *n stay valid until the
+ * next call. A line longer than max_record is reported and skipped. Returns 1, 0 at the end, or
+ * HP_EIO / HP_ENOMEM. */
+int hp__csv_next_line(hp__csv *c, const char **s, size_t *n, long *line);
+/* Puts back the line the last hp__csv_next_line returned, so that the next call (of either kind)
+ * starts at it. Only valid directly after hp__csv_next_line returned 1. */
+void hp__csv_unread_line(hp__csv *c);
+
+/* The buffer's current capacity (for tests: it must not grow with the file). */
+size_t hp__csv_bufcap(const hp__csv *c);
+/* Bytes consumed so far (for throughput figures). */
+unsigned long long hp__csv_offset(const hp__csv *c);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Header lookup and number parsing.                                                               */
+
+/* Finds a header column by name: `names` is one name or several aliases separated by '|'
+ * ("LDS_Block_Size|Lds_Block_Size|lds"). Comparison is case-insensitive and ignores spaces around
+ * the header field. Returns the index of the first matching column, or -1. */
+int hp__csv_find(const hp__csv_rec *hdr, const char *names);
+/* Looks up n wanted names (each with aliases as above): idx[i] is its column or -1. Returns how many
+ * were found. */
+size_t hp__csv_map(const hp__csv_rec *hdr, const char *const *wanted, size_t n, int *idx);
+
+/* Trims ASCII spaces and tabs from both ends of s[0..*n): moves *s, shrinks *n. */
+void hp__trim(const char **s, size_t *n);
+
+/* Parses a number the way profilers print them: spaces around it, scientific notation, and ncu's
+ * thousands separators ("1,234,567.5", checked to be groups of three digits).
+ * Returns 1 with *out set; 0 when the field holds no value (empty, "n/a", "N/A", "None", "nan",
+ * "-"), *out then NaN; HP_EPARSE when it is not a number. */
+int hp__parse_num(const char *s, size_t n, double *out);
+/* The same for integers: a value with a fraction is HP_EPARSE, and so is one out of range. */
+int hp__parse_ll(const char *s, size_t n, long long *out);
+
+#endif /* HPRUN_CSV_H */

@@ -1,0 +1,204 @@
+/*
+ * A streaming JSON writer. It keeps no tree: members are appended to a buffer as they are written,
+ * so a summary of any size costs one pass. Errors are sticky (the first one is kept) so callers can
+ * write a whole document and check once, in hp__json_end.
+ */
+#include "util/json.h"
+#include "util/buf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+void hp__json_init(hp__json *j, int pretty)
+{
+  memset(j, 0, sizeof(*j));
+  j->pretty = pretty;
+  j->first[0] = 1;
+}
+
+static void put(hp__json *j, const char *s, size_t n)
+{
+  if (!j->err && hp__buf_add(&j->out, s, n))
+    j->err = HP_ENOMEM;
+}
+
+static void puts_(hp__json *j, const char *s)
+{
+  put(j, s, strlen(s));
+}
+
+static void newline(hp__json *j)
+{
+  int i;
+
+  if (!j->pretty)
+    return;
+  put(j, "\n", 1);
+  for (i = 0; i < j->depth; i++)
+    put(j, "  ", 2);
+}
+
+/* Called before every value: writes the comma and newline an array item or a key needs. An
+ * object member's value follows its key directly. */
+
+static void before_value(hp__json *j)
+{
+  if (j->depth == 0)
+    return;
+  if (j->after_key) {
+    j->after_key = 0;
+    return;
+  }
+  if (!j->first[j->depth])
+    put(j, ",", 1);
+  j->first[j->depth] = 0;
+  newline(j);
+}
+
+static void open_(hp__json *j, const char *c)
+{
+  before_value(j);
+  puts_(j, c);
+  if (j->depth + 1 >= (int)(sizeof(j->first) / sizeof(j->first[0]))) {
+    j->err = HP_ERANGE;
+    return;
+  }
+  j->depth++;
+  j->first[j->depth] = 1;
+}
+
+static void close_(hp__json *j, const char *c)
+{
+  int empty;
+
+  if (j->depth == 0) {
+    j->err = j->err ? j->err : HP_EINVAL;
+    return;
+  }
+  empty = j->first[j->depth];
+  j->depth--;
+  if (!empty)
+    newline(j);
+  puts_(j, c);
+}
+
+void hp__json_obj_begin(hp__json *j) { open_(j, "{"); }
+void hp__json_obj_end(hp__json *j) { close_(j, "}"); }
+void hp__json_arr_begin(hp__json *j) { open_(j, "["); }
+void hp__json_arr_end(hp__json *j) { close_(j, "]"); }
+
+static void quoted(hp__json *j, const char *s, size_t n)
+{
+  static const char hex[] = "0123456789abcdef";
+  size_t i, start = 0;
+  char esc[7];
+
+  put(j, "\"", 1);
+  for (i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    const char *rep = NULL;
+    if (c == '"')
+      rep = "\\\"";
+    else if (c == '\\')
+      rep = "\\\\";
+    else if (c == '\n')
+      rep = "\\n";
+    else if (c == '\r')
+      rep = "\\r";
+    else if (c == '\t')
+      rep = "\\t";
+    else if (c < 0x20 || c == 0x7f) {
+      esc[0] = '\\'; esc[1] = 'u'; esc[2] = '0'; esc[3] = '0';
+      esc[4] = hex[c >> 4]; esc[5] = hex[c & 15]; esc[6] = '\0';
+      rep = esc;
+    }
+    if (rep) {
+      put(j, s + start, i - start);
+      puts_(j, rep);
+      start = i + 1;
+    }
+  }
+  put(j, s + start, n - start);
+  put(j, "\"", 1);
+}
+
+void hp__json_key(hp__json *j, const char *key)
+{
+  before_value(j);
+  quoted(j, key, strlen(key));
+  put(j, j->pretty ? ": " : ":", j->pretty ? 2 : 1);
+  j->after_key = 1;
+}
+
+void hp__json_strn(hp__json *j, const char *s, size_t n)
+{
+  before_value(j);
+  quoted(j, s, n);
+}
+
+void hp__json_str(hp__json *j, const char *s)
+{
+  if (s == NULL)
+    hp__json_null(j);
+  else
+    hp__json_strn(j, s, strlen(s));
+}
+
+void hp__json_num(hp__json *j, double v)
+{
+  char tmp[64];
+
+  if (!isfinite(v)) {
+    hp__json_null(j);
+    return;
+  }
+  before_value(j);
+  /* %.17g round-trips every double; shorter forms are tried first so files stay readable. */
+  snprintf(tmp, sizeof(tmp), "%.15g", v);
+  if (strtod(tmp, NULL) != v)
+    snprintf(tmp, sizeof(tmp), "%.17g", v);
+  puts_(j, tmp);
+}
+
+void hp__json_int(hp__json *j, long long v)
+{
+  char tmp[32];
+
+  before_value(j);
+  snprintf(tmp, sizeof(tmp), "%lld", v);
+  puts_(j, tmp);
+}
+
+void hp__json_bool(hp__json *j, int v)
+{
+  before_value(j);
+  puts_(j, v ? "true" : "false");
+}
+
+void hp__json_null(hp__json *j)
+{
+  before_value(j);
+  puts_(j, "null");
+}
+
+void hp__json_kstr(hp__json *j, const char *k, const char *s) { hp__json_key(j, k); hp__json_str(j, s); }
+void hp__json_knum(hp__json *j, const char *k, double v) { hp__json_key(j, k); hp__json_num(j, v); }
+void hp__json_kint(hp__json *j, const char *k, long long v) { hp__json_key(j, k); hp__json_int(j, v); }
+void hp__json_kbool(hp__json *j, const char *k, int v) { hp__json_key(j, k); hp__json_bool(j, v); }
+
+int hp__json_end(hp__json *j)
+{
+  if (!j->err && j->depth != 0)
+    j->err = HP_EINVAL;
+  if (!j->err && j->pretty)
+    put(j, "\n", 1);
+  return j->err;
+}
+
+void hp__json_free(hp__json *j)
+{
+  if (j)
+    hp__buf_free(&j->out);
+}
