@@ -13,8 +13,10 @@ int cmd_check(int argc, char **argv)
   int i, r, bad = 0;
 
   if (argc < 2 || strcmp(argv[1], "--help") == 0) {
-    fprintf(argc < 2 ? stderr : stdout, "usage: hprun check PLAN.yaml...\n"
-            "Validates each plan and prints its errors as FILE:LINE:COL: error: ...; exit 2 if any.\n");
+    fprintf(
+        argc < 2 ? stderr : stdout,
+        "usage: hprun check PLAN.yaml...\n"
+        "Validates each plan and prints its errors as FILE:LINE:COL: error: ...; exit 2 if any.\n");
     return argc < 2 ? HP_EXIT_USAGE : HP_EXIT_OK;
   }
   for (i = 1; i < argc; i++) {
@@ -26,8 +28,8 @@ int cmd_check(int argc, char **argv)
         fprintf(stderr, "%s: error: %s\n", argv[i], hp_strerror(r));
       bad = 1;
     } else {
-      printf("%s: ok (%zu passes, %zu variants, %zu metrics, repeat %d)\n", argv[i],
-             plan->npasses, plan->nvariants, plan->nmetrics, plan->repeat);
+      printf("%s: ok (%zu passes, %zu variants, %zu metrics, repeat %d)\n", argv[i], plan->npasses,
+             plan->nvariants, plan->nmetrics, plan->repeat);
     }
     hp_plan_free(plan);
     plan = NULL;

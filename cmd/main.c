@@ -14,12 +14,12 @@ struct subcommand {
 };
 
 static const struct subcommand commands[] = {
-  {"run", cmd_run, "run a plan: every pass in its own process and folder (the default)"},
-  {"check", cmd_check, "validate a plan and exit (nothing runs)"},
-  {"summarize", cmd_summarize, "summarize profiler output files or a session folder"},
-  {"report", cmd_report, "re-render a stored session's reports without running anything"},
-  {"compare", cmd_compare, "compare two sessions; exit 1 on a significant regression"},
-  {NULL, NULL, NULL}};
+    {"run", cmd_run, "run a plan: every pass in its own process and folder (the default)"},
+    {"check", cmd_check, "validate a plan and exit (nothing runs)"},
+    {"summarize", cmd_summarize, "summarize profiler output files or a session folder"},
+    {"report", cmd_report, "re-render a stored session's reports without running anything"},
+    {"compare", cmd_compare, "compare two sessions; exit 1 on a significant regression"},
+    {NULL, NULL, NULL}};
 
 static void usage(FILE *fp)
 {
@@ -45,7 +45,8 @@ int main(int argc, char **argv)
     usage(stderr);
     return HP_EXIT_USAGE;
   }
-  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+      strcmp(argv[1], "help") == 0) {
     usage(stdout);
     return HP_EXIT_OK;
   }

@@ -60,8 +60,9 @@ int cmd_report(int argc, char **argv)
   if (strcmp(format, "text") == 0)
     hp_report_table(s, stdout);
   else {
-    r = strcmp(format, "md") == 0 ? hp_report_markdown(s, &text)
-        : strcmp(format, "json") == 0 ? hp_report_json(s, &text) : hp_report_junit(s, &text);
+    r = strcmp(format, "md") == 0     ? hp_report_markdown(s, &text)
+        : strcmp(format, "json") == 0 ? hp_report_json(s, &text)
+                                      : hp_report_junit(s, &text);
     if (r) {
       code = HP_EXIT_IO;
       goto done;

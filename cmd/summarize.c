@@ -11,18 +11,18 @@
 #include <string.h>
 
 static const char usage_text[] =
-  "usage: hprun summarize [--format text|json|md|csv] [--top N] [--categories FILE]\n"
-  "                       [--quiet-warnings] PATH...\n"
-  "\n"
-  "Summarises hipprof, rocprof, rocprofv3 and ncu output. Each PATH is a file or a folder\n"
-  "(read recursively; files that are not profiler output are ignored).\n"
-  "\n"
-  "  --format F         text (default), json, md (GitHub Markdown) or csv\n"
-  "  --top N            rows per table; 0 shows all (default 10 for text and md, all otherwise)\n"
-  "  --categories FILE  kernel categories from a YAML file holding `categories:`\n"
-  "  --quiet-warnings   do not print warnings about the input (errors are still printed)\n"
-  "\n"
-  "Exit status: 0 success, 2 usage error, 4 a path could not be read.\n";
+    "usage: hprun summarize [--format text|json|md|csv] [--top N] [--categories FILE]\n"
+    "                       [--quiet-warnings] PATH...\n"
+    "\n"
+    "Summarises hipprof, rocprof, rocprofv3 and ncu output. Each PATH is a file or a folder\n"
+    "(read recursively; files that are not profiler output are ignored).\n"
+    "\n"
+    "  --format F         text (default), json, md (GitHub Markdown) or csv\n"
+    "  --top N            rows per table; 0 shows all (default 10 for text and md, all otherwise)\n"
+    "  --categories FILE  kernel categories from a YAML file holding `categories:`\n"
+    "  --quiet-warnings   do not print warnings about the input (errors are still printed)\n"
+    "\n"
+    "Exit status: 0 success, 2 usage error, 4 a path could not be read.\n";
 
 static int usage(const char *msg, const char *arg)
 {

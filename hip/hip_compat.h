@@ -17,8 +17,8 @@
 #ifndef HPRUN_HIP_COMPAT_H
 #define HPRUN_HIP_COMPAT_H
 
-#if defined(__HIP__) || defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__) || \
-    defined(__HIP_PLATFORM_HCC__) || defined(__HIP_PLATFORM_NVIDIA__) ||        \
+#if defined(__HIP__) || defined(__HIPCC__) || defined(__HIP_PLATFORM_AMD__) ||                     \
+    defined(__HIP_PLATFORM_HCC__) || defined(__HIP_PLATFORM_NVIDIA__) ||                           \
     defined(__HIP_PLATFORM_NVCC__)
 #include <hip/hip_runtime.h>
 #define HPRUN_HIP_NATIVE 1
@@ -36,21 +36,22 @@
 /* Evaluates `expr` (a call returning hipError_t) once. A failed HIP call leaves the device in
  * an unknown state, so a sample has nothing sensible left to do: it says where and why, and
  * exits 1. The operating system releases device memory and events of an exiting process. */
-#define HPRUN_HIP_CHECK(expr)                                                         \
-  do {                                                                                \
-    hipError_t hprun_check_err_ = (expr);                                             \
-    if (hprun_check_err_ != hipSuccess) {                                             \
-      fprintf(stderr, "%s:%d: %s failed: %s (error %d)\n", __FILE__, __LINE__, #expr, \
-              hipGetErrorString(hprun_check_err_), (int)hprun_check_err_);            \
-      exit(1);                                                                        \
-    }                                                                                 \
+#define HPRUN_HIP_CHECK(expr)                                                                      \
+  do {                                                                                             \
+    hipError_t hprun_check_err_ = (expr);                                                          \
+    if (hprun_check_err_ != hipSuccess) {                                                          \
+      fprintf(stderr, "%s:%d: %s failed: %s (error %d)\n", __FILE__, __LINE__, #expr,              \
+              hipGetErrorString(hprun_check_err_), (int)hprun_check_err_);                         \
+      exit(1);                                                                                     \
+    }                                                                                              \
   } while (0)
 
 /* Writes the architecture of the device described by `prop` into `buf` (always
  * NUL-terminated when `len` > 0) and returns `buf`. The caller owns both; nothing is
  * allocated. AMD's gcnArchName carries the feature suffix ("gfx936:sramecc+:xnack-"), as the
  * article prints it; an empty gcnArchName (seen on some runtimes) becomes "unknown". */
-static inline const char *hprun_arch_name(const hipDeviceProp_t *prop, char *buf, size_t len) {
+static inline const char *hprun_arch_name(const hipDeviceProp_t *prop, char *buf, size_t len)
+{
   if (buf == NULL || len == 0)
     return "";
 #if HPRUN_HIP_NATIVE && !defined(__HIP_PLATFORM_NVIDIA__) && !defined(__HIP_PLATFORM_NVCC__)

@@ -79,7 +79,7 @@ typedef enum cudaMemcpyKind hipMemcpyKind;
 /* hipLaunchKernelGGL(kernel, grid, block, dynamic_shared_bytes, stream, args...) is HIP's
  * macro form of the triple-chevron launch; under CUDA it is exactly that launch. A kernel
  * template with commas in its arguments must be wrapped in parentheses, as under HIP. */
-#define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...) \
+#define hipLaunchKernelGGL(kernel, grid, block, shmem, stream, ...)                                \
   (kernel)<<<(grid), (block), (shmem), (stream)>>>(__VA_ARGS__)
 
 #endif /* HPRUN_HIP_CUDA_COMPAT_H */

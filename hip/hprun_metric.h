@@ -42,14 +42,16 @@ typedef struct hprun_line {
 } hprun_line_t;
 
 /* Starts a line on `out` (stdout when NULL). Prints nothing yet. */
-static inline void hprun_line_begin(hprun_line_t *line, FILE *out) {
+static inline void hprun_line_begin(hprun_line_t *line, FILE *out)
+{
   line->out = out != NULL ? out : stdout;
   line->nfields = 0;
 }
 
 /* The separator goes before every field but the first, so a line never has a leading or
  * trailing blank that a strict pattern would trip over. */
-static inline void hprun_line_name_(hprun_line_t *line, const char *name) {
+static inline void hprun_line_name_(hprun_line_t *line, const char *name)
+{
   if (line->nfields++ > 0)
     fputc(' ', line->out);
   fputs(name, line->out);
@@ -58,7 +60,8 @@ static inline void hprun_line_name_(hprun_line_t *line, const char *name) {
 
 /* Adds `name=value`; blanks and '=' in `value` become '_', and NULL or "" prints as
  * "unknown", so the field is always exactly one non-empty token. */
-static inline void hprun_line_str(hprun_line_t *line, const char *name, const char *value) {
+static inline void hprun_line_str(hprun_line_t *line, const char *name, const char *value)
+{
   const char *p;
 
   hprun_line_name_(line, name);
@@ -73,20 +76,23 @@ static inline void hprun_line_str(hprun_line_t *line, const char *name, const ch
 }
 
 /* Adds `name=value` with HPRUN_METRIC_FMT. */
-static inline void hprun_line_double(hprun_line_t *line, const char *name, double value) {
+static inline void hprun_line_double(hprun_line_t *line, const char *name, double value)
+{
   hprun_line_name_(line, name);
   fprintf(line->out, HPRUN_METRIC_FMT, value);
 }
 
 /* Adds `name=value` for an integer (counts: elements, iterations, launches). */
-static inline void hprun_line_long(hprun_line_t *line, const char *name, long long value) {
+static inline void hprun_line_long(hprun_line_t *line, const char *name, long long value)
+{
   hprun_line_name_(line, name);
   fprintf(line->out, "%lld", value);
 }
 
 /* Ends the line and flushes the stream. Returns 0, or -1 when the stream reported a write
  * error (a closed pipe, a full disk), which the caller may turn into a failing exit status. */
-static inline int hprun_line_end(hprun_line_t *line) {
+static inline int hprun_line_end(hprun_line_t *line)
+{
   fputc('\n', line->out);
   if (fflush(line->out) != 0 || ferror(line->out))
     return -1;
@@ -94,7 +100,8 @@ static inline int hprun_line_end(hprun_line_t *line) {
 }
 
 /* Prints the one-field line `name=value` on stdout and flushes. Returns as hprun_line_end. */
-static inline int hprun_print_metric(const char *name, double value) {
+static inline int hprun_print_metric(const char *name, double value)
+{
   hprun_line_t line;
 
   hprun_line_begin(&line, stdout);

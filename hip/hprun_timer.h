@@ -33,16 +33,17 @@
 typedef struct hprun_timer {
   hipEvent_t start;
   hipEvent_t stop;
-  int has_start;     /* `start` was created and must be destroyed */
-  int has_stop;      /* `stop` likewise */
-  int running;       /* start recorded, stop not yet */
-  float elapsed_ms;  /* the last start..stop interval, whole (not divided) */
+  int has_start;    /* `start` was created and must be destroyed */
+  int has_stop;     /* `stop` likewise */
+  int running;      /* start recorded, stop not yet */
+  float elapsed_ms; /* the last start..stop interval, whole (not divided) */
 } hprun_timer_t;
 
 /* Creates the timer's two events. The caller owns `t` (any storage) and must call
  * hprun_timer_destroy() afterwards, also when this fails: whatever was created is then
  * released there. */
-static inline hipError_t hprun_timer_init(hprun_timer_t *t) {
+static inline hipError_t hprun_timer_init(hprun_timer_t *t)
+{
   hipError_t err;
 
   memset(t, 0, sizeof(*t));
@@ -59,7 +60,8 @@ static inline hipError_t hprun_timer_init(hprun_timer_t *t) {
 
 /* Records the start event on `stream` (0 = the default stream). Work queued on that stream
  * after this call, up to hprun_timer_stop(), is what gets timed. */
-static inline hipError_t hprun_timer_start(hprun_timer_t *t, hipStream_t stream) {
+static inline hipError_t hprun_timer_start(hprun_timer_t *t, hipStream_t stream)
+{
   hipError_t err;
 
   if (!t->has_start || !t->has_stop)
@@ -76,7 +78,8 @@ static inline hipError_t hprun_timer_start(hprun_timer_t *t, hipStream_t stream)
  * The whole interval stays in t->elapsed_ms. Blocks the calling thread until the stream has
  * reached the stop event. */
 static inline hipError_t hprun_timer_stop(hprun_timer_t *t, hipStream_t stream, long iterations,
-                                          double *mean_ms) {
+                                          double *mean_ms)
+{
   hipError_t err;
   float ms = 0.0f;
 
@@ -100,7 +103,8 @@ static inline hipError_t hprun_timer_stop(hprun_timer_t *t, hipStream_t stream, 
 
 /* Destroys whatever events hprun_timer_init() created. Accepts NULL and a timer destroyed
  * before; returns the first failing hipEventDestroy's error but still tries both. */
-static inline hipError_t hprun_timer_destroy(hprun_timer_t *t) {
+static inline hipError_t hprun_timer_destroy(hprun_timer_t *t)
+{
   hipError_t first = hipSuccess;
   hipError_t err;
 

@@ -14,16 +14,17 @@
 
 static int failures;
 
-#define CHECK(cond)                                                          \
-  do {                                                                       \
-    if (!(cond)) {                                                           \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                            \
-    }                                                                        \
+#define CHECK(cond)                                                                                \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                     \
+      failures++;                                                                                  \
+    }                                                                                              \
   } while (0)
 
 /* Reads everything written to `f` since it was opened into `buf` (NUL-terminated). */
-static void slurp(FILE *f, char *buf, size_t len) {
+static void slurp(FILE *f, char *buf, size_t len)
+{
   size_t n;
 
   rewind(f);
@@ -34,7 +35,8 @@ static void slurp(FILE *f, char *buf, size_t len) {
 /* Applies `pattern` (one capture group, as in a plan's metrics entry) to `text` and stores the
  * captured number in *value. Returns 1 on a match whose capture parses completely as a double,
  * 0 when the pattern does not match, -1 when it matched something strtod rejects. */
-static int capture(const char *pattern, const char *text, double *value) {
+static int capture(const char *pattern, const char *text, double *value)
+{
   regex_t re;
   regmatch_t m[2];
   char num[64];
@@ -64,7 +66,8 @@ static int capture(const char *pattern, const char *text, double *value) {
   return 1;
 }
 
-static void test_article_line(void) {
+static void test_article_line(void)
+{
   char buf[512];
   FILE *f = tmpfile();
   hprun_line_t line;
@@ -84,8 +87,9 @@ static void test_article_line(void) {
   slurp(f, buf, sizeof(buf));
   fclose(f);
 
-  CHECK(strcmp(buf, "device=NVIDIA_H200 arch=gfx936:sramecc+:xnack- elements=1048576 "
-                    "launches=120 mean_kernel_ms=0.0185488 max_abs_error=0\n") == 0);
+  CHECK(strcmp(buf,
+               "device=NVIDIA_H200 arch=gfx936:sramecc+:xnack- elements=1048576 "
+               "launches=120 mean_kernel_ms=0.0185488 max_abs_error=0\n") == 0);
   CHECK(capture("mean_kernel_ms=([0-9.eE+-]+)", buf, &v) == 1);
   CHECK(v == 0.0185488);
   CHECK(capture("launches=([0-9]+)", buf, &v) == 1);
@@ -96,7 +100,8 @@ static void test_article_line(void) {
 
 /* Every magnitude a timing can have comes back within %.7g's rounding, including the ones
  * printed in exponent form, which the documented pattern must still capture whole. */
-static void test_number_round_trip(void) {
+static void test_number_round_trip(void)
+{
   static const double values[] = {1e-9, 2.5e-6, 0.0185488, 1.48078, 42.0, 123456.789, 3.2e10};
   size_t i;
 
@@ -119,7 +124,8 @@ static void test_number_round_trip(void) {
   }
 }
 
-static void test_string_values(void) {
+static void test_string_values(void)
+{
   char buf[256];
   FILE *f = tmpfile();
   hprun_line_t line;
@@ -138,7 +144,8 @@ static void test_string_values(void) {
 }
 
 /* A non-finite result must not look like a number to hprun: the metric then counts as missing. */
-static void test_non_finite_is_not_a_number(void) {
+static void test_non_finite_is_not_a_number(void)
+{
   char buf[128];
   FILE *f = tmpfile();
   hprun_line_t line;
@@ -157,7 +164,8 @@ static void test_non_finite_is_not_a_number(void) {
   CHECK(capture("other_ms=([0-9.eE+-]+)", buf, &v) == 0);
 }
 
-static void test_defaults_and_write_error(void) {
+static void test_defaults_and_write_error(void)
+{
   hprun_line_t line;
   FILE *full;
 
@@ -177,7 +185,8 @@ static void test_defaults_and_write_error(void) {
   fclose(full);
 }
 
-int main(void) {
+int main(void)
+{
   test_article_line();
   test_number_round_trip();
   test_string_values();

@@ -44,10 +44,14 @@ int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compar
   *regressions = 0;
   r |= hp__buf_printf(&b, "## hprun compare: `%s` → `%s`\n\n", old_s->name ? old_s->name : "?",
                       new_s->name ? new_s->name : "?");
-  r |= hp__buf_printf(&b, "Tolerance %.3g%%, alpha %.3g. A regression is a change that is "
-                      "significant and worse than the tolerance.\n\n", o->tolerance * 100, o->alpha);
-  r |= hp__buf_adds(&b, "| pass | metric | old median | new median | change | 95% CI of ratio | p | n old/new | verdict |\n"
-                        "|---|---|---:|---:|---:|---|---:|---|---|\n");
+  r |= hp__buf_printf(&b,
+                      "Tolerance %.3g%%, alpha %.3g. A regression is a change that is "
+                      "significant and worse than the tolerance.\n\n",
+                      o->tolerance * 100, o->alpha);
+  r |= hp__buf_adds(&b,
+                    "| pass | metric | old median | new median | change | 95% CI of ratio | p | n "
+                    "old/new | verdict |\n"
+                    "|---|---|---:|---:|---:|---|---:|---|---|\n");
   for (i = 0; i < new_s->npasses && !r; i++) {
     const hp_pass_result *np = &new_s->passes[i], *op = find_pass(old_s, np->name);
     if (op == NULL) {
@@ -72,7 +76,8 @@ int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compar
         break;
       }
       hp_stats_compare(a, na, c, nc, o->alpha, o->seed, &sig, &ratio, &p, &lo, &hi);
-      ratio = op->metrics[om].st.median != 0 ? np->metrics[m].st.median / op->metrics[om].st.median : NAN;
+      ratio = op->metrics[om].st.median != 0 ? np->metrics[m].st.median / op->metrics[om].st.median
+                                             : NAN;
       worse = np->metrics[m].higher_is_better ? 1.0 / ratio - 1.0 : ratio - 1.0;
       /* A metric's own tolerance in the (new) plan wins over the command line's default. */
       tol = np->metrics[m].tolerance >= 0 ? np->metrics[m].tolerance : o->tolerance;
@@ -98,15 +103,18 @@ int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compar
         r |= hp__buf_printf(&b, "[%.4f, %.4f]", lo, hi);
       else
         r |= hp__buf_adds(&b, "-");
-      r |= hp__buf_printf(&b, " | %s | %zu/%zu | %s |\n", hp__fmt_num(x, sizeof(x), p), na, nc, verdict);
+      r |= hp__buf_printf(&b, " | %s | %zu/%zu | %s |\n", hp__fmt_num(x, sizeof(x), p), na, nc,
+                          verdict);
       free(a);
       free(c);
     }
   }
   r |= hp__buf_printf(&b, "\n%zu regression(s)", nreg);
   if (nunconf)
-    r |= hp__buf_printf(&b, "; %zu change(s) beyond the tolerance could not be tested: run "
-                        "at least %d repeats per pass", nunconf, HP_STATS_MIN_N);
+    r |= hp__buf_printf(&b,
+                        "; %zu change(s) beyond the tolerance could not be tested: run "
+                        "at least %d repeats per pass",
+                        nunconf, HP_STATS_MIN_N);
   r |= hp__buf_adds(&b, ".\n");
   if (r) {
     hp__buf_free(&b);

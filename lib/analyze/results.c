@@ -168,7 +168,8 @@ static char *failure_advice(const hp_pass_result *pr)
       return hp__asprintf("run %d exited with status %lld; see %s/stderr.txt", r->index,
                           r->exit_status, r->dir);
     return hp__asprintf("run %d printed no value for the primary metric; check the metric "
-                        "pattern against %s/stdout.txt", r->index, r->dir);
+                        "pattern against %s/stdout.txt",
+                        r->index, r->dir);
   }
   return hp__strdup("no counted run completed");
 }
@@ -216,8 +217,12 @@ static void flag_pass(const hp_session *s, hp_pass_result *pr)
   if (sd >= 2.0) {
     pr->flag = HP_FLAG_DISTORTED;
     pr->advice = hp__asprintf("%s makes %s read %.2fx the baseline: use it to attribute, never "
-                              "quote its time as performance%s", what, m->name ? m->name : "the "
-                              "metric", sd, pr->expect_distorted ? " (expected)" : "");
+                              "quote its time as performance%s",
+                              what,
+                              m->name ? m->name
+                                      : "the "
+                                        "metric",
+                              sd, pr->expect_distorted ? " (expected)" : "");
     return;
   }
   if (fabs(over) <= s->warn) {
@@ -229,17 +234,18 @@ static void flag_pass(const hp_session *s, hp_pass_result *pr)
     /* A variant's change is the point of the A/B run; its verdict and summary say it. */
     if (!pr->is_variant)
       pr->advice = hp__asprintf("%s changes %s by %+.2f%% (significant, p=%.3g): compare times "
-                                "only within this mode", what, m->name ? m->name : "the metric",
-                                over * 100, m->p);
+                                "only within this mode",
+                                what, m->name ? m->name : "the metric", over * 100, m->p);
   } else if (m->sig == HP_SIG_NO) {
     pr->flag = HP_FLAG_OK;
     pr->advice = hp__asprintf("%+.2f%% is beyond warn but not significant (p=%.3g): within the "
-                              "run-to-run noise", over * 100, m->p);
+                              "run-to-run noise",
+                              over * 100, m->p);
   } else {
     pr->flag = HP_FLAG_UNCONFIRMED;
     pr->advice = hp__asprintf("%+.2f%% is beyond warn (%.1f%%), but %zu run(s) are too few to "
-                              "tell it from noise: use repeat >= 5", over * 100, s->warn * 100,
-                              m->st.n);
+                              "tell it from noise: use repeat >= 5",
+                              over * 100, s->warn * 100, m->st.n);
   }
 }
 
@@ -302,10 +308,11 @@ static void verdict(const hp_plan *plan, hp_pass_result *ref, hp_pass_result *pr
           (gt->max_rel_delta >= 0 && !(fabs(rel) <= gt->max_rel_delta))) {
         pr->verdict = hp__strdup("rejected (numerics)");
         free(pr->advice);
-        pr->advice = hp__asprintf("%s moved by %+.6g against the reference (gate: %s%g): "
-                                  "the candidate changes the answer", gt->metric, d,
-                                  gt->max_abs_delta >= 0 ? "|delta| <= " : "|rel| <= ",
-                                  gt->max_abs_delta >= 0 ? gt->max_abs_delta : gt->max_rel_delta);
+        pr->advice =
+            hp__asprintf("%s moved by %+.6g against the reference (gate: %s%g): "
+                         "the candidate changes the answer",
+                         gt->metric, d, gt->max_abs_delta >= 0 ? "|delta| <= " : "|rel| <= ",
+                         gt->max_abs_delta >= 0 ? gt->max_abs_delta : gt->max_rel_delta);
         variant_summary(ref, pr);
         return;
       }

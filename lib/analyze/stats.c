@@ -281,17 +281,17 @@ static int mw_counts(size_t na, size_t nb, int64_t **out)
   c[0] = 1;
   for (i = 1; i <= k; i++) {
     f = N - k + i;
-    for (u = deg + f; u >= f; u--)  /* times (1 - q^f), from the top so c[u - f] is old */
+    for (u = deg + f; u >= f; u--) /* times (1 - q^f), from the top so c[u - f] is old */
       c[u] -= c[u - f];
-    for (u = i; u <= deg + f; u++)  /* over (1 - q^i): r[u] = p[u] + r[u - i] */
+    for (u = i; u <= deg + f; u++) /* over (1 - q^i): r[u] = p[u] + r[u - i] */
       c[u] += c[u - i];
     deg += f - i;
   }
   return 0;
 }
 
-int hp_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-                          double *u, double *p)
+int hp_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u,
+                          double *p)
 {
   double *fa = NULL, *fb = NULL, ra = 0, ties = 0, rank, u1, umax, mu, n1n2, N, sigma, z;
   int64_t *counts = NULL;
@@ -365,7 +365,7 @@ int hp_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb
       z = (umax - mu - 0.5) / sigma;
       *p = erfc(z / sqrt(2.0));
     } else {
-      *p = 1;   /* every value equal: nothing to tell the samples apart */
+      *p = 1; /* every value equal: nothing to tell the samples apart */
     }
   }
   if (*p > 1)
@@ -419,9 +419,8 @@ static double resample_median(hp_rng *rng, const double *s, size_t n, double *tm
   return sorted_median(tmp, n);
 }
 
-int hp_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
-                             unsigned iters, double level, uint64_t seed,
-                             double *lo, double *hi)
+int hp_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
+                             double level, uint64_t seed, double *lo, double *hi)
 {
   double *fa = NULL, *fb = NULL, *ta = NULL, *tb = NULL, *ratios = NULL, r;
   size_t ma, mb, m = 0, it;
@@ -509,8 +508,8 @@ static double min_attainable_p(size_t na, size_t nb)
 }
 
 int hp_stats_compare(const double *a, size_t na, const double *b, size_t nb, double alpha,
-                     uint64_t seed, hp_significance *sig, double *ratio, double *p,
-                     double *ci_lo, double *ci_hi)
+                     uint64_t seed, hp_significance *sig, double *ratio, double *p, double *ci_lo,
+                     double *ci_hi)
 {
   double r = NAN, pv = NAN, u, lo = NAN, hi = NAN;
   size_t ma, mb;

@@ -35,8 +35,8 @@ extern char **environ;
 
 typedef struct child_stream {
   uv_pipe_t pipe;
-  int fd;              /* the file it is saved to, or -1 */
-  hp__buf line;        /* a partial line waiting for its newline (echo only) */
+  int fd;       /* the file it is saved to, or -1 */
+  hp__buf line; /* a partial line waiting for its newline (echo only) */
   hp__buf *capture;
   struct child *c;
   int open;
@@ -56,11 +56,11 @@ typedef struct child {
   uv_timer_t stimer;
   hp__buf sline;
   int sfd;
-  int sampling;          /* the sampler's process is running */
+  int sampling; /* the sampler's process is running */
   double ssum;
   int pgid;
   int exited;
-  int phase;            /* 0 running, 1 app signalled, 2 group SIGTERM, 3 group SIGKILL */
+  int phase; /* 0 running, 1 app signalled, 2 group SIGTERM, 3 group SIGKILL */
   uint64_t t0;
 } child;
 
@@ -701,8 +701,10 @@ int hp__env_from_script(uv_loop_t *loop, const char *script, char ***out, hp_dia
   if (r || res.exit_status != 0 || res.term_signal || cap.len == 0) {
     hp_diags_add(diags, HP_DIAG_ERROR, script, 0, 0,
                  "sourcing the profiler's env_script in /bin/sh failed (%s)",
-                 r ? hp_strerror(r) : res.timed_out ? "timed out after 60 s"
-                 : res.exit_status == 97 ? "the script returned an error" : "no environment");
+                 r                           ? hp_strerror(r)
+                     : res.timed_out         ? "timed out after 60 s"
+                     : res.exit_status == 97 ? "the script returned an error"
+                                             : "no environment");
     r = HP_EIO;
     goto fail;
   }

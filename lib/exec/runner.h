@@ -12,13 +12,13 @@
 #include <uv.h>
 
 typedef struct hp__child_spec {
-  const hp_strv *argv;      /* argv[0] is looked up on PATH by libuv (execvp) */
-  char **env;               /* NULL-terminated "K=V"; NULL inherits hprun's environment */
-  const char *cwd;          /* NULL: hprun's */
-  double timeout_s;         /* 0: none */
-  double grace_s;           /* between SIGTERM and SIGKILL; 0: 5 s */
-  int profiled;             /* a profiler leads the group: on stop, signal its children first */
-  const char *stdout_path;  /* saved here (created, never overwritten); NULL: not saved */
+  const hp_strv *argv;     /* argv[0] is looked up on PATH by libuv (execvp) */
+  char **env;              /* NULL-terminated "K=V"; NULL inherits hprun's environment */
+  const char *cwd;         /* NULL: hprun's */
+  double timeout_s;        /* 0: none */
+  double grace_s;          /* between SIGTERM and SIGKILL; 0: 5 s */
+  int profiled;            /* a profiler leads the group: on stop, signal its children first */
+  const char *stdout_path; /* saved here (created, never overwritten); NULL: not saved */
   const char *stderr_path;
   FILE *echo;               /* live copy of the child's output, lines prefixed; NULL: quiet */
   const char *prefix;       /* e.g. "[stats 1] " */
@@ -31,17 +31,17 @@ typedef struct hp__child_spec {
 } hp__child_spec;
 
 typedef struct hp__child_result {
-  int spawn_error;          /* 0, or a negative libuv code (uv_strerror) */
+  int spawn_error; /* 0, or a negative libuv code (uv_strerror) */
   long long exit_status;
   int term_signal;
   int timed_out;
-  int interrupted;          /* stopped because hprun was asked to stop */
+  int interrupted; /* stopped because hprun was asked to stop */
   double wall_ms;
-  long max_rss_kb;          /* peak RSS of the largest process in the group; -1 unknown */
-  long mem_samples;         /* device-memory readings taken while the child lived */
-  double mem_mean_mib;      /* NaN when none */
+  long max_rss_kb;     /* peak RSS of the largest process in the group; -1 unknown */
+  long mem_samples;    /* device-memory readings taken while the child lived */
+  double mem_mean_mib; /* NaN when none */
   double mem_peak_mib;
-  int sampler_error;        /* the sampler could not start (negative libuv code), or 0 */
+  int sampler_error; /* the sampler could not start (negative libuv code), or 0 */
 } hp__child_result;
 
 /* Runs one child to completion on `loop` (which must have nothing else that keeps it alive) and

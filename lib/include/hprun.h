@@ -53,34 +53,38 @@ const char *hp_strerror(int err);
 
 /* Process exit codes of `hprun`, documented in docs/ci.md. */
 enum {
-  HP_EXIT_OK = 0,          /* completed; flags are information */
-  HP_EXIT_THRESHOLD = 1,   /* completed, but a `fail` threshold or a regression gate was exceeded */
-  HP_EXIT_USAGE = 2,       /* plan or usage error: nothing was run */
-  HP_EXIT_RUNFAIL = 3,     /* a run failed: crash, timeout, metric missing, build failed */
-  HP_EXIT_IO = 4,          /* an input or output file could not be read or written */
+  HP_EXIT_OK = 0,        /* completed; flags are information */
+  HP_EXIT_THRESHOLD = 1, /* completed, but a `fail` threshold or a regression gate was exceeded */
+  HP_EXIT_USAGE = 2,     /* plan or usage error: nothing was run */
+  HP_EXIT_RUNFAIL = 3,   /* a run failed: crash, timeout, metric missing, build failed */
+  HP_EXIT_IO = 4,        /* an input or output file could not be read or written */
   HP_EXIT_INTERRUPTED = 130 /* SIGINT/SIGTERM: children stopped, partial summary written */
 };
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Diagnostics: every message about bad input names the file and, where known, line and column.   */
 
-typedef enum { HP_DIAG_ERROR, HP_DIAG_WARNING, HP_DIAG_NOTE } hp_diag_level;
+typedef enum {
+  HP_DIAG_ERROR,
+  HP_DIAG_WARNING,
+  HP_DIAG_NOTE
+} hp_diag_level;
 
 typedef struct hp_diag {
   hp_diag_level level;
-  char *file;   /* owned; may be NULL */
-  long line;    /* 1-based; 0 when unknown */
-  long col;     /* 1-based; 0 when unknown */
-  char *msg;    /* owned */
+  char *file; /* owned; may be NULL */
+  long line;  /* 1-based; 0 when unknown */
+  long col;   /* 1-based; 0 when unknown */
+  char *msg;  /* owned */
   struct hp_diag *next;
 } hp_diag;
 
 typedef struct hp_diags {
   hp_diag *head, *tail;
-  size_t count;     /* messages kept */
-  size_t nerrors;   /* messages of level HP_DIAG_ERROR, kept or not */
-  size_t dropped;   /* messages not kept because `limit` was reached */
-  size_t limit;     /* 0 = no limit */
+  size_t count;   /* messages kept */
+  size_t nerrors; /* messages of level HP_DIAG_ERROR, kept or not */
+  size_t dropped; /* messages not kept because `limit` was reached */
+  size_t limit;   /* 0 = no limit */
 } hp_diags;
 
 /* Initialises an empty list (no allocation). */
@@ -117,41 +121,41 @@ typedef enum {
 
 /* How one program is started: used for the plan's `app` and for each A/B variant. */
 typedef struct hp_app {
-  hp_strv command;  /* argv; a YAML string is split into words as a shell would, without a shell */
-  hp_kv *env;       /* added to (or replacing in) hprun's own environment */
+  hp_strv command; /* argv; a YAML string is split into words as a shell would, without a shell */
+  hp_kv *env;      /* added to (or replacing in) hprun's own environment */
   size_t nenv;
-  char *cwd;        /* NULL: the plan file's folder */
-  double timeout;   /* seconds; 0 = none */
-  hp_strv build;    /* optional; run once before anything else */
+  char *cwd;      /* NULL: the plan file's folder */
+  double timeout; /* seconds; 0 = none */
+  hp_strv build;  /* optional; run once before anything else */
 } hp_app;
 
 typedef struct hp_metric_spec {
   char *name;
-  char *pattern;    /* POSIX ERE with one capture group; the last match in a run counts */
-  char *unit;       /* may be NULL */
+  char *pattern;        /* POSIX ERE with one capture group; the last match in a run counts */
+  char *unit;           /* may be NULL */
   int higher_is_better; /* `better: higher`; default lower (times) */
-  double tolerance; /* `hprun compare`'s regression tolerance for this metric; < 0 unset */
-  long line;        /* where it was declared, for messages */
+  double tolerance;     /* `hprun compare`'s regression tolerance for this metric; < 0 unset */
+  long line;            /* where it was declared, for messages */
 } hp_metric_spec;
 
 typedef struct hp_pass {
-  char *name;       /* unique, [A-Za-z0-9_.-]+ */
-  char *mode;       /* normal, trace, stats, kernel-stack, pmc, memory-usage, command, or a tool mode */
-  char *tool;       /* profiler for this pass; NULL = the plan's profiler.tool */
-  char *kernel;     /* pmc / ncu kernel filter; may be NULL */
-  hp_strv args;     /* extra profiler options for this pass */
-  hp_strv command;  /* mode `command`: argv template with {app} and {dir} */
-  hp_strv counters; /* counters / metrics for pmc-like modes (rocprof, rocprofv3, ncu) */
-  long launch_count; /* ncu --launch-count; 0 = unset */
-  double timeout;   /* seconds; 0 = the app's timeout */
+  char *name;   /* unique, [A-Za-z0-9_.-]+ */
+  char *mode;   /* normal, trace, stats, kernel-stack, pmc, memory-usage, command, or a tool mode */
+  char *tool;   /* profiler for this pass; NULL = the plan's profiler.tool */
+  char *kernel; /* pmc / ncu kernel filter; may be NULL */
+  hp_strv args; /* extra profiler options for this pass */
+  hp_strv command;      /* mode `command`: argv template with {app} and {dir} */
+  hp_strv counters;     /* counters / metrics for pmc-like modes (rocprof, rocprofv3, ncu) */
+  long launch_count;    /* ncu --launch-count; 0 = unset */
+  double timeout;       /* seconds; 0 = the app's timeout */
   int expect_distorted; /* `expect: distorted`: large overhead is reported, never a failure */
   long line;
 } hp_pass;
 
 typedef struct hp_variant {
   char *name;
-  hp_app app;       /* unset fields fall back to the plan's app */
-  int reference;    /* exactly one variant is the reference (the first, unless one says so) */
+  hp_app app;    /* unset fields fall back to the plan's app */
+  int reference; /* exactly one variant is the reference (the first, unless one says so) */
   long line;
 } hp_variant;
 
@@ -171,17 +175,17 @@ typedef struct hp_category_rule {
 } hp_category_rule;
 
 typedef struct hp_plan {
-  char *file;       /* the path it was loaded from (or the name given to hp_plan_load_string) */
-  char *dir;        /* the folder of `file`: relative paths in the plan are relative to it */
-  char *text;       /* the plan's bytes, for the manifest */
+  char *file; /* the path it was loaded from (or the name given to hp_plan_load_string) */
+  char *dir;  /* the folder of `file`: relative paths in the plan are relative to it */
+  char *text; /* the plan's bytes, for the manifest */
   size_t text_len;
 
-  char *name;       /* session name; default: the plan file's base name without extension */
-  char *output;     /* parent folder of sessions; default "hprun-out" */
-  int repeat;       /* counted runs per pass; default 1 */
-  int warmup;       /* uncounted runs per pass before the counted ones; default 0 */
+  char *name;   /* session name; default: the plan file's base name without extension */
+  char *output; /* parent folder of sessions; default "hprun-out" */
+  int repeat;   /* counted runs per pass; default 1 */
+  int warmup;   /* uncounted runs per pass before the counted ones; default 0 */
   hp_order order;
-  uint64_t seed;    /* for `random` order and the bootstrap; default 1 */
+  uint64_t seed; /* for `random` order and the bootstrap; default 1 */
 
   hp_app app;
 
@@ -197,7 +201,7 @@ typedef struct hp_plan {
 
   hp_pass *passes;
   size_t npasses;
-  size_t baseline;  /* index of the one `normal` pass */
+  size_t baseline; /* index of the one `normal` pass */
 
   hp_variant *variants;
   size_t nvariants;
@@ -205,15 +209,15 @@ typedef struct hp_plan {
   size_t ngates;
 
   struct {
-    double warn;    /* relative overhead that marks a pass perturbed; default 0.05 */
-    double fail;    /* relative overhead beyond which hprun exits 1; < 0 when unset */
-    double alpha;   /* significance level; default 0.05 */
+    double warn;  /* relative overhead that marks a pass perturbed; default 0.05 */
+    double fail;  /* relative overhead beyond which hprun exits 1; < 0 when unset */
+    double alpha; /* significance level; default 0.05 */
   } thresholds;
 
   struct {
-    char *tool;          /* auto (default), none, nvidia-smi, rocm-smi, hy-smi, command */
-    hp_strv command;     /* `sampler: {command: [...]}`: prints one number (MiB) per line */
-    double interval_ms;  /* default 2 (the article's) */
+    char *tool;         /* auto (default), none, nvidia-smi, rocm-smi, hy-smi, command */
+    hp_strv command;    /* `sampler: {command: [...]}`: prints one number (MiB) per line */
+    double interval_ms; /* default 2 (the article's) */
   } sampler;
 
   hp_category_rule *categories; /* NULL: the built-in rules (configs/categories/pytorch.yaml) */

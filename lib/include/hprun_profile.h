@@ -44,11 +44,10 @@ size_t hp_profile_nfiles(const hp_profile *p);
 size_t hp_profile_nignored(const hp_profile *p);
 
 typedef struct hp_kernel_stat {
-  const char *name;      /* owned by the profile: valid until it is freed or added to */
+  const char *name; /* owned by the profile: valid until it is freed or added to */
   long long calls;
-  double total_ns, avg_ns,
-         min_ns, max_ns; /* NaN if unknown */
-  double percent;        /* of the total kernel time */
+  double total_ns, avg_ns, min_ns, max_ns; /* NaN if unknown */
+  double percent;                          /* of the total kernel time */
 } hp_kernel_stat;
 
 /* Kernels, sorted by total_ns descending (ties by name). */
@@ -59,14 +58,19 @@ int hp_profile_kernel(const hp_profile *p, size_t i, hp_kernel_stat *out);
  * none does. For the cross-check of a pass's `kernel`. */
 int hp_profile_kernel_find(const hp_profile *p, const char *pattern, hp_kernel_stat *out);
 
-typedef enum { HP_FMT_TEXT, HP_FMT_JSON, HP_FMT_MD, HP_FMT_CSV } hp_format;
+typedef enum {
+  HP_FMT_TEXT,
+  HP_FMT_JSON,
+  HP_FMT_MD,
+  HP_FMT_CSV
+} hp_format;
 
 /* "text", "json", "md" (or "markdown"), "csv". HP_EINVAL otherwise. */
 int hp_format_parse(const char *s, hp_format *out);
 
 typedef struct hp_profile_opts {
-  int top;               /* rows per table; 0 = all */
-  int name_width;        /* terminal cut of long names in text output; 0 = 60 */
+  int top;        /* rows per table; 0 = all */
+  int name_width; /* terminal cut of long names in text output; 0 = 60 */
 } hp_profile_opts;
 
 /* Writes the summary. Text cuts long names with "…"; JSON, Markdown and CSV keep them whole. `o`

@@ -25,84 +25,84 @@ typedef enum {
 const char *hp_flag_name(hp_flag f);
 
 typedef struct hp_run {
-  int index;            /* 1-based among counted runs; 0 for a warmup run */
-  int warmup;           /* 1: run but not counted */
-  int round;            /* 1-based position in the session's schedule */
-  char *dir;            /* relative to the session folder, e.g. "stats/2" */
-  char *command;        /* the command line as run (shell-quoted) */
+  int index;     /* 1-based among counted runs; 0 for a warmup run */
+  int warmup;    /* 1: run but not counted */
+  int round;     /* 1-based position in the session's schedule */
+  char *dir;     /* relative to the session folder, e.g. "stats/2" */
+  char *command; /* the command line as run (shell-quoted) */
   long long exit_status;
   int term_signal;
   int timed_out;
   int interrupted;
-  char *error;          /* why it could not start, or NULL */
+  char *error; /* why it could not start, or NULL */
   double wall_ms;
-  long max_rss_kb;      /* -1 unknown */
-  double *values;       /* one per metric; NaN when the metric was not printed */
-  hp_strv files;        /* files the run left besides stdout.txt/stderr.txt (relative to dir) */
-  double mem_mean_mib;  /* sampled device memory; NaN when not sampled */
+  long max_rss_kb;     /* -1 unknown */
+  double *values;      /* one per metric; NaN when the metric was not printed */
+  hp_strv files;       /* files the run left besides stdout.txt/stderr.txt (relative to dir) */
+  double mem_mean_mib; /* sampled device memory; NaN when not sampled */
   double mem_peak_mib;
   long mem_samples;
-  int ok;               /* exited 0, not timed out, primary metric present */
+  int ok; /* exited 0, not timed out, primary metric present */
 } hp_run;
 
 typedef struct hp_metric_result {
   char *name;
   char *unit;
   int higher_is_better;
-  double tolerance;     /* the plan's per-metric compare tolerance; < 0 unset */
-  hp_summary_stats st;  /* over counted, finite runs */
-  double ratio;         /* median / baseline median; NaN for the baseline or when unknown */
-  double ci_lo, ci_hi;  /* bootstrap 95% interval of the ratio; NaN when too few runs */
-  double p;             /* Mann-Whitney p against the baseline; NaN when too few runs */
+  double tolerance;    /* the plan's per-metric compare tolerance; < 0 unset */
+  hp_summary_stats st; /* over counted, finite runs */
+  double ratio;        /* median / baseline median; NaN for the baseline or when unknown */
+  double ci_lo, ci_hi; /* bootstrap 95% interval of the ratio; NaN when too few runs */
+  double p;            /* Mann-Whitney p against the baseline; NaN when too few runs */
   hp_significance sig;
-  double delta;         /* median - baseline median (for gates) */
+  double delta; /* median - baseline median (for gates) */
 } hp_metric_result;
 
 typedef struct hp_pass_result {
   char *name;
-  char *mode;           /* normal, stats, ...; "variant" for A/B variants */
-  char *tool;           /* profiler tool; NULL for normal, command and variants */
+  char *mode; /* normal, stats, ...; "variant" for A/B variants */
+  char *tool; /* profiler tool; NULL for normal, command and variants */
   char *kernel;
   int is_baseline;
   int is_variant;
-  int is_reference;     /* the A/B reference */
+  int is_reference; /* the A/B reference */
   int expect_distorted;
-  hp_run *runs;         /* every run, warmups included, in the order they ran */
+  hp_run *runs; /* every run, warmups included, in the order they ran */
   size_t nruns;
   hp_metric_result *metrics; /* one per plan metric */
   size_t nmetrics;
   hp_flag flag;
-  char *verdict;        /* variants: accepted, rejected (numerics), rejected (slower), inconclusive */
-  char *advice;         /* one line for the user, or NULL */
+  char *verdict; /* variants: accepted, rejected (numerics), rejected (slower), inconclusive */
+  char *advice;  /* one line for the user, or NULL */
   double mem_mean_mib, mem_peak_mib; /* over counted runs; NaN when not sampled */
-  char *mem_note;       /* why memory was not sampled, or NULL */
+  char *mem_note;                    /* why memory was not sampled, or NULL */
   long max_rss_kb;
-  hp_profile *profile;  /* what the profiler wrote, parsed; NULL for unprofiled passes */
+  hp_profile *profile; /* what the profiler wrote, parsed; NULL for unprofiled passes */
   /* The cross-check: the profiler's device time for the top (or `kernel`) kernel. */
   char *xk_name;
-  double xk_avg_ms;     /* NaN when no profiler kernel times */
+  double xk_avg_ms; /* NaN when no profiler kernel times */
   long long xk_calls;
   long long app_launches; /* the app's own `launches=` figure, -1 unknown */
 } hp_pass_result;
 
 typedef struct hp_session {
   char *name;
-  char *dir;            /* the session folder */
+  char *dir; /* the session folder */
   char *plan_file;
   char *hprun_version;
   int schema;
-  int complete;         /* every scheduled run ran */
+  int complete; /* every scheduled run ran */
   int interrupted;
   char *started, *finished; /* ISO 8601 UTC */
   char *order;
   uint64_t seed;
   int repeat, warmup;
   double warn, fail, alpha; /* fail < 0 when unset */
-  size_t baseline;      /* index of the baseline pass in passes[] */
-  hp_pass_result *passes; /* profiling passes, then variants */
+  size_t baseline;          /* index of the baseline pass in passes[] */
+  hp_pass_result *passes;   /* profiling passes, then variants */
   size_t npasses;
-  char *error;          /* why the session stopped early (build failed...), or NULL */
-  int exit_code;        /* HP_EXIT_* this session deserves */
+  char *error;   /* why the session stopped early (build failed...), or NULL */
+  int exit_code; /* HP_EXIT_* this session deserves */
 } hp_session;
 
 void hp_session_free(hp_session *s);
@@ -111,12 +111,12 @@ void hp_session_free(hp_session *s);
 /* Running a session.                                                                              */
 
 typedef struct hp_run_opts {
-  int quiet;            /* do not show the children's output live */
-  int dry_run;          /* print every command line with its folder, run nothing */
-  FILE *log;            /* progress and live output (stderr by default) */
-  double grace_s;       /* between SIGTERM and SIGKILL; 0: 5 s */
-  const char *output;   /* overrides the plan's output folder */
-  int repeat;           /* > 0 overrides the plan's repeat */
+  int quiet;          /* do not show the children's output live */
+  int dry_run;        /* print every command line with its folder, run nothing */
+  FILE *log;          /* progress and live output (stderr by default) */
+  double grace_s;     /* between SIGTERM and SIGKILL; 0: 5 s */
+  const char *output; /* overrides the plan's output folder */
+  int repeat;         /* > 0 overrides the plan's repeat */
 } hp_run_opts;
 
 /* Runs the plan: builds (if any), then every run of every pass and variant, one at a time, each in
@@ -125,8 +125,7 @@ typedef struct hp_run_opts {
  * session folder was created (even when interrupted or a run failed): free with hp_session_free.
  * Returns 0 when the session ran to its end, HP_EINTR when interrupted, HP_ERUN when the build
  * failed, or another HP_E* code (with diagnostics) when nothing could be run. */
-int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out,
-                   hp_diags *diags);
+int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags);
 
 /* Prints what hp_session_run would run: every command line with its folder. */
 int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags);
@@ -151,7 +150,7 @@ int hp_report_write_all(const hp_session *s);
 /* Comparing two sessions (hprun compare).                                                         */
 
 typedef struct hp_compare_opts {
-  double tolerance;     /* relative change beyond which a significant change is a regression */
+  double tolerance; /* relative change beyond which a significant change is a regression */
   double alpha;
   uint64_t seed;
 } hp_compare_opts;

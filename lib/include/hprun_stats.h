@@ -30,12 +30,12 @@ extern "C" {
 #define HP_STATS_MW_EXACT_MAX 20
 
 typedef struct hp_summary_stats {
-  size_t n;         /* finite samples used */
+  size_t n; /* finite samples used */
   double median;
   double mean;
-  double sd;        /* sample standard deviation (n - 1); NaN if n < 2 */
-  double mad;       /* raw median absolute deviation (not scaled by 1.4826) */
-  double cv;        /* sd / mean; NaN if mean == 0 or n < 2 */
+  double sd;  /* sample standard deviation (n - 1); NaN if n < 2 */
+  double mad; /* raw median absolute deviation (not scaled by 1.4826) */
+  double cv;  /* sd / mean; NaN if mean == 0 or n < 2 */
   double min;
   double max;
   size_t noutliers; /* samples with |0.6745 * (x - median) / MAD| > outlier_z */
@@ -62,8 +62,8 @@ double hp_stats_median(const double *x, size_t n);
  * no ties; otherwise it uses the normal approximation with tie and continuity corrections, as
  * scipy.stats.mannwhitneyu does. *p is in [0, 1]. When either sample has no finite value, *u and
  * *p are NaN and 0 is returned. Returns 0, HP_EINVAL (u or p NULL) or HP_ENOMEM. */
-int hp_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb,
-                          double *u, double *p);
+int hp_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u,
+                          double *p);
 
 /* Percentile bootstrap confidence interval of median(b) / median(a): the overhead ratio of a pass
  * b against baseline a. `iters` resamples (0: HP_STATS_BOOTSTRAP_ITERS), level in (0, 1), e.g.
@@ -71,9 +71,8 @@ int hp_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb
  * interval on every platform. Resamples whose ratio is NaN (0 / 0) are dropped. When either
  * sample has no finite value, or every resample was dropped, *lo and *hi are NaN (still success).
  * Returns 0, HP_EINVAL (lo or hi NULL, level outside (0, 1)) or HP_ENOMEM. */
-int hp_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb,
-                             unsigned iters, double level, uint64_t seed,
-                             double *lo, double *hi);
+int hp_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
+                             double level, uint64_t seed, double *lo, double *hi);
 
 /* A seeded PRNG (xoshiro256** seeded through splitmix64), used by the bootstrap and by hprun's
  * `random` run order. It is the same on every platform; the state is the caller's. */
@@ -103,8 +102,8 @@ typedef enum {
  * and the interval (NaN where they could not be computed); every out-parameter but sig may be
  * NULL. Returns 0, HP_EINVAL (sig NULL, alpha >= 1) or HP_ENOMEM (*sig is then UNKNOWN). */
 int hp_stats_compare(const double *a, size_t na, const double *b, size_t nb, double alpha,
-                     uint64_t seed, hp_significance *sig, double *ratio, double *p,
-                     double *ci_lo, double *ci_hi);
+                     uint64_t seed, hp_significance *sig, double *ratio, double *p, double *ci_lo,
+                     double *ci_hi);
 
 /* "unknown", "no" or "yes". Static storage. */
 const char *hp_significance_name(hp_significance s);

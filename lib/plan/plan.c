@@ -34,14 +34,14 @@
 #define SHORTHAND_VALUE "=([-+0-9.eE]+)"
 
 typedef struct loader {
-  const char *file;         /* for messages */
-  const char *text;         /* the input, to turn a reader error's byte offset into line:col */
+  const char *file; /* for messages */
+  const char *text; /* the input, to turn a reader error's byte offset into line:col */
   size_t len;
   yaml_document_t *doc;
-  hp_diags diags;           /* this load's messages; sorted into the caller's list at the end */
+  hp_diags diags; /* this load's messages; sorted into the caller's list at the end */
   size_t nerrors;
   int oom;
-  int tool_ok;              /* the plan's profiler.tool is known */
+  int tool_ok; /* the plan's profiler.tool is known */
 } loader;
 
 /* A mapping's known key as found: both NULL when the key is absent. */
@@ -476,8 +476,10 @@ static int get_bool(loader *ld, const char *what, yaml_node_t *v, int *out)
     if (strcasecmp(s, yaml11[i]) == 0)
       break;
   if (yaml11[i])
-    lerr(ld, v, "`%s` must be true or false, got '%s' (YAML 1.1 yes/no/on/off are not accepted: "
-         "write true or false)", what, s);
+    lerr(ld, v,
+         "`%s` must be true or false, got '%s' (YAML 1.1 yes/no/on/off are not accepted: "
+         "write true or false)",
+         what, s);
   else
     lerr(ld, v, "`%s` must be true or false, got '%.80s'", what, s);
   return -1;
@@ -603,8 +605,8 @@ static int get_env(loader *ld, const char *what, yaml_node_t *v, hp_kv **env, si
       continue;
     if (k->type != YAML_SCALAR_NODE || is_null(k) || strchr(sval(k), '=') ||
         strlen(sval(k)) != k->data.scalar.length) {
-      lerr(ld, k, "`%s` keys must be variable names (a non-empty string without '='), got %s",
-           what, k->type == YAML_SCALAR_NODE && !is_null(k) ? "a name with '='" : kind(k));
+      lerr(ld, k, "`%s` keys must be variable names (a non-empty string without '='), got %s", what,
+           k->type == YAML_SCALAR_NODE && !is_null(k) ? "a name with '='" : kind(k));
       r = -1;
       continue;
     }
@@ -624,7 +626,7 @@ static int get_env(loader *ld, const char *what, yaml_node_t *v, hp_kv **env, si
 static int is_name_char(char c)
 {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '.' || c == '-';
+      c == '.' || c == '-';
 }
 
 /* Letters, digits, '_', '.' and '-': names become folder names, and "." / ".." would escape. */
@@ -643,8 +645,10 @@ static int get_name(loader *ld, const char *what, yaml_node_t *v, char **out)
   int r = get_str(ld, what, v, NONEMPTY, out);
 
   if (r == 1 && !valid_name(*out)) {
-    lerr(ld, v, "`%s` '%.80s' is not a valid name: use letters, digits, '_', '.' and '-' "
-         "(it becomes a folder name)", what, *out);
+    lerr(ld, v,
+         "`%s` '%.80s' is not a valid name: use letters, digits, '_', '.' and '-' "
+         "(it becomes a folder name)",
+         what, *out);
     return -1;
   }
   return r;
@@ -736,7 +740,14 @@ void hp_plan_free(hp_plan *p)
 /* ---------------------------------------------------------------------------------------------- */
 /* Sections                                                                                        */
 
-enum { A_COMMAND, A_ENV, A_CWD, A_TIMEOUT, A_BUILD, A_N };
+enum {
+  A_COMMAND,
+  A_ENV,
+  A_CWD,
+  A_TIMEOUT,
+  A_BUILD,
+  A_N
+};
 static const char *const app_keys[] = {"command", "env", "cwd", "timeout", "build", NULL};
 
 /* The fields an app and a variant share. `prefix` starts each key in messages ("app." or ""). */
@@ -793,7 +804,13 @@ static void check_tool(loader *ld, const char *what, yaml_node_t *v, const char 
     lerr(ld, v, "`%s`: unknown profiler '%.80s' (known: %s)", what, tool, hp__driver_tools());
 }
 
-enum { P_TOOL, P_PATH, P_ENV_SCRIPT, P_ARGS, P_N };
+enum {
+  P_TOOL,
+  P_PATH,
+  P_ENV_SCRIPT,
+  P_ARGS,
+  P_N
+};
 static const char *const profiler_keys[] = {"tool", "path", "env_script", "args", NULL};
 
 static void parse_profiler(loader *ld, yaml_node_t *v, hp_plan *p)
@@ -847,7 +864,14 @@ static void check_pattern(loader *ld, yaml_node_t *at, const char *pattern)
   regfree(&re);
 }
 
-enum { M_NAME, M_PATTERN, M_UNIT, M_BETTER, M_TOLERANCE, M_N };
+enum {
+  M_NAME,
+  M_PATTERN,
+  M_UNIT,
+  M_BETTER,
+  M_TOLERANCE,
+  M_N
+};
 static const char *const metric_keys[] = {"name", "pattern", "unit", "better", "tolerance", NULL};
 
 static void parse_metric(loader *ld, yaml_node_t *it, hp_metric_spec *ms)
@@ -866,7 +890,8 @@ static void parse_metric(loader *ld, yaml_node_t *it, hp_metric_spec *ms)
     return;
   }
   if (it->type != YAML_MAPPING_NODE) {
-    lerr(ld, it, "a metric must be a name or a mapping {name, pattern, unit, better, tolerance}, got %s",
+    lerr(ld, it,
+         "a metric must be a name or a mapping {name, pattern, unit, better, tolerance}, got %s",
          kind(it));
     return;
   }
@@ -884,8 +909,10 @@ static void parse_metric(loader *ld, yaml_node_t *it, hp_metric_spec *ms)
   get_enum(ld, "better", e[M_BETTER].val, better, &ms->higher_is_better);
   if (get_number(ld, "tolerance", e[M_TOLERANCE].val, 1, &tol) == 1) {
     if (!(tol >= 0 && tol < 100))
-      lerr(ld, e[M_TOLERANCE].val, "`tolerance` must be a fraction from 0 (or a percentage such "
-           "as 5%%), got '%.80s'", sval(e[M_TOLERANCE].val));
+      lerr(ld, e[M_TOLERANCE].val,
+           "`tolerance` must be a fraction from 0 (or a percentage such "
+           "as 5%%), got '%.80s'",
+           sval(e[M_TOLERANCE].val));
     else
       ms->tolerance = tol;
   }
@@ -933,16 +960,26 @@ static void parse_metrics(loader *ld, const mapent *e, yaml_node_t *root, hp_pla
 /* Where each pass's parts are in the file, for checks that run after all passes are read. */
 typedef struct pass_at {
   yaml_node_t *item, *name, *mode, *command;
-  int tool_bad; /* the pass's own `tool` was wrong (reported): its mode cannot be judged */
+  int tool_bad;   /* the pass's own `tool` was wrong (reported): its mode cannot be judged */
   int command_ok; /* `command` was read without error, so its template can be checked */
 } pass_at;
 
 enum {
-  S_NAME, S_MODE, S_TOOL, S_KERNEL, S_ARGS, S_COUNTERS, S_LAUNCH_COUNT, S_COMMAND, S_TIMEOUT,
-  S_EXPECT, S_N
+  S_NAME,
+  S_MODE,
+  S_TOOL,
+  S_KERNEL,
+  S_ARGS,
+  S_COUNTERS,
+  S_LAUNCH_COUNT,
+  S_COMMAND,
+  S_TIMEOUT,
+  S_EXPECT,
+  S_N
 };
-static const char *const pass_keys[] = {"name", "mode", "tool", "kernel", "args", "counters",
-                                        "launch_count", "command", "timeout", "expect", NULL};
+static const char *const pass_keys[] = {"name",     "mode",         "tool",    "kernel",  "args",
+                                        "counters", "launch_count", "command", "timeout", "expect",
+                                        NULL};
 
 static void parse_pass(loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at)
 {
@@ -972,7 +1009,8 @@ static void parse_pass(loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at)
     if (r != 0) {
       ps->mode = ldup(ld, "command"); /* a template alone says what the pass is */
     } else {
-      lerr(ld, missing_at(&e[S_MODE], it), "a pass needs a `mode` (normal, command or a mode of "
+      lerr(ld, missing_at(&e[S_MODE], it),
+           "a pass needs a `mode` (normal, command or a mode of "
            "its profiler)");
     }
   }
@@ -1004,12 +1042,15 @@ static int check_template(loader *ld, yaml_node_t *at, const hp_strv *v)
       return 1;
   for (i = 0; i < v->n; i++)
     if (strstr(v->v[i], "{app}")) {
-      lerr(ld, at, "`command`: {app} must be a word of its own, since it expands to the app's "
+      lerr(ld, at,
+           "`command`: {app} must be a word of its own, since it expands to the app's "
            "whole argv; found it inside '%.80s' (for a shell, write [sh, -c, 'time \"$@\"', sh, "
-           "{app}])", v->v[i]);
+           "{app}])",
+           v->v[i]);
       return 0;
     }
-  lerr(ld, at, "`command` must contain {app} where the app's command line goes "
+  lerr(ld, at,
+       "`command` must contain {app} where the app's command line goes "
        "(e.g. [valgrind, --tool=none, {app}])");
   return 0;
 }
@@ -1054,8 +1095,8 @@ static void check_mode(loader *ld, const hp_plan *p, const hp_pass *ps, const pa
   else
     ld->oom = 1;
   if (hint)
-    lerr(ld, at->mode, "mode `%.80s` is not a mode of %s (modes: %s; did you mean `%s`?)",
-         ps->mode, tool, hp__driver_modes(d), hint);
+    lerr(ld, at->mode, "mode `%.80s` is not a mode of %s (modes: %s; did you mean `%s`?)", ps->mode,
+         tool, hp__driver_modes(d), hint);
   else
     lerr(ld, at->mode, "mode `%.80s` is not a mode of %s (modes: %s)", ps->mode, tool,
          hp__driver_modes(d));
@@ -1071,7 +1112,8 @@ static void parse_passes(loader *ld, const mapent *e, yaml_node_t *root, hp_plan
   int r = want_seq(ld, "passes", e->val);
 
   if (r == 0)
-    lerr(ld, missing_at(e, root), "missing `passes`: list at least the baseline `normal` and "
+    lerr(ld, missing_at(e, root),
+         "missing `passes`: list at least the baseline `normal` and "
          "one profiled mode");
   if (r <= 0)
     return;
@@ -1096,8 +1138,10 @@ static void parse_passes(loader *ld, const mapent *e, yaml_node_t *root, hp_plan
   for (i = 0; i < n; i++) {
     ps = &p->passes[i];
     if (ps->name && !valid_name(ps->name))
-      lerr(ld, at[i].name, "pass name '%.80s' is not a valid name: use letters, digits, '_', '.' "
-           "and '-' (it becomes a folder name)", ps->name);
+      lerr(ld, at[i].name,
+           "pass name '%.80s' is not a valid name: use letters, digits, '_', '.' "
+           "and '-' (it becomes a folder name)",
+           ps->name);
     for (j = 0; j < i && ps->name; j++)
       if (p->passes[j].name && strcmp(p->passes[j].name, ps->name) == 0) {
         lerr(ld, at[i].name, "duplicate pass name `%s` (first at line %ld); give one a `name:`",
@@ -1123,7 +1167,8 @@ static void parse_passes(loader *ld, const mapent *e, yaml_node_t *root, hp_plan
     else if (base < 0)
       base = (int)i;
     else
-      lerr(ld, at[i].mode, "a second baseline: pass `%s` has mode normal, but pass `%s` (line %ld) "
+      lerr(ld, at[i].mode,
+           "a second baseline: pass `%s` has mode normal, but pass `%s` (line %ld) "
            "is already the baseline; a plan has exactly one",
            ps->name ? ps->name : "?", p->passes[base].name ? p->passes[base].name : "?",
            p->passes[base].line);
@@ -1135,9 +1180,18 @@ static void parse_passes(loader *ld, const mapent *e, yaml_node_t *root, hp_plan
   free(at);
 }
 
-enum { V_NAME, V_COMMAND, V_ENV, V_CWD, V_BUILD, V_TIMEOUT, V_REFERENCE, V_N };
-static const char *const variant_keys[] = {"name", "command", "env", "cwd", "build", "timeout",
-                                           "reference", NULL};
+enum {
+  V_NAME,
+  V_COMMAND,
+  V_ENV,
+  V_CWD,
+  V_BUILD,
+  V_TIMEOUT,
+  V_REFERENCE,
+  V_N
+};
+static const char *const variant_keys[] = {"name",  "command", "env",       "cwd",
+                                           "build", "timeout", "reference", NULL};
 
 /* Fills what a variant left unset from the plan's app: env entries it does not override, cwd,
  * timeout and build. After loading, each variant is a complete app on its own. */
@@ -1225,9 +1279,11 @@ static void parse_variants(loader *ld, yaml_node_t *v, hp_plan *p)
       if (ref < 0)
         ref = (long)i;
       else
-        lerr(ld, ref_at[i], "two reference variants: `%s` and `%s` (line %ld); mark only one with "
-             "`reference: true`", va->name ? va->name : "?",
-             p->variants[ref].name ? p->variants[ref].name : "?", p->variants[ref].line);
+        lerr(ld, ref_at[i],
+             "two reference variants: `%s` and `%s` (line %ld); mark only one with "
+             "`reference: true`",
+             va->name ? va->name : "?", p->variants[ref].name ? p->variants[ref].name : "?",
+             p->variants[ref].line);
     }
   }
   for (i = 0; i < n; i++) {
@@ -1258,7 +1314,12 @@ done:
   free(ref_at);
 }
 
-enum { G_METRIC, G_MAX_ABS_DELTA, G_MAX_REL_DELTA, G_N };
+enum {
+  G_METRIC,
+  G_MAX_ABS_DELTA,
+  G_MAX_REL_DELTA,
+  G_N
+};
 static const char *const gate_keys[] = {"metric", "max_abs_delta", "max_rel_delta", NULL};
 
 static void parse_gates(loader *ld, yaml_node_t *v, hp_plan *p)
@@ -1306,8 +1367,10 @@ static void parse_gates(loader *ld, yaml_node_t *v, hp_plan *p)
         hint = suggest(g->metric, (const char *const *)names.v);
         join_names((const char *const *)names.v, list, sizeof(list));
         if (hint)
-          lerr(ld, e[G_METRIC].val, "gate on unknown metric `%.80s` (declared metrics: %s; did "
-               "you mean `%s`?)", g->metric, list, hint);
+          lerr(ld, e[G_METRIC].val,
+               "gate on unknown metric `%.80s` (declared metrics: %s; did "
+               "you mean `%s`?)",
+               g->metric, list, hint);
         else
           lerr(ld, e[G_METRIC].val, "gate on unknown metric `%.80s` (declared metrics: %s)",
                g->metric, list);
@@ -1329,7 +1392,12 @@ static void parse_gates(loader *ld, yaml_node_t *v, hp_plan *p)
   hp_strv_free(&names);
 }
 
-enum { T_WARN, T_FAIL, T_ALPHA, T_N };
+enum {
+  T_WARN,
+  T_FAIL,
+  T_ALPHA,
+  T_N
+};
 static const char *const threshold_keys[] = {"warn", "fail", "alpha", NULL};
 
 static void parse_thresholds(loader *ld, yaml_node_t *v, hp_plan *p)
@@ -1358,8 +1426,10 @@ static void parse_thresholds(loader *ld, yaml_node_t *v, hp_plan *p)
     ra = -1;
   }
   if (rf == 1 && rw >= 0 && f < w)
-    lerr(ld, e[T_FAIL].val, "`thresholds.fail` (%g) is below `thresholds.warn` (%g): fail must be "
-         ">= warn", f, w);
+    lerr(ld, e[T_FAIL].val,
+         "`thresholds.fail` (%g) is below `thresholds.warn` (%g): fail must be "
+         ">= warn",
+         f, w);
   if (rw == 1)
     p->thresholds.warn = w;
   if (rf == 1)
@@ -1368,10 +1438,15 @@ static void parse_thresholds(loader *ld, yaml_node_t *v, hp_plan *p)
     p->thresholds.alpha = a;
 }
 
-enum { SM_TOOL, SM_COMMAND, SM_INTERVAL, SM_N };
+enum {
+  SM_TOOL,
+  SM_COMMAND,
+  SM_INTERVAL,
+  SM_N
+};
 static const char *const sampler_keys[] = {"tool", "command", "interval", NULL};
-static const char *const sampler_tools[] = {"auto", "none", "nvidia-smi", "rocm-smi", "hy-smi",
-                                            "command", NULL};
+static const char *const sampler_tools[] = {"auto",   "none",    "nvidia-smi", "rocm-smi",
+                                            "hy-smi", "command", NULL};
 #define SAMPLER_COMMAND 5
 
 static void parse_sampler(loader *ld, yaml_node_t *v, hp_plan *p)
@@ -1385,7 +1460,8 @@ static void parse_sampler(loader *ld, yaml_node_t *v, hp_plan *p)
   if (v->type == YAML_SCALAR_NODE) {
     if (get_enum(ld, "sampler", v, sampler_tools, &tool) == 1) {
       if (tool == SAMPLER_COMMAND)
-        lerr(ld, v, "`sampler: command` needs `command:`; write sampler: {tool: command, "
+        lerr(ld, v,
+             "`sampler: command` needs `command:`; write sampler: {tool: command, "
              "command: [...]}");
       free(p->sampler.tool);
       p->sampler.tool = ldup(ld, sampler_tools[tool]);
@@ -1403,13 +1479,14 @@ static void parse_sampler(loader *ld, yaml_node_t *v, hp_plan *p)
   if (rt == 0 && rc != 0)
     tool = SAMPLER_COMMAND; /* a command alone says which sampler it is */
   if (tool == SAMPLER_COMMAND && rc == 0)
-    lerr(ld, e[SM_TOOL].val ? e[SM_TOOL].val : v, "`sampler.tool: command` needs "
+    lerr(ld, e[SM_TOOL].val ? e[SM_TOOL].val : v,
+         "`sampler.tool: command` needs "
          "`sampler.command`, a program that prints one number (MiB) per line");
   else if (tool == SAMPLER_COMMAND && rc == 1 && p->sampler.command.n == 0)
     lerr(ld, e[SM_COMMAND].val, "`sampler.command` is empty");
   else if (rt == 1 && tool != SAMPLER_COMMAND && rc != 0)
-    lerr(ld, e[SM_COMMAND].val, "`sampler.command` is only used with `tool: command` (tool is `%s`)",
-         sampler_tools[tool]);
+    lerr(ld, e[SM_COMMAND].val,
+         "`sampler.command` is only used with `tool: command` (tool is `%s`)", sampler_tools[tool]);
   if (tool >= 0) {
     free(p->sampler.tool);
     p->sampler.tool = ldup(ld, sampler_tools[tool]);
@@ -1423,7 +1500,11 @@ static void parse_sampler(loader *ld, yaml_node_t *v, hp_plan *p)
   }
 }
 
-enum { C_NAME, C_PATTERNS, C_N };
+enum {
+  C_NAME,
+  C_PATTERNS,
+  C_N
+};
 static const char *const category_keys[] = {"name", "patterns", NULL};
 
 /* `categories:` in a plan or a categories file. On any error the rules built so far are still
@@ -1466,7 +1547,8 @@ static void parse_categories(loader *ld, const mapent *ce, hp_category_rule **ru
       }
     r = want_seq(ld, "patterns", e[C_PATTERNS].val);
     if (r == 0)
-      lerr(ld, missing_at(&e[C_PATTERNS], it), "a category needs `patterns`, a list of "
+      lerr(ld, missing_at(&e[C_PATTERNS], it),
+           "a category needs `patterns`, a list of "
            "substrings of kernel names");
     if (r <= 0)
       continue;
@@ -1476,7 +1558,8 @@ static void parse_categories(loader *ld, const mapent *ce, hp_category_rule **ru
       continue;
     for (k = 0; k < c->patterns.n; k++)
       if (c->patterns.v[k][0] == '\0') {
-        lerr(ld, seq_item(ld, e[C_PATTERNS].val, k), "items of `patterns` must not be empty: "
+        lerr(ld, seq_item(ld, e[C_PATTERNS].val, k),
+             "items of `patterns` must not be empty: "
              "an empty pattern would match every kernel");
       }
   }
@@ -1542,7 +1625,8 @@ static int load_doc(loader *ld, yaml_document_t *doc)
   }
   root = yaml_document_get_root_node(doc);
   if (root == NULL) {
-    lerr_at(ld, 1, 1, "empty plan: expected a mapping with at least `app`, `metrics` and "
+    lerr_at(ld, 1, 1,
+            "empty plan: expected a mapping with at least `app`, `metrics` and "
             "`passes`");
     ok = 0;
   } else if (!yaml_parser_load(&ps, &extra)) {
@@ -1631,12 +1715,26 @@ static char *default_name(const char *file)
 }
 
 enum {
-  K_NAME, K_OUTPUT, K_REPEAT, K_WARMUP, K_ORDER, K_SEED, K_APP, K_PROFILER, K_METRICS, K_PASSES,
-  K_VARIANTS, K_GATES, K_THRESHOLDS, K_SAMPLER, K_CATEGORIES, K_N
+  K_NAME,
+  K_OUTPUT,
+  K_REPEAT,
+  K_WARMUP,
+  K_ORDER,
+  K_SEED,
+  K_APP,
+  K_PROFILER,
+  K_METRICS,
+  K_PASSES,
+  K_VARIANTS,
+  K_GATES,
+  K_THRESHOLDS,
+  K_SAMPLER,
+  K_CATEGORIES,
+  K_N
 };
-static const char *const top_keys[] = {"name", "output", "repeat", "warmup", "order", "seed",
-                                       "app", "profiler", "metrics", "passes", "variants",
-                                       "gates", "thresholds", "sampler", "categories", NULL};
+static const char *const top_keys[] = {
+    "name",    "output", "repeat",   "warmup", "order",      "seed",    "app",        "profiler",
+    "metrics", "passes", "variants", "gates",  "thresholds", "sampler", "categories", NULL};
 static const char *const orders[] = {"interleaved", "sequential", "abba", "random", NULL};
 
 static void parse_plan(loader *ld, yaml_node_t *root, hp_plan *p)
@@ -1797,7 +1895,10 @@ int hp_plan_load(const char *path, hp_plan **out, hp_diags *diags)
   return r;
 }
 
-enum { CF_CATEGORIES, CF_N };
+enum {
+  CF_CATEGORIES,
+  CF_N
+};
 static const char *const categories_file_keys[] = {"categories", NULL};
 
 /*

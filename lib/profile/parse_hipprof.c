@@ -63,7 +63,13 @@ static void stack_fin(void *ud, hp__recent_ent *e)
 int hp__parse_stack(hp__pctx *x)
 {
   static const char *const want[] = {"str_name", "index", "stack_sq", "addrname"};
-  enum { C_NAME, C_INDEX, C_SQ, C_ADDR, C_N };
+  enum {
+    C_NAME,
+    C_INDEX,
+    C_SQ,
+    C_ADDR,
+    C_N
+  };
   hp_profile *p = x->p;
   int idx[C_N], r;
   hp__csv_rec rec;
@@ -165,7 +171,8 @@ int hp__parse_stack(hp__pctx *x)
 fail:
   hp__recent_finish(&grp);
   if (grp.reappeared)
-    hp__pwarn(x, 0, "%lld launches (str_name, index) came back more than 8192 rows after their "
+    hp__pwarn(x, 0,
+              "%lld launches (str_name, index) came back more than 8192 rows after their "
               "last row and were counted again; launch counts may be too high",
               grp.reappeared);
   hp__buf_free(&prev_name);
@@ -224,8 +231,11 @@ int hp__leak_line(hp__pctx *x, const char *s, size_t n, long line)
     q++;
   if (end - q >= 1) {
     char u = (char)toupper((unsigned char)*q);
-    mult = u == 'K' ? 1024.0 : u == 'M' ? 1048576.0 : u == 'G' ? 1073741824.0
-         : u == 'T' ? 1099511627776.0 : 1.0;
+    mult = u == 'K' ? 1024.0
+        : u == 'M'  ? 1048576.0
+        : u == 'G'  ? 1073741824.0
+        : u == 'T'  ? 1099511627776.0
+                    : 1.0;
   }
   /* Whole bytes: "170.06 MB" is itself rounded, so a fraction of a byte means nothing. */
   if (hp__leak_add(x->p, x->path, line, scope, sn, floor(v * mult + 0.5), tn,

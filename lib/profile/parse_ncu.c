@@ -22,16 +22,46 @@
 #include <strings.h>
 
 /* The columns that identify a launch; on the raw page every other column is a metric. */
-static const char *const ident[] = {
-  "ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
-  "Block Size", "Grid Size", "Device", "CC", "Section Name", "Metric Name", "Metric Unit",
-  "Metric Value", "Rule Name", "Rule Type", "Rule Description", "Estimated Speedup Type",
-  "Estimated Speedup", "Kernel Time", "Function Name", "Demangled Name", "Mangled Name"};
+static const char *const ident[] = {"ID",
+                                    "Process ID",
+                                    "Process Name",
+                                    "Host Name",
+                                    "Kernel Name",
+                                    "Context",
+                                    "Stream",
+                                    "Block Size",
+                                    "Grid Size",
+                                    "Device",
+                                    "CC",
+                                    "Section Name",
+                                    "Metric Name",
+                                    "Metric Unit",
+                                    "Metric Value",
+                                    "Rule Name",
+                                    "Rule Type",
+                                    "Rule Description",
+                                    "Estimated Speedup Type",
+                                    "Estimated Speedup",
+                                    "Kernel Time",
+                                    "Function Name",
+                                    "Demangled Name",
+                                    "Mangled Name"};
 
-enum { N_ID, N_PID, N_KERNEL, N_BLOCK, N_GRID, N_MNAME, N_MUNIT, N_MVALUE, N_N };
-static const char *const nwant[] = {"ID", "Process ID", "Kernel Name|Function Name|Demangled Name",
-                                    "Block Size", "Grid Size", "Metric Name", "Metric Unit",
-                                    "Metric Value"};
+enum {
+  N_ID,
+  N_PID,
+  N_KERNEL,
+  N_BLOCK,
+  N_GRID,
+  N_MNAME,
+  N_MUNIT,
+  N_MVALUE,
+  N_N
+};
+static const char *const nwant[] = {
+    "ID",          "Process ID",  "Kernel Name|Function Name|Demangled Name",
+    "Block Size",  "Grid Size",   "Metric Name",
+    "Metric Unit", "Metric Value"};
 
 static int is_ident(const char *s, size_t n)
 {
@@ -48,8 +78,8 @@ static int is_duration(const char *s, size_t n)
 {
   hp__trim(&s, &n);
   return (n == 8 && strncasecmp(s, "Duration", 8) == 0) ||
-         (n == 22 && strncmp(s, "gpu__time_duration.sum", 22) == 0) ||
-         (n == 18 && strncmp(s, "gpu__time_duration", 18) == 0);
+      (n == 22 && strncmp(s, "gpu__time_duration.sum", 22) == 0) ||
+      (n == 18 && strncmp(s, "gpu__time_duration", 18) == 0);
 }
 
 /* Nanoseconds per unit; NaN for a unit that is not a time. */
@@ -58,8 +88,8 @@ static double ns_per(const char *u, size_t n)
   static const struct {
     const char *name;
     double ns;
-  } units[] = {{"nsecond", 1}, {"ns", 1}, {"usecond", 1e3}, {"us", 1e3}, {"msecond", 1e6},
-               {"ms", 1e6}, {"second", 1e9}, {"s", 1e9}};
+  } units[] = {{"nsecond", 1},   {"ns", 1},   {"usecond", 1e3}, {"us", 1e3},
+               {"msecond", 1e6}, {"ms", 1e6}, {"second", 1e9},  {"s", 1e9}};
   size_t i;
 
   if (u == NULL)
@@ -77,10 +107,10 @@ typedef struct ncu_state {
   int idx[N_N];
   int details;
   size_t ncols;
-  int32_t *mid;            /* raw page: metric id per column, -1 for identity columns */
-  int dur_col;             /* raw page: the duration column, or -1 */
-  char *dur_unit;          /* raw page: its unit, from the units row */
-  int want_units;          /* raw page: the next row may be the units row */
+  int32_t *mid;   /* raw page: metric id per column, -1 for identity columns */
+  int dur_col;    /* raw page: the duration column, or -1 */
+  char *dur_unit; /* raw page: its unit, from the units row */
+  int want_units; /* raw page: the next row may be the units row */
 } ncu_state;
 
 static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
@@ -117,8 +147,8 @@ static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
 
 /* Counts a launch of kernel `kid` once and notes its block and grid sizes. Returns 1 for a new
  * launch, 0 for one already seen, HP_ENOMEM. */
-static int launch(hp__pctx *x, ncu_state *s, hp__recent *seen, const hp__csv_rec *rec,
-                  uint32_t kid, long long row, hp__recent_ent **ent)
+static int launch(hp__pctx *x, ncu_state *s, hp__recent *seen, const hp__csv_rec *rec, uint32_t kid,
+                  long long row, hp__recent_ent **ent)
 {
   hp__ncu_kernel *k = &x->p->ncu[kid];
   hp__buf key = HP__BUF_INIT;
@@ -341,7 +371,8 @@ int hp__parse_ncu(hp__pctx *x)
   if (skipped)
     hp_diags_add(x->diags, HP_DIAG_NOTE, x->path, first_skipped, 0,
                  "%ld lines among the ncu rows are not CSV (the program's own output?) and were "
-                 "skipped", skipped);
+                 "skipped",
+                 skipped);
 
 fail:
   hp__recent_finish(&seen);

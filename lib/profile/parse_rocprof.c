@@ -57,10 +57,21 @@ static unsigned table_bit(int table)
 
 int hp__parse_stats(hp__pctx *x, int table, int skip_total)
 {
-  static const char *const want[] = {"Name|KernelName|Kernel_Name|Function", "Calls|Count",
+  static const char *const want[] = {"Name|KernelName|Kernel_Name|Function",
+                                     "Calls|Count",
                                      "TotalDurationNs|Total_Duration_Ns|TotalDuration",
-                                     "AverageNs|Average_Ns", "MinNs|Min_Ns", "MaxNs|Max_Ns"};
-  enum { C_NAME, C_CALLS, C_TOTAL, C_AVG, C_MIN, C_MAX, C_N };
+                                     "AverageNs|Average_Ns",
+                                     "MinNs|Min_Ns",
+                                     "MaxNs|Max_Ns"};
+  enum {
+    C_NAME,
+    C_CALLS,
+    C_TOTAL,
+    C_AVG,
+    C_MIN,
+    C_MAX,
+    C_N
+  };
   int idx[C_N], r;
   hp__csv_rec rec;
   size_t ncols;
@@ -115,12 +126,40 @@ int hp__parse_stats(hp__pctx *x, int table, int skip_total)
 
 /* Columns that describe a dispatch rather than count something. Everything else with a name is a
  * counter. */
-static const char *const not_counters[] = {
-  "gpu-id", "queue-id", "queue-index", "pid", "tid", "sig", "obj", "DispatchNs", "CompleteNs",
-  "GPU_ID", "Queue_ID", "PID", "TID", "Correlation_ID", "Process_Id", "Thread_Id", "Agent_Id",
-  "Node_Id", "Kernel_Id", "Stream_Id", "Private_Segment_Size", "Group_Segment_Size",
-  "Workgroup_Size_X", "Workgroup_Size_Y", "Workgroup_Size_Z", "Grid_Size_X", "Grid_Size_Y",
-  "Grid_Size_Z", "Kind", "Guid", "Dispatch_Id", "Accum_VGPR", "Arch_VGPR", "SGPR"};
+static const char *const not_counters[] = {"gpu-id",
+                                           "queue-id",
+                                           "queue-index",
+                                           "pid",
+                                           "tid",
+                                           "sig",
+                                           "obj",
+                                           "DispatchNs",
+                                           "CompleteNs",
+                                           "GPU_ID",
+                                           "Queue_ID",
+                                           "PID",
+                                           "TID",
+                                           "Correlation_ID",
+                                           "Process_Id",
+                                           "Thread_Id",
+                                           "Agent_Id",
+                                           "Node_Id",
+                                           "Kernel_Id",
+                                           "Stream_Id",
+                                           "Private_Segment_Size",
+                                           "Group_Segment_Size",
+                                           "Workgroup_Size_X",
+                                           "Workgroup_Size_Y",
+                                           "Workgroup_Size_Z",
+                                           "Grid_Size_X",
+                                           "Grid_Size_Y",
+                                           "Grid_Size_Z",
+                                           "Kind",
+                                           "Guid",
+                                           "Dispatch_Id",
+                                           "Accum_VGPR",
+                                           "Arch_VGPR",
+                                           "SGPR"};
 
 static int is_not_counter(const char *s, size_t n)
 {
@@ -136,20 +175,34 @@ static int is_not_counter(const char *s, size_t n)
 }
 
 /* The resource columns, in HP__P_* order, then the other named ones. */
-static const char *const dwant[] = {
-  "grd|Grid_Size|GridSize", "wgr|Workgroup_Size|WorkgroupSize", "wave_size|Wave_Size|wave",
-  "arch_vgpr|Arch_VGPR|vgpr|VGPR_Count|Arch_VGPR_Count", "accum_vgpr|Accum_VGPR|Accum_VGPR_Count",
-  "sgpr|SGPR|SGPR_Count", "lds|LDS_Per_Workgroup|LDS_Block_Size|Lds_Block_Size",
-  "scr|Scratch_Per_Workitem|Scratch_Size", "SQ_LDS_BANK_CONFLICT",
-  "KernelName|Kernel_Name|Kernel-Name|Kernel Name", "Index|Dispatch_ID|Dispatch_Id|Dispatch",
-  "BeginNs|Start_Timestamp|Begin_Ns", "EndNs|End_Timestamp|End_Ns", "DurationNs|Duration_Ns"};
-enum { D_NAME = HP__P_N, D_INDEX, D_BEGIN, D_END, D_DUR, D_N };
+static const char *const dwant[] = {"grd|Grid_Size|GridSize",
+                                    "wgr|Workgroup_Size|WorkgroupSize",
+                                    "wave_size|Wave_Size|wave",
+                                    "arch_vgpr|Arch_VGPR|vgpr|VGPR_Count|Arch_VGPR_Count",
+                                    "accum_vgpr|Accum_VGPR|Accum_VGPR_Count",
+                                    "sgpr|SGPR|SGPR_Count",
+                                    "lds|LDS_Per_Workgroup|LDS_Block_Size|Lds_Block_Size",
+                                    "scr|Scratch_Per_Workitem|Scratch_Size",
+                                    "SQ_LDS_BANK_CONFLICT",
+                                    "KernelName|Kernel_Name|Kernel-Name|Kernel Name",
+                                    "Index|Dispatch_ID|Dispatch_Id|Dispatch",
+                                    "BeginNs|Start_Timestamp|Begin_Ns",
+                                    "EndNs|End_Timestamp|End_Ns",
+                                    "DurationNs|Duration_Ns"};
+enum {
+  D_NAME = HP__P_N,
+  D_INDEX,
+  D_BEGIN,
+  D_END,
+  D_DUR,
+  D_N
+};
 
 typedef struct dispatch_state {
   int idx[D_N];
-  int32_t *cid;          /* counter id per column, -1 for the others */
+  int32_t *cid; /* counter id per column, -1 for the others */
   size_t ncols;
-  long long *lastrow;    /* per counter id: the last row that counted it (instances share a row) */
+  long long *lastrow; /* per counter id: the last row that counted it (instances share a row) */
   size_t nctr;
 } dispatch_state;
 
@@ -346,7 +399,8 @@ int hp__parse_dispatch(hp__pctx *x, int feed_kernels)
       }
     }
     /* Make room for every counter of this file once, so the loop below only adds. */
-    if (p->pmc[kid].ncap < d.nctr && d.nctr > 0 && hp__pmc_add(p, kid, (uint32_t)d.nctr - 1, 0, 0)) {
+    if (p->pmc[kid].ncap < d.nctr && d.nctr > 0 &&
+        hp__pmc_add(p, kid, (uint32_t)d.nctr - 1, 0, 0)) {
       r = HP_ENOMEM;
       goto fail;
     }
@@ -390,12 +444,22 @@ static const struct {
   const char *label;
   int prop;
 } text_props[] = {
-  {"grd", HP__P_GRID}, {"wgr", HP__P_WG}, {"wave_size", HP__P_WAVE},
-  {"arch_vgpr", HP__P_AVGPR}, {"vgpr", HP__P_AVGPR}, {"accum_vgpr", HP__P_ACCVGPR},
-  {"sgpr", HP__P_SGPR}, {"lds", HP__P_LDS}, {"scr", HP__P_SCRATCH},
-  {"work group size", HP__P_WG}, {"shared memory size", HP__P_LDS},
-  {"scratch size", HP__P_SCRATCH}, {"vgpr count", HP__P_AVGPR}, {"sgpr count", HP__P_SGPR},
-  {"shared memory bank conflict", HP__P_LDSBANK}, {"SQ_LDS_BANK_CONFLICT", HP__P_LDSBANK},
+    {"grd", HP__P_GRID},
+    {"wgr", HP__P_WG},
+    {"wave_size", HP__P_WAVE},
+    {"arch_vgpr", HP__P_AVGPR},
+    {"vgpr", HP__P_AVGPR},
+    {"accum_vgpr", HP__P_ACCVGPR},
+    {"sgpr", HP__P_SGPR},
+    {"lds", HP__P_LDS},
+    {"scr", HP__P_SCRATCH},
+    {"work group size", HP__P_WG},
+    {"shared memory size", HP__P_LDS},
+    {"scratch size", HP__P_SCRATCH},
+    {"vgpr count", HP__P_AVGPR},
+    {"sgpr count", HP__P_SGPR},
+    {"shared memory bank conflict", HP__P_LDSBANK},
+    {"SQ_LDS_BANK_CONFLICT", HP__P_LDSBANK},
 };
 
 static int text_prop(const char *s, size_t n)
@@ -410,8 +474,8 @@ static int text_prop(const char *s, size_t n)
 
 /* One `key(value)` item of a dispatch line, starting at *pp; advances *pp past it. The value of
  * kernel-name is quoted and may hold parentheses and commas. Returns 0 at the end of the line. */
-static int next_item(const char **pp, const char *end, const char **k, size_t *kn,
-                     const char **v, size_t *vn)
+static int next_item(const char **pp, const char *end, const char **k, size_t *kn, const char **v,
+                     size_t *vn)
 {
   const char *p = *pp, *open, *close;
 

@@ -28,9 +28,9 @@ static int64_t ll_diff(long long a, long long b)
 
 int hp__parse_v3_trace(hp__pctx *x, int table)
 {
-  static const char *const names[HP__T_N] = {
-    "Function|Name|Operation", "Function|Name|Operation", "Direction|Operation|Kind|Name",
-    "Kernel_Name|KernelName|Kernel-Name|Name"};
+  static const char *const names[HP__T_N] = {"Function|Name|Operation", "Function|Name|Operation",
+                                             "Direction|Operation|Kind|Name",
+                                             "Kernel_Name|KernelName|Kernel-Name|Name"};
   const char *want[3];
   int idx[3], r, use;
   hp__csv_rec rec;
@@ -53,8 +53,10 @@ int hp__parse_v3_trace(hp__pctx *x, int table)
   if (hp__require(x, rec.line, want, idx, 3))
     return 0;
   ncols = rec.n;
-  x->tables |= table == HP__T_KERNEL ? HP__TB_KERNEL : table == HP__T_COPY ? HP__TB_COPY
-             : table == HP__T_HSA ? HP__TB_HSA : HP__TB_API;
+  x->tables |= table == HP__T_KERNEL ? HP__TB_KERNEL
+      : table == HP__T_COPY          ? HP__TB_COPY
+      : table == HP__T_HSA           ? HP__TB_HSA
+                                     : HP__TB_API;
   while ((r = hp__csv_next(x->csv, &rec)) == 1) {
     const char *name;
     size_t n;
@@ -94,14 +96,32 @@ int hp__parse_v3_trace(hp__pctx *x, int table)
 /* Resource columns in HP__P_* order (wave size is not in this file: the agent's Wave_Front_Size
  * is), then the others. */
 static const char *const cwant[] = {
-  "Grid_Size|grd", "Workgroup_Size|wgr", "Wave_Size|Wave_Front_Size|wave_size",
-  "VGPR_Count|Arch_VGPR_Count|Vgpr_Count|Arch_Vgpr_Count|arch_vgpr",
-  "Accum_VGPR_Count|Accum_Vgpr_Count|accum_vgpr", "SGPR_Count|Sgpr_Count|sgpr",
-  "LDS_Block_Size|Lds_Block_Size|LDS_Per_Workgroup|lds", "Scratch_Size|Scratch_Per_Workitem|scr",
-  "-", /* LDS bank conflicts come as a counter row */
-  "Kernel_Name|KernelName", "Dispatch_Id|Dispatch_ID|Correlation_Id", "Counter_Name",
-  "Counter_Value", "Start_Timestamp", "End_Timestamp", "Agent_Id"};
-enum { V_NAME = HP__P_N, V_DISPATCH, V_CNAME, V_CVALUE, V_START, V_END, V_AGENT, V_N };
+    "Grid_Size|grd",
+    "Workgroup_Size|wgr",
+    "Wave_Size|Wave_Front_Size|wave_size",
+    "VGPR_Count|Arch_VGPR_Count|Vgpr_Count|Arch_Vgpr_Count|arch_vgpr",
+    "Accum_VGPR_Count|Accum_Vgpr_Count|accum_vgpr",
+    "SGPR_Count|Sgpr_Count|sgpr",
+    "LDS_Block_Size|Lds_Block_Size|LDS_Per_Workgroup|lds",
+    "Scratch_Size|Scratch_Per_Workitem|scr",
+    "-", /* LDS bank conflicts come as a counter row */
+    "Kernel_Name|KernelName",
+    "Dispatch_Id|Dispatch_ID|Correlation_Id",
+    "Counter_Name",
+    "Counter_Value",
+    "Start_Timestamp",
+    "End_Timestamp",
+    "Agent_Id"};
+enum {
+  V_NAME = HP__P_N,
+  V_DISPATCH,
+  V_CNAME,
+  V_CVALUE,
+  V_START,
+  V_END,
+  V_AGENT,
+  V_N
+};
 
 /* Splits "NAME[3]" into NAME and instance 3; *inst is -1 without a suffix. */
 static size_t split_instance(const char *s, size_t n, long *inst)

@@ -738,16 +738,25 @@ static const char *const pat_gemm[] = {"cijk_", "gemm", "addmm"};
 static const char *const pat_conv[] = {"conv3d", "convolution", "col_2_image"};
 static const char *const pat_cat[] = {"catarray", "index_elementwise", "index_kernel"};
 
-#define RULE(n, a) {n, a, sizeof(a) / sizeof(a[0])}
+#define RULE(n, a)                                                                                 \
+  {                                                                                                \
+    n, a, sizeof(a) / sizeof(a[0])                                                                 \
+  }
 static const struct {
   const char *name;
   const char *const *pat;
   size_t npat;
 } default_rules[] = {
-  RULE("vector_add", pat_vector_add), RULE("direct_copy", pat_direct_copy),
-  RULE("softmax", pat_softmax), RULE("add", pat_add), RULE("layernorm", pat_layernorm),
-  RULE("gelu", pat_gelu), RULE("roll", pat_roll), RULE("gemm", pat_gemm),
-  RULE("convolution", pat_conv), RULE("cat_or_index", pat_cat),
+    RULE("vector_add", pat_vector_add),
+    RULE("direct_copy", pat_direct_copy),
+    RULE("softmax", pat_softmax),
+    RULE("add", pat_add),
+    RULE("layernorm", pat_layernorm),
+    RULE("gelu", pat_gelu),
+    RULE("roll", pat_roll),
+    RULE("gemm", pat_gemm),
+    RULE("convolution", pat_conv),
+    RULE("cat_or_index", pat_cat),
 };
 
 static const char *const default_runtime[] = {"^python(", "libgalaxy", "libamdhip", "libc.so",
@@ -1091,13 +1100,29 @@ int hp__require(hp__pctx *x, long line, const char *const *names, const int *idx
 
 const char *hp__fmt_name(hp__fmt f)
 {
-  static const char *const names[HP__F_N] = {
-    "unknown", "hipprof-api-stats", "hipprof-kernel-stats", "hipprof-stack", "hipprof-pmc-csv",
-    "pmc-text", "text", "rocprof-kernel-stats", "rocprof-hip-stats", "rocprof-hsa-stats",
-    "rocprof-copy-stats", "rocprof-dispatch", "rocprofv3-kernel-stats", "rocprofv3-hip-api-stats",
-    "rocprofv3-hsa-api-stats", "rocprofv3-memory-copy-stats", "rocprofv3-kernel-trace",
-    "rocprofv3-counter-collection", "rocprofv3-agent-info", "rocprofv3-hip-api-trace",
-    "rocprofv3-hsa-api-trace", "rocprofv3-memory-copy-trace", "ncu-csv"};
+  static const char *const names[HP__F_N] = {"unknown",
+                                             "hipprof-api-stats",
+                                             "hipprof-kernel-stats",
+                                             "hipprof-stack",
+                                             "hipprof-pmc-csv",
+                                             "pmc-text",
+                                             "text",
+                                             "rocprof-kernel-stats",
+                                             "rocprof-hip-stats",
+                                             "rocprof-hsa-stats",
+                                             "rocprof-copy-stats",
+                                             "rocprof-dispatch",
+                                             "rocprofv3-kernel-stats",
+                                             "rocprofv3-hip-api-stats",
+                                             "rocprofv3-hsa-api-stats",
+                                             "rocprofv3-memory-copy-stats",
+                                             "rocprofv3-kernel-trace",
+                                             "rocprofv3-counter-collection",
+                                             "rocprofv3-agent-info",
+                                             "rocprofv3-hip-api-trace",
+                                             "rocprofv3-hsa-api-trace",
+                                             "rocprofv3-memory-copy-trace",
+                                             "ncu-csv"};
 
   return f >= 0 && f < HP__F_N ? names[f] : "unknown";
 }
@@ -1126,36 +1151,28 @@ static const struct {
   const char *suffix;
   hp__fmt fmt;
 } name_rules[] = {
-  {".hiptrace.csv", HP__F_HIPPROF_API},
-  {".hipkernel.csv", HP__F_HIPPROF_KERNEL},
-  {".kernel.csv", HP__F_HIPPROF_KERNEL},
-  {".stack.csv", HP__F_HIPPROF_STACK},
-  {"_kernel_stats.csv", HP__F_V3_KSTATS},
-  {"_hip_api_stats.csv", HP__F_V3_HIPSTATS},
-  {"_hsa_api_stats.csv", HP__F_V3_HSASTATS},
-  {"_memory_copy_stats.csv", HP__F_V3_COPYSTATS},
-  {"_kernel_trace.csv", HP__F_V3_KTRACE},
-  {"_counter_collection.csv", HP__F_V3_COUNTERS},
-  {"_agent_info.csv", HP__F_V3_AGENTS},
-  {"_hip_api_trace.csv", HP__F_V3_HIPTRACE},
-  {"_hsa_api_trace.csv", HP__F_V3_HSATRACE},
-  {"_memory_copy_trace.csv", HP__F_V3_COPYTRACE},
-  {".hip_stats.csv", HP__F_ROCPROF_HIPSTATS},
-  {".hsa_stats.csv", HP__F_ROCPROF_HSASTATS},
-  {".copy_stats.csv", HP__F_ROCPROF_COPYSTATS},
-  {".stats.csv", HP__F_ROCPROF_KSTATS},
+    {".hiptrace.csv", HP__F_HIPPROF_API},         {".hipkernel.csv", HP__F_HIPPROF_KERNEL},
+    {".kernel.csv", HP__F_HIPPROF_KERNEL},        {".stack.csv", HP__F_HIPPROF_STACK},
+    {"_kernel_stats.csv", HP__F_V3_KSTATS},       {"_hip_api_stats.csv", HP__F_V3_HIPSTATS},
+    {"_hsa_api_stats.csv", HP__F_V3_HSASTATS},    {"_memory_copy_stats.csv", HP__F_V3_COPYSTATS},
+    {"_kernel_trace.csv", HP__F_V3_KTRACE},       {"_counter_collection.csv", HP__F_V3_COUNTERS},
+    {"_agent_info.csv", HP__F_V3_AGENTS},         {"_hip_api_trace.csv", HP__F_V3_HIPTRACE},
+    {"_hsa_api_trace.csv", HP__F_V3_HSATRACE},    {"_memory_copy_trace.csv", HP__F_V3_COPYTRACE},
+    {".hip_stats.csv", HP__F_ROCPROF_HIPSTATS},   {".hsa_stats.csv", HP__F_ROCPROF_HSASTATS},
+    {".copy_stats.csv", HP__F_ROCPROF_COPYSTATS}, {".stats.csv", HP__F_ROCPROF_KSTATS},
 };
 
 /* rocprofv3 files we know and deliberately leave alone. */
 static const char *const ignored_suffixes[] = {
-  "_domain_stats.csv", "_marker_api_stats.csv", "_marker_api_trace.csv", "_rccl_api_stats.csv",
-  "_rccl_api_trace.csv", "_scratch_memory_stats.csv", "_scratch_memory_trace.csv",
-  "_counter_collection_stats.csv", ".sysinfo.txt", ".memcopy_info.csv"};
+    "_domain_stats.csv",         "_marker_api_stats.csv",         "_marker_api_trace.csv",
+    "_rccl_api_stats.csv",       "_rccl_api_trace.csv",           "_scratch_memory_stats.csv",
+    "_scratch_memory_trace.csv", "_counter_collection_stats.csv", ".sysinfo.txt",
+    ".memcopy_info.csv"};
 
 static int is_text_name(const char *b)
 {
   return ends_with(b, ".txt") || ends_with(b, ".log") || strcmp(b, "stdout") == 0 ||
-         strcmp(b, "stderr") == 0;
+      strcmp(b, "stderr") == 0;
 }
 
 static hp__fmt detect_by_name(const char *path)
@@ -1361,8 +1378,8 @@ static int walk(const char *dir, filelist *l, hp_diags *diags, int depth)
     if (lstat(path, &st) == 0) {
       if (S_ISDIR(st.st_mode))
         r = walk(path, l, diags, depth + 1);
-      else if (S_ISREG(st.st_mode) || (S_ISLNK(st.st_mode) && stat(path, &st) == 0 &&
-                                       S_ISREG(st.st_mode)))
+      else if (S_ISREG(st.st_mode) ||
+               (S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISREG(st.st_mode)))
         r = list_add(l, path);
     }
     free(path);
@@ -1394,21 +1411,21 @@ static int same_dir(const char *a, const char *b)
 static unsigned stats_tables(hp__fmt f)
 {
   switch (f) {
-  case HP__F_HIPPROF_KERNEL: case HP__F_ROCPROF_KSTATS: case HP__F_V3_KSTATS:
-    return HP__TB_KERNEL;
-  case HP__F_HIPPROF_API: case HP__F_ROCPROF_HIPSTATS: case HP__F_V3_HIPSTATS:
-    return HP__TB_API;
-  case HP__F_ROCPROF_HSASTATS: case HP__F_V3_HSASTATS:
-    return HP__TB_HSA;
-  case HP__F_ROCPROF_COPYSTATS: case HP__F_V3_COPYSTATS:
-    return HP__TB_COPY;
-  default:
-    return 0;
+  case HP__F_HIPPROF_KERNEL:
+  case HP__F_ROCPROF_KSTATS:
+  case HP__F_V3_KSTATS: return HP__TB_KERNEL;
+  case HP__F_HIPPROF_API:
+  case HP__F_ROCPROF_HIPSTATS:
+  case HP__F_V3_HIPSTATS: return HP__TB_API;
+  case HP__F_ROCPROF_HSASTATS:
+  case HP__F_V3_HSASTATS: return HP__TB_HSA;
+  case HP__F_ROCPROF_COPYSTATS:
+  case HP__F_V3_COPYSTATS: return HP__TB_COPY;
+  default: return 0;
   }
 }
 
-static int parse_one(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip,
-                     hp_diags *diags)
+static int parse_one(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, hp_diags *diags)
 {
   hp__pctx x;
   hp__csv *c = NULL;
@@ -1435,16 +1452,19 @@ static int parse_one(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip
   switch (fmt) {
   case HP__F_HIPPROF_API: r = hp__parse_stats(&x, HP__T_API, 1); break;
   case HP__F_HIPPROF_KERNEL: r = hp__parse_stats(&x, HP__T_KERNEL, 1); break;
-  case HP__F_ROCPROF_KSTATS: case HP__F_V3_KSTATS: r = hp__parse_stats(&x, HP__T_KERNEL, 1); break;
-  case HP__F_ROCPROF_HIPSTATS: case HP__F_V3_HIPSTATS: r = hp__parse_stats(&x, HP__T_API, 1); break;
-  case HP__F_ROCPROF_HSASTATS: case HP__F_V3_HSASTATS: r = hp__parse_stats(&x, HP__T_HSA, 1); break;
-  case HP__F_ROCPROF_COPYSTATS: case HP__F_V3_COPYSTATS:
-    r = hp__parse_stats(&x, HP__T_COPY, 1);
-    break;
+  case HP__F_ROCPROF_KSTATS:
+  case HP__F_V3_KSTATS: r = hp__parse_stats(&x, HP__T_KERNEL, 1); break;
+  case HP__F_ROCPROF_HIPSTATS:
+  case HP__F_V3_HIPSTATS: r = hp__parse_stats(&x, HP__T_API, 1); break;
+  case HP__F_ROCPROF_HSASTATS:
+  case HP__F_V3_HSASTATS: r = hp__parse_stats(&x, HP__T_HSA, 1); break;
+  case HP__F_ROCPROF_COPYSTATS:
+  case HP__F_V3_COPYSTATS: r = hp__parse_stats(&x, HP__T_COPY, 1); break;
   case HP__F_HIPPROF_STACK: r = hp__parse_stack(&x); break;
   case HP__F_HIPPROF_PMC: r = hp__parse_dispatch(&x, 0); break;
   case HP__F_ROCPROF_RESULTS: r = hp__parse_dispatch(&x, 1); break;
-  case HP__F_PMC_TEXT: case HP__F_TEXT: r = hp__parse_text(&x); break;
+  case HP__F_PMC_TEXT:
+  case HP__F_TEXT: r = hp__parse_text(&x); break;
   case HP__F_V3_KTRACE: r = hp__parse_v3_trace(&x, HP__T_KERNEL); break;
   case HP__F_V3_HIPTRACE: r = hp__parse_v3_trace(&x, HP__T_API); break;
   case HP__F_V3_HSATRACE: r = hp__parse_v3_trace(&x, HP__T_HSA); break;

@@ -20,14 +20,14 @@
 /* String interning: byte strings to dense ids 0..n-1, in order of first appearance.              */
 
 typedef struct hp__strtab_slot {
-  uint32_t id1;    /* id + 1; 0 = empty */
-  uint32_t h32;    /* low bits of the hash, to skip most string compares */
+  uint32_t id1; /* id + 1; 0 = empty */
+  uint32_t h32; /* low bits of the hash, to skip most string compares */
 } hp__strtab_slot;
 
 typedef struct hp__strtab {
   hp__strtab_slot *slots;
-  size_t nslots;   /* a power of two, at least twice n */
-  char **s;        /* owned, NUL-terminated copies */
+  size_t nslots; /* a power of two, at least twice n */
+  char **s;      /* owned, NUL-terminated copies */
   size_t *len;
   size_t n, cap;
 } hp__strtab;
@@ -50,21 +50,27 @@ int hp__grow(void **p, size_t *cap, size_t need, size_t elem);
 typedef struct hp__tstat {
   long long calls;
   double total_ns;
-  double min_ns, max_ns;   /* meaningful only when nominmax == 0 */
-  double avg_reported;     /* the profiler's own AverageNs while one stats row is the only source */
-  int nsources;            /* stats rows and trace files merged into this entry */
-  int nominmax;            /* contributions that had no min/max */
-  int have_minmax;         /* min_ns/max_ns hold at least one value */
-  unsigned last_file;      /* the trace file that contributed last (to count sources) */
+  double min_ns, max_ns; /* meaningful only when nominmax == 0 */
+  double avg_reported;   /* the profiler's own AverageNs while one stats row is the only source */
+  int nsources;          /* stats rows and trace files merged into this entry */
+  int nominmax;          /* contributions that had no min/max */
+  int have_minmax;       /* min_ns/max_ns hold at least one value */
+  unsigned last_file;    /* the trace file that contributed last (to count sources) */
 } hp__tstat;
 
 typedef struct hp__ttable {
   hp__strtab names;
-  hp__tstat *st;           /* by name id */
+  hp__tstat *st; /* by name id */
   size_t cap;
 } hp__ttable;
 
-enum { HP__T_API, HP__T_HSA, HP__T_COPY, HP__T_KERNEL, HP__T_N };
+enum {
+  HP__T_API,
+  HP__T_HSA,
+  HP__T_COPY,
+  HP__T_KERNEL,
+  HP__T_N
+};
 
 /* Finds or adds the entry for name[0..n). *out stays valid until the next add to the table. */
 int hp__ttable_get(hp__ttable *t, const char *name, size_t n, hp__tstat **out);
@@ -83,14 +89,14 @@ void hp__ttable_free(hp__ttable *t);
  * (docs/internals/profile.md). */
 
 typedef struct hp__recent_ent {
-  uint64_t h;              /* 0 = empty slot */
-  uint32_t kid;            /* the kernel the key belongs to */
+  uint64_t h;   /* 0 = empty slot */
+  uint32_t kid; /* the kernel the key belongs to */
   uint32_t klen;
-  char *key;               /* owned */
-  long long first, last;   /* row numbers */
-  long long a;             /* payload: stacks keep the best frame's stack_sq here */
-  char *s;                 /* payload: an owned string (stacks: the best user frame) */
-  int flag;                /* payload: e.g. "this launch already has a duration" */
+  char *key;             /* owned */
+  long long first, last; /* row numbers */
+  long long a;           /* payload: stacks keep the best frame's stack_sq here */
+  char *s;               /* payload: an owned string (stacks: the best user frame) */
+  int flag;              /* payload: e.g. "this launch already has a duration" */
 } hp__recent_ent;
 
 typedef void (*hp__recent_fin)(void *ud, hp__recent_ent *e);
@@ -99,12 +105,12 @@ typedef struct hp__recent {
   hp__recent_ent *tab;
   size_t cap, n;
   long long window, next_sweep;
-  hp__recent_fin fin;      /* may be NULL */
+  hp__recent_fin fin; /* may be NULL */
   void *ud;
   unsigned long long epoch; /* bumped by every sweep: entry pointers from before are stale */
-  uint64_t *done;          /* hashes of finished keys (bounded), to notice a key coming back */
+  uint64_t *done;           /* hashes of finished keys (bounded), to notice a key coming back */
   size_t done_cap, done_n;
-  long long reappeared;    /* new keys whose hash was among the finished ones */
+  long long reappeared; /* new keys whose hash was among the finished ones */
 } hp__recent;
 
 void hp__recent_init(hp__recent *r, long long window, hp__recent_fin fin, void *ud);
@@ -127,29 +133,37 @@ typedef struct hp__vals {
   char *v[HP__MAX_VALS];
   size_t len[HP__MAX_VALS];
   size_t n;
-  long long more;          /* rows whose value was not among the kept ones */
+  long long more; /* rows whose value was not among the kept ones */
 } hp__vals;
 
 enum {
-  HP__P_GRID, HP__P_WG, HP__P_WAVE, HP__P_AVGPR, HP__P_ACCVGPR, HP__P_SGPR, HP__P_LDS,
-  HP__P_SCRATCH, HP__P_LDSBANK, HP__P_N
+  HP__P_GRID,
+  HP__P_WG,
+  HP__P_WAVE,
+  HP__P_AVGPR,
+  HP__P_ACCVGPR,
+  HP__P_SGPR,
+  HP__P_LDS,
+  HP__P_SCRATCH,
+  HP__P_LDSBANK,
+  HP__P_N
 };
 
 typedef struct hp__pmc_kernel {
-  long long records;       /* rows (one per replay of a dispatch) */
-  long long dispatches;    /* distinct dispatch ids */
+  long long records;    /* rows (one per replay of a dispatch) */
+  long long dispatches; /* distinct dispatch ids */
   hp__vals props[HP__P_N];
-  long long tn;            /* rows with EndNs-BeginNs */
+  long long tn; /* rows with EndNs-BeginNs */
   double tsum, tmin, tmax;
-  double *csum;            /* by counter id, summed over [i] instances and rows */
-  long long *cn;           /* rows that had the counter */
+  double *csum;  /* by counter id, summed over [i] instances and rows */
+  long long *cn; /* rows that had the counter */
   size_t ncap;
 } hp__pmc_kernel;
 
 typedef struct hp__origin {
-  char *frame;             /* owned */
-  long long n;             /* launches with this first user frame */
-  long long first;         /* row of the first such launch: ties go to the earliest */
+  char *frame;     /* owned */
+  long long n;     /* launches with this first user frame */
+  long long first; /* row of the first such launch: ties go to the earliest */
 } hp__origin;
 
 typedef struct hp__stack_kernel {
@@ -160,9 +174,9 @@ typedef struct hp__stack_kernel {
 
 typedef struct hp__ncu_kernel {
   long long launches;
-  char *block, *grid;      /* first seen, e.g. "(256, 1, 1)" */
+  char *block, *grid; /* first seen, e.g. "(256, 1, 1)" */
   int block_varies, grid_varies;
-  double *msum;            /* by metric id */
+  double *msum; /* by metric id */
   long long *mn;
   size_t ncap;
 } hp__ncu_kernel;
@@ -170,9 +184,9 @@ typedef struct hp__ncu_kernel {
 typedef struct hp__leak {
   char *file;
   long line;
-  char *scope;             /* "host", "device0", ... */
+  char *scope; /* "host", "device0", ... */
   double bytes;
-  char *text;              /* the line as printed */
+  char *text; /* the line as printed */
 } hp__leak;
 
 typedef struct hp__agent {
@@ -182,37 +196,44 @@ typedef struct hp__agent {
 
 /* The table bits a file contributed to (files[].tables in the JSON). */
 enum {
-  HP__TB_API = 1, HP__TB_HSA = 2, HP__TB_COPY = 4, HP__TB_KERNEL = 8, HP__TB_STACK = 16,
-  HP__TB_PMC = 32, HP__TB_NCU = 64, HP__TB_LEAK = 128, HP__TB_AGENT = 256
+  HP__TB_API = 1,
+  HP__TB_HSA = 2,
+  HP__TB_COPY = 4,
+  HP__TB_KERNEL = 8,
+  HP__TB_STACK = 16,
+  HP__TB_PMC = 32,
+  HP__TB_NCU = 64,
+  HP__TB_LEAK = 128,
+  HP__TB_AGENT = 256
 };
 
 typedef struct hp__pfile {
   char *path;
-  const char *format;      /* static name, see hp__fmt_name */
+  const char *format; /* static name, see hp__fmt_name */
   unsigned tables;
 } hp__pfile;
 
 typedef struct hp__catrule {
   char *name;
-  char **pat;              /* lowercased */
+  char **pat; /* lowercased */
   size_t npat;
 } hp__catrule;
 
 struct hp_profile {
   hp__ttable t[HP__T_N];
-  size_t *korder;          /* kernel ids sorted by total time, rebuilt after each add_path */
+  size_t *korder; /* kernel ids sorted by total time, rebuilt after each add_path */
   size_t nkorder;
-  double ktotal;           /* sum of every kernel's total_ns, for percentages */
+  double ktotal; /* sum of every kernel's total_ns, for percentages */
 
   hp__catrule *cats;
   size_t ncats;
-  char **rt;               /* runtime-frame markers, lowercased; a leading '^' anchors */
+  char **rt; /* runtime-frame markers, lowercased; a leading '^' anchors */
   size_t nrt;
 
   hp__strtab stk_names;
   hp__stack_kernel *stk;
   size_t stk_cap;
-  hp__strtab frame_cache;  /* raw addrname -> runtime or not (frame_rt) */
+  hp__strtab frame_cache; /* raw addrname -> runtime or not (frame_rt) */
   unsigned char *frame_rt;
   size_t frame_rt_cap;
 
@@ -224,8 +245,8 @@ struct hp_profile {
   hp__strtab ncu_names;
   hp__ncu_kernel *ncu;
   size_t ncu_cap;
-  hp__strtab metrics;      /* "name\x1funit": see hp__ncu_metric_name */
-  char **metric_unit;      /* by metric id; may be NULL */
+  hp__strtab metrics; /* "name\x1funit": see hp__ncu_metric_name */
+  char **metric_unit; /* by metric id; may be NULL */
   size_t metric_unit_cap;
 
   hp__leak *leaks;
@@ -238,7 +259,7 @@ struct hp_profile {
   size_t nfiles, file_cap;
   size_t nignored;
   unsigned file_seq;
-  long long rowseq;        /* rows across files, for hp__recent windows and tie-breaks */
+  long long rowseq; /* rows across files, for hp__recent windows and tie-breaks */
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -279,10 +300,10 @@ typedef struct hp__pctx {
   hp__csv *csv;
   const char *path;
   hp_diags *diags;
-  size_t nwarn;            /* warnings given for this file */
-  size_t nsuppressed;      /* warnings beyond HP__MAX_FILE_WARNINGS, summarised at the end */
-  unsigned file;           /* sequence number of this file */
-  int use_kernels;         /* 0: a kernel stats file in the same folder already gives kernel times */
+  size_t nwarn;       /* warnings given for this file */
+  size_t nsuppressed; /* warnings beyond HP__MAX_FILE_WARNINGS, summarised at the end */
+  unsigned file;      /* sequence number of this file */
+  int use_kernels;    /* 0: a kernel stats file in the same folder already gives kernel times */
   int use_api, use_copies; /* the same for API calls and memory copies */
   unsigned tables;         /* HP__TB_* this file contributed to */
 } hp__pctx;
@@ -344,9 +365,9 @@ int hp__parse_dispatch(hp__pctx *x, int feed_kernels);
 /* PMC text is read line by line inside hp__parse_text; this is its state. */
 typedef struct hp__pmctext {
   int init;
-  int active;              /* a dispatch line was seen: indented counter lines belong to it */
+  int active; /* a dispatch line was seen: indented counter lines belong to it */
   uint32_t kid;
-  hp__recent seen;         /* dispatch ids, so replays count once */
+  hp__recent seen; /* dispatch ids, so replays count once */
 } hp__pmctext;
 /* Takes one text line: 1 if it was a dispatch or counter line, 0 if not, HP_ENOMEM. */
 int hp__pmc_text_line(hp__pctx *x, hp__pmctext *st, const char *s, size_t n, long line);
@@ -369,7 +390,7 @@ int hp__profile_json(const hp_profile *p, hp__json *j, const hp_profile_opts *o)
 
 /* A category's totals, computed from the kernel table on demand. */
 typedef struct hp__catstat {
-  const char *name;        /* points into the rules, or "other" */
+  const char *name; /* points into the rules, or "other" */
   long long calls;
   double total_ns;
   double percent;

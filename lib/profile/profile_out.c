@@ -16,23 +16,23 @@
 #include <string.h>
 
 static const char leak_note[] =
-  "These are hipprof --memory-usage leak checks at process exit: memory not released, counted "
-  "with the runtime's and the profiler's own allocations. They are not peak or steady-state "
-  "device memory; compare a fresh run before calling anything a leak.";
+    "These are hipprof --memory-usage leak checks at process exit: memory not released, counted "
+    "with the runtime's and the profiler's own allocations. They are not peak or steady-state "
+    "device memory; compare a fresh run before calling anything a leak.";
 
-static const char *const prop_keys[HP__P_N] = {
-  "grid_size", "workgroup_size", "wave_size", "arch_vgpr", "accum_vgpr", "sgpr", "lds_bytes",
-  "scratch_bytes", "lds_bank_conflict"};
+static const char *const prop_keys[HP__P_N] = {"grid_size", "workgroup_size", "wave_size",
+                                               "arch_vgpr", "accum_vgpr",     "sgpr",
+                                               "lds_bytes", "scratch_bytes",  "lds_bank_conflict"};
 
 static const struct {
   int table;
-  const char *key;      /* JSON key and CSV table name */
-  const char *title;    /* text and Markdown heading */
+  const char *key;   /* JSON key and CSV table name */
+  const char *title; /* text and Markdown heading */
 } time_tables[] = {
-  {HP__T_API, "api", "HIP API summary"},
-  {HP__T_HSA, "hsa_api", "HSA API summary"},
-  {HP__T_COPY, "copies", "Memory copy summary"},
-  {HP__T_KERNEL, "kernels", "Kernel summary"},
+    {HP__T_API, "api", "HIP API summary"},
+    {HP__T_HSA, "hsa_api", "HSA API summary"},
+    {HP__T_COPY, "copies", "Memory copy summary"},
+    {HP__T_KERNEL, "kernels", "Kernel summary"},
 };
 #define NTIME (sizeof(time_tables) / sizeof(time_tables[0]))
 
@@ -157,9 +157,18 @@ static size_t *sort_by_count(size_t n, long long (*get)(const hp_profile *, size
   return ids;
 }
 
-static long long stack_launches(const hp_profile *p, size_t i) { return p->stk[i].launches; }
-static long long pmc_records(const hp_profile *p, size_t i) { return p->pmc[i].records; }
-static long long ncu_launches(const hp_profile *p, size_t i) { return p->ncu[i].launches; }
+static long long stack_launches(const hp_profile *p, size_t i)
+{
+  return p->stk[i].launches;
+}
+static long long pmc_records(const hp_profile *p, size_t i)
+{
+  return p->pmc[i].records;
+}
+static long long ncu_launches(const hp_profile *p, size_t i)
+{
+  return p->ncu[i].launches;
+}
 
 /* The most common first user frame of a stack kernel; ties go to the one seen first. */
 static const hp__origin *top_origin(const hp__stack_kernel *k)
@@ -168,7 +177,8 @@ static const hp__origin *top_origin(const hp__stack_kernel *k)
   size_t i;
 
   for (i = 0; i < k->no; i++)
-    if (best == NULL || k->o[i].n > best->n || (k->o[i].n == best->n && k->o[i].first < best->first))
+    if (best == NULL || k->o[i].n > best->n ||
+        (k->o[i].n == best->n && k->o[i].first < best->first))
       best = &k->o[i];
   return best;
 }
@@ -250,8 +260,8 @@ static void json_vals(hp__json *j, const hp__vals *v)
 
 static void json_tables_bits(hp__json *j, unsigned t)
 {
-  static const char *const names[] = {"api", "hsa_api", "copies", "kernels", "stacks", "pmc",
-                                      "ncu", "leakcheck", "agents"};
+  static const char *const names[] = {"api", "hsa_api", "copies",    "kernels", "stacks",
+                                      "pmc", "ncu",     "leakcheck", "agents"};
   size_t i;
 
   hp__json_arr_begin(j);
@@ -512,8 +522,8 @@ fail:
 typedef struct table {
   size_t ncols;
   const char *const *head;
-  const int *right;      /* per column: right-aligned */
-  char **cell;           /* rows * ncols owned strings */
+  const int *right; /* per column: right-aligned */
+  char **cell;      /* rows * ncols owned strings */
   size_t nrows, cap;
   int err;
 } table;
@@ -692,7 +702,7 @@ typedef struct out_ctx {
   const hp_profile *p;
   FILE *fp;
   int md;
-  size_t width;           /* name cut for text; 0 = whole (Markdown) */
+  size_t width; /* name cut for text; 0 = whole (Markdown) */
   const hp_profile_opts *o;
   int err;
 } out_ctx;
@@ -722,8 +732,8 @@ static void emit(out_ctx *c, table *t, const char *title, size_t total, size_t s
 
 static void out_time_table(out_ctx *c, size_t which)
 {
-  static const char *const head[] = {"name", "calls", "total_ms", "average_us", "percent",
-                                     "min_us", "max_us"};
+  static const char *const head[] = {"name",    "calls",  "total_ms", "average_us",
+                                     "percent", "min_us", "max_us"};
   static const int right[] = {0, 1, 1, 1, 1, 1, 1};
   const hp__ttable *t = &c->p->t[time_tables[which].table];
   double sum = table_sum(t);
@@ -917,8 +927,10 @@ static void out_pmc(out_ctx *c)
     table_free(&ct);
   }
   if (n < p->pmc_names.n)
-    fprintf(c->fp, c->md ? "\n%zu more PMC kernels not shown.\n"
-                         : "(%zu more PMC kernels; --top 0 shows all)\n", p->pmc_names.n - n);
+    fprintf(c->fp,
+            c->md ? "\n%zu more PMC kernels not shown.\n"
+                  : "(%zu more PMC kernels; --top 0 shows all)\n",
+            p->pmc_names.n - n);
   hp__buf_free(&b);
   free(ids);
 }
@@ -972,10 +984,10 @@ static void out_ncu(out_ctx *c)
     char *name = name_cell(c, p->ncu_names.s[ids[i]]), *title, *mname;
     const char *mn;
     table tb;
-    title = hp__asprintf("ncu: %s (%lld launches, block %s%s, grid %s%s)", name ? name : "",
-                         nk->launches, nk->block ? nk->block : "n/a",
-                         nk->block_varies ? " varies" : "", nk->grid ? nk->grid : "n/a",
-                         nk->grid_varies ? " varies" : "");
+    title =
+        hp__asprintf("ncu: %s (%lld launches, block %s%s, grid %s%s)", name ? name : "",
+                     nk->launches, nk->block ? nk->block : "n/a", nk->block_varies ? " varies" : "",
+                     nk->grid ? nk->grid : "n/a", nk->grid_varies ? " varies" : "");
     free(name);
     table_init(&tb, 5, head, right);
     for (k = 0; k < nk->ncap && k < p->metrics.n; k++) {
@@ -1004,8 +1016,10 @@ static void out_ncu(out_ctx *c)
     free(title);
   }
   if (n < p->ncu_names.n)
-    fprintf(c->fp, c->md ? "\n%zu more ncu kernels not shown.\n"
-                         : "(%zu more ncu kernels; --top 0 shows all)\n", p->ncu_names.n - n);
+    fprintf(c->fp,
+            c->md ? "\n%zu more ncu kernels not shown.\n"
+                  : "(%zu more ncu kernels; --top 0 shows all)\n",
+            p->ncu_names.n - n);
   free(ids);
 }
 
@@ -1123,7 +1137,10 @@ static void csv_num(FILE *fp, double v)
   fputs(tmp, fp);
 }
 
-static void csv_sep(FILE *fp) { fputc(',', fp); }
+static void csv_sep(FILE *fp)
+{
+  fputc(',', fp);
+}
 
 static int write_csv(const hp_profile *p, FILE *fp, const hp_profile_opts *o)
 {
@@ -1340,15 +1357,9 @@ int hp_profile_write(const hp_profile *p, FILE *fp, hp_format f, const hp_profil
   if (p == NULL || fp == NULL)
     return HP_EINVAL;
   switch (f) {
-  case HP_FMT_TEXT:
-    r = write_tables(p, fp, 0, o);
-    break;
-  case HP_FMT_MD:
-    r = write_tables(p, fp, 1, o);
-    break;
-  case HP_FMT_CSV:
-    r = write_csv(p, fp, o);
-    break;
+  case HP_FMT_TEXT: r = write_tables(p, fp, 0, o); break;
+  case HP_FMT_MD: r = write_tables(p, fp, 1, o); break;
+  case HP_FMT_CSV: r = write_csv(p, fp, o); break;
   case HP_FMT_JSON: {
     hp__json j;
     hp__json_init(&j, 1);
@@ -1360,8 +1371,7 @@ int hp_profile_write(const hp_profile *p, FILE *fp, hp_format f, const hp_profil
     hp__json_free(&j);
     break;
   }
-  default:
-    return HP_EINVAL;
+  default: return HP_EINVAL;
   }
   if (r == 0 && (fflush(fp) != 0 || ferror(fp)))
     r = HP_EIO;

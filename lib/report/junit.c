@@ -63,10 +63,12 @@ int hp_report_junit(const hp_session *s, char **out)
     for (k = 0; k < s->passes[i].nruns; k++)
       total += s->passes[i].runs[k].wall_ms;
   }
-  r |= hp__buf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"hprun.");
+  r |= hp__buf_adds(
+      &b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"hprun.");
   r |= xml(&b, s->name);
-  r |= hp__buf_printf(&b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\"",
-                      s->npasses, nfail, nskip, total / 1000.0);
+  r |= hp__buf_printf(
+      &b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\"",
+      s->npasses, nfail, nskip, total / 1000.0);
   if (s->started) {
     r |= hp__buf_adds(&b, " timestamp=\"");
     r |= xml(&b, s->started);

@@ -16,14 +16,17 @@ static int cell(hp__buf *b, const char *s)
   int r = 0;
 
   for (; s && *s && !r; s++)
-    r = *s == '|' ? hp__buf_adds(b, "\\|") : *s == '\n' ? hp__buf_addc(b, ' ') : hp__buf_addc(b, *s);
+    r = *s == '|'    ? hp__buf_adds(b, "\\|")
+        : *s == '\n' ? hp__buf_addc(b, ' ')
+                     : hp__buf_addc(b, *s);
   return r;
 }
 
 int hp_report_markdown(const hp_session *s, char **out)
 {
   const hp_pass_result *base = s->npasses ? &s->passes[s->baseline] : NULL;
-  const char *mname = base && base->nmetrics && base->metrics[0].name ? base->metrics[0].name : "metric";
+  const char *mname =
+      base && base->nmetrics && base->metrics[0].name ? base->metrics[0].name : "metric";
   hp__buf b = HP__BUF_INIT;
   char x[32], y[32];
   size_t i, k;
@@ -42,8 +45,11 @@ int hp_report_markdown(const hp_session *s, char **out)
   r |= hp__buf_printf(&b, ", alpha %.3g\n", s->alpha);
   if (s->error)
     r |= hp__buf_printf(&b, "- **error**: %s\n", s->error);
-  r |= hp__buf_printf(&b, "\n| pass | mode | %s median | vs baseline | 95%% CI of ratio | p | n | CV | flag |\n"
-                      "|---|---|---:|---:|---|---:|---:|---:|---|\n", mname);
+  r |= hp__buf_printf(
+      &b,
+      "\n| pass | mode | %s median | vs baseline | 95%% CI of ratio | p | n | CV | flag |\n"
+      "|---|---|---:|---:|---|---:|---:|---:|---|\n",
+      mname);
   for (i = 0; i < s->npasses; i++) {
     const hp_pass_result *pr = &s->passes[i];
     const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
@@ -53,13 +59,15 @@ int hp_report_markdown(const hp_session *s, char **out)
     }
     r |= hp__buf_adds(&b, "| ");
     r |= cell(&b, pr->name);
-    r |= hp__buf_printf(&b, " | %s | %s | %s | ", pr->mode, hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN),
+    r |= hp__buf_printf(&b, " | %s | %s | %s | ", pr->mode,
+                        hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN),
                         pr->is_baseline ? "-" : hp__fmt_overhead(y, sizeof(y), m ? m->ratio : NAN));
     if (m && !isnan(m->ci_lo))
       r |= hp__buf_printf(&b, "[%.4f, %.4f]", m->ci_lo, m->ci_hi);
     else
       r |= hp__buf_adds(&b, "-");
-    r |= hp__buf_printf(&b, " | %s | %zu | ", hp__fmt_num(x, sizeof(x), m ? m->p : NAN), m ? m->st.n : 0);
+    r |= hp__buf_printf(&b, " | %s | %zu | ", hp__fmt_num(x, sizeof(x), m ? m->p : NAN),
+                        m ? m->st.n : 0);
     if (m && !isnan(m->st.cv))
       r |= hp__buf_printf(&b, "%.2f%%", m->st.cv * 100);
     else
@@ -67,7 +75,10 @@ int hp_report_markdown(const hp_session *s, char **out)
     r |= hp__buf_printf(&b, " | **%s** |\n", hp_flag_name(pr->flag));
   }
   if (variants) {
-    r |= hp__buf_printf(&b, "\n| variant | %s median | vs reference | p | sampled memory MiB (mean / peak) | verdict |\n|---|---:|---:|---:|---:|---|\n", mname);
+    r |= hp__buf_printf(&b,
+                        "\n| variant | %s median | vs reference | p | sampled memory MiB (mean / "
+                        "peak) | verdict |\n|---|---:|---:|---:|---:|---|\n",
+                        mname);
     for (i = 0; i < s->npasses; i++) {
       const hp_pass_result *pr = &s->passes[i];
       const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
@@ -76,11 +87,15 @@ int hp_report_markdown(const hp_session *s, char **out)
       r |= hp__buf_adds(&b, "| ");
       r |= cell(&b, pr->name);
       r |= hp__buf_printf(&b, " | %s | %s | ", hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN),
-                          pr->is_reference ? "-" : hp__fmt_overhead(y, sizeof(y), m ? m->ratio : NAN));
-      r |= hp__buf_printf(&b, "%s | ", pr->is_reference ? "-" : hp__fmt_num(x, sizeof(x), m ? m->p : NAN));
+                          pr->is_reference ? "-"
+                                           : hp__fmt_overhead(y, sizeof(y), m ? m->ratio : NAN));
+      r |= hp__buf_printf(&b, "%s | ",
+                          pr->is_reference ? "-" : hp__fmt_num(x, sizeof(x), m ? m->p : NAN));
       r |= hp__buf_printf(&b, "%s / ", hp__fmt_num(x, sizeof(x), pr->mem_mean_mib));
       r |= hp__buf_printf(&b, "%s | %s |\n", hp__fmt_num(x, sizeof(x), pr->mem_peak_mib),
-                          pr->is_reference ? "reference" : pr->verdict ? pr->verdict : "-");
+                          pr->is_reference  ? "reference"
+                              : pr->verdict ? pr->verdict
+                                            : "-");
     }
   }
   r |= hp__buf_adds(&b, "\n");
@@ -90,10 +105,11 @@ int hp_report_markdown(const hp_session *s, char **out)
       r |= cell(&b, s->passes[i].advice);
       r |= hp__buf_adds(&b, "\n");
     }
-  r |= hp__buf_adds(&b, "\n> Times measured under a profiler are for attribution only; the "
-                        "baseline is the performance figure.\n\n## Runs\n\n"
-                        "| pass | run | dir | exit | wall ms | max RSS kB | values | files |\n"
-                        "|---|---:|---|---:|---:|---:|---|---:|\n");
+  r |= hp__buf_adds(&b,
+                    "\n> Times measured under a profiler are for attribution only; the "
+                    "baseline is the performance figure.\n\n## Runs\n\n"
+                    "| pass | run | dir | exit | wall ms | max RSS kB | values | files |\n"
+                    "|---|---:|---|---:|---:|---:|---|---:|\n");
   for (i = 0; i < s->npasses; i++) {
     const hp_pass_result *pr = &s->passes[i];
     for (k = 0; k < pr->nruns; k++) {
@@ -101,8 +117,8 @@ int hp_report_markdown(const hp_session *s, char **out)
       size_t m;
       r |= hp__buf_adds(&b, "| ");
       r |= cell(&b, pr->name);
-      r |= hp__buf_printf(&b, " | %s%d | `%s` | ", rn->warmup ? "warmup " : "", rn->warmup ? 0 : rn->index,
-                          rn->dir ? rn->dir : "?");
+      r |= hp__buf_printf(&b, " | %s%d | `%s` | ", rn->warmup ? "warmup " : "",
+                          rn->warmup ? 0 : rn->index, rn->dir ? rn->dir : "?");
       if (rn->error)
         r |= cell(&b, rn->error);
       else if (rn->timed_out)
@@ -113,7 +129,8 @@ int hp_report_markdown(const hp_session *s, char **out)
         r |= hp__buf_printf(&b, "%lld", rn->exit_status);
       r |= hp__buf_printf(&b, " | %.1f | %ld | ", rn->wall_ms, rn->max_rss_kb);
       for (m = 0; m < pr->nmetrics; m++)
-        r |= hp__buf_printf(&b, "%s%s=%s", m ? ", " : "", pr->metrics[m].name ? pr->metrics[m].name : "?",
+        r |= hp__buf_printf(&b, "%s%s=%s", m ? ", " : "",
+                            pr->metrics[m].name ? pr->metrics[m].name : "?",
                             hp__fmt_num(x, sizeof(x), rn->values ? rn->values[m] : NAN));
       r |= hp__buf_printf(&b, " | %zu |\n", rn->files.n);
     }

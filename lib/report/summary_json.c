@@ -84,7 +84,8 @@ static void write_run(hp__json *j, const hp_run *r, const hp_pass_result *pr)
   hp__json_key(j, "values");
   hp__json_obj_begin(j);
   for (i = 0; i < pr->nmetrics; i++)
-    hp__json_knum(j, pr->metrics[i].name ? pr->metrics[i].name : "?", r->values ? r->values[i] : NAN);
+    hp__json_knum(j, pr->metrics[i].name ? pr->metrics[i].name : "?",
+                  r->values ? r->values[i] : NAN);
   hp__json_obj_end(j);
   hp__json_key(j, "memory");
   hp__json_obj_begin(j);
@@ -123,8 +124,8 @@ static void write_pass(hp__json *j, const hp_pass_result *pr)
   hp__json_arr_end(j);
   /* The primary metric's overhead, repeated at the pass level for scripts that want one number. */
   hp__json_key(j, "overhead");
-  write_overhead(j, pr->is_baseline || pr->is_reference || pr->nmetrics == 0 ? NULL
-                                                                          : &pr->metrics[0]);
+  write_overhead(j,
+                 pr->is_baseline || pr->is_reference || pr->nmetrics == 0 ? NULL : &pr->metrics[0]);
   hp__json_key(j, "memory");
   hp__json_obj_begin(j);
   hp__json_knum(j, "sampled_mean_mib", pr->mem_mean_mib);
@@ -255,7 +256,7 @@ static int load_pass(const hp__jv *jp, hp_pass_result *pr)
   pr->is_variant = jbool(jp, "variant");
   pr->is_reference = jbool(jp, "reference");
   pr->expect_distorted = hp__jv_str(hp__jv_get(jp, "expect")) &&
-                         strcmp(hp__jv_str(hp__jv_get(jp, "expect")), "distorted") == 0;
+      strcmp(hp__jv_str(hp__jv_get(jp, "expect")), "distorted") == 0;
   pr->flag = flag_from(hp__jv_str(hp__jv_get(jp, "flag")));
   pr->verdict = jstr(jp, "verdict");
   pr->advice = jstr(jp, "advice");
@@ -304,7 +305,8 @@ static int load_pass(const hp__jv *jp, hp_pass_result *pr)
     for (k = 0; k < nm; k++)
       r->values[k] = pr->metrics[k].name ? jnum(vals, pr->metrics[k].name) : NAN;
     for (k = 0; k < hp__jv_len(files); k++)
-      if (hp__jv_str(hp__jv_at(files, k)) && hp__strv_push(&r->files, hp__jv_str(hp__jv_at(files, k))))
+      if (hp__jv_str(hp__jv_at(files, k)) &&
+          hp__strv_push(&r->files, hp__jv_str(hp__jv_at(files, k))))
         return HP_ENOMEM;
   }
   return 0;

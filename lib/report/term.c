@@ -30,7 +30,9 @@ void hp_report_table(const hp_session *s, FILE *fp)
   size_t i;
 
   fprintf(fp, "\nhprun session %s%s\n", s->name ? s->name : "?",
-          s->complete ? "" : s->interrupted ? "  (INCOMPLETE: interrupted)" : "  (INCOMPLETE)");
+          s->complete          ? ""
+              : s->interrupted ? "  (INCOMPLETE: interrupted)"
+                               : "  (INCOMPLETE)");
   if (s->dir)
     fprintf(fp, "folder: %s\n", s->dir);
   snprintf(head, sizeof(head), "%s%s%s%s", mname ? mname : "metric", *unit ? " (" : "", unit,
@@ -71,7 +73,9 @@ void hp_report_table(const hp_session *s, FILE *fp)
               hp__fmt_num(a, sizeof(a), m ? m->st.median : NAN),
               pr->is_reference ? "-" : hp__fmt_overhead(b, sizeof(b), m ? m->ratio : NAN),
               hp__fmt_num(c, sizeof(c), pr->mem_mean_mib),
-              pr->is_reference ? "reference" : pr->verdict ? pr->verdict : "-");
+              pr->is_reference  ? "reference"
+                  : pr->verdict ? pr->verdict
+                                : "-");
     }
   }
   fputc('\n', fp);
@@ -91,12 +95,15 @@ void hp_report_table(const hp_session *s, FILE *fp)
             *unit ? " " : "", unit);
     if (pr->app_launches >= 0)
       fprintf(fp, " and %lld launches%s", pr->app_launches,
-              pr->xk_calls >= 0 && pr->xk_calls != pr->app_launches ? " (DIFFERENT: a launch "
-              "limit or skip in this pass, or dropped or replayed dispatches)" : "");
+              pr->xk_calls >= 0 && pr->xk_calls != pr->app_launches
+                  ? " (DIFFERENT: a launch "
+                    "limit or skip in this pass, or dropped or replayed dispatches)"
+                  : "");
     fputc('\n', fp);
   }
   if (s->error)
     fprintf(fp, "  error: %s\n", s->error);
-  fprintf(fp, "\nTimes under a profiler are for attribution; quote only the baseline as "
+  fprintf(fp,
+          "\nTimes under a profiler are for attribution; quote only the baseline as "
           "performance.\n");
 }

@@ -60,10 +60,28 @@ static char *probe(uv_loop_t *loop, const char *const *argv, size_t max, long lo
 /* Variables that change what a GPU program or profiler does, or where its libraries come from. */
 static int interesting(const char *kv)
 {
-  static const char *const prefixes[] = {"HIP_", "ROCM", "ROCR_", "HSA_", "HCC_", "DTK", "CUDA_",
-                                         "NVIDIA_", "GPU_", "AMD_", "OMP_", "MIOPEN_", "NCCL_",
-                                         "RCCL_", "PYTORCH_", "TORCH_", "LD_LIBRARY_PATH=",
-                                         "LD_PRELOAD=", "PATH=", "ROCPROF", "HPRUN_", NULL};
+  static const char *const prefixes[] = {"HIP_",
+                                         "ROCM",
+                                         "ROCR_",
+                                         "HSA_",
+                                         "HCC_",
+                                         "DTK",
+                                         "CUDA_",
+                                         "NVIDIA_",
+                                         "GPU_",
+                                         "AMD_",
+                                         "OMP_",
+                                         "MIOPEN_",
+                                         "NCCL_",
+                                         "RCCL_",
+                                         "PYTORCH_",
+                                         "TORCH_",
+                                         "LD_LIBRARY_PATH=",
+                                         "LD_PRELOAD=",
+                                         "PATH=",
+                                         "ROCPROF",
+                                         "HPRUN_",
+                                         NULL};
   size_t i;
 
   for (i = 0; prefixes[i]; i++)
@@ -100,7 +118,8 @@ static void probe_member(hp__json *j, uv_loop_t *loop, const char *key, const ch
 int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s,
                        const hp_strv *tools, char **env)
 {
-  static const char *const nvsmi[] = {"nvidia-smi", "--query-gpu=index,name,driver_version,"
+  static const char *const nvsmi[] = {"nvidia-smi",
+                                      "--query-gpu=index,name,driver_version,"
                                       "memory.total,clocks.max.sm,clocks.sm",
                                       "--format=csv", NULL};
   static const char *const rocmsmi[] = {"rocm-smi", "--showproductname", NULL};

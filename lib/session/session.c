@@ -31,9 +31,9 @@ typedef struct unit {
   const hp_pass *pass;       /* NULL for a variant */
   const hp_variant *variant; /* NULL for a pass */
   const char *name;
-  hp_strv app;               /* resolved argv of the program */
-  char **env;                /* the environment its runs get */
-  char *tool_path;           /* the profiler, for profiled passes */
+  hp_strv app;     /* resolved argv of the program */
+  char **env;      /* the environment its runs get */
+  char *tool_path; /* the profiler, for profiled passes */
   const hp__driver *driver;
   double timeout;
 } unit;
@@ -41,7 +41,7 @@ typedef struct unit {
 typedef struct slot {
   size_t unit;
   int warmup;
-  int k;                     /* 1-based index among this unit's counted (or warmup) runs */
+  int k; /* 1-based index among this unit's counted (or warmup) runs */
 } slot;
 
 typedef struct session_ctx {
@@ -56,11 +56,11 @@ typedef struct session_ctx {
   slot *slots;
   size_t nslots;
   hp__metrics *metrics;
-  char *app_cwd;             /* absolute folder relative app paths are resolved against */
-  char **base_env;           /* env_script's environment, or NULL for hprun's own */
-  hp_strv sampler;           /* device-memory sampler command, empty when none */
-  double sampler_scale;      /* its readings times this give MiB */
-  char *sampler_note;        /* why memory is not sampled, or NULL */
+  char *app_cwd;        /* absolute folder relative app paths are resolved against */
+  char **base_env;      /* env_script's environment, or NULL for hprun's own */
+  hp_strv sampler;      /* device-memory sampler command, empty when none */
+  double sampler_scale; /* its readings times this give MiB */
+  char *sampler_note;   /* why memory is not sampled, or NULL */
   hp_session *s;
 } session_ctx;
 
@@ -85,8 +85,10 @@ static void on_signal(uv_signal_t *h, int signum)
   session_ctx *c = h->data;
 
   if (!c->stopping)
-    fprintf(logfp(c), "hprun: %s received: stopping the current run, keeping what was measured"
-            " (again to kill at once)\n", signum == SIGINT ? "SIGINT" : "SIGTERM");
+    fprintf(logfp(c),
+            "hprun: %s received: stopping the current run, keeping what was measured"
+            " (again to kill at once)\n",
+            signum == SIGINT ? "SIGINT" : "SIGTERM");
   c->stopping++;
   hp__child_stop_current();
 }
@@ -260,7 +262,8 @@ static int setup_units(session_ctx *c)
         }
         hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, p->line, 0,
                      "pass '%s': profiler '%s' not found on PATH (set profiler.path, or "
-                     "profiler.env_script to a DTK env.sh)", p->name, tool);
+                     "profiler.env_script to a DTK env.sh)",
+                     p->name, tool);
         return HP_ENOENT;
       }
       if (r)
@@ -421,8 +424,9 @@ static int list_files(const char *root, const char *rel, hp_strv *out)
     struct stat st;
     if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || r)
       goto next;
-    if (!rel[0] && (strcmp(name, "stdout.txt") == 0 || strcmp(name, "stderr.txt") == 0 ||
-                    strcmp(name, "hprun-memory.txt") == 0))
+    if (!rel[0] &&
+        (strcmp(name, "stdout.txt") == 0 || strcmp(name, "stderr.txt") == 0 ||
+         strcmp(name, "hprun-memory.txt") == 0))
       goto next;
     sub = rel[0] ? hp__asprintf("%s/%s", rel, name) : hp__strdup(name);
     full = hp__path_join(path, name);
@@ -571,7 +575,7 @@ static int do_run(session_ctx *c, const slot *sl, hp_pass_result *pr, hp_run *ru
   if ((r = list_files(dir, "", &run->files)) != 0)
     goto fail;
   run->ok = !run->error && res.exit_status == 0 && !res.term_signal && !res.timed_out &&
-            !res.interrupted && c->plan->nmetrics > 0 && !isnan(run->values[0]);
+      !res.interrupted && c->plan->nmetrics > 0 && !isnan(run->values[0]);
 
 fail:
   hp_strv_free(&argv);
@@ -617,9 +621,11 @@ static int do_build(session_ctx *c)
   r = hp__child_run(&c->loop, &spec, &res);
   if (r || res.exit_status || res.term_signal || res.interrupted) {
     c->s->error = hp__asprintf("the build failed (%s); its log is in %s",
-                               r ? uv_strerror(res.spawn_error)
-                               : res.interrupted ? "interrupted"
-                               : res.term_signal ? "killed by a signal" : "non-zero exit", dir);
+                               r                     ? uv_strerror(res.spawn_error)
+                                   : res.interrupted ? "interrupted"
+                                   : res.term_signal ? "killed by a signal"
+                                                     : "non-zero exit",
+                               dir);
     /* Show the end of the log: the error is almost always there. */
     if (c->opts->quiet && hp__read_file(errp, &log, &len) == 0) {
       const char *tail = len > 2000 ? log + len - 2000 : log;
@@ -703,8 +709,8 @@ static int setup_sampler(session_ctx *c)
     r |= hp__strv_push(&c->sampler, "-lms");
     r |= hp__strv_push(&c->sampler, tmp);
   } else {
-    char *loop = hp__asprintf("while :; do \"$0\" --showmeminfo vram --csv; sleep %.3f; done",
-                              iv / 1000.0);
+    char *loop =
+        hp__asprintf("while :; do \"$0\" --showmeminfo vram --csv; sleep %.3f; done", iv / 1000.0);
     c->sampler_scale = 1.0 / (1024.0 * 1024.0);
     r |= hp__strv_push(&c->sampler, "/bin/sh");
     r |= hp__strv_push(&c->sampler, "-c");
@@ -814,8 +820,7 @@ fail:
   return r;
 }
 
-int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out,
-                   hp_diags *diags)
+int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags)
 {
   session_ctx c;
   hp_session *s = NULL;
@@ -871,9 +876,10 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
   s->hprun_version = hp__strdup(HPRUN_VERSION);
   s->schema = HPRUN_SUMMARY_SCHEMA;
   s->started = now_iso();
-  s->order = hp__strdup(plan->order == HP_ORDER_SEQUENTIAL ? "sequential"
-                        : plan->order == HP_ORDER_ABBA ? "abba"
-                        : plan->order == HP_ORDER_RANDOM ? "random" : "interleaved");
+  s->order = hp__strdup(plan->order == HP_ORDER_SEQUENTIAL   ? "sequential"
+                            : plan->order == HP_ORDER_ABBA   ? "abba"
+                            : plan->order == HP_ORDER_RANDOM ? "random"
+                                                             : "interleaved");
   s->seed = plan->seed;
   s->repeat = opts->repeat > 0 ? opts->repeat : plan->repeat;
   s->warmup = plan->warmup;
@@ -891,8 +897,9 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
   {
     /* The plan as it was when the session ran, beside the results (its hash is in the manifest). */
     char *copy = hp__path_join(s->dir, "plan.yaml");
-    if (copy == NULL || (r = hp__write_file(copy, plan->text ? plan->text : "",
-                                            plan->text ? plan->text_len : 0, 1)) != 0) {
+    if (copy == NULL ||
+        (r = hp__write_file(copy, plan->text ? plan->text : "", plan->text ? plan->text_len : 0,
+                            1)) != 0) {
       free(copy);
       r = r ? r : HP_ENOMEM;
       goto fail;

@@ -37,43 +37,46 @@ struct hp__driver {
 /* hipprof (DTK). The app follows the options directly, with no `--` (profiler-formats.md §1.1).
  * Files go to the working directory, which is the run's own folder. */
 static const hp__mode hipprof_modes[] = {
-  {"trace", {"--hip-trace", NULL}, 0, "HIP API, memcpy and kernel timeline"},
-  {"stats", {"--hip-trace", "--stats", NULL}, 0, "API and kernel statistics (CSV)"},
-  {"kernel-stack", {"--kernel-stack", NULL}, 0, "host call stack of each kernel launch"},
-  {"pmc", {"--pmc", "--pmc-type", "3", NULL}, 1, "hardware counters, CSV output"},
-  {"pmc-read", {"--pmc-read", "--pmc-type", "3", NULL}, 1, "L2 read counters, CSV output"},
-  {"pmc-write", {"--pmc-write", "--pmc-type", "3", NULL}, 1, "L2 write counters, CSV output"},
-  {"memory-usage", {"--memory-usage", NULL}, 0, "resource leak check (not peak memory)"},
-  {"leak-check", {"--leak-check", NULL}, 0, "resource leak check with call stacks"},
-  {"hiptx-trace", {"--hiptx-trace", NULL}, 0, "roctx/hiptx ranges"},
-  {NULL, {NULL}, 0, NULL}};
+    {"trace", {"--hip-trace", NULL}, 0, "HIP API, memcpy and kernel timeline"},
+    {"stats", {"--hip-trace", "--stats", NULL}, 0, "API and kernel statistics (CSV)"},
+    {"kernel-stack", {"--kernel-stack", NULL}, 0, "host call stack of each kernel launch"},
+    {"pmc", {"--pmc", "--pmc-type", "3", NULL}, 1, "hardware counters, CSV output"},
+    {"pmc-read", {"--pmc-read", "--pmc-type", "3", NULL}, 1, "L2 read counters, CSV output"},
+    {"pmc-write", {"--pmc-write", "--pmc-type", "3", NULL}, 1, "L2 write counters, CSV output"},
+    {"memory-usage", {"--memory-usage", NULL}, 0, "resource leak check (not peak memory)"},
+    {"leak-check", {"--leak-check", NULL}, 0, "resource leak check with call stacks"},
+    {"hiptx-trace", {"--hiptx-trace", NULL}, 0, "roctx/hiptx ranges"},
+    {NULL, {NULL}, 0, NULL}};
 
 /* rocprofv3 (rocprofiler-sdk). `--output-format csv` is always passed: from ROCm 7 the default
  * is rocpd (SQLite), which we do not read (profiler-formats.md §3.2). */
 static const hp__mode rocprofv3_modes[] = {
-  {"kernel-trace", {"--kernel-trace", "--stats", NULL}, 0, "kernel dispatches and statistics"},
-  {"hip-trace", {"--hip-trace", "--stats", NULL}, 0, "HIP API only (no kernels in v3)"},
-  {"stats", {"--kernel-trace", "--hip-trace", "--stats", NULL}, 0, "kernels and HIP API with stats"},
-  {"sys-trace", {"--sys-trace", "--stats", NULL}, 0, "everything it can trace"},
-  {"pmc", {NULL}, 1, "counter collection (counters: [...], default SQ_WAVES)"},
-  {NULL, {NULL}, 0, NULL}};
+    {"kernel-trace", {"--kernel-trace", "--stats", NULL}, 0, "kernel dispatches and statistics"},
+    {"hip-trace", {"--hip-trace", "--stats", NULL}, 0, "HIP API only (no kernels in v3)"},
+    {"stats",
+     {"--kernel-trace", "--hip-trace", "--stats", NULL},
+     0,
+     "kernels and HIP API with stats"},
+    {"sys-trace", {"--sys-trace", "--stats", NULL}, 0, "everything it can trace"},
+    {"pmc", {NULL}, 1, "counter collection (counters: [...], default SQ_WAVES)"},
+    {NULL, {NULL}, 0, NULL}};
 
 /* rocprof v1/v2 script. */
 static const hp__mode rocprof_modes[] = {
-  {"stats", {"--stats", "--timestamp", "on", NULL}, 0, "kernel statistics"},
-  {"hip-trace", {"--hip-trace", "--stats", "--timestamp", "on", NULL}, 0, "HIP API and kernels"},
-  {"sys-trace", {"--sys-trace", "--stats", "--timestamp", "on", NULL}, 0, "HIP, HSA and kernels"},
-  {"pmc", {"--timestamp", "on", NULL}, 1, "counters from an input file hprun writes"},
-  {NULL, {NULL}, 0, NULL}};
+    {"stats", {"--stats", "--timestamp", "on", NULL}, 0, "kernel statistics"},
+    {"hip-trace", {"--hip-trace", "--stats", "--timestamp", "on", NULL}, 0, "HIP API and kernels"},
+    {"sys-trace", {"--sys-trace", "--stats", "--timestamp", "on", NULL}, 0, "HIP, HSA and kernels"},
+    {"pmc", {"--timestamp", "on", NULL}, 1, "counters from an input file hprun writes"},
+    {NULL, {NULL}, 0, NULL}};
 
 /* Nsight Compute. `--clock-control none` is always explicit: the default differs between
  * versions (base vs boost), and hprun never changes the card's clocks (profiler-formats.md §5). */
 static const hp__mode ncu_modes[] = {
-  {"time", {NULL}, 1, "one metric per launch (default gpu__time_duration.sum)"},
-  {"basic", {"--set", "basic", NULL}, 1, "the basic section set"},
-  {"full", {"--set", "full", NULL}, 1, "the full section set (many replay passes)"},
-  {"default", {NULL}, 1, "ncu's default sections"},
-  {NULL, {NULL}, 0, NULL}};
+    {"time", {NULL}, 1, "one metric per launch (default gpu__time_duration.sum)"},
+    {"basic", {"--set", "basic", NULL}, 1, "the basic section set"},
+    {"full", {"--set", "full", NULL}, 1, "the full section set (many replay passes)"},
+    {"default", {NULL}, 1, "ncu's default sections"},
+    {NULL, {NULL}, 0, NULL}};
 
 /* Appends a mode's fixed options. */
 static int push_mode(hp_strv *out, const hp__mode *m)
@@ -187,8 +190,7 @@ fail:
   return r;
 }
 
-static int ncu_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
-                    hp_strv *out)
+static int ncu_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs, hp_strv *out)
 {
   hp__buf metrics = HP__BUF_INIT;
   size_t i;
@@ -228,12 +230,11 @@ static int ncu_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *
   return r ? HP_ENOMEM : 0;
 }
 
-static const hp__driver drivers[] = {
-  {"hipprof", hipprof_modes, hipprof_argv},
-  {"rocprofv3", rocprofv3_modes, rocprofv3_argv},
-  {"rocprof", rocprof_modes, rocprof_argv},
-  {"ncu", ncu_modes, ncu_argv},
-  {NULL, NULL, NULL}};
+static const hp__driver drivers[] = {{"hipprof", hipprof_modes, hipprof_argv},
+                                     {"rocprofv3", rocprofv3_modes, rocprofv3_argv},
+                                     {"rocprof", rocprof_modes, rocprof_argv},
+                                     {"ncu", ncu_modes, ncu_argv},
+                                     {NULL, NULL, NULL}};
 
 const hp__driver *hp__driver_find(const char *tool)
 {

@@ -15,9 +15,9 @@ typedef struct hp__driver hp__driver;
 typedef struct hp__run_spec {
   const hp_plan *plan;
   const hp_pass *pass;
-  const char *tool_path;  /* the profiler's resolved path */
-  const char *run_dir;    /* the run's own folder (absolute) */
-  const hp_strv *app;     /* the app's argv, resolved */
+  const char *tool_path; /* the profiler's resolved path */
+  const char *run_dir;   /* the run's own folder (absolute) */
+  const hp_strv *app;    /* the app's argv, resolved */
 } hp__run_spec;
 
 /* Finds a driver by tool name: hipprof, rocprof, rocprofv3, ncu. NULL when unknown. */

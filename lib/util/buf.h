@@ -11,12 +11,15 @@
 #include <stddef.h>
 
 typedef struct hp__buf {
-  char *data;  /* NUL-terminated; NULL until the first append */
+  char *data; /* NUL-terminated; NULL until the first append */
   size_t len;
   size_t cap;
 } hp__buf;
 
-#define HP__BUF_INIT {NULL, 0, 0}
+#define HP__BUF_INIT                                                                               \
+  {                                                                                                \
+    NULL, 0, 0                                                                                     \
+  }
 
 /* Appends; on HP_ENOMEM the buffer is unchanged and still valid. */
 int hp__buf_add(hp__buf *b, const void *p, size_t n);

@@ -26,35 +26,41 @@
 #define CSV_DEFAULT_MAX_FIELD ((size_t)16 << 20)
 
 /* parse_record's answers besides HP_ENOMEM. */
-enum { REC_DONE = 1, REC_BLANK, REC_NEED_MORE, REC_TOO_LONG, REC_UNTERMINATED };
+enum {
+  REC_DONE = 1,
+  REC_BLANK,
+  REC_NEED_MORE,
+  REC_TOO_LONG,
+  REC_UNTERMINATED
+};
 /* fill's answer when the buffer is at max_record and still holds no whole record. */
 #define FILL_FULL 1
 
 struct hp__csv {
   int fd;
   int own_fd;
-  const char *mem;          /* memory input, or NULL */
+  const char *mem; /* memory input, or NULL */
   size_t memlen, memoff;
   char *name;
   hp_diags *diags;
   hp__csv_warn_fn warn;
   void *warn_ud;
 
-  char *buf;                /* cap + 1 bytes: room for a NUL after a field that ends the input */
+  char *buf; /* cap + 1 bytes: room for a NUL after a field that ends the input */
   size_t cap, len, pos;
-  unsigned long long base;  /* input bytes dropped before buf[0] */
+  unsigned long long base; /* input bytes dropped before buf[0] */
   int eof;
-  int started;              /* the byte-order mark has been looked for */
-  long line;                /* physical line of buf[pos] */
+  int started; /* the byte-order mark has been looked for */
+  long line;   /* physical line of buf[pos] */
   size_t max_field, max_record;
 
-  char **f;                 /* the current record's fields */
+  char **f; /* the current record's fields */
   size_t *flen;
-  unsigned char *fkind;     /* per field: 1 when quotes must be undone in place */
+  unsigned char *fkind; /* per field: 1 when quotes must be undone in place */
   size_t fcap;
   size_t nf;
 
-  size_t last_pos;          /* for hp__csv_unread_line */
+  size_t last_pos; /* for hp__csv_unread_line */
   long last_line;
   int can_unread;
 };
@@ -340,7 +346,11 @@ static size_t unquote(char *s, size_t n)
 /* Field kinds while a record is parsed. An unquoted field and a clean quoted one get their NUL at
  * once (over the ',' or the closing quote that ended them); a field with doubled quotes or text
  * after its closing quote is unquoted in place once the record is complete. */
-enum { FK_PLAIN, FK_QUOTED, FK_UNQUOTE };
+enum {
+  FK_PLAIN,
+  FK_QUOTED,
+  FK_UNQUOTE
+};
 
 /* Puts back the delimiters that NULs replaced, so that an incomplete record can be parsed again
  * from its start (or skipped) after a refill. */
@@ -481,9 +491,7 @@ static int skip_record(hp__csv *c)
     for (; p < end; p++) {
       char ch = *p;
       switch (state) {
-      case 0:
-        state = ch == '"' ? 2 : ch == ',' ? 0 : 1;
-        break;
+      case 0: state = ch == '"' ? 2 : ch == ',' ? 0 : 1; break;
       case 1:
         if (ch == ',')
           state = 0;
@@ -492,9 +500,7 @@ static int skip_record(hp__csv *c)
         if (ch == '"')
           state = 3;
         break;
-      default:
-        state = ch == '"' ? 2 : ch == ',' ? 0 : 1;
-        break;
+      default: state = ch == '"' ? 2 : ch == ',' ? 0 : 1; break;
       }
       if (ch == '\n') {
         if (state == 2) {
@@ -536,17 +542,17 @@ int hp__csv_next(hp__csv *c, hp__csv_rec *rec)
     }
     r = parse_record(c, rec);
     switch (r) {
-    case REC_DONE:
-      return 1;
-    case REC_BLANK:
-      continue;
+    case REC_DONE: return 1;
+    case REC_BLANK: continue;
     case REC_NEED_MORE:
       r = fill(c);
       if (r < 0)
         return r;
       if (r == FILL_FULL) {
-        csv_warn(c, c->line, "record longer than %zu bytes skipped (a field too long, or a quote "
-                 "that is never closed)", c->max_record);
+        csv_warn(c, c->line,
+                 "record longer than %zu bytes skipped (a field too long, or a quote "
+                 "that is never closed)",
+                 c->max_record);
         if ((r = skip_record(c)) < 0)
           return r;
       }
@@ -557,13 +563,13 @@ int hp__csv_next(hp__csv *c, hp__csv_rec *rec)
         return r;
       continue;
     case REC_UNTERMINATED:
-      csv_warn(c, c->line, "unterminated quoted field runs to the end of the input; the record "
+      csv_warn(c, c->line,
+               "unterminated quoted field runs to the end of the input; the record "
                "is dropped");
       c->line += count_nl(c->buf + c->pos, c->buf + c->len);
       c->pos = c->len;
       return 0;
-    default:
-      return r;
+    default: return r;
     }
   }
 }
@@ -729,9 +735,9 @@ static int strip_groups(const char *s, size_t n, char *tmp, size_t tmpsz)
   return 0;
 }
 
-static const double pow10_tab[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21,
-                                   1e22};
+static const double pow10_tab[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
 int hp__parse_num(const char *s, size_t n, double *out)
 {

@@ -17,7 +17,8 @@ static int errno_to_hp(int e)
 {
   switch (e) {
   case ENOMEM: return HP_ENOMEM;
-  case ENOENT: case ENOTDIR: return HP_ENOENT;
+  case ENOENT:
+  case ENOTDIR: return HP_ENOENT;
   case EEXIST: return HP_EEXIST;
   case EINVAL: return HP_EINVAL;
   default: return HP_EIO;
@@ -126,7 +127,7 @@ int hp__mkdirs(const char *path, int mode)
 
   if (p == NULL)
     return HP_ENOMEM;
-  for (s = p + 1; ; s++) {
+  for (s = p + 1;; s++) {
     if (*s == '/' || *s == '\0') {
       char c = *s;
       *s = '\0';
@@ -169,7 +170,7 @@ int hp__which(const char *prog, char **out)
   path = getenv("PATH");
   if (path == NULL)
     path = "/usr/local/bin:/usr/bin:/bin";
-  for (p = path; ; p = end + 1) {
+  for (p = path;; p = end + 1) {
     struct stat st;
     end = strchr(p, ':');
     if (end == NULL)

@@ -84,10 +84,22 @@ static void close_(hp__json *j, const char *c)
   puts_(j, c);
 }
 
-void hp__json_obj_begin(hp__json *j) { open_(j, "{"); }
-void hp__json_obj_end(hp__json *j) { close_(j, "}"); }
-void hp__json_arr_begin(hp__json *j) { open_(j, "["); }
-void hp__json_arr_end(hp__json *j) { close_(j, "]"); }
+void hp__json_obj_begin(hp__json *j)
+{
+  open_(j, "{");
+}
+void hp__json_obj_end(hp__json *j)
+{
+  close_(j, "}");
+}
+void hp__json_arr_begin(hp__json *j)
+{
+  open_(j, "[");
+}
+void hp__json_arr_end(hp__json *j)
+{
+  close_(j, "]");
+}
 
 static void quoted(hp__json *j, const char *s, size_t n)
 {
@@ -110,8 +122,13 @@ static void quoted(hp__json *j, const char *s, size_t n)
     else if (c == '\t')
       rep = "\\t";
     else if (c < 0x20 || c == 0x7f) {
-      esc[0] = '\\'; esc[1] = 'u'; esc[2] = '0'; esc[3] = '0';
-      esc[4] = hex[c >> 4]; esc[5] = hex[c & 15]; esc[6] = '\0';
+      esc[0] = '\\';
+      esc[1] = 'u';
+      esc[2] = '0';
+      esc[3] = '0';
+      esc[4] = hex[c >> 4];
+      esc[5] = hex[c & 15];
+      esc[6] = '\0';
       rep = esc;
     }
     if (rep) {
@@ -183,10 +200,26 @@ void hp__json_null(hp__json *j)
   puts_(j, "null");
 }
 
-void hp__json_kstr(hp__json *j, const char *k, const char *s) { hp__json_key(j, k); hp__json_str(j, s); }
-void hp__json_knum(hp__json *j, const char *k, double v) { hp__json_key(j, k); hp__json_num(j, v); }
-void hp__json_kint(hp__json *j, const char *k, long long v) { hp__json_key(j, k); hp__json_int(j, v); }
-void hp__json_kbool(hp__json *j, const char *k, int v) { hp__json_key(j, k); hp__json_bool(j, v); }
+void hp__json_kstr(hp__json *j, const char *k, const char *s)
+{
+  hp__json_key(j, k);
+  hp__json_str(j, s);
+}
+void hp__json_knum(hp__json *j, const char *k, double v)
+{
+  hp__json_key(j, k);
+  hp__json_num(j, v);
+}
+void hp__json_kint(hp__json *j, const char *k, long long v)
+{
+  hp__json_key(j, k);
+  hp__json_int(j, v);
+}
+void hp__json_kbool(hp__json *j, const char *k, int v)
+{
+  hp__json_key(j, k);
+  hp__json_bool(j, v);
+}
 
 int hp__json_end(hp__json *j)
 {

@@ -10,21 +10,21 @@
 typedef struct hp__json {
   hp__buf out;
   int depth;
-  int first[64];   /* per depth: no member written yet */
+  int first[64]; /* per depth: no member written yet */
   int pretty;
-  int after_key;   /* a key was written; its value comes next */
-  int err;         /* first error, 0 if none */
+  int after_key; /* a key was written; its value comes next */
+  int err;       /* first error, 0 if none */
 } hp__json;
 
 void hp__json_init(hp__json *j, int pretty);
-void hp__json_obj_begin(hp__json *j);          /* as a value (top level or array item) */
+void hp__json_obj_begin(hp__json *j); /* as a value (top level or array item) */
 void hp__json_obj_end(hp__json *j);
 void hp__json_arr_begin(hp__json *j);
 void hp__json_arr_end(hp__json *j);
 void hp__json_key(hp__json *j, const char *key); /* inside an object, before its value */
-void hp__json_str(hp__json *j, const char *s);  /* NULL writes null */
+void hp__json_str(hp__json *j, const char *s);   /* NULL writes null */
 void hp__json_strn(hp__json *j, const char *s, size_t n);
-void hp__json_num(hp__json *j, double v);       /* NaN and infinities write null */
+void hp__json_num(hp__json *j, double v); /* NaN and infinities write null */
 void hp__json_int(hp__json *j, long long v);
 void hp__json_bool(hp__json *j, int v);
 void hp__json_null(hp__json *j);

@@ -22,7 +22,7 @@ struct hp__jv {
     int b;
     double num;
     struct {
-      char *s;     /* NUL-terminated; may hold decoded NULs before len */
+      char *s; /* NUL-terminated; may hold decoded NULs before len */
       size_t len;
     } str;
     struct {
@@ -169,8 +169,7 @@ fail:
 
 static void skip_ws(parser *ps)
 {
-  while (ps->p < ps->end &&
-         (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
+  while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
     ps->p++;
 }
 
@@ -280,8 +279,8 @@ static int parse_string(parser *ps, char **s, size_t *len)
   for (;;) {
     /* Copy a run of plain characters in one go. */
     run = ps->p;
-    while (ps->p < ps->end && *ps->p != '"' && *ps->p != '\\' &&
-           (unsigned char)*ps->p >= 0x20 && (unsigned char)*ps->p < 0x80)
+    while (ps->p < ps->end && *ps->p != '"' && *ps->p != '\\' && (unsigned char)*ps->p >= 0x20 &&
+           (unsigned char)*ps->p < 0x80)
       ps->p++;
     if (ps->p > run && hp__buf_add(&b, run, (size_t)(ps->p - run)))
       goto nomem;
@@ -295,9 +294,9 @@ static int parse_string(parser *ps, char **s, size_t *len)
       break;
     }
     if ((unsigned char)*ps->p < 0x20) {
-      err = fail_at(ps, HP_EPARSE, ps->p,
-                    "control character 0x%02x in a string (it must be escaped)",
-                    (unsigned)(unsigned char)*ps->p);
+      err =
+          fail_at(ps, HP_EPARSE, ps->p, "control character 0x%02x in a string (it must be escaped)",
+                  (unsigned)(unsigned char)*ps->p);
       goto fail;
     }
     if ((unsigned char)*ps->p >= 0x80) {
@@ -327,7 +326,7 @@ static int parse_string(parser *ps, char **s, size_t *len)
     case 'n': cp = '\n'; break;
     case 'r': cp = '\r'; break;
     case 't': cp = '\t'; break;
-    case 'u': cp = 0x110000; break;  /* read below */
+    case 'u': cp = 0x110000; break; /* read below */
     default: {
       char tmp[16];
       err = fail_at(ps, HP_EPARSE, ps->p, "invalid escape: backslash followed by %s",
@@ -343,8 +342,7 @@ static int parse_string(parser *ps, char **s, size_t *len)
       if (err)
         goto fail;
       if (cp >= 0xdc00 && cp <= 0xdfff) {
-        err = fail_at(ps, HP_EPARSE, esc, "invalid \\u escape: unpaired low surrogate \\u%04x",
-                      cp);
+        err = fail_at(ps, HP_EPARSE, esc, "invalid \\u escape: unpaired low surrogate \\u%04x", cp);
         goto fail;
       }
       if (cp >= 0xd800 && cp <= 0xdbff) {
@@ -562,16 +560,11 @@ static int parse_value(parser *ps, hp__jv **out)
   if (ps->p >= ps->end)
     return unexpected(ps, "a value");
   switch (*ps->p) {
-  case '{':
-    return parse_container(ps, HP__JV_OBJ, out);
-  case '[':
-    return parse_container(ps, HP__JV_ARR, out);
-  case 't':
-    return parse_literal(ps, "true", HP__JV_BOOL, 1, out);
-  case 'f':
-    return parse_literal(ps, "false", HP__JV_BOOL, 0, out);
-  case 'n':
-    return parse_literal(ps, "null", HP__JV_NULL, 0, out);
+  case '{': return parse_container(ps, HP__JV_OBJ, out);
+  case '[': return parse_container(ps, HP__JV_ARR, out);
+  case 't': return parse_literal(ps, "true", HP__JV_BOOL, 1, out);
+  case 'f': return parse_literal(ps, "false", HP__JV_BOOL, 0, out);
+  case 'n': return parse_literal(ps, "null", HP__JV_NULL, 0, out);
   case '"':
     v = node_new(HP__JV_STR);
     if (v == NULL)

@@ -7,9 +7,9 @@
 
 #include "hprun.h"
 
-int hp__strv_push(hp_strv *v, const char *s);       /* copies s */
-int hp__strv_push_own(hp_strv *v, char *s);         /* takes s (freed on failure too) */
-int hp__strv_append(hp_strv *v, const hp_strv *w);  /* copies every string of w */
+int hp__strv_push(hp_strv *v, const char *s);      /* copies s */
+int hp__strv_push_own(hp_strv *v, char *s);        /* takes s (freed on failure too) */
+int hp__strv_append(hp_strv *v, const hp_strv *w); /* copies every string of w */
 int hp__strv_copy(hp_strv *dst, const hp_strv *src);
 /* Joins with spaces, quoting words that need it for sh, so a printed line can be pasted. */
 char *hp__strv_shell_join(const hp_strv *v);

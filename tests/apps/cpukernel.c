@@ -79,8 +79,9 @@ int main(int argc, char **argv)
       usage(stdout);
       return 0;
     }
-    if (i + 1 >= argc || (strcmp(argv[i], "--n") != 0 && strcmp(argv[i], "--iters") != 0 &&
-                          strcmp(argv[i], "--warmup") != 0)) {
+    if (i + 1 >= argc ||
+        (strcmp(argv[i], "--n") != 0 && strcmp(argv[i], "--iters") != 0 &&
+         strcmp(argv[i], "--warmup") != 0)) {
       fprintf(stderr, "cpukernel: unknown option or missing value: '%s'\n", argv[i]);
       usage(stderr);
       return 2;

@@ -23,8 +23,8 @@
 #define HANG_MAX_S 600
 
 typedef struct options {
-  double base;        /* mean kernel time in ms without noise */
-  double noise;       /* relative standard deviation */
+  double base;  /* mean kernel time in ms without noise */
+  double noise; /* relative standard deviation */
   uint64_t seed;
   int have_seed;
   double sleep_ms;
@@ -127,12 +127,10 @@ static void parse_args(int argc, char **argv, options *o)
     } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
       usage(stdout);
       exit(0);
-    } else if (strcmp(a, "--base") == 0 || strcmp(a, "--noise") == 0 ||
-               strcmp(a, "--seed") == 0 || strcmp(a, "--sleep") == 0 ||
-               strcmp(a, "--launches") == 0 || strcmp(a, "--proxy") == 0 ||
-               strcmp(a, "--print") == 0 || strcmp(a, "--exit") == 0 ||
-               strcmp(a, "--touch") == 0 || strcmp(a, "--rss") == 0 ||
-               strcmp(a, "--stderr") == 0) {
+    } else if (strcmp(a, "--base") == 0 || strcmp(a, "--noise") == 0 || strcmp(a, "--seed") == 0 ||
+               strcmp(a, "--sleep") == 0 || strcmp(a, "--launches") == 0 ||
+               strcmp(a, "--proxy") == 0 || strcmp(a, "--print") == 0 || strcmp(a, "--exit") == 0 ||
+               strcmp(a, "--touch") == 0 || strcmp(a, "--rss") == 0 || strcmp(a, "--stderr") == 0) {
       if (v == NULL) {
         fprintf(stderr, "fakeapp: option %s needs a value\n", a);
         exit(2);
@@ -144,8 +142,7 @@ static void parse_args(int argc, char **argv, options *o)
       else if (strcmp(a, "--seed") == 0) {
         bad = parse_u64(v, &o->seed);
         o->have_seed = 1;
-      }
-      else if (strcmp(a, "--sleep") == 0)
+      } else if (strcmp(a, "--sleep") == 0)
         bad = parse_double(v, &o->sleep_ms) || o->sleep_ms < 0 || o->sleep_ms > 3.6e6;
       else if (strcmp(a, "--launches") == 0)
         bad = parse_long(v, 0, LONG_MAX, &o->launches);
@@ -382,10 +379,12 @@ int main(int argc, char **argv)
 
   if (o.no_metric)
     printf("device=fake arch=none elements=1048576 max_abs_error=0 warmup=20 iterations=100 "
-           "launches=%ld\n", o.launches);
+           "launches=%ld\n",
+           o.launches);
   else
     printf("device=fake arch=none elements=1048576 mean_kernel_ms=%.9g max_abs_error=0 warmup=20 "
-           "iterations=100 launches=%ld\n", v, o.launches);
+           "iterations=100 launches=%ld\n",
+           v, o.launches);
   if (o.proxy)
     printf("proxy=%s\n", o.proxy);
   for (i = 0; i < o.nprints; i++)

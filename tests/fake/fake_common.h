@@ -86,7 +86,7 @@ static FAKE_UNUSED void sb_add(sbuf *b, const char *p, size_t n)
 }
 
 static FAKE_UNUSED void sb_printf(sbuf *b, const char *fmt, ...)
-  __attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static FAKE_UNUSED void sb_printf(sbuf *b, const char *fmt, ...)
 {
   char tmp[512];
@@ -115,8 +115,7 @@ static FAKE_UNUSED void sb_printf(sbuf *b, const char *fmt, ...)
   }
 }
 
-static FAKE_UNUSED char *xstrdup_printf(const char *fmt, ...)
-  __attribute__((format(printf, 1, 2)));
+static FAKE_UNUSED char *xstrdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static FAKE_UNUSED char *xstrdup_printf(const char *fmt, ...)
 {
   va_list ap;

@@ -46,19 +46,26 @@ static void sleep_ms(long ms)
 /* ---------------------------------------------------------------------------------------------- */
 /* hipprof itself.                                                                                */
 
-enum mode { M_TRACE, M_STATS, M_STACK, M_PMC, M_MEM, M_COUNT };
+enum mode {
+  M_TRACE,
+  M_STATS,
+  M_STACK,
+  M_PMC,
+  M_MEM,
+  M_COUNT
+};
 
 /* The article's measurements: mean kernel time under each mode / uninstrumented (§八, §九). */
 static const double default_factors[M_COUNT] = {1.0127, 1.0127, 1.0207, 79.83, 1.004};
 
 typedef struct options {
   int hip_trace, stats, kernel_stack, pmc, memory;
-  int pmc_type;          /* -1 when not given */
-  const char *kernel;    /* --kernel-name */
-  const char *out;       /* -o */
-  const char *dir;       /* -d */
-  const char *db;        /* --db */
-  int app;               /* index in argv of the app */
+  int pmc_type;       /* -1 when not given */
+  const char *kernel; /* --kernel-name */
+  const char *out;    /* -o */
+  const char *dir;    /* -d */
+  const char *db;     /* --db */
+  int app;            /* index in argv of the app */
 } options;
 
 typedef struct names {
@@ -94,13 +101,20 @@ static int int_value(const char *opt, const char *v, long lo, long hi)
 
 static void parse_args(int argc, char **argv, options *o)
 {
-  static const char *const flags[] = {"--hip-trace", "--hsa-trace", "--hiptx-trace", "--stats",
-                                      "--kernel-stack", "--pmc", "--pmc-read", "--pmc-write",
-                                      "--memory-usage", "--leak-check", "--show-pid",
-                                      "--group-stream", "--trace-args"};
-  static const char *const valued[] = {"--pmc-type", "--kernel-name", "-o", "-d",
-                                       "--output-type", "--devices", "--buffer-size",
-                                       "--flush-interval", "--index-range", "--db"};
+  static const char *const flags[] = {
+      "--hip-trace", "--hsa-trace",    "--hiptx-trace", "--stats",        "--kernel-stack",
+      "--pmc",       "--pmc-read",     "--pmc-write",   "--memory-usage", "--leak-check",
+      "--show-pid",  "--group-stream", "--trace-args"};
+  static const char *const valued[] = {"--pmc-type",
+                                       "--kernel-name",
+                                       "-o",
+                                       "-d",
+                                       "--output-type",
+                                       "--devices",
+                                       "--buffer-size",
+                                       "--flush-interval",
+                                       "--index-range",
+                                       "--db"};
   int i;
   size_t k;
 
@@ -302,12 +316,10 @@ static void make_kernel(long launches, long long avg_ns, sbuf *b)
  * frames after cutting " [addr]" and the path) finds the user frame `vector_add()` every time. */
 static void make_stack(long launches, sbuf *b)
 {
-  static const char *const frames[] = {
-    "/opt/dtk/hip/lib/libgalaxyhip.so.5 [0x7f3a1c2b4e10]",
-    "/opt/dtk/hip/lib/libgalaxyhip.so.5 [0x7f3a1c2a9f42]",
-    "vector_add() [0x55d0c0a01a2c]",
-    "main [0x55d0c0a01f10]",
-    "/lib/x86_64-linux-gnu/libc.so.6 [0x7f3a1b829d90]"};
+  static const char *const frames[] = {"/opt/dtk/hip/lib/libgalaxyhip.so.5 [0x7f3a1c2b4e10]",
+                                       "/opt/dtk/hip/lib/libgalaxyhip.so.5 [0x7f3a1c2a9f42]",
+                                       "vector_add() [0x55d0c0a01a2c]", "main [0x55d0c0a01f10]",
+                                       "/lib/x86_64-linux-gnu/libc.so.6 [0x7f3a1b829d90]"};
   long i;
   size_t k;
 
@@ -331,17 +343,19 @@ static void make_pmc_csv(long launches, long long dur_ns, long app_pid, double t
   long i;
   int pass;
 
-  sb_printf(b, "Index,KernelName,gpu-id,queue-id,queue-index,pid,tid,grd,wgr,lds,scr,arch_vgpr,"
-               "accum_vgpr,sgpr,wave_size,sig,obj,SQ_WAVES,SQ_INSTS_VALU,TCC_HIT[0],TCC_HIT[1],"
-               "SQ_LDS_BANK_CONFLICT,BeginNs,EndNs\n");
+  sb_printf(b,
+            "Index,KernelName,gpu-id,queue-id,queue-index,pid,tid,grd,wgr,lds,scr,arch_vgpr,"
+            "accum_vgpr,sgpr,wave_size,sig,obj,SQ_WAVES,SQ_INSTS_VALU,TCC_HIT[0],TCC_HIT[1],"
+            "SQ_LDS_BANK_CONFLICT,BeginNs,EndNs\n");
   for (i = 0; i < launches; i++)
     for (pass = 0; pass < 2; pass++) {
       long long begin = (long long)t0 + (2 * i + pass) * (dur_ns + 5000);
 
-      sb_printf(b, "%ld,\"%s\",0,0,%ld,%ld,%ld,1048576,256,0,0,8,0,16,64,0x0,0x7f3a20004a80,"
-                   "%d,%d,%d,%d,0,%lld,%lld\n",
-                i, KERNEL_NAME, i, app_pid, app_pid, PMC_SQ_WAVES, PMC_SQ_INSTS_VALU,
-                PMC_TCC_HIT0, PMC_TCC_HIT1, begin, begin + dur_ns);
+      sb_printf(b,
+                "%ld,\"%s\",0,0,%ld,%ld,%ld,1048576,256,0,0,8,0,16,64,0x0,0x7f3a20004a80,"
+                "%d,%d,%d,%d,0,%lld,%lld\n",
+                i, KERNEL_NAME, i, app_pid, app_pid, PMC_SQ_WAVES, PMC_SQ_INSTS_VALU, PMC_TCC_HIT0,
+                PMC_TCC_HIT1, begin, begin + dur_ns);
     }
 }
 
@@ -353,14 +367,16 @@ static void make_pmc_txt(long launches, long long dur_ns, long app_pid, double t
   for (i = 0; i < launches; i++) {
     long long begin = (long long)t0 + i * (dur_ns + 5000);
 
-    sb_printf(b, "dispatch[%ld], gpu-id(0), queue-id(0), queue-index(%ld), pid(%ld), tid(%ld), "
-                 "grd(1048576), wgr(256), lds(0), scr(0), arch_vgpr(8), accum_vgpr(0), sgpr(16), "
-                 "wave_size(64), sig(0x0), obj(0x7f3a20004a80), kernel-name(\"%s\"), "
-                 "time(%lld,%lld,%lld,%lld)\n",
+    sb_printf(b,
+              "dispatch[%ld], gpu-id(0), queue-id(0), queue-index(%ld), pid(%ld), tid(%ld), "
+              "grd(1048576), wgr(256), lds(0), scr(0), arch_vgpr(8), accum_vgpr(0), sgpr(16), "
+              "wave_size(64), sig(0x0), obj(0x7f3a20004a80), kernel-name(\"%s\"), "
+              "time(%lld,%lld,%lld,%lld)\n",
               i, i, app_pid, app_pid, KERNEL_NAME, begin - 1200, begin, begin + dur_ns,
               begin + dur_ns + 800);
-    sb_printf(b, "  SQ_WAVES (%d)\n  SQ_INSTS_VALU (%d)\n  TCC_HIT[0] (%d)\n  TCC_HIT[1] (%d)\n"
-                 "  SQ_LDS_BANK_CONFLICT (0)\n",
+    sb_printf(b,
+              "  SQ_WAVES (%d)\n  SQ_INSTS_VALU (%d)\n  TCC_HIT[0] (%d)\n  TCC_HIT[1] (%d)\n"
+              "  SQ_LDS_BANK_CONFLICT (0)\n",
               PMC_SQ_WAVES, PMC_SQ_INSTS_VALU, PMC_TCC_HIT0, PMC_TCC_HIT1);
   }
 }
@@ -438,8 +454,8 @@ int main(int argc, char **argv)
   {
     /* The names HIPPROF_FAKE_FACTORS uses, in enum order, then "leak-check": the same mode as
      * memory-usage, read into a spare slot that wins when it is set. */
-    static const char *const keys[M_COUNT + 1] = {"trace", "stats", "kernel-stack", "pmc",
-                                                  "memory-usage", "leak-check"};
+    static const char *const keys[M_COUNT + 1] = {"trace", "stats",        "kernel-stack",
+                                                  "pmc",   "memory-usage", "leak-check"};
     double vals[M_COUNT + 1];
 
     memcpy(vals, factors, sizeof(factors));
@@ -518,8 +534,7 @@ int main(int argc, char **argv)
     out_text(lines, sizeof(lines) - 1);
     break;
   }
-  default:
-    break;
+  default: break;
   }
 
   b.len = 0;

@@ -36,7 +36,12 @@
 /* ---------------------------------------------------------------------------------------------- */
 /* ncu itself.                                                                                    */
 
-enum mode { M_METRIC, M_DEFAULT, M_FULL, M_COUNT };
+enum mode {
+  M_METRIC,
+  M_DEFAULT,
+  M_FULL,
+  M_COUNT
+};
 
 typedef struct options {
   const char *metrics;   /* --metrics, comma-separated */
@@ -49,7 +54,7 @@ typedef struct options {
   const char *log_file;  /* --log-file */
   const char *export_to; /* -o */
   int csv, force;
-  int app;               /* index in argv of the app */
+  int app; /* index in argv of the app */
 } options;
 
 static void usage(FILE *fp)
@@ -98,12 +103,13 @@ static void parse_args(int argc, char **argv, options *o)
   static const char *const units[] = {"auto", "base", NULL};
   static const char *const targets[] = {"all", "application-only", NULL};
   /* Long name, short name (or NULL), for every option that takes a value. */
-  static const char *const valued[][2] = {
-    {"--metrics", NULL}, {"--set", NULL}, {"--section", NULL}, {"--kernel-name", "-k"},
-    {"--launch-count", "-c"}, {"--launch-skip", "-s"}, {"--clock-control", NULL},
-    {"--cache-control", NULL}, {"--replay-mode", NULL}, {"--page", NULL},
-    {"--print-units", NULL}, {"--log-file", NULL}, {"--export", "-o"},
-    {"--target-processes", NULL}};
+  static const char *const valued[][2] = {{"--metrics", NULL},       {"--set", NULL},
+                                          {"--section", NULL},       {"--kernel-name", "-k"},
+                                          {"--launch-count", "-c"},  {"--launch-skip", "-s"},
+                                          {"--clock-control", NULL}, {"--cache-control", NULL},
+                                          {"--replay-mode", NULL},   {"--page", NULL},
+                                          {"--print-units", NULL},   {"--log-file", NULL},
+                                          {"--export", "-o"},        {"--target-processes", NULL}};
   int i;
   size_t k, nvalued = sizeof(valued) / sizeof(valued[0]);
 
@@ -200,26 +206,26 @@ static void parse_args(int argc, char **argv, options *o)
 /* A metric ncu can "measure" here: its raw name, section, unit and how its value is made. */
 typedef struct metric {
   const char *name, *section, *unit;
-  double per_ns;  /* value = per_ns * kernel ns + fixed */
+  double per_ns; /* value = per_ns * kernel ns + fixed */
   double fixed;
-  int decimals;   /* -1: the value is "n/a" */
+  int decimals; /* -1: the value is "n/a" */
 } metric;
 
 static const metric known[] = {
-  {"gpu__time_duration.sum", "GPU Speed Of Light Throughput", "nsecond", 1, 0, 0},
-  {"sm__throughput.avg.pct_of_peak_sustained_elapsed", "GPU Speed Of Light Throughput", "%", 0,
-   12.34, 2},
-  {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
-   "GPU Speed Of Light Throughput", "%", 0, 85.61, 2},
-  {"sm__cycles_elapsed.avg", "GPU Speed Of Light Throughput", "cycle", 1.98, 0, 0},
-  {"launch__block_size", "Launch Statistics", "", 0, 256, 0},
-  {"launch__grid_size", "Launch Statistics", "", 0, 4096, 0},
-  {"launch__registers_per_thread", "Launch Statistics", "register/thread", 0, 16, 0},
-  {"dram__bytes_read.sum", "Memory Workload Analysis", "byte", 0, 8388608, 0},
-  {"dram__bytes_write.sum", "Memory Workload Analysis", "byte", 0, 4194304, 0},
-  {"lts__t_sector_hit_rate.pct", "Memory Workload Analysis", "%", 0, 33.33, 2},
-  {"sm__warps_active.avg.pct_of_peak_sustained_active", "Occupancy", "%", 0, 78.41, 2},
-  {"smsp__pcsamp_sample_count", "Source Counters", "", 0, 0, -1}};
+    {"gpu__time_duration.sum", "GPU Speed Of Light Throughput", "nsecond", 1, 0, 0},
+    {"sm__throughput.avg.pct_of_peak_sustained_elapsed", "GPU Speed Of Light Throughput", "%", 0,
+     12.34, 2},
+    {"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+     "GPU Speed Of Light Throughput", "%", 0, 85.61, 2},
+    {"sm__cycles_elapsed.avg", "GPU Speed Of Light Throughput", "cycle", 1.98, 0, 0},
+    {"launch__block_size", "Launch Statistics", "", 0, 256, 0},
+    {"launch__grid_size", "Launch Statistics", "", 0, 4096, 0},
+    {"launch__registers_per_thread", "Launch Statistics", "register/thread", 0, 16, 0},
+    {"dram__bytes_read.sum", "Memory Workload Analysis", "byte", 0, 8388608, 0},
+    {"dram__bytes_write.sum", "Memory Workload Analysis", "byte", 0, 4194304, 0},
+    {"lts__t_sector_hit_rate.pct", "Memory Workload Analysis", "%", 0, 33.33, 2},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", "Occupancy", "%", 0, 78.41, 2},
+    {"smsp__pcsamp_sample_count", "Source Counters", "", 0, 0, -1}};
 #define NKNOWN (sizeof(known) / sizeof(known[0]))
 #define NDEFAULT 7 /* the first 7 make up the default (and basic) set */
 
@@ -347,8 +353,7 @@ static void page_details(const metric *m, size_t nm, long nres, long long ns, lo
   long r;
   size_t i;
 
-  sb_printf(b, "%s,\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n",
-            id_header);
+  sb_printf(b, "%s,\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n", id_header);
   for (r = 0; r < nres; r++)
     for (i = 0; i < nm; i++) {
       add_ids(b, r, pid, proc);
@@ -473,9 +478,7 @@ int main(int argc, char **argv)
   if (o.clock == NULL)
     die("--clock-control was not given; this test double requires it explicitly because the "
         "real default differs between ncu versions (base or boost)");
-  mode = o.set && strcmp(o.set, "full") == 0 ? M_FULL
-         : o.metrics && !o.set               ? M_METRIC
-                                             : M_DEFAULT;
+  mode = o.set && strcmp(o.set, "full") == 0 ? M_FULL : o.metrics && !o.set ? M_METRIC : M_DEFAULT;
   read_factors("NCU_FAKE_FACTORS", keys, factors, M_COUNT);
   passes = mode == M_METRIC ? 1 : mode == M_FULL ? 38 : 8;
   (void)kernel_matches(o.kernel); /* a bad regex must fail before the app runs */
@@ -484,8 +487,8 @@ int main(int argc, char **argv)
     size_t len = strlen(o.export_to);
 
     rep = len > 8 && strcmp(o.export_to + len - 8, ".ncu-rep") == 0
-            ? xstrdup_printf("%s", o.export_to)
-            : xstrdup_printf("%s.ncu-rep", o.export_to);
+        ? xstrdup_printf("%s", o.export_to)
+        : xstrdup_printf("%s.ncu-rep", o.export_to);
     if (!o.force && access(rep, F_OK) == 0)
       die("Report file %s already exists. Use -f to overwrite it.", rep);
   }

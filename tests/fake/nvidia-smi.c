@@ -25,14 +25,13 @@ typedef struct field {
   const char *name, *unit, *value;
 } field;
 
-static const field fields[] = {
-  {"index", NULL, "0"},
-  {"name", NULL, "hprun test double GPU"},
-  {"driver_version", NULL, "0.0.0"},
-  {"memory.total", "MiB", "81920"},
-  {"memory.used", "MiB", NULL},
-  {"clocks.max.sm", "MHz", "1980"},
-  {"clocks.sm", "MHz", "1755"}};
+static const field fields[] = {{"index", NULL, "0"},
+                               {"name", NULL, "hprun test double GPU"},
+                               {"driver_version", NULL, "0.0.0"},
+                               {"memory.total", "MiB", "81920"},
+                               {"memory.used", "MiB", NULL},
+                               {"clocks.max.sm", "MHz", "1980"},
+                               {"clocks.sm", "MHz", "1755"}};
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))
 #define MAX_QUERY 16
 
@@ -40,9 +39,10 @@ static void usage_error(const char *fmt, const char *arg)
 {
   fprintf(stderr, "nvidia-smi (hprun test double): ");
   fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\nsupported: --query-gpu=F[,F...] --format=csv[,noheader][,nounits] [-i 0] "
-                  "[-lms N]\nfields: index name driver_version memory.total memory.used "
-                  "clocks.max.sm clocks.sm\n");
+  fprintf(stderr,
+          "\nsupported: --query-gpu=F[,F...] --format=csv[,noheader][,nounits] [-i 0] "
+          "[-lms N]\nfields: index name driver_version memory.total memory.used "
+          "clocks.max.sm clocks.sm\n");
   exit(1);
 }
 

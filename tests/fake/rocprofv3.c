@@ -39,16 +39,22 @@
 /* ---------------------------------------------------------------------------------------------- */
 /* rocprofv3 itself.                                                                              */
 
-enum mode { M_KERNEL, M_HIP, M_SYS, M_PMC, M_COUNT };
+enum mode {
+  M_KERNEL,
+  M_HIP,
+  M_SYS,
+  M_PMC,
+  M_COUNT
+};
 
 typedef struct options {
   int kernel_trace, hip_trace, sys_trace, stats, csv;
-  char **pmc;            /* counter names, borrowed from argv or split copies; NULL-terminated */
+  char **pmc; /* counter names, borrowed from argv or split copies; NULL-terminated */
   size_t npmc;
-  const char *dir;       /* -d */
-  const char *out;       /* -o */
-  const char *regex;     /* --kernel-include-regex */
-  int app;               /* index in argv of the app */
+  const char *dir;   /* -d */
+  const char *out;   /* -o */
+  const char *regex; /* --kernel-include-regex */
+  int app;           /* index in argv of the app */
 } options;
 
 static void usage(FILE *fp)
@@ -120,8 +126,8 @@ static void parse_args(int argc, char **argv, options *o)
       many = 1;
     } else if (IS("--pmc")) {
       many = 2;
-    } else if (IS("--kernel-include-regex") || IS("--output-directory") ||
-               IS("--output-file") || (!eq && (strcmp(a, "-d") == 0 || strcmp(a, "-o") == 0))) {
+    } else if (IS("--kernel-include-regex") || IS("--output-directory") || IS("--output-file") ||
+               (!eq && (strcmp(a, "-d") == 0 || strcmp(a, "-o") == 0))) {
       if (eq)
         single = eq + 1;
       else if (i + 1 < argc && strcmp(argv[i + 1], "--") != 0)
@@ -164,7 +170,8 @@ static void parse_args(int argc, char **argv, options *o)
               break;
           if (k == sizeof(formats) / sizeof(formats[0]))
             die("argument --output-format: invalid choice: '%s' (choose from csv, json, pftrace, "
-                "otf2, rocpd; the application must follow '--')", v);
+                "otf2, rocpd; the application must follow '--')",
+                v);
           o->csv |= k == 0;
         }
         if (eq)
@@ -280,14 +287,20 @@ static void make_hip_trace(long launches, long pid, double t0, sbuf *b)
 {
   api_row rows[8];
   size_t n = api_rows(launches, rows), i;
-  static const char *const order[] = {"hipMalloc", "hipEventCreate", "hipMemcpy",
-                                      "hipLaunchKernel", "hipEventRecord",
-                                      "hipEventSynchronize", "hipDeviceSynchronize", "hipFree"};
+  static const char *const order[] = {"hipMalloc",
+                                      "hipEventCreate",
+                                      "hipMemcpy",
+                                      "hipLaunchKernel",
+                                      "hipEventRecord",
+                                      "hipEventSynchronize",
+                                      "hipDeviceSynchronize",
+                                      "hipFree"};
   long long t = (long long)t0, corr = 1;
   size_t k;
 
-  sb_printf(b, "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\",\"Correlation_Id\","
-               "\"Start_Timestamp\",\"End_Timestamp\"\n");
+  sb_printf(b,
+            "\"Domain\",\"Function\",\"Process_Id\",\"Thread_Id\",\"Correlation_Id\","
+            "\"Start_Timestamp\",\"End_Timestamp\"\n");
   for (k = 0; k < sizeof(order) / sizeof(order[0]); k++)
     for (i = 0; i < n; i++) {
       long long c, d;
@@ -296,8 +309,8 @@ static void make_hip_trace(long launches, long pid, double t0, sbuf *b)
         continue;
       d = rows[i].total / rows[i].calls;
       for (c = 0; c < rows[i].calls; c++) {
-        sb_printf(b, "\"HIP_RUNTIME_API\",\"%s\",%ld,%ld,%lld,%lld,%lld\n", rows[i].name, pid,
-                  pid, corr++, t, t + d);
+        sb_printf(b, "\"HIP_RUNTIME_API\",\"%s\",%ld,%ld,%lld,%lld,%lld\n", rows[i].name, pid, pid,
+                  corr++, t, t + d);
         t += d + 1000;
       }
     }
@@ -313,16 +326,18 @@ static void make_kernel_trace(long launches, long long dur, long pid, double t0,
 {
   long i;
 
-  sb_printf(b, "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\","
-               "\"Kernel_Id\",\"Kernel_Name\",\"Correlation_Id\",\"Start_Timestamp\","
-               "\"End_Timestamp\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\","
-               "\"Accum_VGPR_Count\",\"SGPR_Count\",\"Workgroup_Size_X\",\"Workgroup_Size_Y\","
-               "\"Workgroup_Size_Z\",\"Grid_Size_X\",\"Grid_Size_Y\",\"Grid_Size_Z\"\n");
+  sb_printf(b,
+            "\"Kind\",\"Agent_Id\",\"Queue_Id\",\"Stream_Id\",\"Thread_Id\",\"Dispatch_Id\","
+            "\"Kernel_Id\",\"Kernel_Name\",\"Correlation_Id\",\"Start_Timestamp\","
+            "\"End_Timestamp\",\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\","
+            "\"Accum_VGPR_Count\",\"SGPR_Count\",\"Workgroup_Size_X\",\"Workgroup_Size_Y\","
+            "\"Workgroup_Size_Z\",\"Grid_Size_X\",\"Grid_Size_Y\",\"Grid_Size_Z\"\n");
   for (i = 0; i < launches; i++) {
     long long s = dispatch_start(t0, i, dur);
 
-    sb_printf(b, "\"KERNEL_DISPATCH\",\"Agent 1\",1,1,%ld,%ld,11,\"%s\",%ld,%lld,%lld,0,0,8,0,16,"
-                 "256,1,1,1048576,1,1\n",
+    sb_printf(b,
+              "\"KERNEL_DISPATCH\",\"Agent 1\",1,1,%ld,%ld,11,\"%s\",%ld,%lld,%lld,0,0,8,0,16,"
+              "256,1,1,1048576,1,1\n",
               pid, i + 1, KERNEL_NAME, i + 16, s, s + dur);
   }
 }
@@ -356,13 +371,16 @@ static void make_domain_stats(const options *o, long launches, long long dur, sb
 /* A short version of the agent table: one CPU and one GPU agent. */
 static void make_agent_info(sbuf *b)
 {
-  sb_printf(b, "\"Node_Id\",\"Logical_Node_Id\",\"Agent_Type\",\"Cpu_Cores_Count\",\"Simd_Count\","
-               "\"Wave_Front_Size\",\"Num_Xcc\",\"Cu_Count\",\"Max_Engine_Clk_Fcompute\",\"Name\","
-               "\"Vendor_Name\",\"Product_Name\",\"Model_Name\"\n");
-  sb_printf(b, "0,0,\"CPU\",16,0,0,0,0,3000,\"hprun-fake-cpu\",\"CPU\",\"hprun test double CPU\","
-               "\"\"\n");
-  sb_printf(b, "1,1,\"GPU\",0,1216,64,8,304,2100,\"gfx942\",\"AMD\",\"hprun test double GPU\","
-               "\"ip discovery\"\n");
+  sb_printf(b,
+            "\"Node_Id\",\"Logical_Node_Id\",\"Agent_Type\",\"Cpu_Cores_Count\",\"Simd_Count\","
+            "\"Wave_Front_Size\",\"Num_Xcc\",\"Cu_Count\",\"Max_Engine_Clk_Fcompute\",\"Name\","
+            "\"Vendor_Name\",\"Product_Name\",\"Model_Name\"\n");
+  sb_printf(b,
+            "0,0,\"CPU\",16,0,0,0,0,3000,\"hprun-fake-cpu\",\"CPU\",\"hprun test double CPU\","
+            "\"\"\n");
+  sb_printf(b,
+            "1,1,\"GPU\",0,1216,64,8,304,2100,\"gfx942\",\"AMD\",\"hprun test double GPU\","
+            "\"ip discovery\"\n");
 }
 
 /* A counter's value for one vector_add dispatch: known names get plausible values, others a
@@ -402,19 +420,21 @@ static void make_counters(const options *o, long launches, long long dur, long p
     match = regexec(&re, KERNEL_NAME, 0, NULL, 0) == 0;
     regfree(&re);
   }
-  sb_printf(b, "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\","
-               "\"Thread_Id\",\"Grid_Size\",\"Kernel_Id\",\"Kernel_Name\",\"Workgroup_Size\","
-               "\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\",\"Accum_VGPR_Count\","
-               "\"SGPR_Count\",\"Counter_Name\",\"Counter_Value\",\"Start_Timestamp\","
-               "\"End_Timestamp\"\n");
+  sb_printf(b,
+            "\"Correlation_Id\",\"Dispatch_Id\",\"Agent_Id\",\"Queue_Id\",\"Process_Id\","
+            "\"Thread_Id\",\"Grid_Size\",\"Kernel_Id\",\"Kernel_Name\",\"Workgroup_Size\","
+            "\"LDS_Block_Size\",\"Scratch_Size\",\"VGPR_Count\",\"Accum_VGPR_Count\","
+            "\"SGPR_Count\",\"Counter_Name\",\"Counter_Value\",\"Start_Timestamp\","
+            "\"End_Timestamp\"\n");
   for (i = 0; match && i < launches; i++) {
     long long s = dispatch_start(t0, i, dur);
 
     for (k = 0; k < o->npmc; k++)
-      sb_printf(b, "%ld,%ld,\"Agent 1\",1,%ld,%ld,1048576,11,\"%s\",256,0,0,8,0,16,\"%s\",%f,"
-                   "%lld,%lld\n",
-                i + 16, i + 1, pid, pid, KERNEL_NAME, o->pmc[k], counter_value(o->pmc[k], dur),
-                s, s + dur);
+      sb_printf(b,
+                "%ld,%ld,\"Agent 1\",1,%ld,%ld,1048576,11,\"%s\",256,0,0,8,0,16,\"%s\",%f,"
+                "%lld,%lld\n",
+                i + 16, i + 1, pid, pid, KERNEL_NAME, o->pmc[k], counter_value(o->pmc[k], dur), s,
+                s + dur);
   }
 }
 

@@ -119,13 +119,13 @@ static void test_unterminated_quote_at_eof(void **state)
 static void test_every_buffer_size_agrees(void **state)
 {
   static const char data[] =
-    "\xEF\xBB\xBF\"ID\",\"Kernel Name\",\"Value\"\r\n"
-    "\"1\",\"vector_add(float const*, float const*, float*, int)\",\"1,234,567\"\r\n"
-    "\n"
-    "2,\"multi\nline \"\"quoted\"\" name\",3.5e-1\n"
-    "3,,\n"
-    "4,\"\",\"\"\"\"\n"
-    "5,last,\"x\"";
+      "\xEF\xBB\xBF\"ID\",\"Kernel Name\",\"Value\"\r\n"
+      "\"1\",\"vector_add(float const*, float const*, float*, int)\",\"1,234,567\"\r\n"
+      "\n"
+      "2,\"multi\nline \"\"quoted\"\" name\",3.5e-1\n"
+      "3,,\n"
+      "4,\"\",\"\"\"\"\n"
+      "5,last,\"x\"";
   hp__csv_opts o = {0, 1 << 20, 1 << 20};
   char *ref = render(data, sizeof(data) - 1, NULL);
   size_t bs;
@@ -334,13 +334,30 @@ static void test_parse_num(void **state)
     int r;
     double v;
   } cases[] = {
-    {"42", 1, 42}, {"  42.5 ", 1, 42.5}, {"-3", 1, -3}, {"1e3", 1, 1000},
-    {"0.00000000e+00", 1, 0}, {"2.25599900e+06", 1, 2255999}, {"1,234,567.5", 1, 1234567.5},
-    {"1,215,000,000.00", 1, 1215000000}, {"", 0, 0}, {"   ", 0, 0}, {"n/a", 0, 0},
-    {"N/A", 0, 0}, {"None", 0, 0}, {"nan", 0, 0}, {"abc", HP_EPARSE, 0}, {"1,23", HP_EPARSE, 0},
-    {"1234,567", HP_EPARSE, 0}, {"12abc", HP_EPARSE, 0}, {"0x10", HP_EPARSE, 0},
-    {"inf", HP_EPARSE, 0}, {"1.5.2", HP_EPARSE, 0}, {".", HP_EPARSE, 0}, {"1,234.5,6", HP_EPARSE, 0},
-    {"12345678901234567890123", 1, 12345678901234567890123.0},
+      {"42", 1, 42},
+      {"  42.5 ", 1, 42.5},
+      {"-3", 1, -3},
+      {"1e3", 1, 1000},
+      {"0.00000000e+00", 1, 0},
+      {"2.25599900e+06", 1, 2255999},
+      {"1,234,567.5", 1, 1234567.5},
+      {"1,215,000,000.00", 1, 1215000000},
+      {"", 0, 0},
+      {"   ", 0, 0},
+      {"n/a", 0, 0},
+      {"N/A", 0, 0},
+      {"None", 0, 0},
+      {"nan", 0, 0},
+      {"abc", HP_EPARSE, 0},
+      {"1,23", HP_EPARSE, 0},
+      {"1234,567", HP_EPARSE, 0},
+      {"12abc", HP_EPARSE, 0},
+      {"0x10", HP_EPARSE, 0},
+      {"inf", HP_EPARSE, 0},
+      {"1.5.2", HP_EPARSE, 0},
+      {".", HP_EPARSE, 0},
+      {"1,234.5,6", HP_EPARSE, 0},
+      {"12345678901234567890123", 1, 12345678901234567890123.0},
   };
   size_t i;
   double v;
@@ -380,21 +397,21 @@ static void test_parse_ll(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_basic_quoting),
-    cmocka_unit_test(test_newlines_in_quotes_and_line_numbers),
-    cmocka_unit_test(test_crlf_bom_and_no_final_newline),
-    cmocka_unit_test(test_stray_characters_after_quote),
-    cmocka_unit_test(test_unterminated_quote_at_eof),
-    cmocka_unit_test(test_every_buffer_size_agrees),
-    cmocka_unit_test(test_field_too_long_is_skipped),
-    cmocka_unit_test(test_one_megabyte_field),
-    cmocka_unit_test(test_memory_does_not_grow),
-    cmocka_unit_test(test_binary_data_does_not_crash),
-    cmocka_unit_test(test_lines_and_unread),
-    cmocka_unit_test(test_empty_input_and_file),
-    cmocka_unit_test(test_header_lookup),
-    cmocka_unit_test(test_parse_num),
-    cmocka_unit_test(test_parse_ll),
+      cmocka_unit_test(test_basic_quoting),
+      cmocka_unit_test(test_newlines_in_quotes_and_line_numbers),
+      cmocka_unit_test(test_crlf_bom_and_no_final_newline),
+      cmocka_unit_test(test_stray_characters_after_quote),
+      cmocka_unit_test(test_unterminated_quote_at_eof),
+      cmocka_unit_test(test_every_buffer_size_agrees),
+      cmocka_unit_test(test_field_too_long_is_skipped),
+      cmocka_unit_test(test_one_megabyte_field),
+      cmocka_unit_test(test_memory_does_not_grow),
+      cmocka_unit_test(test_binary_data_does_not_crash),
+      cmocka_unit_test(test_lines_and_unread),
+      cmocka_unit_test(test_empty_input_and_file),
+      cmocka_unit_test(test_header_lookup),
+      cmocka_unit_test(test_parse_num),
+      cmocka_unit_test(test_parse_ll),
   };
   int r = cmocka_run_group_tests(tests, NULL, NULL);
 

@@ -135,13 +135,13 @@ static void check_doc(const hp__jv *root)
   assert_string_equal(hp__jv_str(hp__jv_path(root, "passes/1/name")), "a/b~c");
   assert_int_equal(hp__jv_len(hp__jv_path(root, "passes/1/runs/0")), 0);
   assert_null(hp__jv_path(root, "passes/2"));
-  assert_null(hp__jv_path(root, "passes/01"));     /* no leading zeros in an index */
+  assert_null(hp__jv_path(root, "passes/01")); /* no leading zeros in an index */
   assert_null(hp__jv_path(root, "passes/-1"));
   assert_null(hp__jv_path(root, "passes/x"));
   assert_null(hp__jv_path(root, "schema/0"));
   assert_null(hp__jv_path(root, "missing"));
   assert_null(hp__jv_path(root, NULL));
-  assert_ptr_equal(hp__jv_path(root, "/"), root);   /* the leading '/' is optional */
+  assert_ptr_equal(hp__jv_path(root, "/"), root); /* the leading '/' is optional */
 }
 
 static void test_roundtrip_writer(void **state)
@@ -206,8 +206,8 @@ static void test_roundtrip_numbers(void **state)
 static void test_escapes(void **state)
 {
   static const char text[] =
-    "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\", \"\\u0041\\u00e9\\u20AC\\ud83d\\ude00\", \"a\\u0000b\","
-    " \"\xe4\xb8\xad\xe6\x96\x87\", \"\"]";
+      "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\", \"\\u0041\\u00e9\\u20AC\\ud83d\\ude00\", \"a\\u0000b\","
+      " \"\xe4\xb8\xad\xe6\x96\x87\", \"\"]";
   hp__jv *v = parse_ok(text);
 
   (void)state;
@@ -231,7 +231,8 @@ static void test_numbers(void **state)
 
   (void)state;
   /* The last number, 0.(100 zeros)1 = 1e-101, is longer than the parser's stack buffer. */
-  n = snprintf(text, sizeof(text), "[0, -0, 1e308, -1.7976931348623157e308, 1e-400, 4.9e-324, "
+  n = snprintf(text, sizeof(text),
+               "[0, -0, 1e308, -1.7976931348623157e308, 1e-400, 4.9e-324, "
                "12345678901234567890, 9007199254740993, 1E+2, 2.5e-3, -0.0e0, 0.");
   memset(text + n, '0', 100);
   strcpy(text + n + 100, "1]");
@@ -241,14 +242,14 @@ static void test_numbers(void **state)
   assert_true(hp__jv_num(hp__jv_at(v, 1)) == 0 && signbit(hp__jv_num(hp__jv_at(v, 1))));
   assert_true(hp__jv_num(hp__jv_at(v, 2)) == 1e308);
   assert_true(hp__jv_num(hp__jv_at(v, 3)) == -DBL_MAX);
-  assert_true(hp__jv_num(hp__jv_at(v, 4)) == 0);           /* underflow reads as 0 */
-  assert_true(hp__jv_num(hp__jv_at(v, 5)) > 0);            /* the smallest subnormal */
+  assert_true(hp__jv_num(hp__jv_at(v, 4)) == 0); /* underflow reads as 0 */
+  assert_true(hp__jv_num(hp__jv_at(v, 5)) > 0);  /* the smallest subnormal */
   assert_true(hp__jv_num(hp__jv_at(v, 6)) == 12345678901234567890.0);
   assert_true(hp__jv_num(hp__jv_at(v, 7)) == 9007199254740992.0); /* nearest double */
   assert_true(hp__jv_num(hp__jv_at(v, 8)) == 100);
   assert_true(hp__jv_num(hp__jv_at(v, 9)) == 2.5e-3);
   assert_true(hp__jv_num(hp__jv_at(v, 10)) == 0);
-  assert_true(hp__jv_num(hp__jv_at(v, 11)) == 1e-101);    /* longer than the stack buffer */
+  assert_true(hp__jv_num(hp__jv_at(v, 11)) == 1e-101); /* longer than the stack buffer */
   hp__jv_free(v);
 
   /* Top-level scalars and surrounding whitespace. */
@@ -272,7 +273,7 @@ static void test_locale_decimal_point(void **state)
   for (i = 0; i < NELEM(names) && set == NULL; i++)
     set = setlocale(LC_NUMERIC, names[i]);
   if (set == NULL)
-    skip();   /* no comma-decimal locale installed here */
+    skip(); /* no comma-decimal locale installed here */
   v = parse_ok("[1.5, 2.25e1]");
   setlocale(LC_NUMERIC, "C");
   assert_true(hp__jv_num(hp__jv_at(v, 0)) == 1.5);
@@ -370,60 +371,60 @@ static void test_depth_limit(void **state)
 
 typedef struct bad_case {
   const char *text;
-  size_t len;          /* 0: strlen(text) */
-  const char *where;   /* "line:col" */
-  const char *says;    /* a part of the message */
+  size_t len;        /* 0: strlen(text) */
+  const char *where; /* "line:col" */
+  const char *says;  /* a part of the message */
 } bad_case;
 
 static const bad_case bad[] = {
-  {"", 0, "1:1", "unexpected end of input, expected a value"},
-  {"   \n  ", 0, "2:3", "expected a value"},
-  {"[1, 2", 0, "1:6", "end of input, expected ',' or ']'"},
-  {"{\"a\": 1", 0, "1:8", "expected ',' or '}'"},
-  {"{\"a\":", 0, "1:6", "expected a value"},
-  {"\"abc", 0, "1:5", "unterminated string"},
-  {"\"abc\\", 0, "1:6", "unterminated string"},
-  {"[1,]", 0, "1:4", "trailing comma before ']'"},
-  {"{\"a\": 1,}", 0, "1:9", "trailing comma before '}'"},
-  {"{\n  \"a\": [1,\n    2,\n  ]\n}", 0, "4:3", "trailing comma"},
-  {"[1,,2]", 0, "1:4", "unexpected ',', expected a value"},
-  {"\"a\\x\"", 0, "1:3", "invalid escape: backslash followed by 'x'"},
-  {"\"a\\'\"", 0, "1:3", "invalid escape"},
-  {"\"\\u12G4\"", 0, "1:2", "expected 4 hex digits"},
-  {"\"\\u12\"", 0, "1:2", "expected 4 hex digits"},
-  {"\"x\\ud83d\"", 0, "1:3", "high surrogate \\ud83d without a low one"},
-  {"\"\\ud83d\\u0041\"", 0, "1:2", "without a low one"},
-  {"\"\\ude00\"", 0, "1:2", "unpaired low surrogate"},
-  {"[01]", 0, "1:2", "leading zeros"},
-  {"-01", 0, "1:1", "leading zeros"},
-  {"[-]", 0, "1:3", "expected a digit after '-'"},
-  {"[1.]", 0, "1:4", "expected a digit after the decimal point"},
-  {"[.5]", 0, "1:2", "unexpected '.', expected a value"},
-  {"[1e]", 0, "1:4", "expected a digit in the exponent"},
-  {"[1e+]", 0, "1:5", "expected a digit in the exponent"},
-  {"+1", 0, "1:1", "unexpected '+'"},
-  {"1e400", 0, "1:1", "number out of range"},
-  {"[-1e999]", 0, "1:2", "number out of range"},
-  {"NaN", 0, "1:1", "unexpected 'N'"},
-  {"[Infinity]", 0, "1:2", "unexpected 'I'"},
-  {"'a'", 0, "1:1", "unexpected '''"},
-  {"\"a\tb\"", 0, "1:3", "control character 0x09 in a string"},
-  {"\"a\nb\"", 0, "1:3", "control character 0x0a"},
-  {"{\n\t\"k\": tru\n}", 0, "2:7", "invalid literal (expected true)"},
-  {"nul", 0, "1:1", "expected null"},
-  {"[1 2]", 0, "1:4", "unexpected '2', expected ',' or ']'"},
-  {"{\"a\" 1}", 0, "1:6", "expected ':' after a key"},
-  {"{1: 2}", 0, "1:2", "unexpected '1', expected a string key"},
-  {"{\"a\": 1,, }", 0, "1:9", "expected a string key"},
-  {"[1] x", 0, "1:5", "expected end of input after the value"},
-  {"{} {}", 0, "1:4", "after the value"},
-  {"[1]\0", 4, "1:4", "unexpected byte 0x00"},
-  {"[\"\xc0\xaf\"]", 0, "1:3", "invalid UTF-8 byte 0xc0"},       /* overlong '/' */
-  {"\"\xed\xa0\x80\"", 0, "1:2", "invalid UTF-8 byte 0xed"},     /* an encoded surrogate */
-  {"\"\xf4\x90\x80\x80\"", 0, "1:2", "invalid UTF-8"},           /* above U+10FFFF */
-  {"\"ab\xe2\x82\"", 0, "1:4", "invalid UTF-8"},                 /* cut short */
-  {"\"\x80\"", 0, "1:2", "invalid UTF-8 byte 0x80"},
-  {"\xef\xbb", 0, "1:1", "unexpected byte 0xef"},
+    {"", 0, "1:1", "unexpected end of input, expected a value"},
+    {"   \n  ", 0, "2:3", "expected a value"},
+    {"[1, 2", 0, "1:6", "end of input, expected ',' or ']'"},
+    {"{\"a\": 1", 0, "1:8", "expected ',' or '}'"},
+    {"{\"a\":", 0, "1:6", "expected a value"},
+    {"\"abc", 0, "1:5", "unterminated string"},
+    {"\"abc\\", 0, "1:6", "unterminated string"},
+    {"[1,]", 0, "1:4", "trailing comma before ']'"},
+    {"{\"a\": 1,}", 0, "1:9", "trailing comma before '}'"},
+    {"{\n  \"a\": [1,\n    2,\n  ]\n}", 0, "4:3", "trailing comma"},
+    {"[1,,2]", 0, "1:4", "unexpected ',', expected a value"},
+    {"\"a\\x\"", 0, "1:3", "invalid escape: backslash followed by 'x'"},
+    {"\"a\\'\"", 0, "1:3", "invalid escape"},
+    {"\"\\u12G4\"", 0, "1:2", "expected 4 hex digits"},
+    {"\"\\u12\"", 0, "1:2", "expected 4 hex digits"},
+    {"\"x\\ud83d\"", 0, "1:3", "high surrogate \\ud83d without a low one"},
+    {"\"\\ud83d\\u0041\"", 0, "1:2", "without a low one"},
+    {"\"\\ude00\"", 0, "1:2", "unpaired low surrogate"},
+    {"[01]", 0, "1:2", "leading zeros"},
+    {"-01", 0, "1:1", "leading zeros"},
+    {"[-]", 0, "1:3", "expected a digit after '-'"},
+    {"[1.]", 0, "1:4", "expected a digit after the decimal point"},
+    {"[.5]", 0, "1:2", "unexpected '.', expected a value"},
+    {"[1e]", 0, "1:4", "expected a digit in the exponent"},
+    {"[1e+]", 0, "1:5", "expected a digit in the exponent"},
+    {"+1", 0, "1:1", "unexpected '+'"},
+    {"1e400", 0, "1:1", "number out of range"},
+    {"[-1e999]", 0, "1:2", "number out of range"},
+    {"NaN", 0, "1:1", "unexpected 'N'"},
+    {"[Infinity]", 0, "1:2", "unexpected 'I'"},
+    {"'a'", 0, "1:1", "unexpected '''"},
+    {"\"a\tb\"", 0, "1:3", "control character 0x09 in a string"},
+    {"\"a\nb\"", 0, "1:3", "control character 0x0a"},
+    {"{\n\t\"k\": tru\n}", 0, "2:7", "invalid literal (expected true)"},
+    {"nul", 0, "1:1", "expected null"},
+    {"[1 2]", 0, "1:4", "unexpected '2', expected ',' or ']'"},
+    {"{\"a\" 1}", 0, "1:6", "expected ':' after a key"},
+    {"{1: 2}", 0, "1:2", "unexpected '1', expected a string key"},
+    {"{\"a\": 1,, }", 0, "1:9", "expected a string key"},
+    {"[1] x", 0, "1:5", "expected end of input after the value"},
+    {"{} {}", 0, "1:4", "after the value"},
+    {"[1]\0", 4, "1:4", "unexpected byte 0x00"},
+    {"[\"\xc0\xaf\"]", 0, "1:3", "invalid UTF-8 byte 0xc0"},   /* overlong '/' */
+    {"\"\xed\xa0\x80\"", 0, "1:2", "invalid UTF-8 byte 0xed"}, /* an encoded surrogate */
+    {"\"\xf4\x90\x80\x80\"", 0, "1:2", "invalid UTF-8"},       /* above U+10FFFF */
+    {"\"ab\xe2\x82\"", 0, "1:4", "invalid UTF-8"},             /* cut short */
+    {"\"\x80\"", 0, "1:2", "invalid UTF-8 byte 0x80"},
+    {"\xef\xbb", 0, "1:1", "unexpected byte 0xef"},
 };
 
 static void test_syntax_errors(void **state)
@@ -472,15 +473,15 @@ static void test_error_buffer(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_roundtrip_writer),
-    cmocka_unit_test(test_roundtrip_numbers),
-    cmocka_unit_test(test_escapes),
-    cmocka_unit_test(test_numbers),
-    cmocka_unit_test(test_locale_decimal_point),
-    cmocka_unit_test(test_containers),
-    cmocka_unit_test(test_depth_limit),
-    cmocka_unit_test(test_syntax_errors),
-    cmocka_unit_test(test_error_buffer),
+      cmocka_unit_test(test_roundtrip_writer),
+      cmocka_unit_test(test_roundtrip_numbers),
+      cmocka_unit_test(test_escapes),
+      cmocka_unit_test(test_numbers),
+      cmocka_unit_test(test_locale_decimal_point),
+      cmocka_unit_test(test_containers),
+      cmocka_unit_test(test_depth_limit),
+      cmocka_unit_test(test_syntax_errors),
+      cmocka_unit_test(test_error_buffer),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);

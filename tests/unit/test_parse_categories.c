@@ -39,9 +39,8 @@ static void test_yaml_matches_builtin_rules(void **state)
   /* And they classify alike. */
   assert_string_equal(hp__profile_classify(yaml, "elementwise_kernel<binary_internal::add_kernel>"),
                       "add");
-  assert_string_equal(hp__profile_classify(builtin,
-                                           "elementwise_kernel<binary_internal::add_kernel>"),
-                      "add");
+  assert_string_equal(
+      hp__profile_classify(builtin, "elementwise_kernel<binary_internal::add_kernel>"), "add");
   hp_categories_free(rules, n);
   hp_profile_free(builtin);
   hp_profile_free(yaml);
@@ -51,7 +50,7 @@ static void test_yaml_matches_builtin_rules(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_yaml_matches_builtin_rules),
+      cmocka_unit_test(test_yaml_matches_builtin_rules),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -125,73 +125,72 @@ static void expect_error(const char *text, long line, long col, ...)
 /* ---------------------------------------------------------------------------------------------- */
 /* Valid plans                                                                                     */
 
-static const char full_plan[] =
-  "name: full-run\n"
-  "output: out/sessions\n"
-  "repeat: 7\n"
-  "warmup: 2\n"
-  "order: abba\n"
-  "seed: 12345678901234\n"
-  "app:\n"
-  "  command: [\"./vector_add\", \"--n\", \"1 048 576\"]\n"
-  "  env: {HIP_VISIBLE_DEVICES: \"0\", EMPTY: \"\"}\n"
-  "  cwd: work\n"
-  "  timeout: 1.5m\n"
-  "  build: make -C src 'CFLAGS=-O3 -g'\n"
-  "profiler:\n"
-  "  tool: rocprofv3\n"
-  "  path: /opt/rocm/bin/rocprofv3\n"
-  "  env_script: /opt/dtk/env.sh\n"
-  "  args: [--log-level, warning]\n"
-  "metrics:\n"
-  "  - mean_kernel_ms\n"
-  "  - name: gbps\n"
-  "    pattern: 'bandwidth=([0-9.]+) GB/s'\n"
-  "    unit: GB/s\n"
-  "    better: higher\n"
-  "passes:\n"
-  "  - kernel-trace\n"
-  "  - normal\n"
-  "  - name: counters\n"
-  "    mode: pmc\n"
-  "    kernel: vector_add\n"
-  "    counters: SQ_WAVES GRBM_COUNT\n"
-  "    args: [--minimum-output-data, \"1\"]\n"
-  "    timeout: 10m\n"
-  "    expect: distorted\n"
-  "  - name: ncu-time\n"
-  "    mode: time\n"
-  "    tool: ncu\n"
-  "    launch_count: 5\n"
-  "  - name: nsys\n"
-  "    command: [nsys, profile, -o, \"{dir}/report\", \"{app}\"]\n"
-  "variants:\n"
-  "  - name: base\n"
-  "    command: ./vector_add_v1\n"
-  "  - name: tuned\n"
-  "    command: [./vector_add_v2, --tile, \"64\"]\n"
-  "    env: {HIP_VISIBLE_DEVICES: \"1\", TUNED: \"1\"}\n"
-  "    cwd: other\n"
-  "    build: [make, v2]\n"
-  "    timeout: 30s\n"
-  "    reference: true\n"
-  "gates:\n"
-  "  - metric: mean_kernel_ms\n"
-  "    max_rel_delta: 2%\n"
-  "  - metric: gbps\n"
-  "    max_abs_delta: 0.5\n"
-  "thresholds:\n"
-  "  warn: 3%\n"
-  "  fail: 0.25\n"
-  "  alpha: 0.01\n"
-  "sampler:\n"
-  "  tool: rocm-smi\n"
-  "  interval: 5ms\n"
-  "categories:\n"
-  "  - name: gemm\n"
-  "    patterns: [gemm, Cijk]\n"
-  "  - name: elementwise\n"
-  "    patterns: [vector_add]\n";
+static const char full_plan[] = "name: full-run\n"
+                                "output: out/sessions\n"
+                                "repeat: 7\n"
+                                "warmup: 2\n"
+                                "order: abba\n"
+                                "seed: 12345678901234\n"
+                                "app:\n"
+                                "  command: [\"./vector_add\", \"--n\", \"1 048 576\"]\n"
+                                "  env: {HIP_VISIBLE_DEVICES: \"0\", EMPTY: \"\"}\n"
+                                "  cwd: work\n"
+                                "  timeout: 1.5m\n"
+                                "  build: make -C src 'CFLAGS=-O3 -g'\n"
+                                "profiler:\n"
+                                "  tool: rocprofv3\n"
+                                "  path: /opt/rocm/bin/rocprofv3\n"
+                                "  env_script: /opt/dtk/env.sh\n"
+                                "  args: [--log-level, warning]\n"
+                                "metrics:\n"
+                                "  - mean_kernel_ms\n"
+                                "  - name: gbps\n"
+                                "    pattern: 'bandwidth=([0-9.]+) GB/s'\n"
+                                "    unit: GB/s\n"
+                                "    better: higher\n"
+                                "passes:\n"
+                                "  - kernel-trace\n"
+                                "  - normal\n"
+                                "  - name: counters\n"
+                                "    mode: pmc\n"
+                                "    kernel: vector_add\n"
+                                "    counters: SQ_WAVES GRBM_COUNT\n"
+                                "    args: [--minimum-output-data, \"1\"]\n"
+                                "    timeout: 10m\n"
+                                "    expect: distorted\n"
+                                "  - name: ncu-time\n"
+                                "    mode: time\n"
+                                "    tool: ncu\n"
+                                "    launch_count: 5\n"
+                                "  - name: nsys\n"
+                                "    command: [nsys, profile, -o, \"{dir}/report\", \"{app}\"]\n"
+                                "variants:\n"
+                                "  - name: base\n"
+                                "    command: ./vector_add_v1\n"
+                                "  - name: tuned\n"
+                                "    command: [./vector_add_v2, --tile, \"64\"]\n"
+                                "    env: {HIP_VISIBLE_DEVICES: \"1\", TUNED: \"1\"}\n"
+                                "    cwd: other\n"
+                                "    build: [make, v2]\n"
+                                "    timeout: 30s\n"
+                                "    reference: true\n"
+                                "gates:\n"
+                                "  - metric: mean_kernel_ms\n"
+                                "    max_rel_delta: 2%\n"
+                                "  - metric: gbps\n"
+                                "    max_abs_delta: 0.5\n"
+                                "thresholds:\n"
+                                "  warn: 3%\n"
+                                "  fail: 0.25\n"
+                                "  alpha: 0.01\n"
+                                "sampler:\n"
+                                "  tool: rocm-smi\n"
+                                "  interval: 5ms\n"
+                                "categories:\n"
+                                "  - name: gemm\n"
+                                "    patterns: [gemm, Cijk]\n"
+                                "  - name: elementwise\n"
+                                "    patterns: [vector_add]\n";
 
 static const char *env_get(const hp_app *a, const char *key)
 {
@@ -380,7 +379,7 @@ static void test_defaults(void **state)
 static void test_null_is_default(void **state)
 {
   hp_plan *p = load_ok(BASE "name:\nrepeat: ~\noutput: null\nthresholds:\nsampler:\n"
-                       "profiler: {tool: ~}\n");
+                            "profiler: {tool: ~}\n");
 
   (void)state;
   assert_string_equal(p->name, "t");
@@ -407,8 +406,7 @@ static void test_command_forms(void **state)
   hp_plan_free(p);
   p = load_ok("app:\n  command:\n    - ./app\n    - --label\n    - two words\n    - ''\n"
               "metrics: [m]\npasses: [normal]\n");
-  assert_words(&p->app.command,
-               (const char *const[]){"./app", "--label", "two words", "", NULL});
+  assert_words(&p->app.command, (const char *const[]){"./app", "--label", "two words", "", NULL});
   hp_plan_free(p);
   /* Numbers and the like in a list are strings, exactly as written. */
   p = load_ok("app: {command: [./app, 100, 1.50, true]}\nmetrics: [m]\npasses: [normal]\n");
@@ -451,9 +449,10 @@ static void test_modes_per_tool(void **state)
   hp_plan *p;
 
   (void)state;
-  p = load_ok("app: {command: x}\nmetrics: [m]\nprofiler: {tool: rocprofv3}\n"
-              "passes: [normal, kernel-trace, sys-trace, pmc, "
-              "{name: nc, mode: full, tool: ncu}, {name: hp, mode: kernel-stack, tool: hipprof}]\n");
+  p = load_ok(
+      "app: {command: x}\nmetrics: [m]\nprofiler: {tool: rocprofv3}\n"
+      "passes: [normal, kernel-trace, sys-trace, pmc, "
+      "{name: nc, mode: full, tool: ncu}, {name: hp, mode: kernel-stack, tool: hipprof}]\n");
   assert_int_equal(p->npasses, 6);
   assert_string_equal(p->passes[4].tool, "ncu");
   hp_plan_free(p);
@@ -462,8 +461,8 @@ static void test_modes_per_tool(void **state)
                 "passes: [normal, kernel-stack]\n",
                 4, 18, "mode `kernel-stack` is not a mode of rocprofv3",
                 "(modes: normal, command, kernel-trace", NULL);
-  expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {mode: trace, tool: ncu}]\n",
-                3, 25, "mode `trace` is not a mode of ncu", "time, basic, full, default", NULL);
+  expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {mode: trace, tool: ncu}]\n", 3,
+                25, "mode `trace` is not a mode of ncu", "time, basic, full, default", NULL);
 }
 
 static void test_sampler_forms(void **state)
@@ -487,7 +486,7 @@ static void test_sampler_forms(void **state)
 static void test_variants_reference_default(void **state)
 {
   hp_plan *p = load_ok(BASE "variants:\n  - {name: a, command: ./a}\n  - {name: b, command: ./b, "
-                       "reference: false}\n");
+                            "reference: false}\n");
 
   (void)state;
   assert_int_equal(p->nvariants, 2);
@@ -504,7 +503,7 @@ static void test_numbers(void **state)
 
   (void)state;
   p = load_ok(BASE "repeat: 100000\nwarmup: 0\nseed: 18446744073709551615\n"
-              "thresholds: {warn: 0, fail: 50%, alpha: .1}\n");
+                   "thresholds: {warn: 0, fail: 50%, alpha: .1}\n");
   assert_int_equal(p->repeat, 100000);
   assert_true(p->seed == UINT64_MAX);
   assert_true(p->thresholds.warn == 0);
@@ -655,15 +654,18 @@ static void test_err_unknown_key(void **state)
   expect_error1(BASE "repaet: 3\n", 4, 1, "unknown key `repaet` at the top level",
                 "(did you mean `repeat`?)", NULL);
   expect_error1(BASE "Passes: []\n", 4, 1, "unknown key `Passes`", "did you mean `passes`?", NULL);
-  expect_error1(BASE "colour: blue\n", 4, 1, "unknown key `colour`", "(known keys: name, output, "
+  expect_error1(BASE "colour: blue\n", 4, 1, "unknown key `colour`",
+                "(known keys: name, output, "
                 "repeat, warmup, order, seed, app, profiler, metrics, passes, variants, gates, "
-                "thresholds, sampler, categories)", NULL);
+                "thresholds, sampler, categories)",
+                NULL);
   expect_error1("app: {command: x, cwdd: /tmp}\nmetrics: [m]\npasses: [normal]\n", 1, 19,
                 "unknown key `cwdd` in `app` (did you mean `cwd`?)", NULL);
   expect_error1(BASE "profiler: {tol: ncu}\n", 4, 12,
                 "unknown key `tol` in `profiler` (did you mean `tool`?)", NULL);
-  expect_error1("app: {command: x}\nmetrics: [m]\npasses:\n  - normal\n  - {mode: pmc, kernal: k}\n",
-                5, 17, "unknown key `kernal` in `passes` (did you mean `kernel`?)", NULL);
+  expect_error1(
+      "app: {command: x}\nmetrics: [m]\npasses:\n  - normal\n  - {mode: pmc, kernal: k}\n", 5, 17,
+      "unknown key `kernal` in `passes` (did you mean `kernel`?)", NULL);
   expect_error1(BASE "thresholds: {worn: 1}\n", 4, 14, "did you mean `warn`?", NULL);
   expect_error1(BASE "[a]: 1\n", 4, 1, "keys at the top level must be strings, got a list", NULL);
 }
@@ -676,7 +678,8 @@ static void test_err_duplicate_key(void **state)
   expect_error1("app:\n  command: x\n  env: {A: 1, B: 2, A: 3}\nmetrics: [m]\npasses: [normal]\n",
                 3, 21, "duplicate key `A` (first at line 3)", NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\npasses:\n  - normal\n  - mode: stats\n"
-                "    mode: trace\n", 6, 5, "duplicate key `mode` (first at line 5)", NULL);
+                "    mode: trace\n",
+                6, 5, "duplicate key `mode` (first at line 5)", NULL);
 }
 
 static void test_err_types(void **state)
@@ -719,22 +722,26 @@ static void test_err_numbers(void **state)
   expect_error1(BASE "repeat: 0\n", 4, 9, "`repeat` must be an integer >= 1, got '0'", NULL);
   expect_error1(BASE "repeat: 1.5\n", 4, 9, "`repeat` must be an integer >= 1, got '1.5'", NULL);
   expect_error1(BASE "repeat: 0x10\n", 4, 9, "`repeat` must be an integer >= 1, got '0x10'", NULL);
-  expect_error1(BASE "repeat: 100001\n", 4, 9, "`repeat` must be an integer <= 100000, got "
-                "'100001'", NULL);
+  expect_error1(BASE "repeat: 100001\n", 4, 9,
+                "`repeat` must be an integer <= 100000, got "
+                "'100001'",
+                NULL);
   expect_error1(BASE "repeat: 99999999999999999999\n", 4, 9, "must be an integer <= 100000", NULL);
   expect_error1(BASE "warmup: -1\n", 4, 9, "`warmup` must be an integer >= 0, got '-1'", NULL);
   expect_error1(BASE "seed: -3\n", 4, 7, "`seed` must be a non-negative integer", "got '-3'", NULL);
   expect_error1(BASE "seed: 18446744073709551616\n", 4, 7, "`seed` must be a non-negative integer",
                 NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {mode: time, tool: ncu, "
-                "launch_count: 0}]\n", 3, 56, "`launch_count` must be an integer >= 1, got '0'",
-                NULL);
+                "launch_count: 0}]\n",
+                3, 56, "`launch_count` must be an integer >= 1, got '0'", NULL);
   expect_error1(BASE "thresholds: {warn: lots}\n", 4, 20, "`thresholds.warn` must be a number",
                 "got 'lots'", NULL);
   expect_error1(BASE "thresholds: {warn: -1%}\n", 4, 20, "`thresholds.warn` must be >= 0", NULL);
   expect_error1(BASE "thresholds: {fail: 0}\n", 4, 20, "`thresholds.fail` must be > 0", NULL);
-  expect_error1(BASE "thresholds: {alpha: 1}\n", 4, 21, "`thresholds.alpha` must be between 0 "
-                "and 1", NULL);
+  expect_error1(BASE "thresholds: {alpha: 1}\n", 4, 21,
+                "`thresholds.alpha` must be between 0 "
+                "and 1",
+                NULL);
   expect_error1(BASE "thresholds: {alpha: inf}\n", 4, 21, "`thresholds.alpha` must be a number",
                 NULL);
 }
@@ -742,15 +749,19 @@ static void test_err_numbers(void **state)
 static void test_err_enums(void **state)
 {
   (void)state;
-  expect_error1(BASE "order: shuffled\n", 4, 8, "`order` must be one of interleaved, sequential, "
-                "abba, random, got 'shuffled'", NULL);
+  expect_error1(BASE "order: shuffled\n", 4, 8,
+                "`order` must be one of interleaved, sequential, "
+                "abba, random, got 'shuffled'",
+                NULL);
   expect_error1(BASE "order: randm\n", 4, 8, "(did you mean `random`?)", NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {mode: pmc, expect: bad}]\n", 3,
                 38, "`expect` must be one of ok, distorted, got 'bad'", NULL);
   expect_error1("app: {command: x}\nmetrics: [{name: m, better: more}]\npasses: [normal]\n", 2, 29,
                 "`better` must be one of lower, higher, got 'more'", NULL);
-  expect_error1(BASE "sampler: {tool: hy_smi}\n", 4, 17, "`sampler.tool` must be one of auto, "
-                "none, nvidia-smi, rocm-smi, hy-smi, command", "did you mean `hy-smi`?", NULL);
+  expect_error1(BASE "sampler: {tool: hy_smi}\n", 4, 17,
+                "`sampler.tool` must be one of auto, "
+                "none, nvidia-smi, rocm-smi, hy-smi, command",
+                "did you mean `hy-smi`?", NULL);
   expect_error1(BASE "profiler: {tool: hipprf}\n", 4, 18, "unknown profiler 'hipprf'",
                 "(known: hipprof, rocprofv3, rocprof, ncu; did you mean `hipprof`?)", NULL);
 }
@@ -760,10 +771,10 @@ static void test_err_missing(void **state)
   (void)state;
   expect_error1("metrics: [m]\npasses: [normal]\n", 1, 1, "missing `app`", NULL);
   expect_error1("app:\nmetrics: [m]\npasses: [normal]\n", 1, 1, "missing `app`", NULL);
-  expect_error1("app: {cwd: /tmp}\nmetrics: [m]\npasses: [normal]\n", 1, 6,
-                "missing `app.command`", NULL);
-  expect_error1("app: {command: }\nmetrics: [m]\npasses: [normal]\n", 1, 7,
-                "missing `app.command`", NULL);
+  expect_error1("app: {cwd: /tmp}\nmetrics: [m]\npasses: [normal]\n", 1, 6, "missing `app.command`",
+                NULL);
+  expect_error1("app: {command: }\nmetrics: [m]\npasses: [normal]\n", 1, 7, "missing `app.command`",
+                NULL);
   expect_error1("app: {command: x}\npasses: [normal]\n", 1, 1, "missing `metrics`", NULL);
   expect_error1("app: {command: x}\nmetrics: []\npasses: [normal]\n", 2, 10, "`metrics` is empty",
                 NULL);
@@ -793,9 +804,9 @@ static void test_err_baseline(void **state)
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: []\n", 3, 1,
                 "no baseline: add a pass with mode normal", NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\npasses:\n  - normal\n  - stats\n"
-                "  - {name: base2, mode: normal}\n", 6, 25, "a second baseline",
-                "pass `base2` has mode normal", "pass `normal` (line 4) is already the baseline",
-                NULL);
+                "  - {name: base2, mode: normal}\n",
+                6, 25, "a second baseline", "pass `base2` has mode normal",
+                "pass `normal` (line 4) is already the baseline", NULL);
 }
 
 static void test_err_pass_names(void **state)
@@ -804,10 +815,10 @@ static void test_err_pass_names(void **state)
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, stats, {mode: stats}]\n", 3, 32,
                 "duplicate pass name `stats` (first at line 3)", NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\npasses:\n  - normal\n  - {name: x, mode: stats}\n"
-                "  - {name: x, mode: trace}\n", 6, 12, "duplicate pass name `x` (first at line 5)",
-                NULL);
-  expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {name: 'a b', mode: stats}]\n", 3,
-                25, "pass name 'a b' is not a valid name", NULL);
+                "  - {name: x, mode: trace}\n",
+                6, 12, "duplicate pass name `x` (first at line 5)", NULL);
+  expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {name: 'a b', mode: stats}]\n",
+                3, 25, "pass name 'a b' is not a valid name", NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {name: .., mode: stats}]\n", 3,
                 25, "pass name '..' is not a valid name", NULL);
   expect_error1(BASE "name: ../up\n", 4, 7, "`name` '../up' is not a valid name", NULL);
@@ -817,8 +828,10 @@ static void test_err_bad_mode(void **state)
 {
   (void)state;
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, stat]\n", 3, 18,
-                "mode `stat` is not a mode of hipprof", "(modes: normal, command, trace, stats, "
-                "kernel-stack, pmc", "did you mean `stats`?", NULL);
+                "mode `stat` is not a mode of hipprof",
+                "(modes: normal, command, trace, stats, "
+                "kernel-stack, pmc",
+                "did you mean `stats`?", NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {mode: sampling}]\n", 3, 25,
                 "mode `sampling` is not a mode of hipprof", NULL);
   /* A bad name that is also a bad mode gets both messages, at the same place. */
@@ -828,7 +841,8 @@ static void test_err_bad_mode(void **state)
                "mode `kernel stack` is not a mode of hipprof", NULL);
   /* An unknown tool is reported once; its modes are not judged against another tool. */
   expect_error1("app: {command: x}\nmetrics: [m]\nprofiler: {tool: nsight}\n"
-                "passes: [normal, whatever]\n", 3, 18, "unknown profiler 'nsight'", NULL);
+                "passes: [normal, whatever]\n",
+                3, 18, "unknown profiler 'nsight'", NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {mode: x, tool: nvprof}]\n", 3,
                 34, "`tool`: unknown profiler 'nvprof'", NULL);
 }
@@ -839,17 +853,19 @@ static void test_err_command_mode(void **state)
 
   (void)state;
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {name: vg, command: [valgrind, "
-                "./x]}]\n", 3, 38, "`command` must contain {app}", NULL);
+                "./x]}]\n",
+                3, 38, "`command` must contain {app}", NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, command]\n", 3, 18,
                 "mode `command` needs `command:`", NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {mode: stats, command: "
-                "[a, '{app}']}]\n", 3, 41, "`command` is only used by mode `command`", NULL);
+                "[a, '{app}']}]\n",
+                3, 41, "`command` is only used by mode `command`", NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {name: c, command: []}]\n", 3,
                 37, "`command` is empty", NULL);
   /* {app} expands to several words, so inside a longer word it is refused, with a hint. */
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {name: t, command: "
-                "\"sh -c 'time {app}'\"}]\n", 3, 37, "{app} must be a word of its own",
-                "found it inside 'time {app}'", NULL);
+                "\"sh -c 'time {app}'\"}]\n",
+                3, 37, "{app} must be a word of its own", "found it inside 'time {app}'", NULL);
   /* As a word, with {dir} anywhere (the string form is split into words first). */
   p = load_ok("app: {command: x}\nmetrics: [m]\npasses: [normal, {name: t, mode: command, "
               "command: \"sh -c 'time \\\"$@\\\" > {dir}/t.txt' sh {app}\"}]\n");
@@ -864,9 +880,11 @@ static void test_err_regex(void **state)
   expect_error1("app: {command: x}\nmetrics:\n  - name: m\n    pattern: 'x=(['\npasses: [normal]\n",
                 4, 14, "`pattern` is not a valid extended regular expression: ", NULL);
   expect_error1("app: {command: x}\nmetrics:\n  - name: m\n    pattern: 'x=[0-9]+'\n"
-                "passes: [normal]\n", 4, 14, "exactly one capture group", "it has 0", NULL);
+                "passes: [normal]\n",
+                4, 14, "exactly one capture group", "it has 0", NULL);
   expect_error1("app: {command: x}\nmetrics:\n  - name: m\n    pattern: '(a)=(b)'\n"
-                "passes: [normal]\n", 4, 14, "exactly one capture group", "it has 2", NULL);
+                "passes: [normal]\n",
+                4, 14, "exactly one capture group", "it has 2", NULL);
   expect_error1("app: {command: x}\nmetrics: [m, {name: m, pattern: 'm=(1)'}]\npasses: [normal]\n",
                 2, 14, "duplicate metric name `m` (first at line 2)", NULL);
   expect_error1("app: {command: x}\nmetrics: ['m s']\npasses: [normal]\n", 2, 11,
@@ -878,7 +896,8 @@ static void test_err_duration(void **state)
   (void)state;
   expect_error1("app: {command: x, timeout: 5 parsecs}\nmetrics: [m]\npasses: [normal]\n", 1, 28,
                 "`app.timeout` must be a duration such as 90, 90s, 1.5m, 500ms or 2h, got "
-                "'5 parsecs'", NULL);
+                "'5 parsecs'",
+                NULL);
   expect_error1("app: {command: x, timeout: -1m}\nmetrics: [m]\npasses: [normal]\n", 1, 28,
                 "`app.timeout` must be a duration >= 0, got '-1m'", NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {mode: stats, timeout: [1]}]\n",
@@ -914,9 +933,11 @@ static void test_err_gates(void **state)
   expect_error1(BASE "gates:\n  - {metric: n, max_abs_delta: 1}\n", 5, 14,
                 "gate on unknown metric `n` (declared metrics: m", NULL);
   expect_error1("app: {command: x}\nmetrics: [mean_ms, p99_ms]\npasses: [normal]\n"
-                "gates:\n  - {metric: mean_sm, max_rel_delta: 1%}\n", 5, 14,
+                "gates:\n  - {metric: mean_sm, max_rel_delta: 1%}\n",
+                5, 14,
                 "gate on unknown metric `mean_sm` (declared metrics: mean_ms, p99_ms; did you mean "
-                "`mean_ms`?)", NULL);
+                "`mean_ms`?)",
+                NULL);
   expect_error1(BASE "gates:\n  - {metric: m}\n", 5, 5,
                 "a gate needs `max_abs_delta`, `max_rel_delta` or both", NULL);
   expect_error1(BASE "gates:\n  - {max_abs_delta: 1}\n", 5, 5, "a gate needs a `metric`", NULL);
@@ -930,10 +951,10 @@ static void test_err_variants(void **state)
 {
   (void)state;
   expect_error1(BASE "variants:\n  - {name: a, command: ./a, reference: true}\n"
-                "  - {name: b, command: ./b, reference: true}\n", 6, 40,
-                "two reference variants: `b` and `a` (line 5)", NULL);
-  expect_error1(BASE "variants:\n  - {name: a, command: ./a}\n  - {name: a, command: ./b}\n", 6,
-                12, "duplicate variant name `a` (first at line 5)", NULL);
+                     "  - {name: b, command: ./b, reference: true}\n",
+                6, 40, "two reference variants: `b` and `a` (line 5)", NULL);
+  expect_error1(BASE "variants:\n  - {name: a, command: ./a}\n  - {name: a, command: ./b}\n", 6, 12,
+                "duplicate variant name `a` (first at line 5)", NULL);
   expect_error1(BASE "variants:\n  - {name: stats, command: ./a}\n", 5, 12,
                 "variant name `stats` is also a pass name (line 3)", NULL);
   expect_error1(BASE "variants:\n  - {name: a}\n", 5, 5, "missing `command`", NULL);
@@ -945,8 +966,10 @@ static void test_err_sampler(void **state)
 {
   (void)state;
   expect_error1(BASE "sampler: command\n", 4, 10, "`sampler: command` needs `command:`", NULL);
-  expect_error1(BASE "sampler: {tool: command}\n", 4, 17, "`sampler.tool: command` needs "
-                "`sampler.command`", NULL);
+  expect_error1(BASE "sampler: {tool: command}\n", 4, 17,
+                "`sampler.tool: command` needs "
+                "`sampler.command`",
+                NULL);
   expect_error1(BASE "sampler: {tool: rocm-smi, command: [x]}\n", 4, 36,
                 "`sampler.command` is only used with `tool: command` (tool is `rocm-smi`)", NULL);
 }
@@ -970,12 +993,13 @@ static void test_err_many_sorted(void **state)
 
   (void)state;
   assert_int_equal(load_text("app: {command: []}\nmetrics: []\npasses: [stats]\n"
-                             "repeat: 0\norder: x\n", &p, &d), HP_EPLAN);
+                             "repeat: 0\norder: x\n",
+                             &p, &d),
+                   HP_EPLAN);
   assert_null(p);
   for (a = d.head; a; a = a->next, n++)
     if (a->next)
-      assert_true(a->line < a->next->line ||
-                  (a->line == a->next->line && a->col <= a->next->col));
+      assert_true(a->line < a->next->line || (a->line == a->next->line && a->col <= a->next->col));
   assert_int_equal(n, 5);
   assert_int_equal(d.nerrors, 5);
   assert_int_equal(d.head->line, 1);
@@ -1111,45 +1135,45 @@ static void test_categories_load(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_full_plan),
-    cmocka_unit_test(test_defaults),
-    cmocka_unit_test(test_null_is_default),
-    cmocka_unit_test(test_command_forms),
-    cmocka_unit_test(test_metric_shorthand),
-    cmocka_unit_test(test_modes_per_tool),
-    cmocka_unit_test(test_sampler_forms),
-    cmocka_unit_test(test_variants_reference_default),
-    cmocka_unit_test(test_numbers),
-    cmocka_unit_test(test_load_file),
-    cmocka_unit_test(test_load_missing_file),
-    cmocka_unit_test(test_dir_and_name_defaults),
-    cmocka_unit_test(test_examples_load),
-    cmocka_unit_test(test_err_empty),
-    cmocka_unit_test(test_err_root_not_mapping),
-    cmocka_unit_test(test_err_syntax),
-    cmocka_unit_test(test_err_unknown_key),
-    cmocka_unit_test(test_err_duplicate_key),
-    cmocka_unit_test(test_err_types),
-    cmocka_unit_test(test_err_numbers),
-    cmocka_unit_test(test_err_enums),
-    cmocka_unit_test(test_err_missing),
-    cmocka_unit_test(test_err_empty_command),
-    cmocka_unit_test(test_err_baseline),
-    cmocka_unit_test(test_err_pass_names),
-    cmocka_unit_test(test_err_bad_mode),
-    cmocka_unit_test(test_err_command_mode),
-    cmocka_unit_test(test_err_regex),
-    cmocka_unit_test(test_err_duration),
-    cmocka_unit_test(test_err_boolean),
-    cmocka_unit_test(test_err_thresholds),
-    cmocka_unit_test(test_err_gates),
-    cmocka_unit_test(test_err_variants),
-    cmocka_unit_test(test_err_sampler),
-    cmocka_unit_test(test_err_categories),
-    cmocka_unit_test(test_err_many_sorted),
-    cmocka_unit_test(test_err_limit),
-    cmocka_unit_test(test_bad_fixtures),
-    cmocka_unit_test(test_categories_load),
+      cmocka_unit_test(test_full_plan),
+      cmocka_unit_test(test_defaults),
+      cmocka_unit_test(test_null_is_default),
+      cmocka_unit_test(test_command_forms),
+      cmocka_unit_test(test_metric_shorthand),
+      cmocka_unit_test(test_modes_per_tool),
+      cmocka_unit_test(test_sampler_forms),
+      cmocka_unit_test(test_variants_reference_default),
+      cmocka_unit_test(test_numbers),
+      cmocka_unit_test(test_load_file),
+      cmocka_unit_test(test_load_missing_file),
+      cmocka_unit_test(test_dir_and_name_defaults),
+      cmocka_unit_test(test_examples_load),
+      cmocka_unit_test(test_err_empty),
+      cmocka_unit_test(test_err_root_not_mapping),
+      cmocka_unit_test(test_err_syntax),
+      cmocka_unit_test(test_err_unknown_key),
+      cmocka_unit_test(test_err_duplicate_key),
+      cmocka_unit_test(test_err_types),
+      cmocka_unit_test(test_err_numbers),
+      cmocka_unit_test(test_err_enums),
+      cmocka_unit_test(test_err_missing),
+      cmocka_unit_test(test_err_empty_command),
+      cmocka_unit_test(test_err_baseline),
+      cmocka_unit_test(test_err_pass_names),
+      cmocka_unit_test(test_err_bad_mode),
+      cmocka_unit_test(test_err_command_mode),
+      cmocka_unit_test(test_err_regex),
+      cmocka_unit_test(test_err_duration),
+      cmocka_unit_test(test_err_boolean),
+      cmocka_unit_test(test_err_thresholds),
+      cmocka_unit_test(test_err_gates),
+      cmocka_unit_test(test_err_variants),
+      cmocka_unit_test(test_err_sampler),
+      cmocka_unit_test(test_err_categories),
+      cmocka_unit_test(test_err_many_sorted),
+      cmocka_unit_test(test_err_limit),
+      cmocka_unit_test(test_bad_fixtures),
+      cmocka_unit_test(test_categories_load),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

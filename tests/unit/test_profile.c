@@ -189,7 +189,8 @@ static void test_vector_add_article_tables(void **state)
   assert_string_equal(line_of(text, "hipMemcpy "), "hipMemcpy 3 2.432756 810.918 0.990");
   assert_string_equal(line_of(text, "hipEventSynchronize "),
                       "hipEventSynchronize 1 1.496596 1496.596 0.609");
-  assert_string_equal(line_of(text, "hipLaunchKernel "), "hipLaunchKernel 120 0.830707 6.922 0.338");
+  assert_string_equal(line_of(text, "hipLaunchKernel "),
+                      "hipLaunchKernel 120 0.830707 6.922 0.338");
   assert_string_equal(line_of(text, "hipDeviceSynchronize "),
                       "hipDeviceSynchronize 1 0.377584 377.584 0.154");
   /* --top 5 keeps the article's five; the rest is counted, and the Total row is not a call. */
@@ -238,10 +239,11 @@ static void test_weather_categories_and_stacks(void **state)
   double total = 0;
   long long calls = 0;
   static const char *const want[] = {
-    "direct_copy 843 266.933896 32.350", "gemm 316 181.074114 21.944",
-    "add 192 103.964575 12.599", "softmax 56 90.451776 10.962", "layernorm 96 77.525224 9.395",
-    "gelu 44 35.815013 4.340", "roll 120 31.863178 3.861", "other 134 19.596949 2.375",
-    "cat_or_index 60 10.896634 1.321", "convolution 8 7.031356 0.852"};
+      "direct_copy 843 266.933896 32.350", "gemm 316 181.074114 21.944",
+      "add 192 103.964575 12.599",         "softmax 56 90.451776 10.962",
+      "layernorm 96 77.525224 9.395",      "gelu 44 35.815013 4.340",
+      "roll 120 31.863178 3.861",          "other 134 19.596949 2.375",
+      "cat_or_index 60 10.896634 1.321",   "convolution 8 7.031356 0.852"};
 
   (void)state;
   hp_diags_init(&d);
@@ -382,17 +384,17 @@ static void test_rocprof_stats_take_precedence(void **state)
   assert_int_equal(d.count, 0);
   assert_int_equal(hp_profile_kernel_find(p, "MATMUL", &ks), 0);
   assert_string_equal(ks.name, mm);
-  assert_int_equal(ks.calls, 4 + 4);   /* stats 4, plus nostats/results.csv's 4 dispatches */
+  assert_int_equal(ks.calls, 4 + 4); /* stats 4, plus nostats/results.csv's 4 dispatches */
   assert_true(ks.total_ns == 8000000);
-  assert_true(isnan(ks.min_ns));       /* the stats file has no min/max */
+  assert_true(isnan(ks.min_ns)); /* the stats file has no min/max */
   assert_int_equal(hp_profile_kernel_find(p, "nothing", &ks), HP_ENOENT);
   assert_int_equal(tstat(p, HP__T_API, "hipMemcpy")->calls, 3);
   assert_int_equal(tstat(p, HP__T_HSA, "hsa_signal_wait_scacquire")->calls, 12);
   assert_true(tstat(p, HP__T_COPY, "CopyHostToDevice")->total_ns == 2000000);
   /* PMC from both dispatch tables; GRBM_COUNT's "None" is no value, not an error. */
   assert_int_equal(pmc(p, mm)->records, 8);
-  assert_true(counter(p, pmc(p, mm), "GRBM_COUNT", &rows) == 5000 + 5001 + 5002 + 5003 + 5001 +
-              5002 + 5003);
+  assert_true(counter(p, pmc(p, mm), "GRBM_COUNT", &rows) ==
+              5000 + 5001 + 5002 + 5003 + 5001 + 5002 + 5003);
   assert_int_equal(rows, 7);
   hp_profile_free(p);
 
@@ -640,10 +642,12 @@ static void test_markdown_and_csv_output(void **state)
   hp_diags_init(&d);
   p = load(FX "hipprof/weather", &d);
   text = render(p, HP_FMT_MD, 0, 0);
-  assert_non_null(strstr(text, "### Kernel summary\n\n| name | calls | total_ms | average_us | "
-                               "percent |\n| --- | ---: | ---: | ---: | ---: |\n"));
-  assert_non_null(strstr(text, "| `Cijk_Ailk_Bljk_SB_MT64x64x16_MI32x32x2x1_SN_1LDSB0_APM1` | 316 "
-                               "| 181.074114 |"));
+  assert_non_null(strstr(text,
+                         "### Kernel summary\n\n| name | calls | total_ms | average_us | "
+                         "percent |\n| --- | ---: | ---: | ---: | ---: |\n"));
+  assert_non_null(strstr(text,
+                         "| `Cijk_Ailk_Bljk_SB_MT64x64x16_MI32x32x2x1_SN_1LDSB0_APM1` | 316 "
+                         "| 181.074114 |"));
   assert_non_null(strstr(text, longk)); /* whole, not cut */
   free(text);
 
@@ -668,8 +672,9 @@ static void test_markdown_and_csv_output(void **state)
   }
   assert_true(found);
   hp__csv_free(c);
-  assert_non_null(strstr(text, "\n# table: categories\nname,calls,total_ns,percent\n"
-                               "direct_copy,843,266933896,"));
+  assert_non_null(strstr(text,
+                         "\n# table: categories\nname,calls,total_ns,percent\n"
+                         "direct_copy,843,266933896,"));
   assert_non_null(strstr(text, "\n# table: pmc_counters\n"));
   free(text);
 
@@ -748,9 +753,10 @@ static void test_bad_inputs(void **state)
   free(put_str("missing/result_4.kernel.csv", "Name,Count\nk,1\n"));
   free(put_str("ragged/result_5.kernel.csv",
                "Name,Calls,TotalDurationNs\nk_rag,1,10,extra\nk_fine,1,20\n"));
-  free(put_str("quote/result_6.stack.csv",
-               "str_name,index,stack_sq,addrname\nk_st,0,0,\"main [0x1]\"\nk_st,1,0,\"never closed\n"
-           "k_st,2,0,x\n"));
+  free(
+      put_str("quote/result_6.stack.csv",
+              "str_name,index,stack_sq,addrname\nk_st,0,0,\"main [0x1]\"\nk_st,1,0,\"never closed\n"
+              "k_st,2,0,x\n"));
   free(put_str("numbers/result_7.kernel.csv",
                "Name,Calls,TotalDurationNs\nk_badtotal,1,abc\nk_badcalls,x,30\nk_na,2,n/a\n"));
   /* A 1 MB kernel name. */
@@ -770,20 +776,26 @@ static void test_bad_inputs(void **state)
   p = load(tmpdir, &d);
   msg = diag_text(&d);
   assert_non_null(strstr(msg, "empty/result_1.kernel.csv:1: warning: the file is empty"));
-  assert_non_null(strstr(msg, "truncated/result_2.kernel.csv:3: warning: row has 2 fields, the "
-                              "header has 4"));
-  assert_non_null(strstr(msg, "truncated/result_2.kernel.csv:3: warning: no value in column "
-                              "'TotalDurationNs'"));
+  assert_non_null(strstr(msg,
+                         "truncated/result_2.kernel.csv:3: warning: row has 2 fields, the "
+                         "header has 4"));
+  assert_non_null(strstr(msg,
+                         "truncated/result_2.kernel.csv:3: warning: no value in column "
+                         "'TotalDurationNs'"));
   assert_non_null(strstr(msg, "binary/result_3.hiptrace.csv: warning: binary data"));
-  assert_non_null(strstr(msg, "missing/result_4.kernel.csv:1: warning: header lacks the column "
-                              "'TotalDurationNs'"));
-  assert_non_null(strstr(msg, "ragged/result_5.kernel.csv:2: warning: row has 4 fields, the "
-                              "header has 3; extra fields are ignored"));
+  assert_non_null(strstr(msg,
+                         "missing/result_4.kernel.csv:1: warning: header lacks the column "
+                         "'TotalDurationNs'"));
+  assert_non_null(strstr(msg,
+                         "ragged/result_5.kernel.csv:2: warning: row has 4 fields, the "
+                         "header has 3; extra fields are ignored"));
   assert_non_null(strstr(msg, "quote/result_6.stack.csv:3: warning: unterminated quoted field"));
-  assert_non_null(strstr(msg, "numbers/result_7.kernel.csv:2: warning: column 'TotalDurationNs': "
-                              "\"abc\" is not a number"));
-  assert_non_null(strstr(msg, "numbers/result_7.kernel.csv:3: warning: column 'Calls': \"x\" is "
-                              "not a whole number"));
+  assert_non_null(strstr(msg,
+                         "numbers/result_7.kernel.csv:2: warning: column 'TotalDurationNs': "
+                         "\"abc\" is not a number"));
+  assert_non_null(strstr(msg,
+                         "numbers/result_7.kernel.csv:3: warning: column 'Calls': \"x\" is "
+                         "not a whole number"));
   assert_non_null(strstr(msg, "many/result_9.kernel.csv:21: warning:"));
   assert_null(strstr(msg, "many/result_9.kernel.csv:22: warning:"));
   assert_non_null(strstr(msg, "many/result_9.kernel.csv: note: 10 more warnings about this file"));
@@ -795,15 +807,16 @@ static void test_bad_inputs(void **state)
   assert_true(tstat(p, HP__T_KERNEL, "k_fine")->total_ns == 20);
   assert_true(tstat(p, HP__T_KERNEL, "k_badcalls")->total_ns == 30);
   assert_int_equal(tstat(p, HP__T_KERNEL, "k_badcalls")->calls, 0);
-  assert_true(hp__strtab_find(&p->t[HP__T_KERNEL].names, "k_badtotal", 10,
-                              hp__hash("k_badtotal", 10)) < 0);
+  assert_true(
+      hp__strtab_find(&p->t[HP__T_KERNEL].names, "k_badtotal", 10, hp__hash("k_badtotal", 10)) < 0);
   assert_int_equal(p->stk[0].launches, 1);
   assert_int_equal(hp_profile_kernel_find(p, "abcdefghijklmnopqrstuvwxyzabc", &ks), 0);
   assert_int_equal(strlen(ks.name), 1u << 20);
   assert_int_equal(ks.calls, 1);
   msg = render(p, HP_FMT_TEXT, 0, 60);
-  assert_non_null(strstr(msg, "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefg"
-                              "\xE2\x80\xA6"));
+  assert_non_null(strstr(msg,
+                         "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyzabcdefg"
+                         "\xE2\x80\xA6"));
   free(msg);
   hp_profile_free(p);
 
@@ -835,7 +848,9 @@ static void test_stack_interleaving(void **state)
   for (k = 0; k < 3; k++)
     for (i = 0; i < 4; i++)
       hp__buf_printf(&b, "kern,%d,%d,\"%s\"\n", i, k,
-                     k == 0 ? "libamdhip64.so(+0x1) [0x1]" : k == 1 ? "user_fn() [0x2]" : "main");
+                     k == 0       ? "libamdhip64.so(+0x1) [0x1]"
+                         : k == 1 ? "user_fn() [0x2]"
+                                  : "main");
   free(put("a/result_1.stack.csv", b.data, b.len));
   hp__buf_reset(&b);
   /* One launch, then 20000 other rows (beyond two windows), then the first launch again. */
@@ -851,8 +866,9 @@ static void test_stack_interleaving(void **state)
   assert_string_equal(p->stk[0].o[0].frame, "user_fn()");
   assert_int_equal(p->stk[0].o[0].n, 4);
   msg = diag_text(&d);
-  assert_non_null(strstr(msg, "b/result_2.stack.csv: warning: 1 launches (str_name, index) came "
-                              "back"));
+  assert_non_null(strstr(msg,
+                         "b/result_2.stack.csv: warning: 1 launches (str_name, index) came "
+                         "back"));
   free(msg);
   hp_profile_free(p);
   hp_diags_free(&d);
@@ -864,9 +880,9 @@ static void test_stack_interleaving(void **state)
 static void test_pmc_replays_and_leak_lines(void **state)
 {
   static const char csv[] =
-    "Index,KernelName,grd,wgr,SQ_WAVES,TCC_HIT[0],TCC_HIT[1],BeginNs,EndNs\n"
-    "0,k,64,64,4,1,2,100,200\n0,k,64,64,4,1,2,300,450\n1,k,128,64,8,1,1,500,600\n"
-    "1,k,128,64,8,1,1,700,800\nd-7,k,64,64,4,,,900,1000\nd-7,k,64,64,4,,,1100,1200\n";
+      "Index,KernelName,grd,wgr,SQ_WAVES,TCC_HIT[0],TCC_HIT[1],BeginNs,EndNs\n"
+      "0,k,64,64,4,1,2,100,200\n0,k,64,64,4,1,2,300,450\n1,k,128,64,8,1,1,500,600\n"
+      "1,k,128,64,8,1,1,700,800\nd-7,k,64,64,4,,,900,1000\nd-7,k,64,64,4,,,1100,1200\n";
   const hp__pmc_kernel *pk;
   hp_profile *p;
   hp_diags d;
@@ -877,8 +893,9 @@ static void test_pmc_replays_and_leak_lines(void **state)
   mk_tmp();
   hp_diags_init(&d);
   free(put_str("pmc/pmc_results_42.csv", csv));
-  free(put_str("mem/stdout.txt", "hello\nhost leakcheck memory size 1.50 GB\n"
-                                 "device1 leakcheck memory size oops\n"));
+  free(put_str("mem/stdout.txt",
+               "hello\nhost leakcheck memory size 1.50 GB\n"
+               "device1 leakcheck memory size oops\n"));
   p = load(tmpdir, &d);
   pk = pmc(p, "k");
   assert_int_equal(pk->records, 6);
@@ -918,23 +935,23 @@ static void test_write_error(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_vector_add_article_tables),
-    cmocka_unit_test(test_weather_categories_and_stacks),
-    cmocka_unit_test(test_runtime_frames_and_categories_configurable),
-    cmocka_unit_test(test_frame_sanitising),
-    cmocka_unit_test(test_pmc_text),
-    cmocka_unit_test(test_rocprof_stats_take_precedence),
-    cmocka_unit_test(test_rocprofv3_versions),
-    cmocka_unit_test(test_ncu_formats),
-    cmocka_unit_test(test_ncu_real_h200),
-    cmocka_unit_test(test_json_output),
-    cmocka_unit_test(test_markdown_and_csv_output),
-    cmocka_unit_test(test_format_parse),
-    cmocka_unit_test(test_folder_scan_is_deterministic),
-    cmocka_unit_test(test_bad_inputs),
-    cmocka_unit_test(test_stack_interleaving),
-    cmocka_unit_test(test_pmc_replays_and_leak_lines),
-    cmocka_unit_test(test_write_error),
+      cmocka_unit_test(test_vector_add_article_tables),
+      cmocka_unit_test(test_weather_categories_and_stacks),
+      cmocka_unit_test(test_runtime_frames_and_categories_configurable),
+      cmocka_unit_test(test_frame_sanitising),
+      cmocka_unit_test(test_pmc_text),
+      cmocka_unit_test(test_rocprof_stats_take_precedence),
+      cmocka_unit_test(test_rocprofv3_versions),
+      cmocka_unit_test(test_ncu_formats),
+      cmocka_unit_test(test_ncu_real_h200),
+      cmocka_unit_test(test_json_output),
+      cmocka_unit_test(test_markdown_and_csv_output),
+      cmocka_unit_test(test_format_parse),
+      cmocka_unit_test(test_folder_scan_is_deterministic),
+      cmocka_unit_test(test_bad_inputs),
+      cmocka_unit_test(test_stack_interleaving),
+      cmocka_unit_test(test_pmc_replays_and_leak_lines),
+      cmocka_unit_test(test_write_error),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);

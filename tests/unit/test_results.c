@@ -32,18 +32,17 @@ static hp_plan *plan_from(const char *text)
 
 static void test_metrics_scan(void **state)
 {
-  const char *plan_text =
-      "app: {command: [x]}\n"
-      "metrics:\n"
-      "  - mean_kernel_ms\n"
-      "  - {name: proxy, pattern: 'proxy=([0-9.eE+-]+)'}\n"
-      "  - {name: gbps, pattern: 'bw ([^ ]+) GB/s', better: higher}\n"
-      "passes: [normal]\n";
+  const char *plan_text = "app: {command: [x]}\n"
+                          "metrics:\n"
+                          "  - mean_kernel_ms\n"
+                          "  - {name: proxy, pattern: 'proxy=([0-9.eE+-]+)'}\n"
+                          "  - {name: gbps, pattern: 'bw ([^ ]+) GB/s', better: higher}\n"
+                          "passes: [normal]\n";
   const char *out = "progress mean_kernel_ms=9.5\n"
                     "bw 12.5 GB/s\n"
                     "mean_kernel_ms=0.0185488 other=1\n"
-                    "bw oops GB/s\n"           /* matches but is no number: keeps 12.5 */
-                    "mean_kernel_ms=0.0187840";   /* last line without a newline: counts */
+                    "bw oops GB/s\n"            /* matches but is no number: keeps 12.5 */
+                    "mean_kernel_ms=0.0187840"; /* last line without a newline: counts */
   hp__metrics *m = NULL;
   hp_plan *p = plan_from(plan_text);
   hp_diags d;
@@ -53,8 +52,8 @@ static void test_metrics_scan(void **state)
   hp_diags_init(&d);
   assert_int_equal(hp__metrics_new(p, &m, &d), 0);
   hp__metrics_scan(m, out, strlen(out), v);
-  assert_true(v[0] == 0.0187840);   /* the last match wins */
-  assert_true(isnan(v[1]));         /* never printed */
+  assert_true(v[0] == 0.0187840); /* the last match wins */
+  assert_true(isnan(v[1]));       /* never printed */
   assert_true(v[2] == 12.5);
   assert_true(p->metrics[2].higher_is_better);
   hp__metrics_scan(m, "", 0, v);
@@ -103,10 +102,10 @@ static void test_flags(void **state)
 {
   static const double base[] = {1.00, 1.01, 0.99, 1.00, 1.02, 0.98};
   static const double same[] = {1.01, 0.99, 1.00, 1.02, 0.98, 1.00};
-  static const double slow[] = {1.10, 1.11, 1.09, 1.10, 1.12, 1.08};   /* +10%, separated */
-  static const double slow3[] = {1.10, 1.11, 1.09};                    /* +10%, 3 runs */
-  static const double huge[] = {80.0, 79.5, 80.2, 79.9, 80.1, 80.0};   /* 80x */
-  static const double miss[] = {1.0, NAN, 1.0, 1.0, 1.0, 1.0};         /* a run printed nothing */
+  static const double slow[] = {1.10, 1.11, 1.09, 1.10, 1.12, 1.08}; /* +10%, separated */
+  static const double slow3[] = {1.10, 1.11, 1.09};                  /* +10%, 3 runs */
+  static const double huge[] = {80.0, 79.5, 80.2, 79.9, 80.1, 80.0}; /* 80x */
+  static const double miss[] = {1.0, NAN, 1.0, 1.0, 1.0, 1.0};       /* a run printed nothing */
   const char *names[] = {"normal", "same", "slow", "slow3", "pmc", "broken"};
   const double *vals[] = {base, same, slow, slow3, huge, miss};
   size_t n[] = {6, 6, 6, 3, 6, 6};
@@ -146,7 +145,7 @@ static void test_unconfirmed_and_thresholds(void **state)
 
   (void)state;
   hp__session_analyze(s, NULL);
-  assert_int_equal(s->passes[1].flag, HP_FLAG_UNCONFIRMED);   /* 2 runs: cannot tell */
+  assert_int_equal(s->passes[1].flag, HP_FLAG_UNCONFIRMED); /* 2 runs: cannot tell */
   assert_int_equal(s->passes[1].metrics[0].sig, HP_SIG_UNKNOWN);
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_OK);
   hp_session_free(s);
@@ -156,8 +155,8 @@ static void test_unconfirmed_and_thresholds(void **state)
   s->fail = 0.05;
   hp__session_analyze(s, NULL);
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_THRESHOLD);
-  s->passes[1].metrics[0].sig = HP_SIG_NO;   /* shown to be noise: never a CI failure */
-  s->passes[2].expect_distorted = 1;          /* PMC: reported, never a failure */
+  s->passes[1].metrics[0].sig = HP_SIG_NO; /* shown to be noise: never a CI failure */
+  s->passes[2].expect_distorted = 1;       /* PMC: reported, never a failure */
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_OK);
   s->interrupted = 1;
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_INTERRUPTED);
@@ -185,10 +184,10 @@ static void test_higher_is_better(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_metrics_scan),
-    cmocka_unit_test(test_flags),
-    cmocka_unit_test(test_unconfirmed_and_thresholds),
-    cmocka_unit_test(test_higher_is_better),
+      cmocka_unit_test(test_metrics_scan),
+      cmocka_unit_test(test_flags),
+      cmocka_unit_test(test_unconfirmed_and_thresholds),
+      cmocka_unit_test(test_higher_is_better),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,7 +101,7 @@ static void test_spawn_failure(void **state)
   assert_int_equal(hp__child_run(&loop, &spec, &res), HP_ESPAWN);
   assert_int_equal(res.spawn_error, UV_ENOENT);
   hp_strv_free(&argv);
-  close_loop(&loop);   /* the failed spawn's handle was closed too */
+  close_loop(&loop); /* the failed spawn's handle was closed too */
 }
 
 static void test_timeout_kills_group(void **state)
@@ -127,7 +127,7 @@ static void test_timeout_kills_group(void **state)
   assert_true(res.timed_out);
   assert_true(res.term_signal == SIGKILL || res.term_signal == SIGTERM);
   assert_int_equal(hp__read_file(pids, &text, &len), 0);
-  for (p = text; *p; ) {
+  for (p = text; *p;) {
     long pid = strtol(p, &p, 10);
     if (pid <= 0)
       break;
@@ -201,10 +201,10 @@ static void test_env_and_capture(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_exit_and_output),
-    cmocka_unit_test(test_spawn_failure),
-    cmocka_unit_test(test_timeout_kills_group),
-    cmocka_unit_test(test_env_and_capture),
+      cmocka_unit_test(test_exit_and_output),
+      cmocka_unit_test(test_spawn_failure),
+      cmocka_unit_test(test_timeout_kills_group),
+      cmocka_unit_test(test_env_and_capture),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

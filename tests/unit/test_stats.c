@@ -160,11 +160,11 @@ static void test_median(void **state)
   assert_close(hp_stats_median(odd, 3), 3, 0);
   memcpy(copy, even, sizeof(even));
   assert_close(hp_stats_median(even, 4), 2.5, 0);
-  assert_memory_equal(copy, even, sizeof(even));   /* not sorted in place */
+  assert_memory_equal(copy, even, sizeof(even)); /* not sorted in place */
   assert_close(hp_stats_median(withnan, NELEM(withnan)), 4, 0);
   assert_true(isnan(hp_stats_median(odd, 0)));
   assert_true(isnan(hp_stats_median(NULL, 0)));
-  assert_true(isnan(hp_stats_median(withnan, 1)));  /* only a NaN */
+  assert_true(isnan(hp_stats_median(withnan, 1))); /* only a NaN */
 }
 
 static void test_summarize_values(void **state)
@@ -443,8 +443,7 @@ static void test_bootstrap_determinism(void **state)
 
 /* Redraws `iters` resamples with the documented order (all of a, then all of b, per resample,
  * from hp_rng seeded with `seed`) and returns their sorted ratios. */
-static void redraw(const double *a, const double *b, unsigned iters, uint64_t seed,
-                   double *ratios)
+static void redraw(const double *a, const double *b, unsigned iters, uint64_t seed, double *ratios)
 {
   double ta[4], tb[5];
   size_t it, i;
@@ -479,7 +478,7 @@ static void test_bootstrap_method(void **state)
   for (seed = 1; seed < 100; seed++) {
     redraw(a, b, 4, seed, ratios);
     if (ratios[0] < ratios[1] && ratios[2] < ratios[3])
-      break;   /* a seed whose ends have something to interpolate */
+      break; /* a seed whose ends have something to interpolate */
   }
   assert_true(seed < 100);
   assert_int_equal(hp_stats_bootstrap_ratio(a, 4, b, 5, 4, 0.5, seed, &lo, &hi), 0);
@@ -546,7 +545,7 @@ static void test_compare_detects_small_overhead(void **state)
     assert_int_equal(hp_stats_compare(a, 2, b, 2, 0.05, seed, &sig, &ratio, &p, &lo, &hi), 0);
     assert_int_not_equal(sig, HP_SIG_YES);
     assert_int_equal(sig, HP_SIG_UNKNOWN);
-    assert_true(p >= 1.0 / 3 - 1e-12);   /* still reported, for the curious */
+    assert_true(p >= 1.0 / 3 - 1e-12); /* still reported, for the curious */
     assert_false(isnan(ratio));
   }
 }
@@ -564,9 +563,9 @@ static void test_compare_small_n_floor(void **state)
   assert_int_equal(hp_stats_compare(a, 3, b, 3, 0.05, 3, &sig, &ratio, &p, &lo, &hi), 0);
   assert_int_equal(sig, HP_SIG_UNKNOWN);
   assert_close(p, 0.1, 1e-15);
-  assert_true(lo > 1.4);   /* the interval alone would have said yes */
+  assert_true(lo > 1.4); /* the interval alone would have said yes */
   assert_int_equal(hp_stats_compare(a, 3, b, 3, 0.2, 3, &sig, NULL, NULL, NULL, NULL), 0);
-  assert_int_equal(sig, HP_SIG_YES);   /* a looser alpha above the floor */
+  assert_int_equal(sig, HP_SIG_YES); /* a looser alpha above the floor */
   assert_int_equal(hp_stats_compare(a, 5, b, 5, 0.05, 3, &sig, &ratio, &p, &lo, &hi), 0);
   assert_int_equal(sig, HP_SIG_YES);
   assert_close(p, 2.0 / 252, 1e-15);
@@ -610,8 +609,8 @@ static void test_compare_false_positive_rate(void **state)
       hp_rng_seed(&r, 1000 + seed);
       fill_normal(&r, a, ns[k], 1.0, 0.005);
       fill_normal(&r, b, ns[k], 1.0, 0.005);
-      assert_int_equal(hp_stats_compare(a, ns[k], b, ns[k], 0.05, seed, &sig, NULL, &p, NULL,
-                                        NULL), 0);
+      assert_int_equal(hp_stats_compare(a, ns[k], b, ns[k], 0.05, seed, &sig, NULL, &p, NULL, NULL),
+                       0);
       yes += sig == HP_SIG_YES;
       unknown += sig == HP_SIG_UNKNOWN;
       /* A YES always has p below alpha. */
@@ -631,7 +630,7 @@ static void test_compare_edges(void **state)
   (void)state;
   /* Only three finite runs in a: enough. */
   assert_int_equal(hp_stats_compare(a, 5, b, 3, 0, 1, &sig, &ratio, &p, &lo, &hi), 0);
-  assert_int_equal(sig, HP_SIG_UNKNOWN);   /* 3 vs 3: the smallest p, 0.1, is above alpha 0.05 */
+  assert_int_equal(sig, HP_SIG_UNKNOWN); /* 3 vs 3: the smallest p, 0.1, is above alpha 0.05 */
   assert_close(ratio, 2.0, 1e-12);
   /* Only two finite runs. */
   assert_int_equal(hp_stats_compare(a, 2, b, 3, 0, 1, &sig, &ratio, &p, &lo, &hi), 0);
@@ -639,10 +638,8 @@ static void test_compare_edges(void **state)
   assert_int_equal(hp_stats_compare(NULL, 0, b, 3, 0, 1, &sig, &ratio, &p, &lo, &hi), 0);
   assert_int_equal(sig, HP_SIG_UNKNOWN);
   assert_true(isnan(ratio) && isnan(p) && isnan(lo) && isnan(hi));
-  assert_int_equal(hp_stats_compare(a, 5, b, 3, 1.0, 1, &sig, NULL, NULL, NULL, NULL),
-                   HP_EINVAL);
-  assert_int_equal(hp_stats_compare(a, 5, b, 3, 0.05, 1, NULL, NULL, NULL, NULL, NULL),
-                   HP_EINVAL);
+  assert_int_equal(hp_stats_compare(a, 5, b, 3, 1.0, 1, &sig, NULL, NULL, NULL, NULL), HP_EINVAL);
+  assert_int_equal(hp_stats_compare(a, 5, b, 3, 0.05, 1, NULL, NULL, NULL, NULL, NULL), HP_EINVAL);
   assert_string_equal(hp_significance_name(HP_SIG_YES), "yes");
   assert_string_equal(hp_significance_name(HP_SIG_NO), "no");
   assert_string_equal(hp_significance_name(HP_SIG_UNKNOWN), "unknown");
@@ -651,26 +648,26 @@ static void test_compare_edges(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_rng_reference),
-    cmocka_unit_test(test_rng_ranges),
-    cmocka_unit_test(test_rng_below_unbiased),
-    cmocka_unit_test(test_rng_shuffle_uniform),
-    cmocka_unit_test(test_median),
-    cmocka_unit_test(test_summarize_values),
-    cmocka_unit_test(test_summarize_edges),
-    cmocka_unit_test(test_outlier_threshold),
-    cmocka_unit_test(test_mw_small_exact),
-    cmocka_unit_test(test_mw_against_enumeration),
-    cmocka_unit_test(test_mw_exact_limit),
-    cmocka_unit_test(test_mw_ties_normal),
-    cmocka_unit_test(test_bootstrap_determinism),
-    cmocka_unit_test(test_bootstrap_method),
-    cmocka_unit_test(test_bootstrap_edges),
-    cmocka_unit_test(test_compare_detects_small_overhead),
-    cmocka_unit_test(test_compare_small_n_floor),
-    cmocka_unit_test(test_compare_needs_both),
-    cmocka_unit_test(test_compare_false_positive_rate),
-    cmocka_unit_test(test_compare_edges),
+      cmocka_unit_test(test_rng_reference),
+      cmocka_unit_test(test_rng_ranges),
+      cmocka_unit_test(test_rng_below_unbiased),
+      cmocka_unit_test(test_rng_shuffle_uniform),
+      cmocka_unit_test(test_median),
+      cmocka_unit_test(test_summarize_values),
+      cmocka_unit_test(test_summarize_edges),
+      cmocka_unit_test(test_outlier_threshold),
+      cmocka_unit_test(test_mw_small_exact),
+      cmocka_unit_test(test_mw_against_enumeration),
+      cmocka_unit_test(test_mw_exact_limit),
+      cmocka_unit_test(test_mw_ties_normal),
+      cmocka_unit_test(test_bootstrap_determinism),
+      cmocka_unit_test(test_bootstrap_method),
+      cmocka_unit_test(test_bootstrap_edges),
+      cmocka_unit_test(test_compare_detects_small_overhead),
+      cmocka_unit_test(test_compare_small_n_floor),
+      cmocka_unit_test(test_compare_needs_both),
+      cmocka_unit_test(test_compare_false_positive_rate),
+      cmocka_unit_test(test_compare_edges),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -118,8 +118,8 @@ static void test_no_shell(void **state)
 {
   (void)state;
   /* No expansions and no operators: every one of these characters is literal. */
-  check_split("echo $HOME ~ *.c a|b ; c&&d > out # hash",
-              "echo", "$HOME", "~", "*.c", "a|b", ";", "c&&d", ">", "out", "#", "hash", NULL);
+  check_split("echo $HOME ~ *.c a|b ; c&&d > out # hash", "echo", "$HOME", "~", "*.c", "a|b", ";",
+              "c&&d", ">", "out", "#", "hash", NULL);
   check_split("$(ls) `x`", "$(ls)", "`x`", NULL);
 }
 
@@ -202,18 +202,18 @@ static void test_duration_errors(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-    cmocka_unit_test(test_blanks),
-    cmocka_unit_test(test_empty_input),
-    cmocka_unit_test(test_single_quotes),
-    cmocka_unit_test(test_double_quotes),
-    cmocka_unit_test(test_backslash_unquoted),
-    cmocka_unit_test(test_empty_words),
-    cmocka_unit_test(test_concatenation),
-    cmocka_unit_test(test_no_shell),
-    cmocka_unit_test(test_unterminated),
-    cmocka_unit_test(test_bad_args),
-    cmocka_unit_test(test_durations),
-    cmocka_unit_test(test_duration_errors),
+      cmocka_unit_test(test_blanks),
+      cmocka_unit_test(test_empty_input),
+      cmocka_unit_test(test_single_quotes),
+      cmocka_unit_test(test_double_quotes),
+      cmocka_unit_test(test_backslash_unquoted),
+      cmocka_unit_test(test_empty_words),
+      cmocka_unit_test(test_concatenation),
+      cmocka_unit_test(test_no_shell),
+      cmocka_unit_test(test_unterminated),
+      cmocka_unit_test(test_bad_args),
+      cmocka_unit_test(test_durations),
+      cmocka_unit_test(test_duration_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
