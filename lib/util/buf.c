@@ -99,8 +99,12 @@ char *hp__buf_steal(hp__buf *b)
 {
   char *s;
 
-  if (b->data == NULL && buf_grow(b, 0))
-    return NULL;
+  /* A buffer nothing was appended to has no storage yet; the caller still gets a string. */
+  if (b->data == NULL) {
+    if (buf_grow(b, 0))
+      return NULL;
+    b->data[0] = '\0';
+  }
   s = b->data;
   b->data = NULL;
   b->len = b->cap = 0;

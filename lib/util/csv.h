@@ -1,5 +1,6 @@
 /*
- * A streaming RFC 4180 CSV reader (lib/csv.c), library-internal.
+ * A streaming RFC 4180 CSV reader (lib/util/csv.c: the reader and its buffer; csv_record.c:
+ * records; csv_header.c: header lookup), library-internal.
  *
  * The reader owns one buffer (1 MiB unless told otherwise) that is refilled from a file
  * descriptor or a memory block; it never holds more than the record being parsed, so memory does
@@ -11,6 +12,9 @@
 #define HPRUN_CSV_H
 
 #include "hprun.h"
+/* hp__trim, hp__parse_num and hp__parse_ll, which parsers use on the fields, live in their own
+ * module; this include keeps them in reach of every file that reads CSV. */
+#include "util/num.h"
 
 #include <stddef.h>
 
@@ -75,7 +79,7 @@ size_t hp__csv_bufcap(const hp__csv *c);
 unsigned long long hp__csv_offset(const hp__csv *c);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Header lookup and number parsing.                                                               */
+/* Header lookup (lib/util/csv_header.c).                                                         */
 
 /* Finds a header column by name: `names` is one name or several aliases separated by '|'
  * ("LDS_Block_Size|Lds_Block_Size|lds"). Comparison is case-insensitive and ignores spaces around
@@ -84,16 +88,5 @@ int hp__csv_find(const hp__csv_rec *hdr, const char *names);
 /* Looks up n wanted names (each with aliases as above): idx[i] is its column or -1. Returns how many
  * were found. */
 size_t hp__csv_map(const hp__csv_rec *hdr, const char *const *wanted, size_t n, int *idx);
-
-/* Trims ASCII spaces and tabs from both ends of s[0..*n): moves *s, shrinks *n. */
-void hp__trim(const char **s, size_t *n);
-
-/* Parses a number the way profilers print them: spaces around it, scientific notation, and ncu's
- * thousands separators ("1,234,567.5", checked to be groups of three digits).
- * Returns 1 with *out set; 0 when the field holds no value (empty, "n/a", "N/A", "None", "nan",
- * "-"), *out then NaN; HP_EPARSE when it is not a number. */
-int hp__parse_num(const char *s, size_t n, double *out);
-/* The same for integers: a value with a fraction is HP_EPARSE, and so is one out of range. */
-int hp__parse_ll(const char *s, size_t n, long long *out);
 
 #endif /* HPRUN_CSV_H */

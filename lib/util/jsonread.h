@@ -1,7 +1,8 @@
 /*
  * A small, strict JSON (RFC 8259) reader that builds a tree. Library-internal (hp__ names): used
  * by `hprun compare` and `hprun report` to read back the summary.json files hprun wrote with
- * lib/json.c. Design notes: docs/internals/jsonread.md.
+ * lib/util/json.c. The parser is lib/util/jsonread.c (strings in jsonread_string.c), the accessors
+ * below are in lib/util/jsonread_tree.c. Design notes: docs/internals/jsonread.md.
  *
  * The tree is opaque: read it with the accessors below, which all accept NULL (and a node of the
  * wrong type) and answer "nothing" (NULL, 0, NaN, -1), so a chain such as

@@ -1,5 +1,6 @@
 /*
- * Unit tests for the streaming CSV reader and the number parsers (lib/csv.c).
+ * Unit tests for the streaming CSV reader (lib/util/csv.c, csv_record.c, csv_header.c) and the
+ * number parsers (lib/util/num.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 
 #include "util/buf.h"
 #include "util/csv.h"
+#include "util/num.h"
 
 /* Warnings the reader gave, one per line as "LINE: message". */
 static hp__buf warnings = HP__BUF_INIT;

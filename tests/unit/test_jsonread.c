@@ -1,6 +1,7 @@
 /*
- * Tests of lib/jsonread.c: round trips through lib/json.c's writer, escapes, nesting, numbers, and
- * one case per syntax error with the line and column it must name.
+ * Tests of the JSON reader (lib/util/jsonread.c, jsonread_string.c, jsonread_tree.c): round trips
+ * through lib/util/json.c's writer, escapes, nesting, numbers, and one case per syntax error with
+ * the line and column it must name.
  */
 #include <stdarg.h>
 #include <stddef.h>
