@@ -1,13 +1,12 @@
 /*
- * hprun compare OLD NEW: every pass and variant present in both sessions, every metric, compared
- * with the same test as the overhead (Mann-Whitney p and a bootstrap interval of the ratio of
+ * hprun compare OLD NEW, the numbers: every pass and variant present in both sessions, every
+ * metric, tested as the overhead is (Mann-Whitney p and a bootstrap interval of the ratio of
  * medians). A change is a regression only when it is significant AND worse than the tolerance, so
  * run-to-run noise does not fail CI (the complaint users have about hand-rolled gates, see
- * docs/ci.md).
+ * docs/ci.md). The Markdown table is written by lib/report/compare_md.c.
  */
+#include "analyze/compare.h"
 #include "analyze/results.h"
-#include "util/buf.h"
-#include "util/fmt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,94 +32,106 @@ static long find_metric(const hp_pass_result *pr, const char *name)
   return -1;
 }
 
-int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
-               char **md, size_t *regressions)
+/* What a change amounts to, from how much worse it is (> 0: worse, as a fraction) and whether
+ * it is significant. */
+static hp__change classify(double worse, double tol, hp_significance sig)
 {
-  hp__buf b = HP__BUF_INIT;
-  size_t i, m, nreg = 0, nunconf = 0;
-  int r = 0;
+  if (isnan(worse))
+    return HP__CHANGE_NO_DATA;
+  if (worse > tol && sig == HP_SIG_YES)
+    return HP__CHANGE_REGRESSION;
+  if (worse > tol && sig == HP_SIG_UNKNOWN)
+    return HP__CHANGE_UNCONFIRMED;
+  if (worse < -tol && sig == HP_SIG_YES)
+    return HP__CHANGE_IMPROVED;
+  if (sig == HP_SIG_YES)
+    return HP__CHANGE_WITHIN;
+  return HP__CHANGE_NONE;
+}
 
-  *md = NULL;
-  *regressions = 0;
-  r |= hp__buf_printf(&b, "## hprun compare: `%s` → `%s`\n\n", old_s->name ? old_s->name : "?",
-                      new_s->name ? new_s->name : "?");
-  r |= hp__buf_printf(&b,
-                      "Tolerance %.3g%%, alpha %.3g. A regression is a change that is "
-                      "significant and worse than the tolerance.\n\n",
-                      o->tolerance * 100, o->alpha);
-  r |= hp__buf_adds(&b,
-                    "| pass | metric | old median | new median | change | 95% CI of ratio | p | n "
-                    "old/new | verdict |\n"
-                    "|---|---|---:|---:|---:|---|---:|---|---|\n");
-  for (i = 0; i < new_s->npasses && !r; i++) {
+/* Metric om of the old pass against metric m of the new one, into row. */
+static int compare_metric(const hp_pass_result *op, size_t om, const hp_pass_result *np, size_t m,
+                          const hp_compare_opts *o, hp__compare_row *row)
+{
+  const hp_metric_result *old_m = &op->metrics[om], *new_m = &np->metrics[m];
+  hp_significance sig = HP_SIG_UNKNOWN;
+  double *a, *c, worse, tol, ratio;
+
+  row->n_old = hp__counted_values(op, om, &a);
+  row->n_new = hp__counted_values(np, m, &c);
+  if (a == NULL || c == NULL) {
+    free(a);
+    free(c);
+    return HP_ENOMEM;
+  }
+  row->p = row->ci_lo = row->ci_hi = NAN;
+  hp_stats_compare(a, row->n_old, c, row->n_new, o->alpha, o->seed, &sig, &ratio, &row->p,
+                   &row->ci_lo, &row->ci_hi);
+  free(a);
+  free(c);
+  row->pass = np->name;
+  row->metric = new_m->name;
+  row->old_median = old_m->st.median;
+  row->new_median = new_m->st.median;
+  /* The ratio of the stored medians, the figure the session's own report showed. */
+  row->ratio = old_m->st.median != 0 ? new_m->st.median / old_m->st.median : NAN;
+  worse = new_m->higher_is_better ? 1.0 / row->ratio - 1.0 : row->ratio - 1.0;
+  /* A metric's own tolerance in the (new) plan wins over the command line's default. */
+  tol = new_m->tolerance >= 0 ? new_m->tolerance : o->tolerance;
+  row->change = classify(worse, tol, sig);
+  return 0;
+}
+
+static size_t max_rows(const hp_session *s)
+{
+  size_t i, n = 0;
+
+  for (i = 0; i < s->npasses; i++)
+    n += s->passes[i].nmetrics ? s->passes[i].nmetrics : 1;
+  return n;
+}
+
+int hp__compare_sessions(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
+                         hp__comparison *out)
+{
+  size_t i, m;
+  int r;
+
+  memset(out, 0, sizeof(*out));
+  out->rows = calloc(max_rows(new_s) + 1, sizeof(*out->rows));
+  if (out->rows == NULL)
+    return HP_ENOMEM;
+  for (i = 0; i < new_s->npasses; i++) {
     const hp_pass_result *np = &new_s->passes[i], *op = find_pass(old_s, np->name);
     if (op == NULL) {
-      r |= hp__buf_printf(&b, "| %s | - | - | - | - | - | - | - | new pass |\n", np->name);
+      hp__compare_row *row = &out->rows[out->nrows++];
+      row->pass = np->name;
+      row->old_median = row->new_median = row->ratio = NAN;
+      row->ci_lo = row->ci_hi = row->p = NAN;
+      row->change = HP__CHANGE_NEW_PASS;
       continue;
     }
     for (m = 0; m < np->nmetrics; m++) {
       long om = np->metrics[m].name ? find_metric(op, np->metrics[m].name) : -1;
-      double *a, *c, ratio = NAN, p = NAN, lo = NAN, hi = NAN, worse, tol;
-      hp_significance sig = HP_SIG_UNKNOWN;
-      size_t na, nc;
-      const char *verdict;
-      char x[32], y[32], z[32];
+      hp__compare_row *row = &out->rows[out->nrows];
       if (om < 0)
         continue;
-      na = hp__counted_values(op, (size_t)om, &a);
-      nc = hp__counted_values(np, m, &c);
-      if (a == NULL || c == NULL) {
-        free(a);
-        free(c);
-        r = HP_ENOMEM;
-        break;
+      if ((r = compare_metric(op, (size_t)om, np, m, o, row)) != 0) {
+        hp__comparison_free(out);
+        return r;
       }
-      hp_stats_compare(a, na, c, nc, o->alpha, o->seed, &sig, &ratio, &p, &lo, &hi);
-      ratio = op->metrics[om].st.median != 0 ? np->metrics[m].st.median / op->metrics[om].st.median
-                                             : NAN;
-      worse = np->metrics[m].higher_is_better ? 1.0 / ratio - 1.0 : ratio - 1.0;
-      /* A metric's own tolerance in the (new) plan wins over the command line's default. */
-      tol = np->metrics[m].tolerance >= 0 ? np->metrics[m].tolerance : o->tolerance;
-      if (isnan(worse))
-        verdict = "no data";
-      else if (worse > tol && sig == HP_SIG_YES) {
-        verdict = "**REGRESSION**";
-        nreg++;
-      } else if (worse > tol && sig == HP_SIG_UNKNOWN) {
-        verdict = "worse, unconfirmed (too few runs)";
-        nunconf++;
-      } else if (worse < -tol && sig == HP_SIG_YES)
-        verdict = "improved";
-      else if (sig == HP_SIG_YES)
-        verdict = "changed within tolerance";
-      else
-        verdict = "no significant change";
-      r |= hp__buf_printf(&b, "| %s | %s | %s | %s | %s | ", np->name, np->metrics[m].name,
-                          hp__fmt_num(x, sizeof(x), op->metrics[om].st.median),
-                          hp__fmt_num(y, sizeof(y), np->metrics[m].st.median),
-                          hp__fmt_overhead(z, sizeof(z), ratio));
-      if (!isnan(lo))
-        r |= hp__buf_printf(&b, "[%.4f, %.4f]", lo, hi);
-      else
-        r |= hp__buf_adds(&b, "-");
-      r |= hp__buf_printf(&b, " | %s | %zu/%zu | %s |\n", hp__fmt_num(x, sizeof(x), p), na, nc,
-                          verdict);
-      free(a);
-      free(c);
+      out->nrows++;
+      out->nregressions += row->change == HP__CHANGE_REGRESSION;
+      out->nunconfirmed += row->change == HP__CHANGE_UNCONFIRMED;
     }
   }
-  r |= hp__buf_printf(&b, "\n%zu regression(s)", nreg);
-  if (nunconf)
-    r |= hp__buf_printf(&b,
-                        "; %zu change(s) beyond the tolerance could not be tested: run "
-                        "at least %d repeats per pass",
-                        nunconf, HP_STATS_MIN_N);
-  r |= hp__buf_adds(&b, ".\n");
-  if (r) {
-    hp__buf_free(&b);
-    return r < 0 ? r : HP_ENOMEM;
-  }
-  *md = hp__buf_steal(&b);
-  *regressions = nreg;
-  return *md ? 0 : HP_ENOMEM;
+  return 0;
+}
+
+void hp__comparison_free(hp__comparison *c)
+{
+  if (c == NULL)
+    return;
+  free(c->rows);
+  memset(c, 0, sizeof(*c));
 }

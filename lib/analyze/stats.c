@@ -290,32 +290,18 @@ static int mw_counts(size_t na, size_t nb, int64_t **out)
   return 0;
 }
 
-int hp_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u,
-                          double *p)
+/* The rank sum of sample a among both samples pooled, with mid-ranks for ties, and the variance's
+ * tie correction sum(t^3 - t) over every run of t equal values. Returns 0 or HP_ENOMEM. */
+static int mw_rank_sum(const double *fa, size_t ma, const double *fb, size_t mb, double *ra,
+                       double *ties)
 {
-  double *fa = NULL, *fb = NULL, ra = 0, ties = 0, rank, u1, umax, mu, n1n2, N, sigma, z;
-  int64_t *counts = NULL;
-  tagged *all = NULL;
-  size_t ma, mb, n, i, j, k, t;
-  int err;
+  size_t n = ma + mb, i, j, k, t;
+  tagged *all = malloc(n * sizeof(*all));
+  double rank;
 
-  if (u == NULL || p == NULL || (a == NULL && na > 0) || (b == NULL && nb > 0))
-    return HP_EINVAL;
-  *u = *p = NAN;
-  err = finite_copy(a, na, 0, &fa, &ma);
-  if (err)
-    goto fail;
-  err = finite_copy(b, nb, 0, &fb, &mb);
-  if (err)
-    goto fail;
-  if (ma == 0 || mb == 0)
-    goto done;
-
-  n = ma + mb;
-  err = HP_ENOMEM;
-  all = malloc(n * sizeof(*all));
+  *ra = *ties = 0;
   if (all == NULL)
-    goto fail;
+    return HP_ENOMEM;
   for (i = 0; i < ma; i++)
     all[i].v = fa[i], all[i].group = 0;
   for (i = 0; i < mb; i++)
@@ -329,44 +315,75 @@ int hp_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb
       ;
     t = j - i;
     if (t > 1)
-      ties += (double)t * (double)t * (double)t - (double)t;
+      *ties += (double)t * (double)t * (double)t - (double)t;
     rank = ((double)i + 1 + (double)j) / 2;
     for (k = i; k < j; k++)
       if (all[k].group == 0)
-        ra += rank;
+        *ra += rank;
   }
+  free(all);
+  return 0;
+}
+
+/* The exact two-sided p: twice the share of the U distribution at or above umax (no ties).
+ * Returns 0 or HP_ENOMEM. */
+static int mw_exact_p(size_t ma, size_t mb, double umax, double *p)
+{
+  int64_t *counts = NULL, total = 0, tail = 0;
+  size_t k, kmax = ma * mb, from = (size_t)llround(umax);
+
+  if (mw_counts(ma, mb, &counts))
+    return HP_ENOMEM;
+  for (k = 0; k <= kmax; k++) {
+    total += counts[k];
+    if (k >= from)
+      tail += counts[k];
+  }
+  free(counts);
+  *p = 2.0 * (double)tail / (double)total;
+  return 0;
+}
+
+/* The two-sided p from the normal approximation, with the tie and continuity corrections. */
+static double mw_normal_p(size_t ma, size_t mb, double umax, double ties)
+{
+  double n1n2 = (double)ma * (double)mb, mu = n1n2 / 2, N = (double)(ma + mb), sigma, z;
+
+  sigma = sqrt(n1n2 / 12 * ((N + 1) - ties / (N * (N - 1))));
+  if (!(sigma > 0))
+    return 1; /* every value equal: nothing to tell the samples apart */
+  /* The 0.5 is the continuity correction: U moves in steps of (at least) one half. */
+  z = (umax - mu - 0.5) / sigma;
+  return erfc(z / sqrt(2.0));
+}
+
+int hp_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u,
+                          double *p)
+{
+  double *fa = NULL, *fb = NULL, ra, ties, u1, umax, n1n2;
+  size_t ma, mb;
+  int err;
+
+  if (u == NULL || p == NULL || (a == NULL && na > 0) || (b == NULL && nb > 0))
+    return HP_EINVAL;
+  *u = *p = NAN;
+  if ((err = finite_copy(a, na, 0, &fa, &ma)) != 0 || (err = finite_copy(b, nb, 0, &fb, &mb)) != 0)
+    goto done;
+  if (ma == 0 || mb == 0)
+    goto done;
+  if ((err = mw_rank_sum(fa, ma, fb, mb, &ra, &ties)) != 0)
+    goto done;
   u1 = ra - (double)ma * ((double)ma + 1) / 2;
   *u = u1;
-
   n1n2 = (double)ma * (double)mb;
-  mu = n1n2 / 2;
   /* By symmetry of the null distribution, the two-sided p is twice the upper tail at the larger
    * of U1 and U2 = n1*n2 - U1. */
   umax = u1 > n1n2 - u1 ? u1 : n1n2 - u1;
-
   if (ma <= HP_STATS_MW_EXACT_MAX && mb <= HP_STATS_MW_EXACT_MAX && ties == 0) {
-    int64_t total = 0, tail = 0;
-    size_t kmax = ma * mb, from = (size_t)llround(umax);
-
-    err = mw_counts(ma, mb, &counts);
-    if (err)
-      goto fail;
-    for (k = 0; k <= kmax; k++) {
-      total += counts[k];
-      if (k >= from)
-        tail += counts[k];
-    }
-    *p = 2.0 * (double)tail / (double)total;
+    if ((err = mw_exact_p(ma, mb, umax, p)) != 0)
+      goto done;
   } else {
-    N = (double)n;
-    sigma = sqrt(n1n2 / 12 * ((N + 1) - ties / (N * (N - 1))));
-    if (sigma > 0) {
-      /* The 0.5 is the continuity correction: U moves in steps of (at least) one half. */
-      z = (umax - mu - 0.5) / sigma;
-      *p = erfc(z / sqrt(2.0));
-    } else {
-      *p = 1; /* every value equal: nothing to tell the samples apart */
-    }
+    *p = mw_normal_p(ma, mb, umax, ties);
   }
   if (*p > 1)
     *p = 1;
@@ -374,15 +391,6 @@ int hp_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb
     *p = 0;
 
 done:
-  free(counts);
-  free(all);
-  free(fa);
-  free(fb);
-  return 0;
-
-fail:
-  free(counts);
-  free(all);
   free(fa);
   free(fb);
   return err;

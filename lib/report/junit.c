@@ -5,34 +5,13 @@
  * `distorted` are information, not failures, unless the plan's `fail` threshold says otherwise.
  */
 #include "analyze/results.h"
+#include "report/report.h"
 #include "util/buf.h"
 #include "util/fmt.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int xml(hp__buf *b, const char *s)
-{
-  int r = 0;
-
-  for (; s && *s && !r; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '&')
-      r = hp__buf_adds(b, "&amp;");
-    else if (c == '<')
-      r = hp__buf_adds(b, "&lt;");
-    else if (c == '>')
-      r = hp__buf_adds(b, "&gt;");
-    else if (c == '"')
-      r = hp__buf_adds(b, "&quot;");
-    else if (c < 0x20 && c != '\n' && c != '\t')
-      r = hp__buf_addc(b, ' '); /* not allowed in XML 1.0 */
-    else
-      r = hp__buf_addc(b, (char)c);
-  }
-  return r;
-}
 
 /* Why this pass fails the build, or NULL. */
 static char *failure(const hp_session *s, const hp_pass_result *pr)
@@ -45,6 +24,49 @@ static char *failure(const hp_session *s, const hp_pass_result *pr)
     return hp__asprintf("overhead %+.2f%% exceeds the fail threshold %.2f%%", over * 100,
                         s->fail * 100);
   return NULL;
+}
+
+/* One <testcase>: skipped when it never ran, a <failure> when it fails the build, and the flag,
+ * median and ratio as its output either way. */
+static int write_testcase(hp__buf *b, const hp_session *s, const hp_pass_result *pr)
+{
+  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
+  char *f = failure(s, pr), x[32];
+  double t = 0;
+  size_t k;
+  int r = 0;
+
+  for (k = 0; k < pr->nruns; k++)
+    t += pr->runs[k].wall_ms;
+  r |= hp__buf_adds(b, "    <testcase classname=\"hprun.");
+  r |= hp__report_xml(b, s->name);
+  r |= hp__buf_adds(b, pr->is_variant ? ".variants\" name=\"" : ".passes\" name=\"");
+  r |= hp__report_xml(b, pr->name);
+  r |= hp__buf_printf(b, "\" time=\"%.3f\">\n", t / 1000.0);
+  if (pr->nruns == 0) {
+    r |= hp__buf_adds(b, "      <skipped message=\"not run (session interrupted)\"/>\n");
+  } else if (f) {
+    r |= hp__buf_adds(b, "      <failure type=\"");
+    r |= hp__buf_adds(b, pr->flag == HP_FLAG_FAILED ? "run-failed" : "threshold");
+    r |= hp__buf_adds(b, "\" message=\"");
+    r |= hp__report_xml(b, f);
+    r |= hp__buf_adds(b, "\"/>\n");
+  }
+  r |= hp__buf_printf(b, "      <system-out>flag=%s median=%s", hp_flag_name(pr->flag),
+                      hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN));
+  if (m && !pr->is_baseline)
+    r |= hp__buf_printf(b, " ratio=%s", hp__fmt_num(x, sizeof(x), m->ratio));
+  if (pr->verdict) {
+    r |= hp__buf_adds(b, " verdict=");
+    r |= hp__report_xml(b, pr->verdict);
+  }
+  if (pr->advice) {
+    r |= hp__buf_adds(b, "\n");
+    r |= hp__report_xml(b, pr->advice);
+  }
+  r |= hp__buf_adds(b, "</system-out>\n    </testcase>\n");
+  free(f);
+  return r;
 }
 
 int hp_report_junit(const hp_session *s, char **out)
@@ -65,52 +87,18 @@ int hp_report_junit(const hp_session *s, char **out)
   }
   r |= hp__buf_adds(
       &b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"hprun.");
-  r |= xml(&b, s->name);
+  r |= hp__report_xml(&b, s->name);
   r |= hp__buf_printf(
       &b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\"",
       s->npasses, nfail, nskip, total / 1000.0);
   if (s->started) {
     r |= hp__buf_adds(&b, " timestamp=\"");
-    r |= xml(&b, s->started);
+    r |= hp__report_xml(&b, s->started);
     r |= hp__buf_adds(&b, "\"");
   }
   r |= hp__buf_adds(&b, ">\n");
-  for (i = 0; i < s->npasses && !r; i++) {
-    const hp_pass_result *pr = &s->passes[i];
-    const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
-    char *f = failure(s, pr), x[32];
-    double t = 0;
-    for (k = 0; k < pr->nruns; k++)
-      t += pr->runs[k].wall_ms;
-    r |= hp__buf_adds(&b, "    <testcase classname=\"hprun.");
-    r |= xml(&b, s->name);
-    r |= hp__buf_adds(&b, pr->is_variant ? ".variants\" name=\"" : ".passes\" name=\"");
-    r |= xml(&b, pr->name);
-    r |= hp__buf_printf(&b, "\" time=\"%.3f\">\n", t / 1000.0);
-    if (pr->nruns == 0) {
-      r |= hp__buf_adds(&b, "      <skipped message=\"not run (session interrupted)\"/>\n");
-    } else if (f) {
-      r |= hp__buf_adds(&b, "      <failure type=\"");
-      r |= hp__buf_adds(&b, pr->flag == HP_FLAG_FAILED ? "run-failed" : "threshold");
-      r |= hp__buf_adds(&b, "\" message=\"");
-      r |= xml(&b, f);
-      r |= hp__buf_adds(&b, "\"/>\n");
-    }
-    r |= hp__buf_printf(&b, "      <system-out>flag=%s median=%s", hp_flag_name(pr->flag),
-                        hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN));
-    if (m && !pr->is_baseline)
-      r |= hp__buf_printf(&b, " ratio=%s", hp__fmt_num(x, sizeof(x), m->ratio));
-    if (pr->verdict) {
-      r |= hp__buf_adds(&b, " verdict=");
-      r |= xml(&b, pr->verdict);
-    }
-    if (pr->advice) {
-      r |= hp__buf_adds(&b, "\n");
-      r |= xml(&b, pr->advice);
-    }
-    r |= hp__buf_adds(&b, "</system-out>\n    </testcase>\n");
-    free(f);
-  }
+  for (i = 0; i < s->npasses && !r; i++)
+    r |= write_testcase(&b, s, &s->passes[i]);
   r |= hp__buf_adds(&b, "  </testsuite>\n</testsuites>\n");
   if (r) {
     hp__buf_free(&b);

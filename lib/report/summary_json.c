@@ -1,21 +1,16 @@
 /*
- * summary.json: written after every session (also an interrupted one) and read back by
- * `hprun report` and `hprun compare`. Keys are documented in docs/summary.md; the schema number
- * (HPRUN_SUMMARY_SCHEMA) changes whenever a key changes meaning or disappears.
+ * summary.json, written after every session (also an interrupted one). It is the session's one
+ * machine-readable record: `hprun report` and `hprun compare` read it back (lib/report/
+ * summary_read.c), scripts and CI read it too. The keys are named in lib/report/summary_keys.h
+ * and documented in docs/summary.md; members are written in the order that page lists them.
  */
-#include "analyze/profiles.h"
 #include "analyze/results.h"
 #include "profile/profile.h"
+#include "report/summary_keys.h"
 #include "util/buf.h"
-#include "util/fsutil.h"
 #include "util/json.h"
-#include "util/jsonread.h"
-#include "util/strv.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 /* A metric's change against the baseline (or reference): null for the baseline itself. */
 static void write_overhead(hp__json *j, const hp_metric_result *m)
@@ -25,38 +20,49 @@ static void write_overhead(hp__json *j, const hp_metric_result *m)
     return;
   }
   hp__json_obj_begin(j);
-  hp__json_knum(j, "ratio", m->ratio);
-  hp__json_knum(j, "percent", isnan(m->ratio) ? NAN : (m->ratio - 1.0) * 100.0);
-  hp__json_key(j, "ci95");
+  hp__json_knum(j, HP__K_OVERHEAD_RATIO, m->ratio);
+  hp__json_knum(j, HP__K_OVERHEAD_PERCENT, isnan(m->ratio) ? NAN : (m->ratio - 1.0) * 100.0);
+  hp__json_key(j, HP__K_OVERHEAD_CI95);
   hp__json_arr_begin(j);
   hp__json_num(j, m->ci_lo);
   hp__json_num(j, m->ci_hi);
   hp__json_arr_end(j);
-  hp__json_knum(j, "p", m->p);
-  hp__json_kstr(j, "significant", hp_significance_name(m->sig));
-  hp__json_knum(j, "delta", m->delta);
+  hp__json_knum(j, HP__K_OVERHEAD_P, m->p);
+  hp__json_kstr(j, HP__K_OVERHEAD_SIGNIFICANT, hp_significance_name(m->sig));
+  hp__json_knum(j, HP__K_OVERHEAD_DELTA, m->delta);
   hp__json_obj_end(j);
 }
 
 static void write_metric(hp__json *j, const hp_metric_result *m, int baseline)
 {
   hp__json_obj_begin(j);
-  hp__json_kstr(j, "name", m->name);
-  hp__json_kstr(j, "unit", m->unit);
-  hp__json_kstr(j, "better", m->higher_is_better ? "higher" : "lower");
-  hp__json_knum(j, "tolerance", m->tolerance >= 0 ? m->tolerance : NAN);
-  hp__json_kint(j, "n", (long long)m->st.n);
-  hp__json_knum(j, "median", m->st.median);
-  hp__json_knum(j, "mean", m->st.mean);
-  hp__json_knum(j, "sd", m->st.sd);
-  hp__json_knum(j, "mad", m->st.mad);
-  hp__json_knum(j, "cv", m->st.cv);
-  hp__json_knum(j, "min", m->st.min);
-  hp__json_knum(j, "max", m->st.max);
-  hp__json_kint(j, "outliers", (long long)m->st.noutliers);
-  hp__json_key(j, "overhead");
+  hp__json_kstr(j, HP__K_METRIC_NAME, m->name);
+  hp__json_kstr(j, HP__K_METRIC_UNIT, m->unit);
+  hp__json_kstr(j, HP__K_METRIC_BETTER,
+                m->higher_is_better ? HP__V_BETTER_HIGHER : HP__V_BETTER_LOWER);
+  hp__json_knum(j, HP__K_METRIC_TOLERANCE, m->tolerance >= 0 ? m->tolerance : NAN);
+  hp__json_kint(j, HP__K_METRIC_N, (long long)m->st.n);
+  hp__json_knum(j, HP__K_METRIC_MEDIAN, m->st.median);
+  hp__json_knum(j, HP__K_METRIC_MEAN, m->st.mean);
+  hp__json_knum(j, HP__K_METRIC_SD, m->st.sd);
+  hp__json_knum(j, HP__K_METRIC_MAD, m->st.mad);
+  hp__json_knum(j, HP__K_METRIC_CV, m->st.cv);
+  hp__json_knum(j, HP__K_METRIC_MIN, m->st.min);
+  hp__json_knum(j, HP__K_METRIC_MAX, m->st.max);
+  hp__json_kint(j, HP__K_METRIC_OUTLIERS, (long long)m->st.noutliers);
+  hp__json_key(j, HP__K_METRIC_OVERHEAD);
   write_overhead(j, baseline ? NULL : m);
   hp__json_obj_end(j);
+}
+
+/* A count where a negative value means "unknown": null then. */
+static void write_known(hp__json *j, const char *key, long long v)
+{
+  hp__json_key(j, key);
+  if (v < 0)
+    hp__json_null(j);
+  else
+    hp__json_int(j, v);
 }
 
 static void write_run(hp__json *j, const hp_run *r, const hp_pass_result *pr)
@@ -64,36 +70,33 @@ static void write_run(hp__json *j, const hp_run *r, const hp_pass_result *pr)
   size_t i;
 
   hp__json_obj_begin(j);
-  hp__json_kint(j, "index", r->index);
-  hp__json_kbool(j, "warmup", r->warmup);
-  hp__json_kint(j, "round", r->round);
-  hp__json_kstr(j, "dir", r->dir);
-  hp__json_kstr(j, "command", r->command);
-  hp__json_kint(j, "exit_status", r->exit_status);
-  hp__json_kint(j, "signal", r->term_signal);
-  hp__json_kbool(j, "timed_out", r->timed_out);
-  hp__json_kbool(j, "interrupted", r->interrupted);
-  hp__json_kstr(j, "error", r->error);
-  hp__json_knum(j, "wall_ms", r->wall_ms);
-  hp__json_key(j, "max_rss_kb");
-  if (r->max_rss_kb < 0)
-    hp__json_null(j);
-  else
-    hp__json_int(j, r->max_rss_kb);
-  hp__json_kbool(j, "ok", r->ok);
-  hp__json_key(j, "values");
+  hp__json_kint(j, HP__K_RUN_INDEX, r->index);
+  hp__json_kbool(j, HP__K_RUN_WARMUP, r->warmup);
+  hp__json_kint(j, HP__K_RUN_ROUND, r->round);
+  hp__json_kstr(j, HP__K_RUN_DIR, r->dir);
+  hp__json_kstr(j, HP__K_RUN_COMMAND, r->command);
+  hp__json_kint(j, HP__K_RUN_EXIT_STATUS, r->exit_status);
+  hp__json_kint(j, HP__K_RUN_SIGNAL, r->term_signal);
+  hp__json_kbool(j, HP__K_RUN_TIMED_OUT, r->timed_out);
+  hp__json_kbool(j, HP__K_RUN_INTERRUPTED, r->interrupted);
+  hp__json_kstr(j, HP__K_RUN_ERROR, r->error);
+  hp__json_knum(j, HP__K_RUN_WALL_MS, r->wall_ms);
+  write_known(j, HP__K_RUN_MAX_RSS_KB, r->max_rss_kb);
+  hp__json_kbool(j, HP__K_RUN_OK, r->ok);
+  /* One value per metric, keyed by the metric's name. */
+  hp__json_key(j, HP__K_RUN_VALUES);
   hp__json_obj_begin(j);
   for (i = 0; i < pr->nmetrics; i++)
     hp__json_knum(j, pr->metrics[i].name ? pr->metrics[i].name : "?",
                   r->values ? r->values[i] : NAN);
   hp__json_obj_end(j);
-  hp__json_key(j, "memory");
+  hp__json_key(j, HP__K_RUN_MEMORY);
   hp__json_obj_begin(j);
-  hp__json_knum(j, "sampled_mean_mib", r->mem_mean_mib);
-  hp__json_knum(j, "sampled_peak_mib", r->mem_peak_mib);
-  hp__json_kint(j, "samples", r->mem_samples);
+  hp__json_knum(j, HP__K_MEMORY_MEAN, r->mem_mean_mib);
+  hp__json_knum(j, HP__K_MEMORY_PEAK, r->mem_peak_mib);
+  hp__json_kint(j, HP__K_MEMORY_SAMPLES, r->mem_samples);
   hp__json_obj_end(j);
-  hp__json_key(j, "files");
+  hp__json_key(j, HP__K_RUN_FILES);
   hp__json_arr_begin(j);
   for (i = 0; i < r->files.n; i++)
     hp__json_str(j, r->files.v[i]);
@@ -101,69 +104,100 @@ static void write_run(hp__json *j, const hp_run *r, const hp_pass_result *pr)
   hp__json_obj_end(j);
 }
 
+static void write_pass_memory(hp__json *j, const hp_pass_result *pr)
+{
+  hp__json_key(j, HP__K_PASS_MEMORY);
+  hp__json_obj_begin(j);
+  hp__json_knum(j, HP__K_MEMORY_MEAN, pr->mem_mean_mib);
+  hp__json_knum(j, HP__K_MEMORY_PEAK, pr->mem_peak_mib);
+  hp__json_kstr(j, HP__K_MEMORY_NOTE, pr->mem_note);
+  write_known(j, HP__K_MEMORY_HOST_PEAK, pr->max_rss_kb);
+  hp__json_obj_end(j);
+}
+
+/* The profiler's figure for one kernel beside the app's own: null when no profiler kernel. */
+static void write_crosscheck(hp__json *j, const hp_pass_result *pr)
+{
+  hp__json_key(j, HP__K_PASS_CROSSCHECK);
+  if (pr->xk_name == NULL) {
+    hp__json_null(j);
+    return;
+  }
+  hp__json_obj_begin(j);
+  hp__json_kstr(j, HP__K_CROSSCHECK_KERNEL, pr->xk_name);
+  hp__json_knum(j, HP__K_CROSSCHECK_AVG_MS, pr->xk_avg_ms);
+  hp__json_kint(j, HP__K_CROSSCHECK_CALLS, pr->xk_calls);
+  write_known(j, HP__K_CROSSCHECK_APP_LAUNCHES, pr->app_launches);
+  hp__json_knum(j, HP__K_CROSSCHECK_APP_MEDIAN, pr->nmetrics ? pr->metrics[0].st.median : NAN);
+  hp__json_obj_end(j);
+}
+
 static void write_pass(hp__json *j, const hp_pass_result *pr)
 {
+  int reference = pr->is_baseline || pr->is_reference;
   size_t i;
 
   hp__json_obj_begin(j);
-  hp__json_kstr(j, "name", pr->name);
-  hp__json_kstr(j, "mode", pr->mode);
-  hp__json_kstr(j, "tool", pr->tool);
-  hp__json_kstr(j, "kernel", pr->kernel);
-  hp__json_kbool(j, "baseline", pr->is_baseline);
-  hp__json_kbool(j, "variant", pr->is_variant);
-  hp__json_kbool(j, "reference", pr->is_reference);
-  hp__json_kstr(j, "expect", pr->expect_distorted ? "distorted" : "ok");
-  hp__json_kstr(j, "flag", hp_flag_name(pr->flag));
-  hp__json_kstr(j, "advice", pr->advice);
-  hp__json_kstr(j, "verdict", pr->verdict);
-  hp__json_key(j, "metrics");
+  hp__json_kstr(j, HP__K_PASS_NAME, pr->name);
+  hp__json_kstr(j, HP__K_PASS_MODE, pr->mode);
+  hp__json_kstr(j, HP__K_PASS_TOOL, pr->tool);
+  hp__json_kstr(j, HP__K_PASS_KERNEL, pr->kernel);
+  hp__json_kbool(j, HP__K_PASS_BASELINE, pr->is_baseline);
+  hp__json_kbool(j, HP__K_PASS_VARIANT, pr->is_variant);
+  hp__json_kbool(j, HP__K_PASS_REFERENCE, pr->is_reference);
+  hp__json_kstr(j, HP__K_PASS_EXPECT,
+                pr->expect_distorted ? HP__V_EXPECT_DISTORTED : HP__V_EXPECT_OK);
+  hp__json_kstr(j, HP__K_PASS_FLAG, hp_flag_name(pr->flag));
+  hp__json_kstr(j, HP__K_PASS_ADVICE, pr->advice);
+  hp__json_kstr(j, HP__K_PASS_VERDICT, pr->verdict);
+  hp__json_key(j, HP__K_PASS_METRICS);
   hp__json_arr_begin(j);
   for (i = 0; i < pr->nmetrics; i++)
-    write_metric(j, &pr->metrics[i], pr->is_baseline || pr->is_reference);
+    write_metric(j, &pr->metrics[i], reference);
   hp__json_arr_end(j);
   /* The primary metric's overhead, repeated at the pass level for scripts that want one number. */
-  hp__json_key(j, "overhead");
-  write_overhead(j,
-                 pr->is_baseline || pr->is_reference || pr->nmetrics == 0 ? NULL : &pr->metrics[0]);
-  hp__json_key(j, "memory");
-  hp__json_obj_begin(j);
-  hp__json_knum(j, "sampled_mean_mib", pr->mem_mean_mib);
-  hp__json_knum(j, "sampled_peak_mib", pr->mem_peak_mib);
-  hp__json_kstr(j, "note", pr->mem_note);
-  hp__json_key(j, "host_peak_rss_kb");
-  if (pr->max_rss_kb < 0)
-    hp__json_null(j);
-  else
-    hp__json_int(j, pr->max_rss_kb);
-  hp__json_obj_end(j);
-  hp__json_key(j, "crosscheck");
-  if (pr->xk_name == NULL) {
-    hp__json_null(j);
-  } else {
-    hp__json_obj_begin(j);
-    hp__json_kstr(j, "kernel", pr->xk_name);
-    hp__json_knum(j, "profiler_avg_ms", pr->xk_avg_ms);
-    hp__json_kint(j, "profiler_calls", pr->xk_calls);
-    hp__json_key(j, "app_launches");
-    if (pr->app_launches < 0)
-      hp__json_null(j);
-    else
-      hp__json_int(j, pr->app_launches);
-    hp__json_knum(j, "app_median", pr->nmetrics ? pr->metrics[0].st.median : NAN);
-    hp__json_obj_end(j);
-  }
-  hp__json_key(j, "runs");
+  hp__json_key(j, HP__K_PASS_OVERHEAD);
+  write_overhead(j, reference || pr->nmetrics == 0 ? NULL : &pr->metrics[0]);
+  write_pass_memory(j, pr);
+  write_crosscheck(j, pr);
+  hp__json_key(j, HP__K_PASS_RUNS);
   hp__json_arr_begin(j);
   for (i = 0; i < pr->nruns; i++)
     write_run(j, &pr->runs[i], pr);
   hp__json_arr_end(j);
-  hp__json_key(j, "profile");
+  hp__json_key(j, HP__K_PASS_PROFILE);
   if (pr->profile)
     hp__profile_json(pr->profile, j, NULL);
   else
     hp__json_null(j);
   hp__json_obj_end(j);
+}
+
+/* The session's own members, before its passes. */
+static void write_session_head(hp__json *j, const hp_session *s)
+{
+  hp__json_kint(j, HP__K_SESSION_SCHEMA, s->schema ? s->schema : HPRUN_SUMMARY_SCHEMA);
+  hp__json_kstr(j, HP__K_SESSION_VERSION, s->hprun_version ? s->hprun_version : HPRUN_VERSION);
+  hp__json_kstr(j, HP__K_SESSION_NAME, s->name);
+  hp__json_kstr(j, HP__K_SESSION_DIR, s->dir);
+  hp__json_kstr(j, HP__K_SESSION_PLAN, s->plan_file);
+  hp__json_kbool(j, HP__K_SESSION_COMPLETE, s->complete);
+  hp__json_kbool(j, HP__K_SESSION_INTERRUPTED, s->interrupted);
+  hp__json_kstr(j, HP__K_SESSION_ERROR, s->error);
+  hp__json_kint(j, HP__K_SESSION_EXIT_CODE, s->exit_code);
+  hp__json_kstr(j, HP__K_SESSION_STARTED, s->started);
+  hp__json_kstr(j, HP__K_SESSION_FINISHED, s->finished);
+  hp__json_kstr(j, HP__K_SESSION_ORDER, s->order);
+  hp__json_kint(j, HP__K_SESSION_SEED, (long long)s->seed);
+  hp__json_kint(j, HP__K_SESSION_REPEAT, s->repeat);
+  hp__json_kint(j, HP__K_SESSION_WARMUP, s->warmup);
+  hp__json_key(j, HP__K_SESSION_THRESHOLDS);
+  hp__json_obj_begin(j);
+  hp__json_knum(j, HP__K_THRESHOLD_WARN, s->warn);
+  hp__json_knum(j, HP__K_THRESHOLD_FAIL, s->fail > 0 ? s->fail : NAN);
+  hp__json_knum(j, HP__K_THRESHOLD_ALPHA, s->alpha);
+  hp__json_obj_end(j);
+  hp__json_kstr(j, HP__K_SESSION_BASELINE, s->npasses ? s->passes[s->baseline].name : NULL);
 }
 
 int hp_report_json(const hp_session *s, char **out)
@@ -175,29 +209,8 @@ int hp_report_json(const hp_session *s, char **out)
   *out = NULL;
   hp__json_init(&j, 1);
   hp__json_obj_begin(&j);
-  hp__json_kint(&j, "schema", s->schema ? s->schema : HPRUN_SUMMARY_SCHEMA);
-  hp__json_kstr(&j, "hprun_version", s->hprun_version ? s->hprun_version : HPRUN_VERSION);
-  hp__json_kstr(&j, "name", s->name);
-  hp__json_kstr(&j, "dir", s->dir);
-  hp__json_kstr(&j, "plan", s->plan_file);
-  hp__json_kbool(&j, "complete", s->complete);
-  hp__json_kbool(&j, "interrupted", s->interrupted);
-  hp__json_kstr(&j, "error", s->error);
-  hp__json_kint(&j, "exit_code", s->exit_code);
-  hp__json_kstr(&j, "started", s->started);
-  hp__json_kstr(&j, "finished", s->finished);
-  hp__json_kstr(&j, "order", s->order);
-  hp__json_kint(&j, "seed", (long long)s->seed);
-  hp__json_kint(&j, "repeat", s->repeat);
-  hp__json_kint(&j, "warmup", s->warmup);
-  hp__json_key(&j, "thresholds");
-  hp__json_obj_begin(&j);
-  hp__json_knum(&j, "warn", s->warn);
-  hp__json_knum(&j, "fail", s->fail > 0 ? s->fail : NAN);
-  hp__json_knum(&j, "alpha", s->alpha);
-  hp__json_obj_end(&j);
-  hp__json_kstr(&j, "baseline", s->npasses ? s->passes[s->baseline].name : NULL);
-  hp__json_key(&j, "passes");
+  write_session_head(&j, s);
+  hp__json_key(&j, HP__K_SESSION_PASSES);
   hp__json_arr_begin(&j);
   for (i = 0; i < s->npasses; i++)
     write_pass(&j, &s->passes[i]);
@@ -208,203 +221,4 @@ int hp_report_json(const hp_session *s, char **out)
     *out = hp__buf_steal(&j.out);
   hp__json_free(&j);
   return r ? r : (*out ? 0 : HP_ENOMEM);
-}
-
-/* ---------------------------------------------------------------------------------------------- */
-/* Reading back.                                                                                   */
-
-static char *jstr(const hp__jv *o, const char *key)
-{
-  const char *s = hp__jv_str(hp__jv_get(o, key));
-
-  return s ? hp__strdup(s) : NULL;
-}
-
-static double jnum(const hp__jv *o, const char *key)
-{
-  return hp__jv_num(hp__jv_get(o, key));
-}
-
-static int jbool(const hp__jv *o, const char *key)
-{
-  return hp__jv_bool(hp__jv_get(o, key)) == 1;
-}
-
-static hp_flag flag_from(const char *s)
-{
-  int f;
-
-  for (f = HP_FLAG_BASELINE; f <= HP_FLAG_FAILED; f++)
-    if (s && strcmp(s, hp_flag_name((hp_flag)f)) == 0)
-      return (hp_flag)f;
-  return HP_FLAG_FAILED;
-}
-
-static int load_pass(const hp__jv *jp, hp_pass_result *pr)
-{
-  const hp__jv *ms = hp__jv_get(jp, "metrics"), *runs = hp__jv_get(jp, "runs"), *x;
-  size_t i, k, nm = hp__jv_len(ms);
-  double rss;
-
-  if (hp__pass_result_init(pr, nm))
-    return HP_ENOMEM;
-  pr->name = jstr(jp, "name");
-  pr->mode = jstr(jp, "mode");
-  pr->tool = jstr(jp, "tool");
-  pr->kernel = jstr(jp, "kernel");
-  pr->is_baseline = jbool(jp, "baseline");
-  pr->is_variant = jbool(jp, "variant");
-  pr->is_reference = jbool(jp, "reference");
-  pr->expect_distorted = hp__jv_str(hp__jv_get(jp, "expect")) &&
-      strcmp(hp__jv_str(hp__jv_get(jp, "expect")), "distorted") == 0;
-  pr->flag = flag_from(hp__jv_str(hp__jv_get(jp, "flag")));
-  pr->verdict = jstr(jp, "verdict");
-  pr->advice = jstr(jp, "advice");
-  if (pr->name == NULL || pr->mode == NULL)
-    return HP_EPARSE;
-  for (i = 0; i < nm; i++) {
-    const hp__jv *jm = hp__jv_at(ms, i);
-    const char *better = hp__jv_str(hp__jv_get(jm, "better"));
-    pr->metrics[i].name = jstr(jm, "name");
-    pr->metrics[i].unit = jstr(jm, "unit");
-    pr->metrics[i].higher_is_better = better && strcmp(better, "higher") == 0;
-    pr->metrics[i].tolerance = isnan(jnum(jm, "tolerance")) ? -1 : jnum(jm, "tolerance");
-  }
-  x = hp__jv_get(jp, "memory");
-  pr->mem_note = jstr(x, "note");
-  x = hp__jv_get(jp, "crosscheck");
-  if (!isnan(jnum(x, "app_launches")))
-    pr->app_launches = (long long)jnum(x, "app_launches");
-  pr->nruns = 0;
-  pr->runs = calloc(hp__jv_len(runs) + 1, sizeof(*pr->runs));
-  if (pr->runs == NULL)
-    return HP_ENOMEM;
-  for (i = 0; i < hp__jv_len(runs); i++) {
-    const hp__jv *jr = hp__jv_at(runs, i), *vals = hp__jv_get(jr, "values");
-    const hp__jv *files = hp__jv_get(jr, "files"), *mem = hp__jv_get(jr, "memory");
-    hp_run *r = &pr->runs[pr->nruns++];
-    r->index = (int)jnum(jr, "index");
-    r->warmup = jbool(jr, "warmup");
-    r->round = (int)jnum(jr, "round");
-    r->dir = jstr(jr, "dir");
-    r->command = jstr(jr, "command");
-    r->exit_status = (long long)jnum(jr, "exit_status");
-    r->term_signal = (int)jnum(jr, "signal");
-    r->timed_out = jbool(jr, "timed_out");
-    r->interrupted = jbool(jr, "interrupted");
-    r->error = jstr(jr, "error");
-    r->wall_ms = jnum(jr, "wall_ms");
-    rss = jnum(jr, "max_rss_kb");
-    r->max_rss_kb = isnan(rss) ? -1 : (long)rss;
-    r->ok = jbool(jr, "ok");
-    r->mem_mean_mib = jnum(mem, "sampled_mean_mib");
-    r->mem_peak_mib = jnum(mem, "sampled_peak_mib");
-    r->values = malloc((nm ? nm : 1) * sizeof(double));
-    if (r->values == NULL)
-      return HP_ENOMEM;
-    for (k = 0; k < nm; k++)
-      r->values[k] = pr->metrics[k].name ? jnum(vals, pr->metrics[k].name) : NAN;
-    for (k = 0; k < hp__jv_len(files); k++)
-      if (hp__jv_str(hp__jv_at(files, k)) &&
-          hp__strv_push(&r->files, hp__jv_str(hp__jv_at(files, k))))
-        return HP_ENOMEM;
-  }
-  return 0;
-}
-
-int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
-{
-  char *text = NULL, *file = NULL, err[256];
-  hp__jv *root = NULL;
-  const hp__jv *passes, *th;
-  hp_session *s = NULL;
-  size_t len, i;
-  const char *base;
-  struct stat st;
-  int r;
-
-  *out = NULL;
-  /* A session folder means its summary.json. */
-  file = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? hp__path_join(path, "summary.json")
-                                                     : hp__strdup(path);
-  if (file == NULL)
-    return HP_ENOMEM;
-  if ((r = hp__read_file(file, &text, &len)) != 0) {
-    hp_diags_add(diags, HP_DIAG_ERROR, file, 0, 0, "cannot read: %s", hp_strerror(r));
-    goto fail;
-  }
-  if ((r = hp__jv_parse(text, len, &root, err, sizeof(err))) != 0) {
-    long line = 0, col = 0;
-    sscanf(err, "%ld:%ld", &line, &col);
-    hp_diags_add(diags, HP_DIAG_ERROR, file, line, col, "not a valid summary.json: %s", err);
-    goto fail;
-  }
-  s = calloc(1, sizeof(*s));
-  passes = hp__jv_get(root, "passes");
-  if (s == NULL) {
-    r = HP_ENOMEM;
-    goto fail;
-  }
-  if (hp__jv_type_of(passes) != HP__JV_ARR || hp__jv_str(hp__jv_get(root, "name")) == NULL) {
-    hp_diags_add(diags, HP_DIAG_ERROR, file, 1, 1, "not an hprun summary.json (no name or passes)");
-    r = HP_EPARSE;
-    goto fail;
-  }
-  s->schema = (int)jnum(root, "schema");
-  if (s->schema > HPRUN_SUMMARY_SCHEMA)
-    hp_diags_add(diags, HP_DIAG_WARNING, file, 0, 0,
-                 "written with summary schema %d, newer than this hprun's %d", s->schema,
-                 HPRUN_SUMMARY_SCHEMA);
-  s->name = jstr(root, "name");
-  s->hprun_version = jstr(root, "hprun_version");
-  s->plan_file = jstr(root, "plan");
-  s->complete = jbool(root, "complete");
-  s->interrupted = jbool(root, "interrupted");
-  s->error = jstr(root, "error");
-  s->started = jstr(root, "started");
-  s->finished = jstr(root, "finished");
-  s->order = jstr(root, "order");
-  s->seed = (uint64_t)jnum(root, "seed");
-  s->repeat = (int)jnum(root, "repeat");
-  s->warmup = (int)jnum(root, "warmup");
-  th = hp__jv_get(root, "thresholds");
-  s->warn = jnum(th, "warn");
-  s->fail = jnum(th, "fail");
-  if (isnan(s->fail))
-    s->fail = -1;
-  s->alpha = jnum(th, "alpha");
-  if (isnan(s->warn))
-    s->warn = 0.05;
-  if (isnan(s->alpha))
-    s->alpha = 0.05;
-  /* The folder is where the file is now, not where it was written: sessions get moved. */
-  base = strrchr(file, '/');
-  s->dir = base ? hp__strndup(file, (size_t)(base - file)) : hp__strdup(".");
-  s->npasses = hp__jv_len(passes);
-  s->passes = calloc(s->npasses + 1, sizeof(*s->passes));
-  if (s->passes == NULL || s->dir == NULL) {
-    r = HP_ENOMEM;
-    goto fail;
-  }
-  for (i = 0; i < s->npasses; i++) {
-    if ((r = load_pass(hp__jv_at(passes, i), &s->passes[i])) != 0) {
-      hp_diags_add(diags, HP_DIAG_ERROR, file, 0, 0, "pass %zu: incomplete entry", i + 1);
-      goto fail;
-    }
-    if (s->passes[i].is_baseline)
-      s->baseline = i;
-  }
-  hp__session_analyze(s, NULL);
-  hp__session_parse_profiles(s, NULL, 0, diags);
-  s->exit_code = hp__session_exit_code(s);
-  *out = s;
-  s = NULL;
-  r = 0;
-
-fail:
-  hp_session_free(s);
-  hp__jv_free(root);
-  free(text);
-  free(file);
-  return r;
 }

@@ -1,15 +1,17 @@
 /*
  * The terminal table, like the article's: pass, metric median, change against the baseline, flag,
  * then one line of advice per flagged pass and the profiler cross-check. It is what a user reads
- * first, so it says plainly which numbers are performance and which are not.
+ * first, so it says plainly which numbers are performance and which are not. It is printed in
+ * sections: the header and pass table, the A/B variant table, then the notes.
  */
-#include "hprun.h"
+#include "report/report.h"
 #include "util/fmt.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
+/* The 95% CI, n and CV columns are shown only when some pass ran more than once. */
 static int any_repeats(const hp_session *s)
 {
   size_t i;
@@ -20,13 +22,41 @@ static int any_repeats(const hp_session *s)
   return 0;
 }
 
-void hp_report_table(const hp_session *s, FILE *fp)
+/* The primary metric's unit, or "". */
+static const char *primary_unit(const hp_session *s)
 {
-  const hp_pass_result *base = s->npasses ? &s->passes[s->baseline] : NULL;
-  const char *mname = base && base->nmetrics ? base->metrics[0].name : "metric";
-  const char *unit = base && base->nmetrics && base->metrics[0].unit ? base->metrics[0].unit : "";
-  int reps = any_repeats(s), variants = 0;
-  char a[32], b[32], c[48], d[32], head[96];
+  const hp_metric_result *m = hp__report_primary(s);
+
+  return m && m->unit ? m->unit : "";
+}
+
+static void term_pass_row(FILE *fp, const hp_pass_result *pr, int reps)
+{
+  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
+  char a[32], b[32], c[48], d[32];
+
+  fprintf(fp, "%-16s %-14s %14s %12s", pr->name, pr->mode,
+          hp__fmt_num(a, sizeof(a), m ? m->st.median : NAN),
+          pr->is_baseline ? "-" : hp__fmt_overhead(b, sizeof(b), m ? m->ratio : NAN));
+  if (reps) {
+    if (m && !isnan(m->ci_lo))
+      snprintf(c, sizeof(c), "[%.4f,%.4f]", m->ci_lo, m->ci_hi);
+    else
+      snprintf(c, sizeof(c), "-");
+    snprintf(d, sizeof(d), "%.2f%%", m && !isnan(m->st.cv) ? m->st.cv * 100 : NAN);
+    fprintf(fp, " %19s %3zu %6s", c, m ? m->st.n : 0, m && !isnan(m->st.cv) ? d : "-");
+  }
+  fprintf(fp, " %s%s\n", hp_flag_name(pr->flag),
+          pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
+}
+
+/* The session line, its folder, and the profiling passes. */
+static void term_pass_table(FILE *fp, const hp_session *s)
+{
+  const hp_metric_result *pm = hp__report_primary(s);
+  const char *mname = pm && pm->name ? pm->name : "metric", *unit = primary_unit(s);
+  int reps = any_repeats(s);
+  char head[96];
   size_t i;
 
   fprintf(fp, "\nhprun session %s%s\n", s->name ? s->name : "?",
@@ -35,75 +65,84 @@ void hp_report_table(const hp_session *s, FILE *fp)
                                : "  (INCOMPLETE)");
   if (s->dir)
     fprintf(fp, "folder: %s\n", s->dir);
-  snprintf(head, sizeof(head), "%s%s%s%s", mname ? mname : "metric", *unit ? " (" : "", unit,
-           *unit ? ")" : "");
+  snprintf(head, sizeof(head), "%s%s%s%s", mname, *unit ? " (" : "", unit, *unit ? ")" : "");
   fprintf(fp, "\n%-16s %-14s %14s %12s%s %-11s\n", "pass", "mode", "median", "vs baseline",
           reps ? "      95% CI       n    CV" : "", "flag");
   fprintf(fp, "%-16s %-14s %14s\n", "", "", head);
+  for (i = 0; i < s->npasses; i++)
+    if (!s->passes[i].is_variant)
+      term_pass_row(fp, &s->passes[i], reps);
+}
+
+/* The A/B variants against their reference; nothing when the plan had none. */
+static void term_variant_table(FILE *fp, const hp_session *s)
+{
+  char a[32], b[32], c[32];
+  size_t i;
+  int any = 0;
+
+  for (i = 0; i < s->npasses; i++)
+    any |= s->passes[i].is_variant;
+  if (!any)
+    return;
+  fprintf(fp, "\n%-16s %14s %12s %14s %-24s\n", "variant", "median", "vs reference",
+          "mem MiB (mean)", "verdict");
   for (i = 0; i < s->npasses; i++) {
     const hp_pass_result *pr = &s->passes[i];
     const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
-    if (pr->is_variant) {
-      variants = 1;
+    if (!pr->is_variant)
       continue;
-    }
-    fprintf(fp, "%-16s %-14s %14s %12s", pr->name, pr->mode,
+    fprintf(fp, "%-16s %14s %12s %14s %-24s\n", pr->name,
             hp__fmt_num(a, sizeof(a), m ? m->st.median : NAN),
-            pr->is_baseline ? "-" : hp__fmt_overhead(b, sizeof(b), m ? m->ratio : NAN));
-    if (reps) {
-      if (m && !isnan(m->ci_lo))
-        snprintf(c, sizeof(c), "[%.4f,%.4f]", m->ci_lo, m->ci_hi);
-      else
-        snprintf(c, sizeof(c), "-");
-      snprintf(d, sizeof(d), "%.2f%%", m && !isnan(m->st.cv) ? m->st.cv * 100 : NAN);
-      fprintf(fp, " %19s %3zu %6s", c, m ? m->st.n : 0, m && !isnan(m->st.cv) ? d : "-");
-    }
-    fprintf(fp, " %s%s\n", hp_flag_name(pr->flag),
-            pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
+            pr->is_reference ? "-" : hp__fmt_overhead(b, sizeof(b), m ? m->ratio : NAN),
+            hp__fmt_num(c, sizeof(c), pr->mem_mean_mib),
+            pr->is_reference  ? "reference"
+                : pr->verdict ? pr->verdict
+                              : "-");
   }
-  if (variants) {
-    fprintf(fp, "\n%-16s %14s %12s %14s %-24s\n", "variant", "median", "vs reference",
-            "mem MiB (mean)", "verdict");
-    for (i = 0; i < s->npasses; i++) {
-      const hp_pass_result *pr = &s->passes[i];
-      const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
-      if (!pr->is_variant)
-        continue;
-      fprintf(fp, "%-16s %14s %12s %14s %-24s\n", pr->name,
-              hp__fmt_num(a, sizeof(a), m ? m->st.median : NAN),
-              pr->is_reference ? "-" : hp__fmt_overhead(b, sizeof(b), m ? m->ratio : NAN),
-              hp__fmt_num(c, sizeof(c), pr->mem_mean_mib),
-              pr->is_reference  ? "reference"
-                  : pr->verdict ? pr->verdict
-                                : "-");
-    }
-  }
+}
+
+/* The profiler's kernel time beside the app's own figure, which tells whether they agree. */
+static void term_crosscheck(FILE *fp, const hp_pass_result *pr, const char *unit)
+{
+  char a[32], b[32];
+
+  fprintf(fp, "  %s: profiler says %.40s%s avg %s ms over %lld launches; the app measured %s%s%s",
+          pr->name, pr->xk_name, strlen(pr->xk_name) > 40 ? "…" : "",
+          hp__fmt_num(a, sizeof(a), pr->xk_avg_ms), pr->xk_calls,
+          hp__fmt_num(b, sizeof(b), pr->nmetrics ? pr->metrics[0].st.median : NAN),
+          *unit ? " " : "", unit);
+  if (pr->app_launches >= 0)
+    fprintf(fp, " and %lld launches%s", pr->app_launches,
+            pr->xk_calls >= 0 && pr->xk_calls != pr->app_launches
+                ? " (DIFFERENT: a launch "
+                  "limit or skip in this pass, or dropped or replayed dispatches)"
+                : "");
   fputc('\n', fp);
-  for (i = 0; i < s->npasses; i++) {
-    const hp_pass_result *pr = &s->passes[i];
-    if (pr->advice)
-      fprintf(fp, "  %s: %s\n", pr->name, pr->advice);
-  }
-  for (i = 0; i < s->npasses; i++) {
-    const hp_pass_result *pr = &s->passes[i];
-    if (pr->xk_name == NULL)
-      continue;
-    fprintf(fp, "  %s: profiler says %.40s%s avg %s ms over %lld launches; the app measured %s%s%s",
-            pr->name, pr->xk_name, strlen(pr->xk_name) > 40 ? "…" : "",
-            hp__fmt_num(a, sizeof(a), pr->xk_avg_ms), pr->xk_calls,
-            hp__fmt_num(b, sizeof(b), pr->nmetrics ? pr->metrics[0].st.median : NAN),
-            *unit ? " " : "", unit);
-    if (pr->app_launches >= 0)
-      fprintf(fp, " and %lld launches%s", pr->app_launches,
-              pr->xk_calls >= 0 && pr->xk_calls != pr->app_launches
-                  ? " (DIFFERENT: a launch "
-                    "limit or skip in this pass, or dropped or replayed dispatches)"
-                  : "");
-    fputc('\n', fp);
-  }
+}
+
+/* Advice, cross-checks, the session's error, and the reminder of what a profiled time means. */
+static void term_notes(FILE *fp, const hp_session *s)
+{
+  size_t i;
+
+  fputc('\n', fp);
+  for (i = 0; i < s->npasses; i++)
+    if (s->passes[i].advice)
+      fprintf(fp, "  %s: %s\n", s->passes[i].name, s->passes[i].advice);
+  for (i = 0; i < s->npasses; i++)
+    if (s->passes[i].xk_name)
+      term_crosscheck(fp, &s->passes[i], primary_unit(s));
   if (s->error)
     fprintf(fp, "  error: %s\n", s->error);
   fprintf(fp,
           "\nTimes under a profiler are for attribution; quote only the baseline as "
           "performance.\n");
+}
+
+void hp_report_table(const hp_session *s, FILE *fp)
+{
+  term_pass_table(fp, s);
+  term_variant_table(fp, s);
+  term_notes(fp, s);
 }

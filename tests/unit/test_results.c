@@ -1,6 +1,6 @@
 /*
- * Metrics from a run's stdout, flags, advice, verdicts and exit codes (lib/metric.c,
- * lib/results.c), on results built by hand so every rule is exercised exactly.
+ * Metrics from a run's stdout, flags, advice, verdicts and exit codes (lib/analyze/metric.c,
+ * lib/analyze/results.c), on results built by hand so every rule is exercised exactly.
  */
 #include <stdarg.h>
 #include <stddef.h>

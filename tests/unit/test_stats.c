@@ -1,7 +1,7 @@
 /*
- * Tests of lib/stats.c. Expected values are derived by hand in the comments, or computed here by an
- * independent method (brute-force enumeration of rank assignments, pairwise counting) rather than
- * copied from the implementation.
+ * Tests of lib/analyze/stats.c. Expected values are derived by hand in the comments, or computed
+ * here by an independent method (brute-force enumeration of rank assignments, pairwise counting)
+ * rather than copied from the implementation.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,0 +1,45 @@
+/*
+ * Helpers shared by the report writers, so that every format names its columns the same way and
+ * escapes text by one rule per syntax (XML for JUnit, and for HTML; Markdown for report.md).
+ */
+#include "report/report.h"
+
+const hp_metric_result *hp__report_primary(const hp_session *s)
+{
+  const hp_pass_result *base = s->npasses ? &s->passes[s->baseline] : NULL;
+
+  return base && base->nmetrics ? &base->metrics[0] : NULL;
+}
+
+int hp__report_xml(hp__buf *b, const char *s)
+{
+  int r = 0;
+
+  for (; s && *s && !r; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '&')
+      r = hp__buf_adds(b, "&amp;");
+    else if (c == '<')
+      r = hp__buf_adds(b, "&lt;");
+    else if (c == '>')
+      r = hp__buf_adds(b, "&gt;");
+    else if (c == '"')
+      r = hp__buf_adds(b, "&quot;");
+    else if (c < 0x20 && c != '\n' && c != '\t')
+      r = hp__buf_addc(b, ' ');
+    else
+      r = hp__buf_addc(b, (char)c);
+  }
+  return r;
+}
+
+int hp__report_md_cell(hp__buf *b, const char *s)
+{
+  int r = 0;
+
+  for (; s && *s && !r; s++)
+    r = *s == '|'    ? hp__buf_adds(b, "\\|")
+        : *s == '\n' ? hp__buf_addc(b, ' ')
+                     : hp__buf_addc(b, *s);
+  return r;
+}

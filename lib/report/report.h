@@ -1,0 +1,25 @@
+/*
+ * What the report writers in lib/report/ share: the column they name after the primary metric,
+ * and escaping for the text formats. Nothing here allocates; every function writes into a buffer
+ * the caller owns, or returns a pointer into the session, which stays the caller's.
+ */
+#ifndef HPRUN_REPORT_REPORT_H
+#define HPRUN_REPORT_REPORT_H
+
+#include "hprun.h"
+#include "util/buf.h"
+
+/* The baseline's primary (first) metric, or NULL when there is no pass or it has no metric. Every
+ * table names its median column after it. */
+const hp_metric_result *hp__report_primary(const hp_session *s);
+
+/* Appends s (NULL: nothing) to b, escaped for XML text and attribute values: & < > " become
+ * entities, and control characters other than newline and tab (not allowed in XML 1.0) become
+ * spaces. Returns 0 or HP_ENOMEM. */
+int hp__report_xml(hp__buf *b, const char *s);
+
+/* Appends s (NULL: nothing) to b as one Markdown table cell: '|' is escaped and a newline becomes
+ * a space, since a cell cannot hold either raw. Returns 0 or HP_ENOMEM. */
+int hp__report_md_cell(hp__buf *b, const char *s);
+
+#endif /* HPRUN_REPORT_REPORT_H */

@@ -1,0 +1,120 @@
+/*
+ * The names in summary.json, defined once for its writer (lib/report/summary_json.c) and its
+ * reader (lib/report/summary_read.c), so that the two cannot drift apart: a key misspelt on one
+ * side is a compile error, not a value silently read back as null. The meaning of every key is in
+ * docs/summary.md; the schema number (HPRUN_SUMMARY_SCHEMA) changes whenever a key changes meaning
+ * or disappears. Only names live here: no storage, nothing to free.
+ */
+#ifndef HPRUN_REPORT_SUMMARY_KEYS_H
+#define HPRUN_REPORT_SUMMARY_KEYS_H
+
+/* The file inside a session folder. */
+#define HP__SUMMARY_FILE "summary.json"
+
+/* The top-level object: the session. */
+#define HP__K_SESSION_SCHEMA "schema"
+#define HP__K_SESSION_VERSION "hprun_version"
+#define HP__K_SESSION_NAME "name"
+#define HP__K_SESSION_DIR "dir"
+#define HP__K_SESSION_PLAN "plan"
+#define HP__K_SESSION_COMPLETE "complete"
+#define HP__K_SESSION_INTERRUPTED "interrupted"
+#define HP__K_SESSION_ERROR "error"
+#define HP__K_SESSION_EXIT_CODE "exit_code"
+#define HP__K_SESSION_STARTED "started"
+#define HP__K_SESSION_FINISHED "finished"
+#define HP__K_SESSION_ORDER "order"
+#define HP__K_SESSION_SEED "seed"
+#define HP__K_SESSION_REPEAT "repeat"
+#define HP__K_SESSION_WARMUP "warmup"
+#define HP__K_SESSION_THRESHOLDS "thresholds"
+#define HP__K_SESSION_BASELINE "baseline"
+#define HP__K_SESSION_PASSES "passes"
+
+/* thresholds {} */
+#define HP__K_THRESHOLD_WARN "warn"
+#define HP__K_THRESHOLD_FAIL "fail"
+#define HP__K_THRESHOLD_ALPHA "alpha"
+
+/* passes[] items. */
+#define HP__K_PASS_NAME "name"
+#define HP__K_PASS_MODE "mode"
+#define HP__K_PASS_TOOL "tool"
+#define HP__K_PASS_KERNEL "kernel"
+#define HP__K_PASS_BASELINE "baseline"
+#define HP__K_PASS_VARIANT "variant"
+#define HP__K_PASS_REFERENCE "reference"
+#define HP__K_PASS_EXPECT "expect"
+#define HP__K_PASS_FLAG "flag"
+#define HP__K_PASS_ADVICE "advice"
+#define HP__K_PASS_VERDICT "verdict"
+#define HP__K_PASS_METRICS "metrics"
+#define HP__K_PASS_OVERHEAD "overhead"
+#define HP__K_PASS_MEMORY "memory"
+#define HP__K_PASS_CROSSCHECK "crosscheck"
+#define HP__K_PASS_RUNS "runs"
+#define HP__K_PASS_PROFILE "profile"
+/* The values of `expect`. */
+#define HP__V_EXPECT_OK "ok"
+#define HP__V_EXPECT_DISTORTED "distorted"
+
+/* metrics[] items. */
+#define HP__K_METRIC_NAME "name"
+#define HP__K_METRIC_UNIT "unit"
+#define HP__K_METRIC_BETTER "better"
+#define HP__K_METRIC_TOLERANCE "tolerance"
+#define HP__K_METRIC_N "n"
+#define HP__K_METRIC_MEDIAN "median"
+#define HP__K_METRIC_MEAN "mean"
+#define HP__K_METRIC_SD "sd"
+#define HP__K_METRIC_MAD "mad"
+#define HP__K_METRIC_CV "cv"
+#define HP__K_METRIC_MIN "min"
+#define HP__K_METRIC_MAX "max"
+#define HP__K_METRIC_OUTLIERS "outliers"
+#define HP__K_METRIC_OVERHEAD "overhead"
+/* The values of `better`. */
+#define HP__V_BETTER_HIGHER "higher"
+#define HP__V_BETTER_LOWER "lower"
+
+/* overhead {} of a metric, and of a pass (its primary metric's). */
+#define HP__K_OVERHEAD_RATIO "ratio"
+#define HP__K_OVERHEAD_PERCENT "percent"
+#define HP__K_OVERHEAD_CI95 "ci95"
+#define HP__K_OVERHEAD_P "p"
+#define HP__K_OVERHEAD_SIGNIFICANT "significant"
+#define HP__K_OVERHEAD_DELTA "delta"
+
+/* memory {} of a pass and of a run (a run has no note or host peak, a pass no sample count). */
+#define HP__K_MEMORY_MEAN "sampled_mean_mib"
+#define HP__K_MEMORY_PEAK "sampled_peak_mib"
+#define HP__K_MEMORY_NOTE "note"
+#define HP__K_MEMORY_HOST_PEAK "host_peak_rss_kb"
+#define HP__K_MEMORY_SAMPLES "samples"
+
+/* crosscheck {} of a profiled pass. */
+#define HP__K_CROSSCHECK_KERNEL "kernel"
+#define HP__K_CROSSCHECK_AVG_MS "profiler_avg_ms"
+#define HP__K_CROSSCHECK_CALLS "profiler_calls"
+#define HP__K_CROSSCHECK_APP_LAUNCHES "app_launches"
+#define HP__K_CROSSCHECK_APP_MEDIAN "app_median"
+
+/* runs[] items. */
+#define HP__K_RUN_INDEX "index"
+#define HP__K_RUN_WARMUP "warmup"
+#define HP__K_RUN_ROUND "round"
+#define HP__K_RUN_DIR "dir"
+#define HP__K_RUN_COMMAND "command"
+#define HP__K_RUN_EXIT_STATUS "exit_status"
+#define HP__K_RUN_SIGNAL "signal"
+#define HP__K_RUN_TIMED_OUT "timed_out"
+#define HP__K_RUN_INTERRUPTED "interrupted"
+#define HP__K_RUN_ERROR "error"
+#define HP__K_RUN_WALL_MS "wall_ms"
+#define HP__K_RUN_MAX_RSS_KB "max_rss_kb"
+#define HP__K_RUN_OK "ok"
+#define HP__K_RUN_VALUES "values"
+#define HP__K_RUN_MEMORY "memory"
+#define HP__K_RUN_FILES "files"
+
+#endif /* HPRUN_REPORT_SUMMARY_KEYS_H */

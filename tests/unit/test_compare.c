@@ -1,0 +1,234 @@
+/*
+ * Tests of hprun compare (lib/analyze/compare.c computes, lib/report/compare_md.c renders) on
+ * sessions built here by hand: a metric 30% slower over enough runs is a regression, the same
+ * session against itself has none, and the tolerance, direction, run count and a pass only in the
+ * new session each give the verdict written literally below.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/compare.h"
+#include "analyze/results.h"
+#include "util/buf.h"
+
+/* One pass of a hand-built session: its name, its one metric and that metric's counted values. */
+typedef struct {
+  const char *name;
+  const char *metric;
+  int higher_is_better;
+  double tolerance; /* < 0: unset */
+  const double *values;
+  size_t n;
+} pass_spec;
+
+/* A session with the given passes (the first is the baseline), analysed as hprun run would. */
+static hp_session *session(const char *name, const pass_spec *ps, size_t npasses)
+{
+  hp_session *s = calloc(1, sizeof(*s));
+  size_t i, k;
+
+  assert_non_null(s);
+  s->name = hp__strdup(name);
+  s->warn = 0.05;
+  s->fail = -1;
+  s->alpha = 0.05;
+  s->seed = 1;
+  s->complete = 1;
+  s->npasses = npasses;
+  s->passes = calloc(npasses, sizeof(*s->passes));
+  assert_non_null(s->passes);
+  for (i = 0; i < npasses; i++) {
+    hp_pass_result *pr = &s->passes[i];
+    assert_int_equal(hp__pass_result_init(pr, 1), 0);
+    pr->name = hp__strdup(ps[i].name);
+    pr->mode = hp__strdup(i == 0 ? "normal" : "stats");
+    pr->is_baseline = i == 0;
+    pr->metrics[0].name = hp__strdup(ps[i].metric);
+    pr->metrics[0].higher_is_better = ps[i].higher_is_better;
+    pr->runs = calloc(ps[i].n + 1, sizeof(*pr->runs));
+    assert_non_null(pr->runs);
+    for (k = 0; k < ps[i].n; k++) {
+      hp_run *r = &pr->runs[pr->nruns++];
+      r->index = (int)k + 1;
+      r->values = malloc(sizeof(double));
+      r->values[0] = ps[i].values[k];
+      r->ok = 1;
+      r->dir = hp__asprintf("%s/%zu", ps[i].name, k + 1);
+    }
+  }
+  assert_int_equal(hp__session_analyze(s, NULL), 0);
+  /* The analysis fills the tolerance from a plan only; a session read back keeps its own. */
+  for (i = 0; i < npasses; i++)
+    s->passes[i].metrics[0].tolerance = ps[i].tolerance;
+  return s;
+}
+
+static const double base6[] = {1.00, 1.01, 0.99, 1.00, 1.02, 0.98}; /* median 1.00 */
+static const double slow6[] = {1.30, 1.31, 1.29, 1.30, 1.32, 1.28}; /* median 1.30: +30% */
+static const double fast6[] = {0.70, 0.71, 0.69, 0.70, 0.72, 0.68}; /* median 0.70: -30% */
+static const double near6[] = {1.02, 1.03, 1.01, 1.02, 1.04, 1.00}; /* median 1.02: +2% */
+static const double base2[] = {1.00, 1.01};
+static const double slow2[] = {1.30, 1.31};
+static const hp_compare_opts opts = {0.05, 0.05, 1};
+
+static void assert_contains(const char *text, const char *want)
+{
+  if (strstr(text, want) == NULL)
+    fail_msg("expected to find\n%s\nin\n%s", want, text);
+}
+
+static void test_regression(void **state)
+{
+  const pass_spec old_p[] = {{"normal", "t", 0, -1, base6, 6}};
+  const pass_spec new_p[] = {{"normal", "t", 0, -1, slow6, 6}};
+  hp_session *a = session("old", old_p, 1), *b = session("new", new_p, 1);
+  hp__comparison c;
+  size_t nreg = 99;
+  char *md = NULL;
+
+  (void)state;
+  assert_int_equal(hp__compare_sessions(a, b, &opts, &c), 0);
+  assert_int_equal(c.nrows, 1);
+  assert_int_equal(c.rows[0].change, HP__CHANGE_REGRESSION);
+  assert_string_equal(c.rows[0].pass, "normal");
+  assert_string_equal(c.rows[0].metric, "t");
+  assert_true(c.rows[0].old_median == 1.00 && c.rows[0].new_median == 1.30);
+  assert_int_equal(c.rows[0].n_old, 6);
+  assert_int_equal(c.rows[0].n_new, 6);
+  assert_true(c.rows[0].ci_lo > 1.0); /* every resample is slower */
+  assert_true(c.rows[0].p < 0.05);
+  assert_int_equal(c.nregressions, 1);
+  assert_int_equal(c.nunconfirmed, 0);
+  hp__comparison_free(&c);
+  assert_null(c.rows);
+
+  assert_int_equal(hp_compare(a, b, &opts, &md, &nreg), 0);
+  assert_int_equal(nreg, 1);
+  assert_contains(md, "## hprun compare: `old` → `new`\n\n");
+  assert_contains(md, "Tolerance 5%, alpha 0.05.");
+  assert_contains(md, "\n| normal | t | 1 | 1.3 | +30.00% | [");
+  assert_contains(md, " | 6/6 | **REGRESSION** |\n");
+  assert_contains(md, "\n1 regression(s).\n");
+  free(md);
+  hp_session_free(a);
+  hp_session_free(b);
+}
+
+static void test_identical(void **state)
+{
+  const pass_spec p[] = {{"normal", "t", 0, -1, base6, 6}, {"stats", "t", 0, -1, slow6, 6}};
+  hp_session *a = session("same", p, 2);
+  size_t nreg = 99;
+  char *md = NULL;
+
+  (void)state;
+  assert_int_equal(hp_compare(a, a, &opts, &md, &nreg), 0);
+  assert_int_equal(nreg, 0);
+  assert_contains(md, "\n| normal | t | 1 | 1 | +0.00% | ");
+  assert_contains(md, "\n| stats | t | 1.3 | 1.3 | +0.00% | ");
+  assert_contains(md, " | 6/6 | no significant change |\n");
+  assert_null(strstr(md, "REGRESSION"));
+  assert_contains(md, "\n0 regression(s).\n");
+  free(md);
+  hp_session_free(a);
+}
+
+/* Faster is an improvement; for a higher-is-better metric a larger value is; a metric's own
+ * tolerance can make a significant +30% acceptable; +2% is within the default 5%. */
+static void test_direction_and_tolerance(void **state)
+{
+  const pass_spec old_p[] = {{"normal", "t", 0, -1, base6, 6},
+                             {"rate", "gbps", 1, -1, base6, 6},
+                             {"loose", "t", 0, -1, base6, 6},
+                             {"near", "t", 0, -1, base6, 6}};
+  const pass_spec new_p[] = {{"normal", "t", 0, -1, fast6, 6},
+                             {"rate", "gbps", 1, -1, slow6, 6},
+                             {"loose", "t", 0, 0.5, slow6, 6},
+                             {"near", "t", 0, -1, near6, 6}};
+  hp_session *a = session("old", old_p, 4), *b = session("new", new_p, 4);
+  size_t nreg = 99;
+  char *md = NULL;
+
+  (void)state;
+  assert_int_equal(hp_compare(a, b, &opts, &md, &nreg), 0);
+  assert_int_equal(nreg, 0);
+  assert_contains(md, "\n| normal | t | 1 | 0.7 | -30.00% | ");
+  assert_contains(md, "\n| rate | gbps | 1 | 1.3 | +30.00% | ");
+  assert_contains(md, "\n| loose | t | 1 | 1.3 | +30.00% | ");
+  assert_contains(md, "\n| near | t | 1 | 1.02 | +2.00% | ");
+  assert_contains(md, " | 6/6 | improved |\n| rate |");
+  assert_contains(md, " | 6/6 | improved |\n| loose |");
+  assert_contains(md, " | 6/6 | changed within tolerance |\n| near |");
+  assert_contains(md, "\n0 regression(s).\n");
+  free(md);
+
+  /* Read the other way round, `normal` (0.7 -> 1) and `rate` (1.3 -> 1, higher is better) are
+   * regressions; `loose` keeps the default tolerance, since the tolerance is the new plan's. */
+  assert_int_equal(hp_compare(b, a, &opts, &md, &nreg), 0);
+  assert_int_equal(nreg, 2);
+  assert_contains(md, "\n| normal | t | 0.7 | 1 | +42.86% | ");
+  assert_contains(md, "\n| rate | gbps | 1.3 | 1 | -23.08% | ");
+  assert_contains(md, " | 6/6 | **REGRESSION** |\n| rate |");
+  assert_contains(md, " | 6/6 | **REGRESSION** |\n| loose |");
+  assert_contains(md, " | 6/6 | improved |\n| near |");
+  assert_contains(md, "\n2 regression(s).\n");
+  free(md);
+  hp_session_free(a);
+  hp_session_free(b);
+}
+
+/* Two runs cannot show significance: a +30% is worse but unconfirmed, never a regression. A pass
+ * only in the new session is listed; a metric only in the new session is left out. */
+static void test_unconfirmed_and_new(void **state)
+{
+  const pass_spec old_p[] = {{"normal", "t", 0, -1, base2, 2}, {"other", "t", 0, -1, base2, 2}};
+  const pass_spec new_p[] = {{"normal", "t", 0, -1, slow2, 2},
+                             {"other", "u", 0, -1, slow2, 2},
+                             {"extra", "t", 0, -1, slow2, 2}};
+  hp_session *a = session("old", old_p, 2), *b = session("new", new_p, 3);
+  hp__comparison c;
+  size_t nreg = 99;
+  char *md = NULL;
+
+  (void)state;
+  assert_int_equal(hp__compare_sessions(a, b, &opts, &c), 0);
+  assert_int_equal(c.nrows, 2);
+  assert_int_equal(c.rows[0].change, HP__CHANGE_UNCONFIRMED);
+  /* 2 against 2 fully separated: 2 of the C(4, 2) = 6 rank assignments are this extreme. */
+  assert_true(fabs(c.rows[0].p - 2.0 / 6.0) < 1e-12);
+  assert_int_equal(c.rows[1].change, HP__CHANGE_NEW_PASS);
+  assert_string_equal(c.rows[1].pass, "extra");
+  assert_null(c.rows[1].metric);
+  hp__comparison_free(&c);
+
+  assert_int_equal(hp_compare(a, b, &opts, &md, &nreg), 0);
+  assert_int_equal(nreg, 0);
+  assert_contains(md, "\n| normal | t | 1.005 | 1.305 | +29.85% | [");
+  assert_contains(md, "] | 0.333333 | 2/2 | worse, unconfirmed (too few runs) |\n");
+  assert_null(strstr(md, "| other |"));
+  assert_contains(md, "\n| extra | - | - | - | - | - | - | - | new pass |\n");
+  assert_contains(md,
+                  "\n0 regression(s); 1 change(s) beyond the tolerance could not be tested: "
+                  "run at least 3 repeats per pass.\n");
+  free(md);
+  hp_session_free(a);
+  hp_session_free(b);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_regression),
+      cmocka_unit_test(test_identical),
+      cmocka_unit_test(test_direction_and_tolerance),
+      cmocka_unit_test(test_unconfirmed_and_new),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,470 @@
+/*
+ * Tests of the report writers (lib/report/): the terminal table, report.md, JUnit XML and
+ * summary.json, on a session built here by hand so that every figure they print is known, and a
+ * summary.json round trip through a temporary session folder: written, read back with
+ * hp_session_load, written again, the two texts identical to the byte.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/profiles.h"
+#include "analyze/results.h"
+#include "util/buf.h"
+#include "util/fsutil.h"
+#include "util/jsonread.h"
+#include "util/strv.h"
+
+static void assert_contains(const char *text, const char *want)
+{
+  if (strstr(text, want) == NULL)
+    fail_msg("expected to find\n%s\nin\n%s", want, text);
+}
+
+static size_t count(const char *text, const char *what)
+{
+  size_t n = 0;
+
+  for (; (text = strstr(text, what)) != NULL; text += strlen(what))
+    n++;
+  return n;
+}
+
+/* Room for runs in each hand-built pass. */
+#define MAX_RUNS 8
+
+/* Appends a run of 10 ms with primary value v to pr. */
+static hp_run *add_run(hp_pass_result *pr, int index, int warmup, double v, int ok)
+{
+  hp_run *r;
+
+  assert_true(pr->nruns < MAX_RUNS);
+  r = &pr->runs[pr->nruns++];
+
+  r->index = index;
+  r->warmup = warmup;
+  r->round = (int)pr->nruns;
+  r->dir = warmup ? hp__asprintf("%s/warmup-1", pr->name) : hp__asprintf("%s/%d", pr->name, index);
+  r->command = hp__strdup("app --run");
+  r->wall_ms = 10.0;
+  r->max_rss_kb = 1000;
+  r->mem_mean_mib = r->mem_peak_mib = NAN;
+  r->values = malloc(sizeof(double));
+  r->values[0] = v;
+  r->ok = ok;
+  return r;
+}
+
+/* A pass with one metric `t` (ms) and n counted runs of value v. */
+static hp_pass_result *add_pass(hp_session *s, const char *name, const char *mode, size_t n,
+                                double v)
+{
+  hp_pass_result *pr = &s->passes[s->npasses++];
+  size_t k;
+
+  assert_int_equal(hp__pass_result_init(pr, 1), 0);
+  pr->name = hp__strdup(name);
+  pr->mode = hp__strdup(mode);
+  pr->metrics[0].name = hp__strdup("t");
+  pr->metrics[0].unit = hp__strdup("ms");
+  pr->runs = calloc(MAX_RUNS, sizeof(*pr->runs));
+  assert_non_null(pr->runs);
+  for (k = 0; k < n; k++)
+    add_run(pr, (int)k + 1, 0, v, 1);
+  return pr;
+}
+
+static hp_session *new_session(const char *dir)
+{
+  hp_session *s = calloc(1, sizeof(*s));
+
+  assert_non_null(s);
+  s->name = hp__strdup("demo");
+  s->dir = hp__strdup(dir);
+  s->started = hp__strdup("2026-01-02T03:04:05Z");
+  s->finished = hp__strdup("2026-01-02T03:05:00Z");
+  s->order = hp__strdup("abba");
+  s->seed = 7;
+  s->repeat = 3;
+  s->complete = 1;
+  s->warn = 0.05;
+  s->fail = 0.10;
+  s->alpha = 0.05;
+  s->passes = calloc(8, sizeof(*s->passes));
+  assert_non_null(s->passes);
+  return s;
+}
+
+/* Every result filled in by hand, not by the analysis: the writers must print exactly these. A
+ * baseline with a warmup, a perturbed pass beyond the fail threshold, a failed pass, and an A/B
+ * reference with one candidate. */
+static hp_session *demo(void)
+{
+  hp_session *s = new_session("sessions/demo-1");
+  hp_pass_result *pr;
+  hp_metric_result *m;
+  hp_run *r;
+
+  pr = add_pass(s, "normal", "normal", 0, 1.0);
+  add_run(pr, 0, 1, 1.0, 1);
+  add_run(pr, 1, 0, 1.0, 1);
+  add_run(pr, 2, 0, 1.0, 1);
+  add_run(pr, 3, 0, 1.0, 1);
+  pr->is_baseline = 1;
+  pr->flag = HP_FLAG_BASELINE;
+  pr->metrics[0].st.n = 3;
+  pr->metrics[0].st.median = 1.0;
+  pr->metrics[0].st.cv = 0.01;
+
+  pr = add_pass(s, "stats", "stats", 3, 1.3);
+  pr->tool = hp__strdup("hipprof");
+  pr->flag = HP_FLAG_PERTURBED;
+  pr->advice = hp__strdup("t & co < 2x | noted");
+  pr->xk_name = hp__strdup("vector_add(float*)");
+  pr->xk_avg_ms = 0.02;
+  pr->xk_calls = 100;
+  pr->app_launches = 100;
+  assert_int_equal(hp__strv_push(&pr->runs[0].files, "result_1.kernel.csv"), 0);
+  m = &pr->metrics[0];
+  m->st.n = 3;
+  m->st.median = 1.3;
+  m->ratio = 1.3;
+  m->ci_lo = 1.25;
+  m->ci_hi = 1.35;
+  m->p = 0.01;
+  m->sig = HP_SIG_YES;
+
+  pr = add_pass(s, "pmc", "pmc", 0, NAN);
+  r = add_run(pr, 1, 0, NAN, 0);
+  r->exit_status = 2;
+  pr->flag = HP_FLAG_FAILED;
+  pr->advice = hp__strdup("run 1 exited with status 2; see pmc/1/stderr.txt");
+
+  pr = add_pass(s, "ref", "variant", 3, 1.0);
+  pr->is_variant = pr->is_reference = 1;
+  pr->flag = HP_FLAG_BASELINE;
+  pr->metrics[0].st.n = 3;
+  pr->metrics[0].st.median = 1.0;
+
+  pr = add_pass(s, "cand", "variant", 3, 0.9);
+  pr->is_variant = 1;
+  pr->flag = HP_FLAG_PERTURBED;
+  pr->verdict = hp__strdup("accepted");
+  pr->mem_mean_mib = 512;
+  pr->mem_peak_mib = 600;
+  m = &pr->metrics[0];
+  m->st.n = 3;
+  m->st.median = 0.9;
+  m->ratio = 0.9;
+  m->p = 0.002;
+  m->sig = HP_SIG_YES;
+  return s;
+}
+
+static void test_table(void **state)
+{
+  hp_session *s = demo();
+  char *text = NULL;
+  size_t len = 0;
+  FILE *fp = open_memstream(&text, &len);
+
+  (void)state;
+  assert_non_null(fp);
+  hp_report_table(s, fp);
+  assert_int_equal(fclose(fp), 0);
+  assert_contains(text, "\nhprun session demo\nfolder: sessions/demo-1\n");
+  assert_contains(text,
+                  "\npass             mode                   median  vs baseline      95% CI "
+                  "      n    CV flag       \n"
+                  "                                        t (ms)\n");
+  assert_contains(text,
+                  "\nnormal           normal                      1            -          "
+                  "         -   3  1.00% baseline\n");
+  assert_contains(text,
+                  "\nstats            stats                     1.3      +30.00%     "
+                  "[1.2500,1.3500]   3      - perturbed\n");
+  assert_contains(text,
+                  "\npmc              pmc                         -            -          "
+                  "         -   0      - failed\n");
+  /* Variants have their own table, against the reference. */
+  assert_null(strstr(text, "\ncand             variant"));
+  assert_contains(text,
+                  "\nref                           1            -              - "
+                  "reference               \n");
+  assert_contains(text,
+                  "\ncand                        0.9      -10.00%            512 "
+                  "accepted                \n");
+  assert_contains(text, "\n  stats: t & co < 2x | noted\n");
+  assert_contains(text,
+                  "\n  stats: profiler says vector_add(float*) avg 0.02 ms over 100 "
+                  "launches; the app measured 1.3 ms and 100 launches\n");
+  assert_contains(text, "quote only the baseline as performance.\n");
+  free(text);
+  hp_session_free(s);
+}
+
+static void test_markdown(void **state)
+{
+  hp_session *s = demo();
+  char *md = NULL;
+
+  (void)state;
+  assert_int_equal(hp_report_markdown(s, &md), 0);
+  assert_contains(md,
+                  "# hprun session `demo`\n\n- complete: **yes**\n"
+                  "- started 2026-01-02T03:04:05Z, finished 2026-01-02T03:05:00Z; order abba, "
+                  "seed 7, repeat 3, warmup 0\n"
+                  "- thresholds: warn 5%, fail 10%, alpha 0.05\n");
+  assert_contains(md,
+                  "\n| pass | mode | t median | vs baseline | 95% CI of ratio | p | n | CV | "
+                  "flag |\n");
+  assert_contains(md, "\n| normal | normal | 1 | - | - | - | 3 | 1.00% | **baseline** |\n");
+  assert_contains(md,
+                  "\n| stats | stats | 1.3 | +30.00% | [1.2500, 1.3500] | 0.01 | 3 | - | "
+                  "**perturbed** |\n");
+  assert_contains(md, "\n| pmc | pmc | - | - | - | - | 0 | - | **failed** |\n");
+  assert_null(strstr(md, "| cand | variant |"));
+  assert_contains(md, "\n| ref | 1 | - | - | - / - | reference |\n");
+  assert_contains(md, "\n| cand | 0.9 | -10.00% | 0.002 | 512 / 600 | accepted |\n");
+  /* A '|' inside a cell would end it: it is escaped. */
+  assert_contains(md, "\n- **stats**: t & co < 2x \\| noted\n");
+  assert_contains(md, "\n| normal | warmup 0 | `normal/warmup-1` | 0 | 10.0 | 1000 | t=1 | 0 |\n");
+  assert_contains(md, "\n| stats | 1 | `stats/1` | 0 | 10.0 | 1000 | t=1.3 | 1 |\n");
+  assert_contains(md, "\n| pmc | 1 | `pmc/1` | 2 | 10.0 | 1000 | t=- | 0 |\n");
+  /* 4 + 3 + 1 + 3 + 3 runs, one row each. */
+  assert_int_equal(count(md, " | 10.0 | 1000 | "), 14);
+  /* No profile was parsed into this session. */
+  assert_null(strstr(md, "## Profiler output"));
+  free(md);
+  hp_session_free(s);
+}
+
+static void test_junit(void **state)
+{
+  hp_session *s = demo();
+  char *x = NULL;
+
+  (void)state;
+  assert_int_equal(hp_report_junit(s, &x), 0);
+  assert_contains(x, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+  /* 14 runs of 10 ms; the threshold breach and the failed run are the two failures. */
+  assert_contains(x,
+                  "  <testsuite name=\"hprun.demo\" tests=\"5\" failures=\"2\" errors=\"0\" "
+                  "skipped=\"0\" time=\"0.140\" timestamp=\"2026-01-02T03:04:05Z\">\n");
+  assert_int_equal(count(x, "<testcase "), 5);
+  assert_int_equal(count(x, "<failure "), 2);
+  assert_contains(x,
+                  "    <testcase classname=\"hprun.demo.passes\" name=\"normal\" "
+                  "time=\"0.040\">\n      <system-out>flag=baseline median=1</system-out>\n");
+  assert_contains(x,
+                  "    <testcase classname=\"hprun.demo.passes\" name=\"stats\" time=\"0.030\">\n"
+                  "      <failure type=\"threshold\" message=\"overhead +30.00% exceeds the "
+                  "fail threshold 10.00%\"/>\n"
+                  "      <system-out>flag=perturbed median=1.3 ratio=1.3\n"
+                  "t &amp; co &lt; 2x | noted</system-out>\n    </testcase>\n");
+  assert_contains(x,
+                  "      <failure type=\"run-failed\" message=\"run 1 exited with status 2; see "
+                  "pmc/1/stderr.txt\"/>\n");
+  assert_contains(x,
+                  "    <testcase classname=\"hprun.demo.variants\" name=\"cand\" "
+                  "time=\"0.030\">\n      <system-out>flag=perturbed median=0.9 ratio=0.9 "
+                  "verdict=accepted</system-out>\n");
+  assert_contains(x, "  </testsuite>\n</testsuites>\n");
+  free(x);
+  hp_session_free(s);
+}
+
+static const hp__jv *at(const hp__jv *root, const char *path)
+{
+  const hp__jv *v = hp__jv_path(root, path);
+
+  if (v == NULL)
+    fail_msg("summary.json has no %s", path);
+  return v;
+}
+
+static void test_json(void **state)
+{
+  hp_session *s = demo();
+  hp__jv *root = NULL;
+  char *text = NULL, err[128];
+
+  (void)state;
+  assert_int_equal(hp_report_json(s, &text), 0);
+  assert_int_equal(hp__jv_parse(text, strlen(text), &root, err, sizeof(err)), 0);
+  assert_true(hp__jv_num(at(root, "schema")) == 1);
+  assert_string_equal(hp__jv_str(at(root, "hprun_version")), HPRUN_VERSION);
+  assert_string_equal(hp__jv_str(at(root, "name")), "demo");
+  assert_string_equal(hp__jv_str(at(root, "baseline")), "normal");
+  assert_true(hp__jv_num(at(root, "thresholds/fail")) == 0.10);
+  assert_int_equal(hp__jv_len(at(root, "passes")), 5);
+  assert_int_equal(hp__jv_type_of(at(root, "passes/0/overhead")), HP__JV_NULL);
+  assert_int_equal(hp__jv_bool(at(root, "passes/0/runs/0/warmup")), 1);
+  assert_string_equal(hp__jv_str(at(root, "passes/0/metrics/0/better")), "lower");
+  assert_int_equal(hp__jv_type_of(at(root, "passes/0/metrics/0/tolerance")), HP__JV_NULL);
+  assert_string_equal(hp__jv_str(at(root, "passes/1/tool")), "hipprof");
+  assert_string_equal(hp__jv_str(at(root, "passes/1/flag")), "perturbed");
+  assert_string_equal(hp__jv_str(at(root, "passes/1/advice")), "t & co < 2x | noted");
+  assert_true(hp__jv_num(at(root, "passes/1/overhead/ratio")) == 1.3);
+  assert_true(fabs(hp__jv_num(at(root, "passes/1/overhead/percent")) - 30.0) < 1e-9);
+  assert_true(hp__jv_num(at(root, "passes/1/overhead/ci95/0")) == 1.25);
+  assert_true(hp__jv_num(at(root, "passes/1/overhead/ci95/1")) == 1.35);
+  assert_string_equal(hp__jv_str(at(root, "passes/1/overhead/significant")), "yes");
+  assert_string_equal(hp__jv_str(at(root, "passes/1/crosscheck/kernel")), "vector_add(float*)");
+  assert_true(hp__jv_num(at(root, "passes/1/crosscheck/app_launches")) == 100);
+  assert_string_equal(hp__jv_str(at(root, "passes/1/runs/0/files/0")), "result_1.kernel.csv");
+  assert_int_equal(hp__jv_type_of(at(root, "passes/1/memory/host_peak_rss_kb")), HP__JV_NULL);
+  assert_int_equal(hp__jv_type_of(at(root, "passes/2/crosscheck")), HP__JV_NULL);
+  assert_true(hp__jv_num(at(root, "passes/2/runs/0/exit_status")) == 2);
+  assert_int_equal(hp__jv_type_of(at(root, "passes/2/runs/0/values/t")), HP__JV_NULL);
+  assert_int_equal(hp__jv_bool(at(root, "passes/3/reference")), 1);
+  assert_string_equal(hp__jv_str(at(root, "passes/4/verdict")), "accepted");
+  assert_true(hp__jv_num(at(root, "passes/4/memory/sampled_peak_mib")) == 600);
+  hp__jv_free(root);
+  free(text);
+  hp_session_free(s);
+}
+
+/* A session as `hprun run` leaves it: runs measured, then analysed, the profiled pass's files
+ * parsed, the exit code decided, and everything written into the session folder. */
+static hp_session *measured(const char *dir)
+{
+  static const char kernel_csv[] = "Name,Calls,TotalDurationNs,AverageNs,Percentage\n"
+                                   "\"vector_add\",120,2255999,18799,100.0\n"
+                                   "\"Total\",120,2255999,18799,100.0\n";
+  hp_session *s = new_session(dir);
+  hp_pass_result *pr;
+  hp_diags d;
+  char *path;
+  size_t k;
+
+  add_pass(s, "normal", "normal", 0, 0)->is_baseline = 1;
+  for (k = 0; k < 4; k++)
+    add_run(&s->passes[0], (int)k + 1, 0, 1.0 + 0.01 * (double)(k % 2), 1);
+  pr = add_pass(s, "stats", "stats", 0, 0);
+  pr->tool = hp__strdup("hipprof");
+  for (k = 0; k < 4; k++)
+    add_run(pr, (int)k + 1, 0, 1.3 + 0.01 * (double)(k % 3), 1);
+  assert_int_equal(hp__strv_push(&pr->runs[0].files, "result_1.kernel.csv"), 0);
+  path = hp__asprintf("%s/stats/1", dir);
+  assert_int_equal(hp__mkdirs(path, 0755), 0);
+  free(path);
+  path = hp__asprintf("%s/stats/1/result_1.kernel.csv", dir);
+  assert_int_equal(hp__write_file(path, kernel_csv, strlen(kernel_csv), 0), 0);
+  free(path);
+  assert_int_equal(hp__session_analyze(s, NULL), 0);
+  hp_diags_init(&d);
+  hp__session_parse_profiles(s, NULL, 0, &d);
+  hp_diags_free(&d);
+  s->exit_code = hp__session_exit_code(s);
+  return s;
+}
+
+/* The text of dir/name, which must exist. */
+static char *slurp(const char *dir, const char *name)
+{
+  char *path = hp__asprintf("%s/%s", dir, name), *text = NULL;
+  size_t len;
+
+  assert_non_null(path);
+  assert_int_equal(hp__read_file(path, &text, &len), 0);
+  assert_int_equal(strlen(text), len);
+  free(path);
+  return text;
+}
+
+static void remove_in(const char *dir, const char *name, int is_dir)
+{
+  char *path = hp__asprintf("%s/%s", dir, name);
+
+  assert_int_equal(is_dir ? rmdir(path) : unlink(path), 0);
+  free(path);
+}
+
+/* Writes dir's summary again from the session that path (a folder or the file) reads back to. */
+static char *reread(const char *path, const char *dir)
+{
+  hp_session *back = NULL;
+  char *text = NULL;
+  hp_diags d;
+
+  hp_diags_init(&d);
+  assert_int_equal(hp_session_load(path, &back, &d), 0);
+  if (d.count)
+    hp_diags_print(&d, stderr);
+  assert_int_equal(d.count, 0);
+  assert_string_equal(back->dir, dir);
+  assert_non_null(back->passes[1].profile);
+  assert_int_equal(hp_report_json(back, &text), 0);
+  hp_session_free(back);
+  hp_diags_free(&d);
+  return text;
+}
+
+static void test_summary_round_trip(void **state)
+{
+  char dir[] = "/tmp/hprun-test-report-XXXXXX", *first = NULL, *md = NULL, *text, *file;
+  hp_session *s;
+
+  (void)state;
+  assert_non_null(mkdtemp(dir));
+  s = measured(dir);
+  assert_non_null(s->passes[1].profile);
+  assert_int_equal(hp_report_json(s, &first), 0);
+  assert_int_equal(hp_report_markdown(s, &md), 0);
+  /* What the analysis and the profile parse put in is there to be read back. */
+  assert_contains(first, "\"flag\": \"perturbed\"");
+  assert_contains(first, "\"crosscheck\": {\n");
+  assert_contains(first, "\"kernel\": \"vector_add\"");
+  assert_contains(md, "\n## Profiler output: stats\n\n");
+
+  /* The session's own renderings are the writers' texts, byte for byte. */
+  assert_int_equal(hp_report_write_all(s), 0);
+  text = slurp(dir, "summary.json");
+  assert_string_equal(text, first);
+  free(text);
+  text = slurp(dir, "report.md");
+  assert_string_equal(text, md);
+  free(text);
+
+  /* Read back (from the folder, then from the file) and written again: the same bytes. */
+  text = reread(dir, dir);
+  assert_int_equal(strlen(text), strlen(first));
+  assert_memory_equal(text, first, strlen(first));
+  free(text);
+  file = hp__asprintf("%s/summary.json", dir);
+  text = reread(file, dir);
+  assert_string_equal(text, first);
+  free(text);
+  free(file);
+
+  remove_in(dir, "summary.json", 0);
+  remove_in(dir, "report.md", 0);
+  remove_in(dir, "stats/1/result_1.kernel.csv", 0);
+  remove_in(dir, "stats/1", 1);
+  remove_in(dir, "stats", 1);
+  assert_int_equal(rmdir(dir), 0);
+  free(first);
+  free(md);
+  hp_session_free(s);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_table),
+      cmocka_unit_test(test_markdown),
+      cmocka_unit_test(test_junit),
+      cmocka_unit_test(test_json),
+      cmocka_unit_test(test_summary_round_trip),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
