@@ -4,7 +4,8 @@
  * A driver is a table of modes (name -> fixed options) plus a function that places the options,
  * the output location and the app's argv the way that tool wants them. Adding a tool means adding
  * one table and, where its command line differs, one argv function; the runner knows nothing about
- * any tool. Facts about each tool's options are in ../shared/docs/profiler-formats.md and
+ * any tool, and plan validation reads the tool and mode names (and their suggestions) from here,
+ * so this table is the one list of them. Facts about each tool's options are in ../shared/docs/profiler-formats.md and
  * docs/drivers.md.
  */
 #include "tool/driver.h"
@@ -236,16 +237,28 @@ static const hp__driver drivers[] = {{"hipprof", hipprof_modes, hipprof_argv},
                                      {"ncu", ncu_modes, ncu_argv},
                                      {NULL, NULL, NULL}};
 
+/* The modes every tool has: normal runs the app without a profiler, command runs it inside an
+ * argv template. They are listed before each tool's own modes. */
+static const char *const generic_modes[] = {"normal", "command", NULL};
+
+#define N_GENERIC (sizeof(generic_modes) / sizeof(generic_modes[0]) - 1)
+#define N_DRIVERS (sizeof(drivers) / sizeof(drivers[0]) - 1)
+
 const hp__driver *hp__driver_find(const char *tool)
 {
   size_t i;
 
   if (tool == NULL)
-    tool = "hipprof";
+    tool = HP__DEFAULT_TOOL;
   for (i = 0; drivers[i].tool; i++)
     if (strcmp(drivers[i].tool, tool) == 0)
       return &drivers[i];
   return NULL;
+}
+
+const hp__driver *hp__driver_at(size_t i)
+{
+  return i < N_DRIVERS ? &drivers[i] : NULL;
 }
 
 static const hp__mode *find_mode(const hp__driver *d, const char *mode)
@@ -260,7 +273,12 @@ static const hp__mode *find_mode(const hp__driver *d, const char *mode)
 
 int hp__mode_is_generic(const char *mode)
 {
-  return strcmp(mode, "normal") == 0 || strcmp(mode, "command") == 0;
+  size_t i;
+
+  for (i = 0; generic_modes[i]; i++)
+    if (strcmp(generic_modes[i], mode) == 0)
+      return 1;
+  return 0;
 }
 
 int hp__driver_has_mode(const hp__driver *d, const char *mode)
@@ -273,26 +291,49 @@ const char *hp__driver_name(const hp__driver *d)
   return d->tool;
 }
 
+const char *hp__driver_mode_at(const hp__driver *d, size_t i)
+{
+  size_t k;
+
+  if (i < N_GENERIC)
+    return generic_modes[i];
+  /* Walk up to the wanted entry: the table ends with a NULL name, which is the answer past it. */
+  for (k = 0; k < i - N_GENERIC && d->modes[k].name; k++)
+    ;
+  return d->modes[k].name;
+}
+
+/* Joins names into `buf` as "a, b, c" (truncated to fit), for the lists in messages. */
+static void join(char *buf, size_t size, const char *name)
+{
+  size_t len = strlen(buf);
+
+  snprintf(buf + len, size - len, "%s%s", len ? ", " : "", name);
+}
+
 const char *hp__driver_modes(const hp__driver *d)
 {
   /* One static string per driver, built on first use; the tables never change. */
-  static char lists[sizeof(drivers) / sizeof(drivers[0])][256];
-  size_t k = (size_t)(d - drivers), i, len;
+  static char lists[N_DRIVERS][256];
+  size_t k = (size_t)(d - drivers), i;
+  const char *mode;
   char *s = lists[k];
 
-  if (s[0] == '\0') {
-    snprintf(s, sizeof(lists[k]), "normal, command");
-    for (i = 0; d->modes[i].name; i++) {
-      len = strlen(s);
-      snprintf(s + len, sizeof(lists[k]) - len, ", %s", d->modes[i].name);
-    }
-  }
+  if (s[0] == '\0')
+    for (i = 0; (mode = hp__driver_mode_at(d, i)) != NULL; i++)
+      join(s, sizeof(lists[k]), mode);
   return s;
 }
 
 const char *hp__driver_tools(void)
 {
-  return "hipprof, rocprofv3, rocprof, ncu";
+  static char list[256];
+  size_t i;
+
+  if (list[0] == '\0')
+    for (i = 0; drivers[i].tool; i++)
+      join(list, sizeof(list), drivers[i].tool);
+  return list;
 }
 
 const char *hp__driver_mode_doc(const hp__driver *d, const char *mode)

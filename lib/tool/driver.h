@@ -11,6 +11,9 @@
 
 typedef struct hp__driver hp__driver;
 
+/* The tool a plan profiles with when it names none (profiler.tool). */
+#define HP__DEFAULT_TOOL "hipprof"
+
 /* Everything a driver needs to build one run's command line. Nothing here is owned. */
 typedef struct hp__run_spec {
   const hp_plan *plan;
@@ -20,12 +23,19 @@ typedef struct hp__run_spec {
   const hp_strv *app;    /* the app's argv, resolved */
 } hp__run_spec;
 
-/* Finds a driver by tool name: hipprof, rocprof, rocprofv3, ncu. NULL when unknown. */
+/* Finds a driver by tool name: hipprof, rocprof, rocprofv3, ncu (NULL: HP__DEFAULT_TOOL). NULL
+ * when unknown. */
 const hp__driver *hp__driver_find(const char *tool);
+/* The i-th driver of the table (0-based, in the order hp__driver_tools lists them), NULL past the
+ * last: for listing every tool, for example to suggest one in place of a typo. */
+const hp__driver *hp__driver_at(size_t i);
 /* 1 if `mode` is valid for this driver (the generic modes normal and command are valid for all). */
 int hp__driver_has_mode(const hp__driver *d, const char *mode);
-/* A comma-separated list of the driver's modes, for messages. Static storage. */
+/* A comma-separated list of the driver's modes, the generic ones first, for messages. Static
+ * storage. */
 const char *hp__driver_modes(const hp__driver *d);
+/* The i-th of the modes hp__driver_modes lists (0-based), NULL past the last. */
+const char *hp__driver_mode_at(const hp__driver *d, size_t i);
 /* A comma-separated list of known tools, for messages. Static storage. */
 const char *hp__driver_tools(void);
 /* 1 for the modes every tool has: normal (no profiler) and command (an argv template). */

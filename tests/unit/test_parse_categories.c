@@ -1,7 +1,7 @@
 /*
- * The built-in kernel categories (lib/profile.c) and configs/categories/pytorch.yaml must say the
- * same thing: the YAML file is documented as "what you get without one". Run from the repository
- * root.
+ * The built-in kernel categories (lib/profile/profile.c) and configs/categories/pytorch.yaml must
+ * say the same thing: the YAML file is documented as "what you get without one". Run from the
+ * repository root.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /*
- * Tests for lib/plan.c: the YAML plan loader and the categories loader.
+ * Tests for lib/plan/: the YAML plan loader and the categories loader.
  *
  * Error tests assert the exact line and column of each message, because pointing at the right
  * place is the point of the loader. Files under tests/fixtures/plans/bad/ carry their own

@@ -1,0 +1,202 @@
+/*
+ * The `app` section and `variants`. A variant is an app of its own (command, env, cwd, timeout,
+ * build) compared against the others; what it leaves unset is inherited from `app`, so after
+ * loading each variant is complete and the session never looks at `app` for it.
+ */
+#include "plan/plan.h"
+#include "util/strv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+  A_COMMAND,
+  A_ENV,
+  A_CWD,
+  A_TIMEOUT,
+  A_BUILD,
+  A_N
+};
+static const char *const app_keys[] = {"command", "env", "cwd", "timeout", "build", NULL};
+
+/* The fields an app and a variant share. `prefix` starts each key in messages ("app." or ""). */
+static void parse_app_fields(hp__loader *ld, yaml_node_t *m, const char *prefix,
+                             const hp__mapent *e, hp_app *a)
+{
+  char what[64];
+  int r;
+
+  snprintf(what, sizeof(what), "%scommand", prefix);
+  r = hp__plan_words(ld, what, e[A_COMMAND].val, &a->command);
+  if (r == 0)
+    hp__plan_err(ld, hp__yaml_missing_at(&e[A_COMMAND], m),
+                 "missing `%s`: the program to run and its arguments", what);
+  else if (r == 1 && a->command.n == 0)
+    hp__plan_err(ld, e[A_COMMAND].val, "`%s` is empty: give the program to run", what);
+  snprintf(what, sizeof(what), "%senv", prefix);
+  hp__plan_env(ld, what, e[A_ENV].val, &a->env, &a->nenv);
+  snprintf(what, sizeof(what), "%scwd", prefix);
+  hp__plan_str(ld, what, e[A_CWD].val, HP__NONEMPTY, &a->cwd);
+  snprintf(what, sizeof(what), "%stimeout", prefix);
+  hp__plan_duration(ld, what, e[A_TIMEOUT].val, &a->timeout);
+  snprintf(what, sizeof(what), "%sbuild", prefix);
+  hp__plan_words(ld, what, e[A_BUILD].val, &a->build);
+}
+
+void hp__plan_parse_app(hp__loader *ld, const hp__mapent *ae, yaml_node_t *root, hp_app *a)
+{
+  hp__mapent e[A_N] = {{NULL, NULL}};
+  yaml_node_t *v = ae->val;
+  int r = hp__yaml_want_map(ld, "app", v);
+
+  if (r == 0)
+    hp__plan_err(ld, hp__yaml_missing_at(ae, root),
+                 "missing `app`: the program to measure (app: {command: [...]})");
+  if (r <= 0)
+    return;
+  hp__yaml_fields(ld, v, "app", app_keys, e);
+  parse_app_fields(ld, v, "app.", e, a);
+}
+
+enum {
+  V_NAME,
+  V_COMMAND,
+  V_ENV,
+  V_CWD,
+  V_BUILD,
+  V_TIMEOUT,
+  V_REFERENCE,
+  V_N
+};
+static const char *const variant_keys[] = {"name",  "command", "env",       "cwd",
+                                           "build", "timeout", "reference", NULL};
+
+/* Fills what a variant left unset from the plan's app: env entries it does not override, cwd,
+ * timeout and build. After loading, each variant is a complete app on its own. */
+static void inherit_app(hp__loader *ld, hp_app *v, const hp_app *a)
+{
+  hp_kv *env;
+  size_t i, j, n = 0;
+
+  if (a->nenv) {
+    env = calloc(a->nenv + v->nenv, sizeof(*env));
+    if (env == NULL) {
+      ld->oom = 1;
+      return;
+    }
+    for (i = 0; i < a->nenv; i++) {
+      for (j = 0; j < v->nenv; j++)
+        if (strcmp(v->env[j].key, a->env[i].key) == 0)
+          break;
+      if (j < v->nenv)
+        continue;
+      env[n].key = hp__plan_dup(ld, a->env[i].key);
+      env[n++].value = hp__plan_dup(ld, a->env[i].value);
+    }
+    for (j = 0; j < v->nenv; j++)
+      env[n++] = v->env[j];
+    free(v->env);
+    v->env = env;
+    v->nenv = n;
+  }
+  if (v->cwd == NULL && a->cwd)
+    v->cwd = hp__plan_dup(ld, a->cwd);
+  if (v->timeout == 0)
+    v->timeout = a->timeout;
+  if (v->build.n == 0 && a->build.n) {
+    hp_strv_free(&v->build);
+    if (hp__strv_copy(&v->build, &a->build))
+      ld->oom = 1;
+  }
+}
+
+/* A variant's name must differ from the other variants' and from every pass name: both become
+ * folder names of the session. `name_at[i]` is where variant i's name is (or the variant). */
+static void check_variant_names(hp__loader *ld, const hp_plan *p, yaml_node_t *const *name_at)
+{
+  size_t i, j;
+
+  for (i = 0; i < p->nvariants; i++) {
+    const hp_variant *va = &p->variants[i];
+    if (va->name == NULL)
+      continue;
+    for (j = 0; j < i; j++)
+      if (p->variants[j].name && strcmp(p->variants[j].name, va->name) == 0) {
+        hp__plan_err(ld, name_at[i], "duplicate variant name `%s` (first at line %ld)", va->name,
+                     p->variants[j].line);
+        break;
+      }
+    for (j = 0; j < p->npasses; j++)
+      if (p->passes[j].name && strcmp(p->passes[j].name, va->name) == 0) {
+        hp__plan_err(ld, name_at[i],
+                     "variant name `%s` is also a pass name (line %ld); names must differ",
+                     va->name, p->passes[j].line);
+        break;
+      }
+  }
+}
+
+void hp__plan_parse_variants(hp__loader *ld, yaml_node_t *v, hp_plan *p)
+{
+  yaml_node_t **name_at;
+  size_t i, n;
+  long ref = -1;
+
+  if (hp__yaml_want_seq(ld, "variants", v) <= 0)
+    return;
+  n = hp__yaml_seq_len(v);
+  if (n == 0)
+    return;
+  p->variants = calloc(n, sizeof(*p->variants));
+  name_at = calloc(n, sizeof(*name_at));
+  if (p->variants == NULL || name_at == NULL) {
+    ld->oom = 1;
+    goto done;
+  }
+  p->nvariants = n;
+  for (i = 0; i < n; i++) {
+    hp__mapent e[V_N] = {{NULL, NULL}}, ae[A_N] = {{NULL, NULL}};
+    hp_variant *va = &p->variants[i];
+    yaml_node_t *it = hp__yaml_seq_item(ld, v, i);
+    if (it == NULL)
+      continue;
+    va->line = hp__yaml_line(it);
+    name_at[i] = it;
+    if (it->type != YAML_MAPPING_NODE) {
+      hp__plan_err(ld, it, "a variant must be a mapping {name, command, ...}, got %s",
+                   hp__yaml_kind(it));
+      continue;
+    }
+    hp__yaml_fields(ld, it, "variants", variant_keys, e);
+    if (hp__plan_ident(ld, "name", e[V_NAME].val, &va->name) == 0)
+      hp__plan_err(ld, hp__yaml_missing_at(&e[V_NAME], it), "a variant needs a `name`");
+    if (e[V_NAME].val)
+      name_at[i] = e[V_NAME].val;
+    ae[A_COMMAND] = e[V_COMMAND];
+    ae[A_ENV] = e[V_ENV];
+    ae[A_CWD] = e[V_CWD];
+    ae[A_TIMEOUT] = e[V_TIMEOUT];
+    ae[A_BUILD] = e[V_BUILD];
+    parse_app_fields(ld, it, "", ae, &va->app);
+    if (hp__plan_bool(ld, "reference", e[V_REFERENCE].val, &va->reference) == 1 && va->reference) {
+      if (ref < 0)
+        ref = (long)i;
+      else
+        hp__plan_err(ld, e[V_REFERENCE].val,
+                     "two reference variants: `%s` and `%s` (line %ld); mark only one with "
+                     "`reference: true`",
+                     va->name ? va->name : "?", p->variants[ref].name ? p->variants[ref].name : "?",
+                     p->variants[ref].line);
+    }
+  }
+  check_variant_names(ld, p, name_at);
+  /* Exactly one reference: the one marked, else the first. Later ones were reported above. */
+  for (i = 0; i < n; i++)
+    p->variants[i].reference = (long)i == (ref < 0 ? 0 : ref);
+  for (i = 0; i < n; i++)
+    inherit_app(ld, &p->variants[i].app, &p->app);
+
+done:
+  free(name_at);
+}

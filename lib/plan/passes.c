@@ -1,0 +1,304 @@
+/*
+ * The `profiler` section and `passes`. Which tools exist and which modes each has is read from
+ * the one tool table, lib/tool/driver.c; this file only judges a plan against it. Checks that
+ * need every pass (names, the one baseline) run after all passes are read.
+ */
+#include "plan/plan.h"
+#include "tool/driver.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The largest `launch_count` accepted: like the limits on repeat and warmup, it turns a typo
+ * into an error instead of a session that never ends. */
+#define MAX_LAUNCH_COUNT 1000000000L
+
+/* The names of every tool, NULL-terminated, for suggestions: read from the tool table so that a
+ * new tool is known here without a second list. The strings are the table's; free the array. */
+static const char **tool_names(void)
+{
+  const char **v;
+  size_t n = 0, i;
+
+  while (hp__driver_at(n))
+    n++;
+  if ((v = calloc(n + 1, sizeof(*v))) == NULL)
+    return NULL;
+  for (i = 0; i < n; i++)
+    v[i] = hp__driver_name(hp__driver_at(i));
+  return v;
+}
+
+/* The same for the modes of one tool, the generic ones included. */
+static const char **mode_names(const hp__driver *d)
+{
+  const char **v;
+  size_t n = 0, i;
+
+  while (hp__driver_mode_at(d, n))
+    n++;
+  if ((v = calloc(n + 1, sizeof(*v))) == NULL)
+    return NULL;
+  for (i = 0; i < n; i++)
+    v[i] = hp__driver_mode_at(d, i);
+  return v;
+}
+
+/* Reports an unknown tool name, with the closest known one as a hint; *ok says whether it is
+ * known. */
+static void check_tool(hp__loader *ld, const char *what, yaml_node_t *v, const char *tool, int *ok)
+{
+  const char **tools, *hint = NULL;
+
+  *ok = hp__driver_find(tool) != NULL;
+  if (*ok)
+    return;
+  if ((tools = tool_names()) != NULL)
+    hint = hp__plan_suggest(tool, tools);
+  else
+    ld->oom = 1;
+  if (hint)
+    hp__plan_err(ld, v, "`%s`: unknown profiler '%.80s' (known: %s; did you mean `%s`?)", what,
+                 tool, hp__driver_tools(), hint);
+  else
+    hp__plan_err(ld, v, "`%s`: unknown profiler '%.80s' (known: %s)", what, tool,
+                 hp__driver_tools());
+  free(tools);
+}
+
+enum {
+  P_TOOL,
+  P_PATH,
+  P_ENV_SCRIPT,
+  P_ARGS,
+  P_N
+};
+static const char *const profiler_keys[] = {"tool", "path", "env_script", "args", NULL};
+
+void hp__plan_parse_profiler(hp__loader *ld, yaml_node_t *v, hp_plan *p)
+{
+  hp__mapent e[P_N] = {{NULL, NULL}};
+
+  if (hp__yaml_want_map(ld, "profiler", v) > 0) {
+    hp__yaml_fields(ld, v, "profiler", profiler_keys, e);
+    if (hp__plan_str(ld, "profiler.tool", e[P_TOOL].val, HP__NONEMPTY, &p->profiler.tool) == 1 &&
+        p->profiler.tool) {
+      check_tool(ld, "profiler.tool", e[P_TOOL].val, p->profiler.tool, &ld->tool_ok);
+    } else if (e[P_TOOL].val && !hp__yaml_is_null(e[P_TOOL].val)) {
+      ld->tool_ok = 0; /* already reported; don't judge modes against a default it didn't ask for */
+    }
+    hp__plan_str(ld, "profiler.path", e[P_PATH].val, HP__NONEMPTY, &p->profiler.path);
+    hp__plan_str(ld, "profiler.env_script", e[P_ENV_SCRIPT].val, HP__NONEMPTY,
+                 &p->profiler.env_script);
+    hp__plan_words(ld, "profiler.args", e[P_ARGS].val, &p->profiler.args);
+  }
+}
+
+typedef struct pass_at {
+  yaml_node_t *item, *name, *mode, *command;
+  int tool_bad;   /* the pass's own `tool` was wrong (reported): its mode cannot be judged */
+  int command_ok; /* `command` was read without error, so its template can be checked */
+} pass_at;
+
+enum {
+  S_NAME,
+  S_MODE,
+  S_TOOL,
+  S_KERNEL,
+  S_ARGS,
+  S_COUNTERS,
+  S_LAUNCH_COUNT,
+  S_COMMAND,
+  S_TIMEOUT,
+  S_EXPECT,
+  S_N
+};
+static const char *const pass_keys[] = {"name",     "mode",         "tool",    "kernel",  "args",
+                                        "counters", "launch_count", "command", "timeout", "expect",
+                                        NULL};
+
+static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at)
+{
+  static const char *const expect[] = {"ok", "distorted", NULL};
+  hp__mapent e[S_N] = {{NULL, NULL}};
+  int tool_ok = 1, r;
+
+  ps->line = hp__yaml_line(it);
+  at->item = at->name = at->mode = it;
+  if (it->type == YAML_SCALAR_NODE && !hp__yaml_is_null(it)) {
+    hp__plan_str(ld, "passes", it, HP__NONEMPTY, &ps->mode);
+    ps->name = hp__plan_dup(ld, ps->mode);
+    return;
+  }
+  if (it->type != YAML_MAPPING_NODE) {
+    hp__plan_err(ld, it, "a pass must be a mode name or a mapping {name, mode, ...}, got %s",
+                 hp__yaml_kind(it));
+    return;
+  }
+  hp__yaml_fields(ld, it, "passes", pass_keys, e);
+  r = hp__plan_words(ld, "command", e[S_COMMAND].val, &ps->command);
+  if (r != 0)
+    at->command = e[S_COMMAND].val;
+  at->command_ok = r == 1;
+  if (hp__plan_str(ld, "mode", e[S_MODE].val, HP__NONEMPTY, &ps->mode) == 1) {
+    at->mode = at->name = e[S_MODE].val;
+  } else if (!e[S_MODE].val || hp__yaml_is_null(e[S_MODE].val)) {
+    if (r != 0) {
+      ps->mode = hp__plan_dup(ld, "command"); /* a template alone says what the pass is */
+    } else {
+      hp__plan_err(ld, hp__yaml_missing_at(&e[S_MODE], it),
+                   "a pass needs a `mode` (normal, command or a mode of "
+                   "its profiler)");
+    }
+  }
+  if (hp__plan_str(ld, "name", e[S_NAME].val, HP__NONEMPTY, &ps->name) == 1)
+    at->name = e[S_NAME].val;
+  else if (ps->mode && !(e[S_NAME].val && !hp__yaml_is_null(e[S_NAME].val)))
+    ps->name =
+        hp__plan_dup(ld, ps->mode); /* at->name stays on the mode, where the name came from */
+  r = hp__plan_str(ld, "tool", e[S_TOOL].val, HP__NONEMPTY, &ps->tool);
+  if (r == 1 && ps->tool)
+    check_tool(ld, "tool", e[S_TOOL].val, ps->tool, &tool_ok);
+  at->tool_bad = r < 0 || !tool_ok;
+  hp__plan_str(ld, "kernel", e[S_KERNEL].val, HP__NONEMPTY, &ps->kernel);
+  hp__plan_words(ld, "args", e[S_ARGS].val, &ps->args);
+  hp__plan_words(ld, "counters", e[S_COUNTERS].val, &ps->counters);
+  hp__plan_long(ld, "launch_count", e[S_LAUNCH_COUNT].val, 1, MAX_LAUNCH_COUNT, &ps->launch_count);
+  hp__plan_duration(ld, "timeout", e[S_TIMEOUT].val, &ps->timeout);
+  hp__plan_enum(ld, "expect", e[S_EXPECT].val, expect, &ps->expect_distorted);
+}
+
+/* Checks a `command` template's {app}. It must be a word of its own, because it expands to the
+ * app's whole argv (several words); inside a longer word it would stay literal. Returns 1 when
+ * the template is good; otherwise reports at `at` and returns 0. */
+static int check_template(hp__loader *ld, yaml_node_t *at, const hp_strv *v)
+{
+  size_t i;
+
+  for (i = 0; i < v->n; i++)
+    if (strcmp(v->v[i], "{app}") == 0)
+      return 1;
+  for (i = 0; i < v->n; i++)
+    if (strstr(v->v[i], "{app}")) {
+      hp__plan_err(
+          ld, at,
+          "`command`: {app} must be a word of its own, since it expands to the app's "
+          "whole argv; found it inside '%.80s' (for a shell, write [sh, -c, 'time \"$@\"', sh, "
+          "{app}])",
+          v->v[i]);
+      return 0;
+    }
+  hp__plan_err(ld, at,
+               "`command` must contain {app} where the app's command line goes "
+               "(e.g. [valgrind, --tool=none, {app}])");
+  return 0;
+}
+
+/* A non-generic mode must be one of its tool's modes: the pass's own tool or the plan's. */
+static void check_mode(hp__loader *ld, const hp_plan *p, const hp_pass *ps, const pass_at *at)
+{
+  const hp__driver *d;
+  const char **modes, *tool, *hint = NULL;
+
+  if (ps->mode == NULL || hp__mode_is_generic(ps->mode))
+    return;
+  if (at->tool_bad)
+    return; /* the pass's own tool is unknown: reported already */
+  if (ps->tool == NULL && !ld->tool_ok)
+    return; /* the plan's tool is unknown: reported already */
+  tool = ps->tool ? ps->tool : p->profiler.tool;
+  d = hp__driver_find(tool);
+  if (d == NULL || hp__driver_has_mode(d, ps->mode))
+    return;
+  if ((modes = mode_names(d)) != NULL)
+    hint = hp__plan_suggest(ps->mode, modes);
+  else
+    ld->oom = 1;
+  if (hint)
+    hp__plan_err(ld, at->mode, "mode `%.80s` is not a mode of %s (modes: %s; did you mean `%s`?)",
+                 ps->mode, tool, hp__driver_modes(d), hint);
+  else
+    hp__plan_err(ld, at->mode, "mode `%.80s` is not a mode of %s (modes: %s)", ps->mode, tool,
+                 hp__driver_modes(d));
+  free(modes);
+}
+
+void hp__plan_parse_passes(hp__loader *ld, const hp__mapent *e, yaml_node_t *root, hp_plan *p)
+{
+  pass_at *at;
+  hp_pass *ps;
+  size_t i, j, n;
+  int base = -1;
+  int r = hp__yaml_want_seq(ld, "passes", e->val);
+
+  if (r == 0)
+    hp__plan_err(ld, hp__yaml_missing_at(e, root),
+                 "missing `passes`: list at least the baseline `normal` and "
+                 "one profiled mode");
+  if (r <= 0)
+    return;
+  n = hp__yaml_seq_len(e->val);
+  if (n) {
+    p->passes = calloc(n, sizeof(*p->passes));
+    at = calloc(n, sizeof(*at));
+    if (p->passes == NULL || at == NULL) {
+      free(at);
+      ld->oom = 1;
+      return;
+    }
+  } else {
+    at = NULL;
+  }
+  p->npasses = n;
+  for (i = 0; i < n; i++) {
+    yaml_node_t *it = hp__yaml_seq_item(ld, e->val, i);
+    if (it)
+      parse_pass(ld, it, &p->passes[i], &at[i]);
+  }
+  for (i = 0; i < n; i++) {
+    ps = &p->passes[i];
+    if (ps->name && !hp__plan_valid_name(ps->name))
+      hp__plan_err(ld, at[i].name,
+                   "pass name '%.80s' is not a valid name: use letters, digits, '_', '.' "
+                   "and '-' (it becomes a folder name)",
+                   ps->name);
+    for (j = 0; j < i && ps->name; j++)
+      if (p->passes[j].name && strcmp(p->passes[j].name, ps->name) == 0) {
+        hp__plan_err(ld, at[i].name,
+                     "duplicate pass name `%s` (first at line %ld); give one a `name:`", ps->name,
+                     p->passes[j].line);
+        break;
+      }
+    if (ps->mode == NULL)
+      continue;
+    if (strcmp(ps->mode, "command") == 0) {
+      if (at[i].command == NULL)
+        hp__plan_err(ld, at[i].mode,
+                     "mode `command` needs `command:`, an argv template containing {app}");
+      else if (at[i].command_ok && ps->command.n == 0)
+        hp__plan_err(ld, at[i].command,
+                     "`command` is empty: give an argv template containing {app}");
+      else if (at[i].command_ok)
+        check_template(ld, at[i].command, &ps->command);
+      continue;
+    }
+    if (at[i].command)
+      hp__plan_err(ld, at[i].command,
+                   "`command` is only used by mode `command` (this pass has mode `%s`)", ps->mode);
+    if (strcmp(ps->mode, "normal") != 0)
+      check_mode(ld, p, ps, &at[i]);
+    else if (base < 0)
+      base = (int)i;
+    else
+      hp__plan_err(ld, at[i].mode,
+                   "a second baseline: pass `%s` has mode normal, but pass `%s` (line %ld) "
+                   "is already the baseline; a plan has exactly one",
+                   ps->name ? ps->name : "?", p->passes[base].name ? p->passes[base].name : "?",
+                   p->passes[base].line);
+  }
+  if (base < 0)
+    hp__plan_err(ld, e->key, "no baseline: add a pass with mode normal");
+  else
+    p->baseline = (size_t)base;
+  free(at);
+}

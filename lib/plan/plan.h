@@ -1,0 +1,144 @@
+/*
+ * The plan loader's internals, shared between the files of lib/plan/ and nothing else: the
+ * public entry points are hp_plan_load, hp_plan_load_string, hp_plan_free, hp_categories_load and
+ * hp_categories_free in hprun.h.
+ *
+ * The files, lowest first:
+ *   diag.c        messages at file:line:col, sorted into the caller's list; "did you mean" hints
+ *   yaml.c        libyaml: the one document, node kinds, mappings against their known keys
+ *   values.c      typed values: strings, integers, numbers, booleans, durations, words, env, names
+ *   app.c         the `app` section and `variants` (each variant becomes a complete app)
+ *   passes.c      `profiler` and `passes`, judged against the tool table in lib/tool/driver.c
+ *   metrics.c     `metrics`, `gates` (which name metrics), `thresholds` and `sampler`
+ *   categories.c  `categories`, in a plan or in a categories file of its own
+ *   plan.c        the defaults, the top level, and the public entry points
+ *
+ * Ownership: an hp__loader lives on the stack of one public entry point and owns only its
+ * message list (hp__plan_flush hands the messages over and frees it). The libyaml document and
+ * every node it hands out belong to the entry point that loaded it. Values a section stores go
+ * into the plan (or the rules) being built; the public free functions release them, also when
+ * loading failed half-way, so nothing here frees on error.
+ */
+#ifndef HPRUN_PLAN_PLAN_H
+#define HPRUN_PLAN_PLAN_H
+
+#include "hprun.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <yaml.h>
+
+/* One load's state. Errors are counted and collected rather than returned, so that loading goes
+ * on after one and a single run shows as many mistakes as possible. */
+typedef struct hp__loader {
+  const char *file; /* for messages */
+  const char *text; /* the input, to turn a reader error's byte offset into line:col */
+  size_t len;
+  yaml_document_t *doc;
+  hp_diags diags; /* this load's messages; sorted into the caller's list at the end */
+  size_t nerrors;
+  int oom;
+  int tool_ok; /* the plan's profiler.tool is known */
+} hp__loader;
+
+/* A mapping's known key as found: both NULL when the key is absent. */
+typedef struct hp__mapent {
+  yaml_node_t *key;
+  yaml_node_t *val;
+} hp__mapent;
+
+/* ---- diag.c: messages ---------------------------------------------------------------------- */
+
+/* Reports an error at a node (NULL: at 0:0) and counts it. */
+void hp__plan_err(hp__loader *ld, const yaml_node_t *at, const char *fmt, ...) HP_PRINTF(3, 4);
+/* Reports an error at a 1-based line and column and counts it. */
+void hp__plan_err_at(hp__loader *ld, long line, long col, const char *fmt, ...) HP_PRINTF(4, 5);
+/* Copies a string (NULL gives NULL), remembering an allocation failure in ld->oom. */
+char *hp__plan_dup(hp__loader *ld, const char *s);
+/* The candidate of the NULL-terminated `cands` closest to `word`, or NULL when none is close
+ * enough to be a likely typo. */
+const char *hp__plan_suggest(const char *word, const char *const *cands);
+/* Joins a NULL-terminated list for messages ("a, b, c") into `buf`, which it returns. */
+const char *hp__plan_join(const char *const *names, char *buf, size_t size);
+/* Moves this load's messages into `out` (which may be NULL), sorted by position, and frees the
+ * loader's list. */
+void hp__plan_flush(hp__loader *ld, hp_diags *out);
+
+/* ---- yaml.c: the document and its nodes ---------------------------------------------------- */
+
+/* Parses the single document of ld->text into *doc. Returns 1 with a document holding a root
+ * (the caller deletes it), 0 after reporting an error (nothing to delete), -1 when out of
+ * memory. */
+int hp__yaml_load(hp__loader *ld, yaml_document_t *doc);
+yaml_node_t *hp__yaml_node(hp__loader *ld, int id);
+/* A scalar's text. */
+const char *hp__yaml_str(const yaml_node_t *n);
+/* The 1-based line of a node, 0 for NULL. */
+long hp__yaml_line(const yaml_node_t *n);
+/* 1 for a missing node and for a plain `~`, `null` or nothing: YAML's null, read as "not set". */
+int hp__yaml_is_null(const yaml_node_t *n);
+/* What a node is, for "got ..." in messages. */
+const char *hp__yaml_kind(const yaml_node_t *n);
+/* 1 when `v` is a scalar without NUL bytes, 0 when it is null, -1 after reporting a wrong type;
+ * `type` names what was expected. */
+int hp__yaml_scalar(hp__loader *ld, const char *what, const char *type, yaml_node_t *v);
+/* Reports duplicate keys in a mapping. */
+void hp__yaml_check_dups(hp__loader *ld, yaml_node_t *m);
+/* Walks a mapping against its known keys (NULL-terminated): unknown keys, keys that are not
+ * strings and duplicates are reported; ents[i] receives the first occurrence of keys[i].
+ * `section` names the mapping in messages (NULL: the plan's top level). */
+void hp__yaml_fields(hp__loader *ld, yaml_node_t *m, const char *section, const char *const *keys,
+                     hp__mapent *ents);
+/* Where to point when a required key is missing or null: the key, else the mapping. */
+yaml_node_t *hp__yaml_missing_at(const hp__mapent *e, yaml_node_t *m);
+/* 1 when `v` is a mapping (a list), 0 when null, -1 after reporting a wrong type. */
+int hp__yaml_want_map(hp__loader *ld, const char *what, yaml_node_t *v);
+int hp__yaml_want_seq(hp__loader *ld, const char *what, yaml_node_t *v);
+size_t hp__yaml_seq_len(yaml_node_t *v);
+yaml_node_t *hp__yaml_seq_item(hp__loader *ld, yaml_node_t *v, size_t i);
+
+/* ---- values.c: typed values ---------------------------------------------------------------- */
+/* Each getter returns 1 when it stored a value, 0 when the value is absent or null (the default
+ * applies) and -1 after reporting an error; *out is only written on 1. A string it replaces is
+ * freed. `what` names the key in messages. */
+
+#define HP__NONEMPTY 1 /* hp__plan_str: an empty string is an error */
+
+int hp__plan_str(hp__loader *ld, const char *what, yaml_node_t *v, int flags, char **out);
+int hp__plan_long(hp__loader *ld, const char *what, yaml_node_t *v, long min, long max, long *out);
+int hp__plan_u64(hp__loader *ld, const char *what, yaml_node_t *v, uint64_t *out);
+/* A decimal number; with `percent` also "5%" (= 0.05). */
+int hp__plan_number(hp__loader *ld, const char *what, yaml_node_t *v, int percent, double *out);
+/* true or false only; YAML 1.1's yes/no/on/off are refused with a hint. */
+int hp__plan_bool(hp__loader *ld, const char *what, yaml_node_t *v, int *out);
+int hp__plan_duration(hp__loader *ld, const char *what, yaml_node_t *v, double *out);
+/* One of `names` (NULL-terminated); *out is its index. */
+int hp__plan_enum(hp__loader *ld, const char *what, yaml_node_t *v, const char *const *names,
+                  int *out);
+/* A list of strings, or one string split into words as sh would. */
+int hp__plan_words(hp__loader *ld, const char *what, yaml_node_t *v, hp_strv *out);
+/* An `env:` mapping of variable name -> value into a new array *env of *nenv entries. */
+int hp__plan_env(hp__loader *ld, const char *what, yaml_node_t *v, hp_kv **env, size_t *nenv);
+/* A name that becomes a folder name: letters, digits, '_', '.' and '-'. */
+int hp__plan_ident(hp__loader *ld, const char *what, yaml_node_t *v, char **out);
+int hp__plan_name_char(char c);
+int hp__plan_valid_name(const char *s);
+
+/* ---- the sections (app.c, passes.c, metrics.c, categories.c) ------------------------------- */
+/* Sections that another section refers to are read first: metrics before gates, passes before
+ * variants. A required section gets its entry `e` and the root, to point at what is missing. */
+
+void hp__plan_parse_app(hp__loader *ld, const hp__mapent *e, yaml_node_t *root, hp_app *a);
+void hp__plan_parse_variants(hp__loader *ld, yaml_node_t *v, hp_plan *p);
+void hp__plan_parse_profiler(hp__loader *ld, yaml_node_t *v, hp_plan *p);
+void hp__plan_parse_passes(hp__loader *ld, const hp__mapent *e, yaml_node_t *root, hp_plan *p);
+void hp__plan_parse_metrics(hp__loader *ld, const hp__mapent *e, yaml_node_t *root, hp_plan *p);
+void hp__plan_parse_gates(hp__loader *ld, yaml_node_t *v, hp_plan *p);
+void hp__plan_parse_thresholds(hp__loader *ld, yaml_node_t *v, hp_plan *p);
+void hp__plan_parse_sampler(hp__loader *ld, yaml_node_t *v, hp_plan *p);
+/* On any error the rules built so far are still stored in *rules / *nrules, for the caller to
+ * free with hp_categories_free. */
+void hp__plan_parse_categories(hp__loader *ld, const hp__mapent *e, hp_category_rule **rules,
+                               size_t *nrules);
+
+#endif /* HPRUN_PLAN_PLAN_H */
