@@ -5,9 +5,11 @@
  *     host call stack, summarised as the article's print_stack_summary does (launches per kernel,
  *     and the most common first user frame after the runtime's frames);
  *   - text files (stdout.txt, hipprof.txt, pmc_results_<pid>.txt, ...): --memory-usage leak-check
- *     lines, PMC dispatch lines, and an ncu CSV that went to stdout.
+ *     lines are read here; PMC dispatch lines go to parse_pmctext.c, and an ncu CSV that went to
+ *     stdout goes to parse_ncu.c.
  */
-#include "profile/profile.h"
+#include "profile/build.h"
+#include "profile/parsers.h"
 #include "util/buf.h"
 #include "util/csv.h"
 
@@ -46,9 +48,28 @@ static int frame_class(hp_profile *p, const char *raw, size_t n)
   return cls;
 }
 
+enum {
+  C_NAME,
+  C_INDEX,
+  C_SQ,
+  C_ADDR,
+  C_N
+};
+
+/* One stack file being read. */
 typedef struct stack_state {
   hp_profile *p;
-  int err;
+  int err; /* set by stack_fin, which cannot return one */
+  int idx[C_N];
+  size_t ncols;
+  hp__recent grp; /* the launches, keyed by (kernel, index) */
+  /* The previous row's launch: rows of one launch come together, so when (str_name, index)
+   * repeats, no lookup is needed. */
+  hp__buf prev_name, prev_index;
+  hp__recent_ent *prev_e;
+  unsigned long long prev_epoch;
+  uint32_t kid;
+  int have_kid;
 } stack_state;
 
 /* A launch is finished: count it, with its first user frame (or "runtime-only"). */
@@ -60,123 +81,120 @@ static void stack_fin(void *ud, hp__recent_ent *e)
     st->err = HP_ENOMEM;
 }
 
+/* Field `col` of the row, or `dflt` (the article's default for a short row). */
+static const char *stack_field(const stack_state *st, const hp__csv_rec *rec, int col,
+                               const char *dflt, size_t *n)
+{
+  const char *s = hp__fld(rec, st->idx[col], n);
+
+  if (s == NULL) {
+    s = dflt;
+    *n = strlen(dflt);
+  }
+  return s;
+}
+
+/* Finds or adds the launch (name, index) and marks it touched at `row`. */
+static int stack_launch(stack_state *st, const char *name, size_t nn, const char *index, size_t in,
+                        long long row, hp__recent_ent **e)
+{
+  int added;
+
+  if (st->prev_e && st->prev_epoch == st->grp.epoch && st->prev_name.len == nn &&
+      st->prev_index.len == in && memcmp(st->prev_name.data, name, nn) == 0 &&
+      memcmp(st->prev_index.data, index, in) == 0) {
+    *e = st->prev_e;
+    (*e)->last = row;
+    return 0;
+  }
+  if (!st->have_kid || st->prev_name.len != nn || memcmp(st->prev_name.data, name, nn) != 0) {
+    if (hp__stack_kernel_get(st->p, name, nn, &st->kid))
+      return HP_ENOMEM;
+    st->have_kid = 1;
+    hp__buf_reset(&st->prev_name);
+    if (hp__buf_add(&st->prev_name, name, nn))
+      return HP_ENOMEM;
+  }
+  if (hp__recent_touch(&st->grp, st->kid, index, in, row, e, &added))
+    return HP_ENOMEM;
+  hp__buf_reset(&st->prev_index);
+  if (hp__buf_add(&st->prev_index, index, in))
+    return HP_ENOMEM;
+  st->prev_e = *e;
+  st->prev_epoch = st->grp.epoch;
+  return 0;
+}
+
+/* Keeps the row's frame as the launch's first user frame when it is a user frame nearer the
+ * kernel launch (a lower stack_sq) than the one kept so far. */
+static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp__recent_ent *e)
+{
+  char buf[FRAME_MAX];
+  const char *addr;
+  size_t an, sn;
+  long long sq = 0;
+  char *copy;
+
+  addr = stack_field(st, rec, C_ADDR, "", &an);
+  if (hp__fll(x, rec, st->idx[C_SQ], "stack_sq", &sq) != 1)
+    sq = 0;
+  if (frame_class(st->p, addr, an) != 0 || (e->s != NULL && sq >= e->a))
+    return 0;
+  sn = hp__sanitize_frame(addr, an, buf, sizeof(buf));
+  if ((copy = hp__strndup(buf, sn)) == NULL)
+    return HP_ENOMEM;
+  free(e->s);
+  e->s = copy;
+  e->a = sq;
+  return 0;
+}
+
+/* Folds one frame row into its launch. */
+static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec)
+{
+  const char *name, *index;
+  size_t nn, in;
+  long long row = ++st->p->rowseq;
+  hp__recent_ent *e;
+
+  if (rec->n != st->ncols)
+    hp__check_width(x, rec, st->ncols);
+  name = stack_field(st, rec, C_NAME, "unknown", &nn);
+  index = stack_field(st, rec, C_INDEX, "unknown", &in);
+  if (stack_launch(st, name, nn, index, in, row, &e) || stack_frame(x, st, rec, e) ||
+      hp__recent_tick(&st->grp, row))
+    return HP_ENOMEM;
+  return 0;
+}
+
 int hp__parse_stack(hp__pctx *x)
 {
   static const char *const want[] = {"str_name", "index", "stack_sq", "addrname"};
-  enum {
-    C_NAME,
-    C_INDEX,
-    C_SQ,
-    C_ADDR,
-    C_N
-  };
-  hp_profile *p = x->p;
-  int idx[C_N], r;
-  hp__csv_rec rec;
-  hp__recent grp;
   stack_state st;
-  hp__buf prev_name = HP__BUF_INIT, prev_index = HP__BUF_INIT;
-  hp__recent_ent *prev_e = NULL;
-  unsigned long long prev_epoch = 0;
-  uint32_t kid = 0;
-  size_t ncols;
-  int have_kid = 0;
+  hp__csv_rec rec;
+  int r;
 
-  st.p = p;
-  st.err = 0;
-  hp__recent_init(&grp, 8192, stack_fin, &st);
+  memset(&st, 0, sizeof(st));
+  st.p = x->p;
+  hp__recent_init(&st.grp, HP__RECENT_WINDOW, stack_fin, &st);
   if ((r = hp__read_header(x, &rec)) <= 0)
     return r;
-  hp__csv_map(&rec, want, C_N, idx);
-  if (hp__require(x, rec.line, want, idx, C_N))
+  hp__csv_map(&rec, want, C_N, st.idx);
+  if (hp__require(x, rec.line, want, st.idx, C_N))
     return 0;
-  ncols = rec.n;
+  st.ncols = rec.n;
   x->tables |= HP__TB_STACK;
-  while ((r = hp__csv_next(x->csv, &rec)) == 1) {
-    const char *name, *index, *addr;
-    size_t nn, in, an;
-    long long sq = 0, row = ++p->rowseq;
-    hp__recent_ent *e;
-    int cls, added;
-
-    if (rec.n != ncols)
-      hp__check_width(x, &rec, ncols);
-    name = hp__fld(&rec, idx[C_NAME], &nn);
-    index = hp__fld(&rec, idx[C_INDEX], &in);
-    addr = hp__fld(&rec, idx[C_ADDR], &an);
-    /* The article's defaults for a short row. */
-    if (name == NULL) {
-      name = "unknown";
-      nn = 7;
-    }
-    if (index == NULL) {
-      index = "unknown";
-      in = 7;
-    }
-    if (addr == NULL) {
-      addr = "";
-      an = 0;
-    }
-    /* Rows of one launch come together: when (str_name, index) repeats, no lookup is needed. */
-    if (prev_e && prev_epoch == grp.epoch && prev_name.len == nn && prev_index.len == in &&
-        memcmp(prev_name.data, name, nn) == 0 && memcmp(prev_index.data, index, in) == 0) {
-      e = prev_e;
-      e->last = row;
-    } else {
-      if (!have_kid || prev_name.len != nn || memcmp(prev_name.data, name, nn) != 0) {
-        if (hp__stack_kernel_get(p, name, nn, &kid)) {
-          r = HP_ENOMEM;
-          goto fail;
-        }
-        have_kid = 1;
-        hp__buf_reset(&prev_name);
-        if (hp__buf_add(&prev_name, name, nn)) {
-          r = HP_ENOMEM;
-          goto fail;
-        }
-      }
-      if (hp__recent_touch(&grp, kid, index, in, row, &e, &added)) {
-        r = HP_ENOMEM;
-        goto fail;
-      }
-      hp__buf_reset(&prev_index);
-      if (hp__buf_add(&prev_index, index, in)) {
-        r = HP_ENOMEM;
-        goto fail;
-      }
-      prev_e = e;
-      prev_epoch = grp.epoch;
-    }
-    if (hp__fll(x, &rec, idx[C_SQ], "stack_sq", &sq) != 1)
-      sq = 0;
-    cls = frame_class(p, addr, an);
-    if (cls == 0 && (e->s == NULL || sq < e->a)) {
-      char buf[FRAME_MAX];
-      size_t sn = hp__sanitize_frame(addr, an, buf, sizeof(buf));
-      char *copy = hp__strndup(buf, sn);
-      if (copy == NULL) {
-        r = HP_ENOMEM;
-        goto fail;
-      }
-      free(e->s);
-      e->s = copy;
-      e->a = sq;
-    }
-    if (hp__recent_tick(&grp, row)) {
-      r = HP_ENOMEM;
-      goto fail;
-    }
-  }
-
-fail:
-  hp__recent_finish(&grp);
-  if (grp.reappeared)
+  while ((r = hp__csv_next(x->csv, &rec)) == 1)
+    if ((r = stack_row(x, &st, &rec)) != 0)
+      break;
+  hp__recent_finish(&st.grp);
+  if (st.grp.reappeared)
     hp__pwarn(x, 0,
               "%lld launches (str_name, index) came back more than 8192 rows after their "
               "last row and were counted again; launch counts may be too high",
-              grp.reappeared);
-  hp__buf_free(&prev_name);
-  hp__buf_free(&prev_index);
+              st.grp.reappeared);
+  hp__buf_free(&st.prev_name);
+  hp__buf_free(&st.prev_index);
   if (r == 0 && st.err)
     r = st.err;
   return r < 0 ? r : 0;

@@ -12,7 +12,8 @@
  * ("1,234,567.5") or be "n/a". Metrics are summed per kernel over launches; the launch duration
  * (gpu__time_duration.sum, or "Duration" on the details page) also feeds the kernel table.
  */
-#include "profile/profile.h"
+#include "profile/build.h"
+#include "profile/parsers.h"
 #include "util/buf.h"
 #include "util/csv.h"
 
@@ -103,16 +104,21 @@ static double ns_per(const char *u, size_t n)
   return NAN;
 }
 
+/* One ncu CSV being read. */
 typedef struct ncu_state {
   int idx[N_N];
   int details;
   size_t ncols;
-  int32_t *mid;   /* raw page: metric id per column, -1 for identity columns */
-  int dur_col;    /* raw page: the duration column, or -1 */
-  char *dur_unit; /* raw page: its unit, from the units row */
-  int want_units; /* raw page: the next row may be the units row */
+  int32_t *mid;                /* raw page: metric id per column, -1 for identity columns */
+  int dur_col;                 /* raw page: the duration column, or -1 */
+  char *dur_unit;              /* raw page: its unit, from the units row */
+  int want_units;              /* raw page: the next row may be the units row */
+  hp__recent seen;             /* launches, keyed by (ID, Process ID) */
+  long skipped, first_skipped; /* lines among the rows that are not CSV */
 } ncu_state;
 
+/* Maps a header record (the first, or another process's): the page, and on the raw page a metric
+ * id for every column that is not an identity column. */
 static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
 {
   size_t i;
@@ -147,8 +153,8 @@ static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
 
 /* Counts a launch of kernel `kid` once and notes its block and grid sizes. Returns 1 for a new
  * launch, 0 for one already seen, HP_ENOMEM. */
-static int launch(hp__pctx *x, ncu_state *s, hp__recent *seen, const hp__csv_rec *rec, uint32_t kid,
-                  long long row, hp__recent_ent **ent)
+static int launch(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t kid, long long row,
+                  hp__recent_ent **ent)
 {
   hp__ncu_kernel *k = &x->p->ncu[kid];
   hp__buf key = HP__BUF_INIT;
@@ -160,7 +166,7 @@ static int launch(hp__pctx *x, ncu_state *s, hp__recent *seen, const hp__csv_rec
   pid = hp__fld(rec, s->idx[N_PID], &pidn);
   if (hp__buf_add(&key, id, idn) || hp__buf_addc(&key, '\x1f') ||
       (pid && hp__buf_add(&key, pid, pidn)) ||
-      hp__recent_touch(seen, 0, key.data, key.len, row, ent, &added)) {
+      hp__recent_touch(&s->seen, 0, key.data, key.len, row, ent, &added)) {
     hp__buf_free(&key);
     return HP_ENOMEM;
   }
@@ -189,6 +195,8 @@ static int launch(hp__pctx *x, ncu_state *s, hp__recent *seen, const hp__csv_rec
   return 1;
 }
 
+/* A launch's duration `v` in `unit`, into the kernel table (unless a kernel stats file beside this
+ * one already gives kernel times). A unit that is not a time is warned about and skipped. */
 static int add_duration(hp__pctx *x, const char *name, size_t n, double v, const char *unit,
                         size_t un, long line)
 {
@@ -209,173 +217,210 @@ static int add_duration(hp__pctx *x, const char *name, size_t n, double v, const
   return 0;
 }
 
-int hp__parse_ncu(hp__pctx *x)
+/* Skips to the header line (the first that starts with "ID") and leaves it unread. Returns 1, 0
+ * when there is none (warned), or an HP_E* code from the reader. */
+static int find_header(hp__pctx *x)
 {
-  hp_profile *p = x->p;
-  ncu_state s;
-  hp__recent seen;
-  hp__csv_rec rec;
-  const char *line_s;
-  size_t line_n;
-  long line, skipped = 0, first_skipped = 0;
+  const char *s;
+  size_t n;
+  long line;
   int r;
 
-  memset(&s, 0, sizeof(s));
-  hp__recent_init(&seen, 8192, NULL, NULL);
-  /* Find the header line. */
   for (;;) {
-    r = hp__csv_next_line(x->csv, &line_s, &line_n, &line);
+    r = hp__csv_next_line(x->csv, &s, &n, &line);
     if (r < 0)
       return r;
     if (r == 0) {
       hp__pwarn(x, 0, "no ncu CSV header (a line starting with \"ID\") was found");
       return 0;
     }
-    if (line_n >= 5 && memcmp(line_s, "\"ID\",", 5) == 0)
+    if (n >= 5 && memcmp(s, "\"ID\",", 5) == 0)
       break;
   }
   hp__csv_unread_line(x->csv);
+  return 1;
+}
+
+/* The next CSV record among the rows, skipping empty lines and counting lines that are not CSV.
+ * Returns 1, 0 at the end, or an HP_E* code. */
+static int next_record(hp__pctx *x, ncu_state *s, hp__csv_rec *rec)
+{
+  const char *ls;
+  size_t ln;
+  long line;
+  int r;
+
+  for (;;) {
+    if ((r = hp__csv_next_line(x->csv, &ls, &ln, &line)) <= 0)
+      return r;
+    if (ln == 0)
+      continue;
+    if (ls[0] == '"')
+      break;
+    /* ncu's own ==PROF== lines are expected; anything else is the program's output. */
+    if (!(ln >= 2 && ls[0] == '=' && ls[1] == '=') && s->skipped++ == 0)
+      s->first_skipped = line;
+  }
+  hp__csv_unread_line(x->csv);
+  return hp__csv_next(x->csv, rec);
+}
+
+/* A record that is not a launch: another header, or the raw page's units row (no ID) that gives
+ * each metric its unit. Returns 1 when it was one, 0 when not, HP_ENOMEM. */
+static int header_or_units(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec)
+{
+  size_t idn, i, mn;
+  const char *id = hp__fld(rec, s->idx[N_ID], &idn), *mname;
+  uint32_t mid;
+
+  if (id && idn == 2 && memcmp(id, "ID", 2) == 0)
+    return setup(x, rec, s) ? HP_ENOMEM : 1; /* another process: its columns may differ */
+  if (!s->want_units)
+    return 0;
+  s->want_units = 0;
+  if (id != NULL && idn != 0)
+    return 0;
+  for (i = 0; i < rec->n && i < s->ncols; i++) {
+    if (s->mid[i] < 0)
+      continue;
+    mn = hp__ncu_metric_name(x->p, (uint32_t)s->mid[i], &mname);
+    if (hp__ncu_metric(x->p, mname, mn, rec->f[i], rec->len[i], &mid))
+      return HP_ENOMEM;
+    s->mid[i] = (int32_t)mid;
+  }
+  if (s->dur_col >= 0 && (size_t)s->dur_col < rec->n &&
+      (s->dur_unit = hp__strndup(rec->f[s->dur_col], rec->len[s->dur_col])) == NULL)
+    return HP_ENOMEM;
+  return 1;
+}
+
+/* A details-page row: one metric of one launch. Returns 0, 1 when the value is not a number, or
+ * HP_ENOMEM. */
+static int details_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t kid,
+                       const char *name, size_t nn, hp__recent_ent *ent)
+{
+  const char *mn, *mu, *mv;
+  size_t mnn, mun, mvn;
+  uint32_t mid;
+  double v;
+
+  mn = hp__fld(rec, s->idx[N_MNAME], &mnn);
+  mu = hp__fld(rec, s->idx[N_MUNIT], &mun);
+  mv = hp__fld(rec, s->idx[N_MVALUE], &mvn);
+  if (mn == NULL || mv == NULL)
+    return 1;
+  /* Text values ("CachePreferNone") are normal on the details page: they are not summed. */
+  if (hp__parse_num(mv, mvn, &v) != 1)
+    return 1;
+  if (hp__ncu_metric(x->p, mn, mnn, mu, mun, &mid) || hp__ncu_add(x->p, kid, mid, v))
+    return HP_ENOMEM;
+  if (is_duration(mn, mnn) && !ent->flag) {
+    ent->flag = 1;
+    return add_duration(x, name, nn, v, mu, mun, rec->line);
+  }
+  return 0;
+}
+
+/* A raw-page row: every metric of one launch. */
+static int raw_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t kid,
+                   const char *name, size_t nn)
+{
+  size_t i;
+  double v;
+  int k, r;
+
+  for (i = 0; i < rec->n && i < s->ncols; i++) {
+    if (s->mid[i] < 0)
+      continue;
+    k = hp__parse_num(rec->f[i], rec->len[i], &v);
+    /* Real ncu raw pages hold text-valued columns too (device__attribute_display_name
+     * "NVIDIA H200", launch__func_cache_config "CachePreferNone"), as the details page does:
+     * they are attributes, not numbers to sum, so they are skipped without a warning. */
+    if (k <= 0)
+      continue;
+    if (hp__ncu_add(x->p, kid, (uint32_t)s->mid[i], v))
+      return HP_ENOMEM;
+    if ((int)i == s->dur_col &&
+        (r = add_duration(x, name, nn, v, s->dur_unit, s->dur_unit ? strlen(s->dur_unit) : 0,
+                          rec->line)) != 0)
+      return r;
+  }
+  return 0;
+}
+
+/* Folds one launch row. Returns 0, 1 when the row was skipped, or HP_ENOMEM. */
+static int launch_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec)
+{
+  hp_profile *p = x->p;
+  const char *name, *id;
+  size_t nn, idn;
+  long long idv, row;
+  uint32_t kid;
+  hp__recent_ent *ent;
+  int isnew, r = 0;
+
+  if (rec->n != s->ncols)
+    hp__check_width(x, rec, s->ncols);
+  id = hp__fld(rec, s->idx[N_ID], &idn);
+  if (id == NULL || hp__parse_ll(id, idn, &idv) != 1) {
+    hp__pwarn(x, rec->line, "the ID column is not a number; the row is skipped");
+    return 1;
+  }
+  name = hp__fld(rec, s->idx[N_KERNEL], &nn);
+  if (name)
+    hp__trim(&name, &nn);
+  if (name == NULL || nn == 0) {
+    hp__pwarn(x, rec->line, "no kernel name; the row is skipped");
+    return 1;
+  }
+  if (hp__ncu_kernel_get(p, name, nn, &kid))
+    return HP_ENOMEM;
+  row = ++p->rowseq;
+  if ((isnew = launch(x, s, rec, kid, row, &ent)) < 0)
+    return isnew;
+  if (s->details)
+    r = details_row(x, s, rec, kid, name, nn, ent);
+  else if (isnew)
+    r = raw_row(x, s, rec, kid, name, nn);
+  if (r != 0)
+    return r;
+  return hp__recent_tick(&s->seen, row) ? HP_ENOMEM : 0;
+}
+
+int hp__parse_ncu(hp__pctx *x)
+{
+  static const char *const req[] = {"Kernel Name"};
+  ncu_state s;
+  hp__csv_rec rec;
+  int r;
+
+  memset(&s, 0, sizeof(s));
+  hp__recent_init(&s.seen, HP__RECENT_WINDOW, NULL, NULL);
+  if ((r = find_header(x)) <= 0)
+    return r;
   if ((r = hp__csv_next(x->csv, &rec)) != 1)
     return r < 0 ? r : 0;
   if ((r = setup(x, &rec, &s)) != 0)
     goto fail;
   if (s.idx[N_KERNEL] < 0) {
-    static const char *const req[] = {"Kernel Name"};
     hp__require(x, rec.line, req, &s.idx[N_KERNEL], 1);
     goto fail;
   }
   x->tables |= HP__TB_NCU;
-  for (;;) {
-    const char *name, *id;
-    size_t nn, idn, i;
-    long long idv, row;
-    uint32_t kid;
-    hp__recent_ent *ent;
-    int isnew;
-
-    r = hp__csv_next_line(x->csv, &line_s, &line_n, &line);
-    if (r <= 0)
+  while ((r = next_record(x, &s, &rec)) == 1) {
+    if ((r = header_or_units(x, &s, &rec)) == 0)
+      r = launch_row(x, &s, &rec);
+    if (r < 0)
       break;
-    if (line_n == 0)
-      continue;
-    if (line_s[0] != '"') {
-      /* ncu's own ==PROF== lines are expected; anything else is the program's output. */
-      if (!(line_n >= 2 && line_s[0] == '=' && line_s[1] == '=') && skipped++ == 0)
-        first_skipped = line;
-      continue;
-    }
-    hp__csv_unread_line(x->csv);
-    if ((r = hp__csv_next(x->csv, &rec)) != 1)
-      break;
-    id = hp__fld(&rec, s.idx[N_ID], &idn);
-    if (id && idn == 2 && memcmp(id, "ID", 2) == 0) {
-      /* Another header (another process): its columns may differ. */
-      if ((r = setup(x, &rec, &s)) != 0)
-        break;
-      continue;
-    }
-    if (s.want_units) {
-      s.want_units = 0;
-      if (id == NULL || idn == 0) {
-        for (i = 0; i < rec.n && i < s.ncols; i++) {
-          const char *mname;
-          size_t mn;
-          if (s.mid[i] < 0)
-            continue;
-          mn = hp__ncu_metric_name(p, (uint32_t)s.mid[i], &mname);
-          if (hp__ncu_metric(p, mname, mn, rec.f[i], rec.len[i], &kid)) {
-            r = HP_ENOMEM;
-            goto fail;
-          }
-          s.mid[i] = (int32_t)kid;
-        }
-        if (s.dur_col >= 0 && (size_t)s.dur_col < rec.n &&
-            (s.dur_unit = hp__strndup(rec.f[s.dur_col], rec.len[s.dur_col])) == NULL) {
-          r = HP_ENOMEM;
-          goto fail;
-        }
-        continue;
-      }
-    }
-    if (rec.n != s.ncols)
-      hp__check_width(x, &rec, s.ncols);
-    if (id == NULL || hp__parse_ll(id, idn, &idv) != 1) {
-      hp__pwarn(x, rec.line, "the ID column is not a number; the row is skipped");
-      continue;
-    }
-    name = hp__fld(&rec, s.idx[N_KERNEL], &nn);
-    if (name)
-      hp__trim(&name, &nn);
-    if (name == NULL || nn == 0) {
-      hp__pwarn(x, rec.line, "no kernel name; the row is skipped");
-      continue;
-    }
-    if (hp__ncu_kernel_get(p, name, nn, &kid)) {
-      r = HP_ENOMEM;
-      break;
-    }
-    row = ++p->rowseq;
-    if ((isnew = launch(x, &s, &seen, &rec, kid, row, &ent)) < 0) {
-      r = isnew;
-      break;
-    }
-    if (s.details) {
-      const char *mn, *mu, *mv;
-      size_t mnn, mun, mvn;
-      uint32_t mid;
-      double v;
-      mn = hp__fld(&rec, s.idx[N_MNAME], &mnn);
-      mu = hp__fld(&rec, s.idx[N_MUNIT], &mun);
-      mv = hp__fld(&rec, s.idx[N_MVALUE], &mvn);
-      if (mn == NULL || mv == NULL)
-        continue;
-      /* Text values ("CachePreferNone") are normal on the details page: they are not summed. */
-      if (hp__parse_num(mv, mvn, &v) != 1)
-        continue;
-      if (hp__ncu_metric(p, mn, mnn, mu, mun, &mid) || hp__ncu_add(p, kid, mid, v)) {
-        r = HP_ENOMEM;
-        break;
-      }
-      if (is_duration(mn, mnn) && !ent->flag) {
-        ent->flag = 1;
-        if ((r = add_duration(x, name, nn, v, mu, mun, rec.line)) != 0)
-          break;
-      }
-    } else if (isnew) {
-      for (i = 0; i < rec.n && i < s.ncols; i++) {
-        double v;
-        int k;
-        if (s.mid[i] < 0)
-          continue;
-        k = hp__parse_num(rec.f[i], rec.len[i], &v);
-        /* Real ncu raw pages hold text-valued columns too (device__attribute_display_name
-         * "NVIDIA H200", launch__func_cache_config "CachePreferNone"), as the details page does:
-         * they are attributes, not numbers to sum, so they are skipped without a warning. */
-        if (k <= 0)
-          continue;
-        if (hp__ncu_add(p, kid, (uint32_t)s.mid[i], v)) {
-          r = HP_ENOMEM;
-          goto fail;
-        }
-        if ((int)i == s.dur_col &&
-            (r = add_duration(x, name, nn, v, s.dur_unit, s.dur_unit ? strlen(s.dur_unit) : 0,
-                              rec.line)) != 0)
-          goto fail;
-      }
-    }
-    if (hp__recent_tick(&seen, row)) {
-      r = HP_ENOMEM;
-      break;
-    }
   }
-  if (skipped)
-    hp_diags_add(x->diags, HP_DIAG_NOTE, x->path, first_skipped, 0,
+  if (s.skipped)
+    hp_diags_add(x->diags, HP_DIAG_NOTE, x->path, s.first_skipped, 0,
                  "%ld lines among the ncu rows are not CSV (the program's own output?) and were "
                  "skipped",
-                 skipped);
+                 s.skipped);
 
 fail:
-  hp__recent_finish(&seen);
+  hp__recent_finish(&s.seen);
   free(s.mid);
   free(s.dur_unit);
   return r < 0 ? r : 0;

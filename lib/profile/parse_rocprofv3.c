@@ -11,7 +11,8 @@
  * Guid and `Lds_Block_Size`-style spellings): every column is found by name with its aliases,
  * case-insensitively.
  */
-#include "profile/profile.h"
+#include "profile/build.h"
+#include "profile/parsers.h"
 #include "util/buf.h"
 #include "util/csv.h"
 
@@ -20,11 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-static int64_t ll_diff(long long a, long long b)
-{
-  return (int64_t)((unsigned long long)a - (unsigned long long)b);
-}
 
 int hp__parse_v3_trace(hp__pctx *x, int table)
 {
@@ -53,10 +49,7 @@ int hp__parse_v3_trace(hp__pctx *x, int table)
   if (hp__require(x, rec.line, want, idx, 3))
     return 0;
   ncols = rec.n;
-  x->tables |= table == HP__T_KERNEL ? HP__TB_KERNEL
-      : table == HP__T_COPY          ? HP__TB_COPY
-      : table == HP__T_HSA           ? HP__TB_HSA
-                                     : HP__TB_API;
+  x->tables |= hp__table_bit(table);
   while ((r = hp__csv_next(x->csv, &rec)) == 1) {
     const char *name;
     size_t n;
@@ -85,7 +78,7 @@ int hp__parse_v3_trace(hp__pctx *x, int table)
         break;
       }
     }
-    hp__tstat_add_trace(st, (double)ll_diff(e, b), x->file);
+    hp__tstat_add_trace(st, hp__span_ns(b, e), x->file);
   }
   hp__buf_free(&prev);
   return r < 0 ? r : 0;
@@ -140,120 +133,148 @@ static size_t split_instance(const char *s, size_t n, long *inst)
   return k - 1;
 }
 
+/* One counter-collection file being read. */
+typedef struct counters_state {
+  int idx[V_N];
+  size_t ncols;
+  hp__recent seen; /* (dispatch, agent) keys, so a dispatch's resources and time count once */
+  hp__buf prev;    /* the previous row's kernel name; kid is its id */
+  uint32_t kid;
+  int have_kid;
+  hp__buf key;
+} counters_state;
+
+/* The row's kernel in c->kid. Returns 0, 1 when the row has no kernel name (warned), HP_ENOMEM. */
+static int counters_kernel(hp__pctx *x, counters_state *c, const hp__csv_rec *rec)
+{
+  size_t n;
+  const char *s = hp__fld(rec, c->idx[V_NAME], &n);
+
+  if (s)
+    hp__trim(&s, &n);
+  if (s == NULL || n == 0) {
+    hp__pwarn(x, rec->line, "no kernel name; the row is skipped");
+    return 1;
+  }
+  if (c->have_kid && c->prev.len == n && memcmp(c->prev.data, s, n) == 0)
+    return 0;
+  hp__buf_reset(&c->prev);
+  if (hp__buf_add(&c->prev, s, n) || hp__pmc_kernel_get(x->p, s, n, &c->kid))
+    return HP_ENOMEM;
+  c->have_kid = 1;
+  return 0;
+}
+
+/* A dispatch spans one row per counter: its resources and time are taken from its first row. */
+static int counters_dispatch(hp__pctx *x, counters_state *c, const hp__csv_rec *rec, long long row)
+{
+  hp__pmc_kernel *pk = &x->p->pmc[c->kid];
+  hp__recent_ent *ent;
+  const char *s, *ag;
+  size_t i, n, agn;
+  long long b, e;
+  int added = 1;
+
+  s = hp__fld(rec, c->idx[V_DISPATCH], &n);
+  if (s && n) {
+    hp__buf_reset(&c->key);
+    hp__buf_add(&c->key, s, n);
+    if ((ag = hp__fld(rec, c->idx[V_AGENT], &agn)) != NULL) {
+      hp__buf_addc(&c->key, '\x1f');
+      hp__buf_add(&c->key, ag, agn);
+    }
+    if (c->key.data == NULL ||
+        hp__recent_touch(&c->seen, 0, c->key.data, c->key.len, row, &ent, &added))
+      return HP_ENOMEM;
+  }
+  if (!added)
+    return 0;
+  pk->records++;
+  pk->dispatches++;
+  for (i = 0; i < HP__P_LDSBANK; i++)
+    if ((s = hp__fld(rec, c->idx[i], &n)) && hp__vals_add(&pk->props[i], s, n))
+      return HP_ENOMEM;
+  if (c->idx[V_START] >= 0 && c->idx[V_END] >= 0 &&
+      hp__fll(x, rec, c->idx[V_START], "Start_Timestamp", &b) == 1 &&
+      hp__fll(x, rec, c->idx[V_END], "End_Timestamp", &e) == 1 && e >= b)
+    hp__pmc_time(pk, hp__span_ns(b, e));
+  return 0;
+}
+
+/* The row's counter value, added to its kernel. Returns 0, 1 when the row has no usable value
+ * (warned where that is news), HP_ENOMEM. */
+static int counters_value(hp__pctx *x, counters_state *c, const hp__csv_rec *rec)
+{
+  hp_profile *p = x->p;
+  const char *cn, *s;
+  size_t cnn, n;
+  uint32_t cid;
+  double v;
+  long inst;
+
+  cn = hp__fld(rec, c->idx[V_CNAME], &cnn);
+  if (cn)
+    hp__trim(&cn, &cnn);
+  if (cn == NULL || cnn == 0) {
+    hp__pwarn(x, rec->line, "no counter name; the value is skipped");
+    return 1;
+  }
+  if (hp__fnum(x, rec, c->idx[V_CVALUE], "Counter_Value", &v) != 1)
+    return 1;
+  cnn = split_instance(cn, cnn, &inst);
+  if (cnn == 20 && strncasecmp(cn, "SQ_LDS_BANK_CONFLICT", 20) == 0) {
+    s = hp__fld(rec, c->idx[V_CVALUE], &n);
+    if (hp__vals_add(&p->pmc[c->kid].props[HP__P_LDSBANK], s, n))
+      return HP_ENOMEM;
+  }
+  /* Instances [1], [2], ... add to the sum of the same dispatch without counting a new row. */
+  if (hp__pmc_counter(p, cn, cnn, &cid) || hp__pmc_add(p, c->kid, cid, v, inst <= 0))
+    return HP_ENOMEM;
+  return 0;
+}
+
+/* Folds one (dispatch, counter) row. */
+static int counters_row(hp__pctx *x, counters_state *c, const hp__csv_rec *rec)
+{
+  long long row = ++x->p->rowseq;
+  int r;
+
+  if (rec->n != c->ncols)
+    hp__check_width(x, rec, c->ncols);
+  if ((r = counters_kernel(x, c, rec)) != 0)
+    return r > 0 ? 0 : r;
+  if (counters_dispatch(x, c, rec, row))
+    return HP_ENOMEM;
+  if ((r = counters_value(x, c, rec)) != 0)
+    return r > 0 ? 0 : r;
+  return hp__recent_tick(&c->seen, row) ? HP_ENOMEM : 0;
+}
+
 int hp__parse_v3_counters(hp__pctx *x)
 {
   static const char *const req[] = {"Kernel_Name", "Counter_Name", "Counter_Value"};
-  hp_profile *p = x->p;
-  int idx[V_N], ridx[3], r;
+  counters_state c;
+  int ridx[3], r;
   hp__csv_rec rec;
-  hp__recent seen;
-  hp__buf prev = HP__BUF_INIT, key = HP__BUF_INIT;
-  uint32_t kid = 0;
-  int have_kid = 0;
-  size_t ncols, i;
 
-  hp__recent_init(&seen, 8192, NULL, NULL);
+  memset(&c, 0, sizeof(c));
+  hp__recent_init(&c.seen, HP__RECENT_WINDOW, NULL, NULL);
   if ((r = hp__read_header(x, &rec)) <= 0)
     return r;
-  hp__csv_map(&rec, cwant, V_N, idx);
-  ridx[0] = idx[V_NAME];
-  ridx[1] = idx[V_CNAME];
-  ridx[2] = idx[V_CVALUE];
+  hp__csv_map(&rec, cwant, V_N, c.idx);
+  ridx[0] = c.idx[V_NAME];
+  ridx[1] = c.idx[V_CNAME];
+  ridx[2] = c.idx[V_CVALUE];
   if (hp__require(x, rec.line, req, ridx, 3))
     return 0;
-  ncols = rec.n;
+  c.ncols = rec.n;
   x->tables |= HP__TB_PMC;
-  while ((r = hp__csv_next(x->csv, &rec)) == 1) {
-    const char *s, *cn;
-    size_t n, cnn;
-    long long row = ++p->rowseq, b, e;
-    hp__pmc_kernel *pk;
-    hp__recent_ent *ent;
-    uint32_t cid;
-    double v;
-    long inst;
-    int added = 1, k;
-
-    if (rec.n != ncols)
-      hp__check_width(x, &rec, ncols);
-    s = hp__fld(&rec, idx[V_NAME], &n);
-    if (s)
-      hp__trim(&s, &n);
-    if (s == NULL || n == 0) {
-      hp__pwarn(x, rec.line, "no kernel name; the row is skipped");
-      continue;
-    }
-    if (!have_kid || prev.len != n || memcmp(prev.data, s, n) != 0) {
-      hp__buf_reset(&prev);
-      if (hp__buf_add(&prev, s, n) || hp__pmc_kernel_get(p, s, n, &kid)) {
-        r = HP_ENOMEM;
-        break;
-      }
-      have_kid = 1;
-    }
-    pk = &p->pmc[kid];
-    /* A dispatch spans one row per counter: its resources and time are taken once. */
-    s = hp__fld(&rec, idx[V_DISPATCH], &n);
-    if (s && n) {
-      const char *ag;
-      size_t agn;
-      hp__buf_reset(&key);
-      hp__buf_add(&key, s, n);
-      if ((ag = hp__fld(&rec, idx[V_AGENT], &agn)) != NULL) {
-        hp__buf_addc(&key, '\x1f');
-        hp__buf_add(&key, ag, agn);
-      }
-      if (key.data == NULL || hp__recent_touch(&seen, 0, key.data, key.len, row, &ent, &added)) {
-        r = HP_ENOMEM;
-        break;
-      }
-    }
-    if (added) {
-      pk->records++;
-      pk->dispatches++;
-      for (i = 0; i < HP__P_LDSBANK; i++)
-        if ((s = hp__fld(&rec, idx[i], &n)) && hp__vals_add(&pk->props[i], s, n)) {
-          r = HP_ENOMEM;
-          goto fail;
-        }
-      if (idx[V_START] >= 0 && idx[V_END] >= 0 &&
-          hp__fll(x, &rec, idx[V_START], "Start_Timestamp", &b) == 1 &&
-          hp__fll(x, &rec, idx[V_END], "End_Timestamp", &e) == 1 && e >= b)
-        hp__pmc_time(pk, (double)ll_diff(e, b));
-    }
-    cn = hp__fld(&rec, idx[V_CNAME], &cnn);
-    if (cn)
-      hp__trim(&cn, &cnn);
-    if (cn == NULL || cnn == 0) {
-      hp__pwarn(x, rec.line, "no counter name; the value is skipped");
-      continue;
-    }
-    k = hp__fnum(x, &rec, idx[V_CVALUE], "Counter_Value", &v);
-    if (k != 1)
-      continue;
-    cnn = split_instance(cn, cnn, &inst);
-    if (cnn == 20 && strncasecmp(cn, "SQ_LDS_BANK_CONFLICT", 20) == 0) {
-      s = hp__fld(&rec, idx[V_CVALUE], &n);
-      if (hp__vals_add(&pk->props[HP__P_LDSBANK], s, n)) {
-        r = HP_ENOMEM;
-        break;
-      }
-    }
-    /* Instances [1], [2], ... add to the sum of the same dispatch without counting a new row. */
-    if (hp__pmc_counter(p, cn, cnn, &cid) || hp__pmc_add(p, kid, cid, v, inst <= 0)) {
-      r = HP_ENOMEM;
+  while ((r = hp__csv_next(x->csv, &rec)) == 1)
+    if ((r = counters_row(x, &c, &rec)) != 0)
       break;
-    }
-    if (hp__recent_tick(&seen, row)) {
-      r = HP_ENOMEM;
-      break;
-    }
-  }
-
-fail:
-  hp__recent_finish(&seen);
-  hp__buf_free(&prev);
-  hp__buf_free(&key);
+  hp__recent_finish(&c.seen);
+  hp__buf_free(&c.prev);
+  hp__buf_free(&c.key);
   return r < 0 ? r : 0;
 }
 

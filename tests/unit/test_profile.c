@@ -1,5 +1,5 @@
 /*
- * Unit tests for the profile summary (lib/profile.c, lib/parse_*.c, lib/profile_out.c): every
+ * Unit tests for the profile summary (lib/profile/: the model, the parsers, the writers): every
  * profiler format from the fixtures in tests/fixtures/profile/, the article's vector_add tables,
  * the writers, and bad input. Run from the repository root.
  */

@@ -1,0 +1,56 @@
+/*
+ * A bounded set of recently seen keys (lib/profile/recent.c): launch groups, dispatch ids. Rows of
+ * one launch or one dispatch sit close together in every profiler's output, so a key untouched for
+ * `window` rows is finished: it is handed to `fin` and forgotten. This keeps memory constant for
+ * any file size and is exact as long as a group's rows are less than `window` rows apart
+ * (docs/internals/profile.md).
+ *
+ * The window owns its keys and each entry's `s` string (it frees them after `fin` has seen them);
+ * the callback's `ud` stays the caller's. hp__recent_finish releases everything, also after a
+ * failed touch or tick, and may be called on a window that was only initialised.
+ */
+#ifndef HPRUN_PROFILE_RECENT_H
+#define HPRUN_PROFILE_RECENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct hp__recent_ent {
+  uint64_t h;   /* 0 = empty slot */
+  uint32_t kid; /* the kernel the key belongs to */
+  uint32_t klen;
+  char *key;             /* owned */
+  long long first, last; /* row numbers */
+  long long a;           /* payload: stacks keep the best frame's stack_sq here */
+  char *s;               /* payload: an owned string (stacks: the best user frame) */
+  int flag;              /* payload: e.g. "this launch already has a duration" */
+} hp__recent_ent;
+
+typedef void (*hp__recent_fin)(void *ud, hp__recent_ent *e);
+
+typedef struct hp__recent {
+  hp__recent_ent *tab;
+  size_t cap, n;
+  long long window, next_sweep;
+  hp__recent_fin fin; /* may be NULL */
+  void *ud;
+  unsigned long long epoch; /* bumped by every sweep: entry pointers from before are stale */
+  uint64_t *done;           /* hashes of finished keys (bounded), to notice a key coming back */
+  size_t done_cap, done_n;
+  long long reappeared; /* new keys whose hash was among the finished ones */
+} hp__recent;
+
+/* The window every parser uses, in rows. */
+#define HP__RECENT_WINDOW 8192
+
+void hp__recent_init(hp__recent *r, long long window, hp__recent_fin fin, void *ud);
+/* Finds or adds (kid, key) and marks it touched at `row`. *added is 1 for a new key. The entry
+ * pointer stays valid until the next touch or sweep. */
+int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, long long row,
+                     hp__recent_ent **out, int *added);
+/* Finishes keys older than the window when `row` has passed the next sweep point. */
+int hp__recent_tick(hp__recent *r, long long row);
+/* Finishes every key (end of file) and frees everything. */
+void hp__recent_finish(hp__recent *r);
+
+#endif /* HPRUN_PROFILE_RECENT_H */

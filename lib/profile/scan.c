@@ -1,0 +1,279 @@
+/*
+ * hp_profile_add_path: which files a path holds, in which order they are read, and which parser
+ * reads each one. A folder is walked recursively in byte order of names, so the result never
+ * depends on the file system's order. Every file's format is told first (detect.c), because a
+ * folder's stats files take precedence over the traces beside them; then each file goes to the
+ * parser for its format (parsers.h) with a fresh per-file context (build.h).
+ */
+#include "profile/build.h"
+#include "profile/detect.h"
+#include "profile/parsers.h"
+#include "util/buf.h"
+#include "util/csv.h"
+#include "util/fsutil.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Walking folders.                                                                                */
+
+typedef struct filelist {
+  char **path;
+  hp__fmt *fmt;
+  size_t n, cap;
+} filelist;
+
+static int list_add(filelist *l, const char *path)
+{
+  size_t cap = l->cap, cap2 = l->cap;
+
+  if (hp__grow((void **)&l->path, &cap, l->n + 1, sizeof(*l->path)) ||
+      hp__grow((void **)&l->fmt, &cap2, l->n + 1, sizeof(*l->fmt)))
+    return HP_ENOMEM;
+  l->cap = cap < cap2 ? cap : cap2;
+  if ((l->path[l->n] = hp__strdup(path)) == NULL)
+    return HP_ENOMEM;
+  l->n++;
+  return 0;
+}
+
+static void list_free(filelist *l)
+{
+  size_t i;
+
+  for (i = 0; i < l->n; i++)
+    free(l->path[i]);
+  free(l->path);
+  free(l->fmt);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Lists regular files under `dir` recursively, each folder's entries in byte order. Symbolic links
+ * to files are followed, links to folders are not (no cycles). Unreadable folders are warnings. */
+static int walk(const char *dir, filelist *l, hp_diags *diags, int depth)
+{
+  DIR *d;
+  struct dirent *e;
+  char **names = NULL;
+  size_t n = 0, cap = 0, i;
+  int r = 0;
+
+  if (depth > 64) {
+    hp_diags_add(diags, HP_DIAG_WARNING, dir, 0, 0, "folders nested too deeply; not read");
+    return 0;
+  }
+  d = opendir(dir);
+  if (d == NULL) {
+    hp_diags_add(diags, HP_DIAG_WARNING, dir, 0, 0, "cannot read folder: %s", strerror(errno));
+    return 0;
+  }
+  while ((e = readdir(d)) != NULL) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+      continue;
+    if (hp__grow((void **)&names, &cap, n + 1, sizeof(*names)) ||
+        (names[n] = hp__strdup(e->d_name)) == NULL) {
+      r = HP_ENOMEM;
+      goto fail;
+    }
+    n++;
+  }
+  qsort(names, n, sizeof(*names), cmp_str);
+  for (i = 0; i < n && r == 0; i++) {
+    char *path = hp__path_join(dir, names[i]);
+    struct stat st;
+    if (path == NULL) {
+      r = HP_ENOMEM;
+      break;
+    }
+    if (lstat(path, &st) == 0) {
+      if (S_ISDIR(st.st_mode))
+        r = walk(path, l, diags, depth + 1);
+      else if (S_ISREG(st.st_mode) ||
+               (S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISREG(st.st_mode)))
+        r = list_add(l, path);
+    }
+    free(path);
+  }
+
+fail:
+  closedir(d);
+  for (i = 0; i < n; i++)
+    free(names[i]);
+  free(names);
+  return r;
+}
+
+static size_t dir_len(const char *path)
+{
+  const char *s = strrchr(path, '/');
+
+  return s ? (size_t)(s - path) : 0;
+}
+
+static int same_dir(const char *a, const char *b)
+{
+  size_t la = dir_len(a);
+
+  return la == dir_len(b) && strncmp(a, b, la) == 0;
+}
+
+/* Which traced quantities a stats-file format already gives. */
+static unsigned stats_tables(hp__fmt f)
+{
+  switch (f) {
+  case HP__F_HIPPROF_KERNEL:
+  case HP__F_ROCPROF_KSTATS:
+  case HP__F_V3_KSTATS: return HP__TB_KERNEL;
+  case HP__F_HIPPROF_API:
+  case HP__F_ROCPROF_HIPSTATS:
+  case HP__F_V3_HIPSTATS: return HP__TB_API;
+  case HP__F_ROCPROF_HSASTATS:
+  case HP__F_V3_HSASTATS: return HP__TB_HSA;
+  case HP__F_ROCPROF_COPYSTATS:
+  case HP__F_V3_COPYSTATS: return HP__TB_COPY;
+  default: return 0;
+  }
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Parsing each file.                                                                              */
+
+/* Hands one file to the parser for its format. */
+static int run_parser(hp__pctx *x, hp__fmt fmt)
+{
+  switch (fmt) {
+  case HP__F_HIPPROF_API: return hp__parse_stats(x, HP__T_API, 1);
+  case HP__F_HIPPROF_KERNEL: return hp__parse_stats(x, HP__T_KERNEL, 1);
+  case HP__F_ROCPROF_KSTATS:
+  case HP__F_V3_KSTATS: return hp__parse_stats(x, HP__T_KERNEL, 1);
+  case HP__F_ROCPROF_HIPSTATS:
+  case HP__F_V3_HIPSTATS: return hp__parse_stats(x, HP__T_API, 1);
+  case HP__F_ROCPROF_HSASTATS:
+  case HP__F_V3_HSASTATS: return hp__parse_stats(x, HP__T_HSA, 1);
+  case HP__F_ROCPROF_COPYSTATS:
+  case HP__F_V3_COPYSTATS: return hp__parse_stats(x, HP__T_COPY, 1);
+  case HP__F_HIPPROF_STACK: return hp__parse_stack(x);
+  case HP__F_HIPPROF_PMC: return hp__parse_dispatch(x, 0);
+  case HP__F_ROCPROF_RESULTS: return hp__parse_dispatch(x, 1);
+  case HP__F_PMC_TEXT:
+  case HP__F_TEXT: return hp__parse_text(x);
+  case HP__F_V3_KTRACE: return hp__parse_v3_trace(x, HP__T_KERNEL);
+  case HP__F_V3_HIPTRACE: return hp__parse_v3_trace(x, HP__T_API);
+  case HP__F_V3_HSATRACE: return hp__parse_v3_trace(x, HP__T_HSA);
+  case HP__F_V3_COPYTRACE: return hp__parse_v3_trace(x, HP__T_COPY);
+  case HP__F_V3_COUNTERS: return hp__parse_v3_counters(x);
+  case HP__F_V3_AGENTS: return hp__parse_v3_agents(x);
+  case HP__F_NCU: return hp__parse_ncu(x);
+  default: return 0;
+  }
+}
+
+/* Parses one file of format `fmt`; `skip` holds the tables a stats file beside it already gives. */
+static int parse_one(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, hp_diags *diags)
+{
+  hp__pctx x;
+  hp__csv *c = NULL;
+  int r;
+
+  memset(&x, 0, sizeof(x));
+  r = hp__csv_open_path(&c, path, NULL);
+  if (r == HP_ENOMEM)
+    return r;
+  if (r) {
+    hp_diags_add(diags, HP_DIAG_WARNING, path, 0, 0, "cannot open: %s", strerror(errno));
+    return 0;
+  }
+  x.p = p;
+  x.csv = c;
+  x.path = path;
+  x.diags = diags;
+  x.file = ++p->file_seq;
+  x.use_kernels = !(skip & HP__TB_KERNEL);
+  x.use_api = !(skip & (HP__TB_API | HP__TB_HSA));
+  x.use_copies = !(skip & HP__TB_COPY);
+  hp__csv_set_warn(c, hp__pwarn_csv, &x);
+  r = run_parser(&x, fmt);
+  hp__csv_free(c);
+  if (x.nsuppressed)
+    hp_diags_add(diags, HP_DIAG_NOTE, path, 0, 0, "%zu more warnings about this file not shown",
+                 x.nsuppressed);
+  if (r)
+    return r;
+  /* A text file counts as profiler output only when something in it was. */
+  if (fmt == HP__F_TEXT || fmt == HP__F_PMC_TEXT) {
+    if (x.tables == 0) {
+      p->nignored++;
+      return 0;
+    }
+    fmt = x.tables & HP__TB_PMC ? HP__F_PMC_TEXT : x.tables & HP__TB_NCU ? HP__F_NCU : HP__F_TEXT;
+  }
+  return hp__profile_add_file(p, path, hp__fmt_name(fmt), x.tables);
+}
+
+/* Lists the files `path` names: itself, or every file under it when it is a folder. */
+static int list_path(const char *path, filelist *l, hp_diags *diags)
+{
+  struct stat st;
+
+  if (stat(path, &st) != 0)
+    return errno == ENOENT || errno == ENOTDIR ? HP_ENOENT : HP_EIO;
+  if (S_ISDIR(st.st_mode)) {
+    DIR *d = opendir(path);
+    if (d == NULL)
+      return HP_EIO;
+    closedir(d);
+    return walk(path, l, diags, 0);
+  } else {
+    FILE *fp = fopen(path, "rb");
+    if (fp == NULL)
+      return HP_EIO;
+    fclose(fp);
+    return list_add(l, path);
+  }
+}
+
+int hp_profile_add_path(hp_profile *p, const char *path, hp_diags *diags)
+{
+  filelist l;
+  size_t i, k;
+  int r = 0;
+
+  if (p == NULL || path == NULL)
+    return HP_EINVAL;
+  memset(&l, 0, sizeof(l));
+  if ((r = list_path(path, &l, diags)) != 0)
+    goto fail;
+
+  /* First tell every file's format, so that a folder's stats files can take precedence over the
+   * traces next to them: rocprof writes results.stats.csv beside results.csv, rocprofv3 writes
+   * kernel_stats beside kernel_trace, and counting both would double every kernel. */
+  for (i = 0; i < l.n; i++)
+    l.fmt[i] = hp__detect(l.path[i], diags);
+  for (i = 0; i < l.n; i++) {
+    unsigned skip = 0;
+    if (l.fmt[i] == HP__F_UNKNOWN) {
+      p->nignored++;
+      continue;
+    }
+    if (stats_tables(l.fmt[i]) == 0)
+      for (k = 0; k < l.n; k++)
+        if (k != i && same_dir(l.path[i], l.path[k]))
+          skip |= stats_tables(l.fmt[k]);
+    if ((r = parse_one(p, l.path[i], l.fmt[i], skip, diags)) != 0)
+      goto fail;
+  }
+  r = hp__profile_sort_kernels(p);
+
+fail:
+  list_free(&l);
+  return r;
+}
