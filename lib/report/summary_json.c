@@ -5,7 +5,7 @@
  */
 #include "analyze/profiles.h"
 #include "analyze/results.h"
-#include "profile/profile.h"
+#include "profile/out.h"
 #include "util/buf.h"
 #include "util/fsutil.h"
 #include "util/json.h"
