@@ -200,23 +200,8 @@ size_t hp__sanitize_frame(const char *s, size_t n, char *out, size_t cap);
 int hp__is_runtime_frame(const hp_profile *p, const char *s, size_t n);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Output (lib/profile_out.c).                                                                     */
+/* Views of the model for the writers (lib/profile/out.h and table.h hold the writers' own).      */
 
-/* Writes ONE JSON object value describing the profile (keys in docs/summarize.md), so a session
- * can embed it. `o` may be NULL. */
-int hp__profile_json(const hp_profile *p, hp__json *j, const hp_profile_opts *o);
-
-/* A category's totals, computed from the kernel table on demand. */
-typedef struct hp__catstat {
-  const char *name; /* points into the rules, or "other" */
-  long long calls;
-  double total_ns;
-  double percent;
-} hp__catstat;
-
-/* Classifies every kernel: *out is a malloc'd array of *n categories sorted by total time
- * (free() it). */
-int hp__profile_categories(const hp_profile *p, hp__catstat **out, size_t *n);
 /* The category of one kernel name. */
 const char *hp__profile_classify(const hp_profile *p, const char *name);
 /* Ids of a time table's entries sorted by total time, then name (malloc'd; free() it). */

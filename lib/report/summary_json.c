@@ -5,7 +5,7 @@
  * and documented in docs/summary.md; members are written in the order that page lists them.
  */
 #include "analyze/results.h"
-#include "profile/profile.h"
+#include "profile/out.h"
 #include "report/summary_keys.h"
 #include "util/buf.h"
 #include "util/json.h"

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "profile/out.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 #include "util/csv.h"
