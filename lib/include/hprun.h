@@ -99,7 +99,7 @@ int hp_diags_add(hp_diags *d, hp_diag_level level, const char *file, long line, 
 void hp_diags_print(const hp_diags *d, FILE *fp);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Plan (lib/plan.c): the YAML file that describes a session. Every key is in docs/plan.md.        */
+/* Plan (lib/plan/): the YAML file that describes a session. Every key is in docs/plan.md.        */
 
 /* A NULL-terminated argument vector; `n` counts the strings, not the NULL. Owned by its holder. */
 typedef struct hp_strv {

@@ -6,7 +6,7 @@
 extern "C" {
 #endif
 
-/* Declared with the profile API too (lib/hprun_profile.h); C11 allows the repeat. */
+/* Declared with the profile API too (lib/include/hprun_profile.h); C11 allows the repeat. */
 typedef struct hp_profile hp_profile;
 
 /* ---------------------------------------------------------------------------------------------- */
