@@ -1,12 +1,17 @@
 /*
- * One child process at a time, on a libuv loop (lib/exec/runner.c): spawn in its own process
- * group, save its output, sample its memory, enforce its timeout and stop the whole group. The
- * spec and everything it points to stay the caller's; the result is plain data.
+ * One child process at a time, on a libuv loop: spawn in its own process group, save its output,
+ * sample its memory, enforce its timeout and stop the whole group; and the environments children
+ * run in. The spec and everything it points to stay the caller's; the result is plain data.
+ *
+ * This is the exec module's only header for callers outside lib/exec. The others are
+ * exec-internal: exec/output.h (a child's output pipes: file, echo, capture), exec/procfs.h (the
+ * group's members and peak RSS from /proc), exec/sampler.h (the device-memory sampler). The code:
+ * lib/exec/runner.c (the child's life: spawn, timeout, stop, exit), output.c, procfs.c,
+ * sampler.c and env.c (hp__env_*). Contract: docs/internals/runner.md.
  */
 #ifndef HPRUN_EXEC_RUNNER_H
 #define HPRUN_EXEC_RUNNER_H
 
-#include "util/buf.h"
 #include "util/buf.h"
 #include <stdio.h>
 #include <uv.h>

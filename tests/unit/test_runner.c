@@ -1,6 +1,7 @@
 /*
- * The runner (lib/runner.c) on a real libuv loop: exit statuses, output files, timeouts that end
- * the whole process group, environments, and a loop that closes cleanly afterwards.
+ * The runner (lib/exec/runner.c, output.c, env.c) on a real libuv loop: exit statuses, output
+ * files, live echo behind a prefix, timeouts that end the whole process group, environments, and
+ * a loop that closes cleanly afterwards.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,7 +32,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-  static const char *const files[] = {"out1.txt", "pids", "env.sh", NULL};
+  static const char *const files[] = {"out1.txt", "err1.txt", "pids", "env.sh", NULL};
   char path[128];
   size_t i;
 
@@ -63,6 +64,7 @@ static void test_exit_and_output(void **state)
   hp__child_spec spec;
   hp__child_result res;
   char *out = hp__asprintf("%s/out1.txt", tmpdir), *text = NULL;
+  char *err = hp__asprintf("%s/err1.txt", tmpdir);
   size_t len;
 
   (void)state;
@@ -71,6 +73,7 @@ static void test_exit_and_output(void **state)
   memset(&spec, 0, sizeof(spec));
   spec.argv = &argv;
   spec.stdout_path = out;
+  spec.stderr_path = err;
   assert_int_equal(hp__child_run(&loop, &spec, &res), 0);
   assert_int_equal(res.exit_status, 7);
   assert_int_equal(res.term_signal, 0);
@@ -78,10 +81,48 @@ static void test_exit_and_output(void **state)
   assert_true(res.wall_ms >= 0);
   assert_int_equal(hp__read_file(out, &text, &len), 0);
   assert_string_equal(text, "hello\n");
+  free(text);
+  assert_int_equal(hp__read_file(err, &text, &len), 0);
+  assert_string_equal(text, "oops\n");
+  free(text);
   /* The run's files are never overwritten: the same path again is refused. */
   assert_int_equal(hp__child_run(&loop, &spec, &res), HP_EIO);
-  free(text);
+  spec.stdout_path = NULL; /* only the stderr file clashes now */
+  assert_int_equal(hp__child_run(&loop, &spec, &res), HP_EIO);
+  free(err);
   free(out);
+  hp_strv_free(&argv);
+  close_loop(&loop);
+}
+
+static void test_echo_prefix(void **state)
+{
+  uv_loop_t loop;
+  hp_strv argv = {NULL, 0};
+  hp__child_spec spec;
+  hp__child_result res;
+  hp__buf cap = HP__BUF_INIT;
+  char *echo = NULL;
+  size_t echo_len = 0;
+  FILE *fp = open_memstream(&echo, &echo_len);
+
+  (void)state;
+  assert_non_null(fp);
+  assert_int_equal(uv_loop_init(&loop), 0);
+  /* A line split across two writes is echoed whole; a last line without a newline gets one. */
+  sh(&argv, "printf 'one\\ntw'; sleep 0.1; printf 'o\\n\\nlast'");
+  memset(&spec, 0, sizeof(spec));
+  spec.argv = &argv;
+  spec.echo = fp;
+  spec.prefix = "[t 1] ";
+  spec.capture = &cap;
+  assert_int_equal(hp__child_run(&loop, &spec, &res), 0);
+  assert_int_equal(fclose(fp), 0);
+  assert_string_equal(echo, "[t 1] one\n[t 1] two\n[t 1] \n[t 1] last\n");
+  /* The capture keeps the bytes as they came. */
+  assert_string_equal(cap.data, "one\ntwo\n\nlast");
+  free(echo);
+  hp__buf_free(&cap);
   hp_strv_free(&argv);
   close_loop(&loop);
 }
@@ -201,9 +242,8 @@ static void test_env_and_capture(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_exit_and_output),
-      cmocka_unit_test(test_spawn_failure),
-      cmocka_unit_test(test_timeout_kills_group),
+      cmocka_unit_test(test_exit_and_output), cmocka_unit_test(test_echo_prefix),
+      cmocka_unit_test(test_spawn_failure),   cmocka_unit_test(test_timeout_kills_group),
       cmocka_unit_test(test_env_and_capture),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,137 @@
+/*
+ * A child's output: each of its stdout and stderr comes through a pipe, so the same bytes can be
+ * saved to the run's folder, collected for the caller and shown live with a prefix such as
+ * "[stats 2] ". Echo works on whole lines, so the output of a run stays readable next to hprun's
+ * own messages; a partial line waits for its newline, or for EOF.
+ */
+#include "exec/output.h"
+#include "util/buf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+void hp__exec_close(uv_handle_t *h)
+{
+  if (!uv_is_closing(h))
+    uv_close(h, NULL);
+}
+
+void hp__output_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
+{
+  static char slab[65536];
+
+  (void)h;
+  (void)suggested;
+  buf->base = slab;
+  buf->len = sizeof(slab);
+}
+
+int hp__output_create(const char *path, int *fd)
+{
+  *fd = -1;
+  if (path == NULL)
+    return 0;
+  /* O_EXCL: a run folder is new, so an existing file means something is wrong; never overwrite. */
+  *fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  return *fd < 0 ? HP_EIO : 0;
+}
+
+void hp__output_write(int fd, const char *p, size_t n)
+{
+  while (n > 0) {
+    ssize_t w = write(fd, p, n);
+    if (w < 0 && errno == EINTR)
+      continue;
+    if (w <= 0)
+      return;
+    p += w;
+    n -= (size_t)w;
+  }
+}
+
+void hp__output_init(hp__output *o)
+{
+  memset(o, 0, sizeof(*o));
+  o->fd = -1;
+}
+
+int hp__output_pipe_init(hp__output *o, uv_loop_t *loop)
+{
+  int r = uv_pipe_init(loop, &o->pipe, 0);
+
+  o->pipe.data = o;
+  return r;
+}
+
+/* Shows complete lines live, each behind the prefix; keeps a partial line for later. */
+static void echo_lines(hp__output *o, const char *p, size_t n, int flush)
+{
+  FILE *fp = o->echo;
+  const char *prefix = o->prefix ? o->prefix : "";
+  size_t i, start = 0;
+
+  if (fp == NULL)
+    return;
+  for (i = 0; i < n; i++) {
+    if (p[i] != '\n')
+      continue;
+    fprintf(fp, "%s%.*s%.*s\n", prefix, (int)o->line.len, o->line.data ? o->line.data : "",
+            (int)(i - start), p + start);
+    hp__buf_reset(&o->line);
+    start = i + 1;
+  }
+  if (start < n)
+    hp__buf_add(&o->line, p + start, n - start);
+  if (flush && o->line.len) {
+    fprintf(fp, "%s%s\n", prefix, o->line.data);
+    hp__buf_reset(&o->line);
+  }
+  fflush(fp);
+}
+
+static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
+{
+  hp__output *o = st->data;
+
+  if (nread > 0) {
+    if (o->fd >= 0)
+      hp__output_write(o->fd, buf->base, (size_t)nread);
+    if (o->capture)
+      hp__buf_add(o->capture, buf->base, (size_t)nread);
+    echo_lines(o, buf->base, (size_t)nread, 0);
+    return;
+  }
+  if (nread < 0) {
+    /* EOF (or an error): every writer of this pipe is gone. */
+    echo_lines(o, NULL, 0, 1);
+    o->open = 0;
+    hp__exec_close((uv_handle_t *)&o->pipe);
+    if (o->on_eof)
+      o->on_eof(o);
+  }
+}
+
+int hp__output_start(hp__output *o)
+{
+  o->open = 1;
+  return uv_read_start((uv_stream_t *)&o->pipe, hp__output_alloc, on_read);
+}
+
+void hp__output_cut(hp__output *o)
+{
+  if (o->open)
+    hp__exec_close((uv_handle_t *)&o->pipe);
+  o->open = 0;
+}
+
+void hp__output_free(hp__output *o)
+{
+  if (o == NULL)
+    return;
+  if (o->fd >= 0)
+    close(o->fd);
+  o->fd = -1;
+  hp__buf_free(&o->line);
+}

@@ -1,0 +1,62 @@
+/*
+ * A child's output (lib/exec/output.c), exec-internal: callers outside lib/exec include
+ * exec/runner.h only. One hp__output reads one pipe of a child and, at the same time, saves the
+ * bytes to a file, collects them into a buffer and echoes them line by line behind a prefix.
+ * Also the small libuv helpers every exec file shares (the read slab, handle closing).
+ *
+ * The hp__output struct is the caller's (usually on the runner's stack); the caller sets its
+ * fields after hp__output_init and frees it with hp__output_free once the loop has closed its
+ * pipe. The capture buffer, echo stream and prefix stay the caller's.
+ */
+#ifndef HPRUN_EXEC_OUTPUT_H
+#define HPRUN_EXEC_OUTPUT_H
+
+#include "util/buf.h"
+#include <stdio.h>
+#include <uv.h>
+
+typedef struct hp__output hp__output;
+
+/* Called once the pipe reached EOF (every writer is gone) and its handle is closing. */
+typedef void (*hp__output_eof_cb)(hp__output *o);
+
+struct hp__output {
+  uv_pipe_t pipe;
+  int fd;             /* the file the bytes are saved to, or -1 */
+  hp__buf *capture;   /* if set, the bytes are collected here too */
+  FILE *echo;         /* live copy, complete lines behind `prefix`; NULL: quiet */
+  const char *prefix; /* never NULL when echo is set */
+  hp__buf line;       /* a partial line waiting for its newline (echo only) */
+  int open;           /* the pipe is being read: no EOF yet, not cut */
+  hp__output_eof_cb on_eof;
+  void *data; /* the caller's, for on_eof */
+};
+
+/* Empties *o: no file, no capture, no echo, pipe not initialised. */
+void hp__output_init(hp__output *o);
+/* Initialises o->pipe on `loop`, ready to be handed to uv_spawn as a UV_CREATE_PIPE. */
+int hp__output_pipe_init(hp__output *o, uv_loop_t *loop);
+/* Starts reading the pipe (after a successful uv_spawn). */
+int hp__output_start(hp__output *o);
+/* Stops reading and closes the pipe without waiting for EOF; a partial echo line is dropped. */
+void hp__output_cut(hp__output *o);
+/* Closes the saved file and frees the partial line. Accepts NULL. */
+void hp__output_free(hp__output *o);
+
+/* Creates `path` for a run's output: *fd is the new descriptor (O_CLOEXEC), or -1 when path is
+ * NULL. HP_EIO when it cannot be created, which includes when it exists already: a run folder is
+ * new, so an existing file means something is wrong, and nothing is ever overwritten. */
+int hp__output_create(const char *path, int *fd);
+/* Writes all of p to fd, retrying on EINTR; a write error drops the rest silently (the run
+ * itself matters more than its copy). */
+void hp__output_write(int fd, const char *p, size_t n);
+
+/* The uv_alloc_cb of every exec pipe: one static slab, which is safe because the loop is single
+ * threaded and each read callback consumes its bytes before returning. */
+void hp__output_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf);
+/* Closes a handle unless it is already closing. Every exec handle lives on hp__child_run's stack,
+ * which returns only when uv_run has nothing left, i.e. after every close has completed: no close
+ * callback is needed. */
+void hp__exec_close(uv_handle_t *h);
+
+#endif /* HPRUN_EXEC_OUTPUT_H */
