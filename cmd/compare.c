@@ -8,6 +8,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What the command line asks of `compare`. */
+struct compare_args {
+  const char *paths[2];
+  int npaths;
+  hp_compare_opts opts;
+  cmd_reports reports; /* only --markdown: the comparison is not a session */
+};
+
+enum {
+  OPT_TOLERANCE = CMD_OPT_OWN,
+  OPT_ALPHA
+};
+
+static const struct option compare_longopts[] = {
+    CMD_LONG_HELP,
+    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+    {"alpha", required_argument, NULL, OPT_ALPHA},
+    CMD_LONG_MARKDOWN,
+    CMD_LONG_END};
+
 static int parse_fraction(const char *s, double *out)
 {
   char *end;
@@ -25,63 +45,87 @@ static int parse_fraction(const char *s, double *out)
   return 0;
 }
 
-int cmd_compare(int argc, char **argv)
+/* Takes one option or session; returns CMD_GO_ON or the exit status. */
+static int compare_option(struct compare_args *a, int c, const char *v)
 {
-  const char *paths[2] = {NULL, NULL}, *v, *markdown = NULL;
-  hp_compare_opts o = {0.05, 0.05, 1};
-  hp_session *a = NULL, *b = NULL;
-  hp_diags diags;
-  size_t nreg = 0;
-  char *md = NULL;
-  int i, n = 0, code = HP_EXIT_OK, r;
-
-  hp_diags_init(&diags);
-  for (i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0) {
-      printf("usage: hprun compare OLD NEW [--tolerance 5%%] [--alpha 0.05] [--markdown FILE]\n"
-             "OLD and NEW are session folders or summary.json files. Prints a Markdown table;\n"
-             "exit 1 when a change is significant and worse than the tolerance.\n");
-      return HP_EXIT_OK;
-    } else if (arg_value(argc, argv, &i, "--tolerance", &v)) {
-      if (!v || parse_fraction(v, &o.tolerance)) {
-        fprintf(stderr, "hprun: --tolerance needs a fraction or a percentage (0.05 or 5%%)\n");
-        return HP_EXIT_USAGE;
-      }
-    } else if (arg_value(argc, argv, &i, "--alpha", &v)) {
-      if (!v || parse_fraction(v, &o.alpha) || !(o.alpha > 0 && o.alpha < 1)) {
-        fprintf(stderr, "hprun: --alpha needs a number between 0 and 1\n");
-        return HP_EXIT_USAGE;
-      }
-    } else if (arg_value(argc, argv, &i, "--markdown", &v)) {
-      if (!(markdown = v))
-        return HP_EXIT_USAGE;
-    } else if (argv[i][0] == '-') {
-      fprintf(stderr, "hprun: unknown option '%s' (hprun compare --help)\n", argv[i]);
+  switch (c) {
+  case 'h':
+    printf("usage: hprun compare OLD NEW [--tolerance 5%%] [--alpha 0.05] [--markdown FILE]\n"
+           "OLD and NEW are session folders or summary.json files. Prints a Markdown table;\n"
+           "exit 1 when a change is significant and worse than the tolerance.\n");
+    return HP_EXIT_OK;
+  case OPT_TOLERANCE:
+    if (!v || parse_fraction(v, &a->opts.tolerance)) {
+      fprintf(stderr, "hprun: --tolerance needs a fraction or a percentage (0.05 or 5%%)\n");
       return HP_EXIT_USAGE;
-    } else if (n < 2) {
-      paths[n++] = argv[i];
-    } else {
+    }
+    break;
+  case OPT_ALPHA:
+    if (!v || parse_fraction(v, &a->opts.alpha) || !(a->opts.alpha > 0 && a->opts.alpha < 1)) {
+      fprintf(stderr, "hprun: --alpha needs a number between 0 and 1\n");
+      return HP_EXIT_USAGE;
+    }
+    break;
+  case CMD_OPT_MARKDOWN:
+    if (cmd_reports_option(&a->reports, c, v))
+      return HP_EXIT_USAGE;
+    break;
+  case CMD_ARG:
+    if (a->npaths == 2) {
       fprintf(stderr, "hprun: compare takes two sessions\n");
       return HP_EXIT_USAGE;
     }
+    a->paths[a->npaths++] = v;
+    break;
+  default: return HP_EXIT_USAGE; /* '?': cmd_getopt has said why */
   }
-  if (n != 2) {
+  return CMD_GO_ON;
+}
+
+static int compare_parse(int argc, char **argv, struct compare_args *a)
+{
+  hp_compare_opts defaults = {0.05, 0.05, 1};
+  cmd_opts o;
+  int c, code;
+
+  memset(a, 0, sizeof(*a));
+  a->opts = defaults;
+  cmd_opts_init(&o, "compare", "h", compare_longopts);
+  while ((c = cmd_getopt(argc, argv, &o)) != -1)
+    if ((code = compare_option(a, c, o.arg)) != CMD_GO_ON)
+      return code;
+  if (a->npaths != 2) {
     fprintf(stderr, "usage: hprun compare OLD NEW [--tolerance 5%%] [--alpha 0.05]\n");
     return HP_EXIT_USAGE;
   }
-  if (hp_session_load(paths[0], &a, &diags) || hp_session_load(paths[1], &b, &diags)) {
+  return CMD_GO_ON;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+  struct compare_args a;
+  hp_session *old_s = NULL, *new_s = NULL;
+  hp_diags diags;
+  size_t nreg = 0;
+  char *md = NULL;
+  int code, r;
+
+  if ((code = compare_parse(argc, argv, &a)) != CMD_GO_ON)
+    return code;
+  hp_diags_init(&diags);
+  if (hp_session_load(a.paths[0], &old_s, &diags) || hp_session_load(a.paths[1], &new_s, &diags)) {
     hp_diags_print(&diags, stderr);
     code = HP_EXIT_IO;
     goto done;
   }
   hp_diags_print(&diags, stderr);
-  if ((r = hp_compare(a, b, &o, &md, &nreg)) != 0) {
+  if ((r = hp_compare(old_s, new_s, &a.opts, &md, &nreg)) != 0) {
     fprintf(stderr, "hprun: compare: %s\n", hp_strerror(r));
     code = HP_EXIT_IO;
     goto done;
   }
   fputs(md, stdout);
-  if (markdown && cmd_write_text(markdown, md)) {
+  if (a.reports.markdown && cmd_write_text(a.reports.markdown, md)) {
     code = HP_EXIT_IO;
     goto done;
   }
@@ -89,8 +133,8 @@ int cmd_compare(int argc, char **argv)
 
 done:
   free(md);
-  hp_session_free(a);
-  hp_session_free(b);
+  hp_session_free(old_s);
+  hp_session_free(new_s);
   hp_diags_free(&diags);
   return code;
 }

@@ -1,6 +1,7 @@
 /*
  * hprun's entry point: a table of subcommands, like git's builtins. `hprun plan.yaml` is short for
- * `hprun run plan.yaml`.
+ * `hprun run plan.yaml`. Only argv[1] is looked at here; each subcommand reads its own options with
+ * getopt_long (cmd/args.c), which restarts getopt for it.
  */
 #include "cmd.h"
 
@@ -57,6 +58,7 @@ int main(int argc, char **argv)
   for (i = 0; commands[i].name; i++)
     if (strcmp(argv[1], commands[i].name) == 0)
       return commands[i].fn(argc - 1, argv + 1);
-  /* Not a command: a plan file (or an option of `run`). */
+  /* Not a command: a plan file (or an option of `run`). argv[0] stands in for the command's name,
+   * which getopt_long skips. */
   return cmd_run(argc, argv);
 }

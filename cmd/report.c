@@ -8,71 +8,108 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cmd_report(int argc, char **argv)
-{
-  const char *path = NULL, *junit = NULL, *markdown = NULL, *format = "text", *v;
-  hp_session *s = NULL;
-  hp_diags diags;
-  char *text = NULL;
-  int i, r, code = HP_EXIT_OK;
+/* What the command line asks of `report`. */
+struct report_args {
+  const char *path;
+  const char *format;
+  cmd_reports reports;
+};
 
-  hp_diags_init(&diags);
-  for (i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0) {
-      printf("usage: hprun report SESSION [--format text|md|json|junit] [--junit FILE] "
-             "[--markdown FILE]\nSESSION is a session folder or its summary.json. Prints the "
-             "table (or the chosen format) and writes the requested files.\n");
-      return HP_EXIT_OK;
-    } else if (arg_value(argc, argv, &i, "--format", &v)) {
-      if (!(format = v))
-        return HP_EXIT_USAGE;
-    } else if (arg_value(argc, argv, &i, "--junit", &v)) {
-      if (!(junit = v))
-        return HP_EXIT_USAGE;
-    } else if (arg_value(argc, argv, &i, "--markdown", &v)) {
-      if (!(markdown = v))
-        return HP_EXIT_USAGE;
-    } else if (argv[i][0] == '-') {
-      fprintf(stderr, "hprun: unknown option '%s' (hprun report --help)\n", argv[i]);
+enum {
+  OPT_FORMAT = CMD_OPT_OWN
+};
+
+static const struct option report_longopts[] = {CMD_LONG_HELP,
+                                                {"format", required_argument, NULL, OPT_FORMAT},
+                                                CMD_LONG_JUNIT,
+                                                CMD_LONG_MARKDOWN,
+                                                CMD_LONG_END};
+
+/* Takes one option or the session; returns CMD_GO_ON or the exit status. */
+static int report_option(struct report_args *a, int c, const char *v)
+{
+  switch (c) {
+  case 'h':
+    printf("usage: hprun report SESSION [--format text|md|json|junit] [--junit FILE] "
+           "[--markdown FILE]\nSESSION is a session folder or its summary.json. Prints the "
+           "table (or the chosen format) and writes the requested files.\n");
+    return HP_EXIT_OK;
+  case OPT_FORMAT:
+    if (!(a->format = v))
       return HP_EXIT_USAGE;
-    } else if (path == NULL) {
-      path = argv[i];
-    } else {
+    break;
+  case CMD_OPT_JUNIT:
+  case CMD_OPT_MARKDOWN:
+    if (cmd_reports_option(&a->reports, c, v))
+      return HP_EXIT_USAGE;
+    break;
+  case CMD_ARG:
+    if (a->path != NULL) {
       fprintf(stderr, "hprun: report takes one session\n");
       return HP_EXIT_USAGE;
     }
+    a->path = v;
+    break;
+  default: return HP_EXIT_USAGE; /* '?': cmd_getopt has said why */
   }
-  if (path == NULL) {
+  return CMD_GO_ON;
+}
+
+static int report_parse(int argc, char **argv, struct report_args *a)
+{
+  cmd_opts o;
+  int c, code;
+
+  memset(a, 0, sizeof(*a));
+  a->format = "text";
+  cmd_opts_init(&o, "report", "h", report_longopts);
+  while ((c = cmd_getopt(argc, argv, &o)) != -1)
+    if ((code = report_option(a, c, o.arg)) != CMD_GO_ON)
+      return code;
+  if (a->path == NULL) {
     fprintf(stderr, "usage: hprun report SESSION [--format text|md|json|junit]\n");
     return HP_EXIT_USAGE;
   }
-  if (strcmp(format, "text") && strcmp(format, "md") && strcmp(format, "json") &&
-      strcmp(format, "junit")) {
+  if (strcmp(a->format, "text") && strcmp(a->format, "md") && strcmp(a->format, "json") &&
+      strcmp(a->format, "junit")) {
     fprintf(stderr, "hprun: --format must be text, md, json or junit\n");
     return HP_EXIT_USAGE;
   }
-  r = hp_session_load(path, &s, &diags);
+  return CMD_GO_ON;
+}
+
+int cmd_report(int argc, char **argv)
+{
+  struct report_args a;
+  hp_session *s = NULL;
+  hp_diags diags;
+  char *text = NULL;
+  int r, code;
+
+  if ((code = report_parse(argc, argv, &a)) != CMD_GO_ON)
+    return code;
+  hp_diags_init(&diags);
+  r = hp_session_load(a.path, &s, &diags);
   hp_diags_print(&diags, stderr);
   if (r) {
     code = HP_EXIT_IO;
     goto done;
   }
-  if (strcmp(format, "text") == 0)
+  if (strcmp(a.format, "text") == 0)
     hp_report_table(s, stdout);
   else {
-    r = strcmp(format, "md") == 0     ? hp_report_markdown(s, &text)
-        : strcmp(format, "json") == 0 ? hp_report_json(s, &text)
-                                      : hp_report_junit(s, &text);
+    r = strcmp(a.format, "md") == 0     ? hp_report_markdown(s, &text)
+        : strcmp(a.format, "json") == 0 ? hp_report_json(s, &text)
+                                        : hp_report_junit(s, &text);
     if (r) {
       code = HP_EXIT_IO;
       goto done;
     }
     fputs(text, stdout);
-    free(text);
-    text = NULL;
   }
-  if ((junit && cmd_write_report(junit, hp_report_junit, s)) ||
-      (markdown && cmd_write_report(markdown, hp_report_markdown, s))) {
+  /* The first report that cannot be written ends the command: the later ones are not tried. */
+  if ((a.reports.junit && cmd_write_report(a.reports.junit, hp_report_junit, s)) ||
+      (a.reports.markdown && cmd_write_report(a.reports.markdown, hp_report_markdown, s))) {
     code = HP_EXIT_IO;
     goto done;
   }

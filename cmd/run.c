@@ -8,8 +8,60 @@
 #include <string.h>
 #include <unistd.h>
 
+/* What the command line asks of `run`. */
+struct run_args {
+  const char *plan;
+  hp_run_opts opts;
+  cmd_reports reports;
+};
+
+enum {
+  OPT_OUTPUT = CMD_OPT_OWN,
+  OPT_REPEAT,
+  OPT_GRACE
+};
+
+static const struct option run_longopts[] = {CMD_LONG_HELP,
+                                             {"dry-run", no_argument, NULL, 'n'},
+                                             {"quiet", no_argument, NULL, 'q'},
+                                             {"output", required_argument, NULL, OPT_OUTPUT},
+                                             {"repeat", required_argument, NULL, OPT_REPEAT},
+                                             {"grace", required_argument, NULL, OPT_GRACE},
+                                             CMD_LONG_JUNIT,
+                                             CMD_LONG_MARKDOWN,
+                                             CMD_LONG_END};
+
+/* Columns of the tool list in the usage: names, then modes wrapped before this width. */
+#define TOOL_INDENT 13
+#define TOOL_WIDTH 80
+
+/* Prints a "a, b, c" list from column TOOL_INDENT on, wrapping after a comma. */
+static void print_wrapped(FILE *fp, const char *list)
+{
+  size_t col = TOOL_INDENT, len;
+  const char *p = list, *comma;
+
+  while (*p) {
+    comma = strstr(p, ", ");
+    len = comma ? (size_t)(comma - p) + 1 : strlen(p);
+    if (p != list && col + 1 + len > TOOL_WIDTH) {
+      fprintf(fp, "\n%*s", TOOL_INDENT, "");
+      col = TOOL_INDENT;
+    } else if (p != list) {
+      fputc(' ', fp);
+      col++;
+    }
+    fprintf(fp, "%.*s", (int)len, p);
+    col += len;
+    p = comma ? comma + 2 : p + len;
+  }
+  fputc('\n', fp);
+}
+
 static void run_usage(FILE *fp)
 {
+  size_t i;
+
   fprintf(fp,
           "usage: hprun [run] PLAN.yaml [options]\n"
           "  --dry-run         print every command line with its folder; run nothing\n"
@@ -18,99 +70,101 @@ static void run_usage(FILE *fp)
           "  --repeat N        counted runs per pass (overrides the plan)\n"
           "  --grace SECONDS   wait between SIGTERM and SIGKILL when stopping a run (default 5)\n"
           "  --junit FILE      also write JUnit XML (one testcase per pass and variant)\n"
-          "  --markdown FILE   also write the Markdown report there\n");
+          "  --markdown FILE   also write the Markdown report there\n"
+          "\ntools (plan: `profiler.tool` or a pass's `tool`) and modes (a pass's `mode`):\n");
+  /* Read from the driver table, the one place that defines them (docs/drivers.md explains). */
+  for (i = 0; i < hp_tool_count(); i++) {
+    fprintf(fp, "  %-*s", TOOL_INDENT - 2, hp_tool_name(i));
+    print_wrapped(fp, hp_tool_modes(hp_tool_name(i)));
+  }
+  fprintf(fp, "docs/drivers.md describes each mode.\n");
 }
 
-int cmd_run(int argc, char **argv)
+/* Takes one option or the plan; returns CMD_GO_ON or the exit status. */
+static int run_option(struct run_args *a, int c, const char *v)
 {
-  const char *plan_path = NULL, *junit = NULL, *markdown = NULL, *v;
-  hp_run_opts opts;
-  hp_diags diags;
-  hp_plan *plan = NULL;
-  hp_session *s = NULL;
-  int i, r, code;
+  char *end;
+  long n;
+  double g;
 
-  memset(&opts, 0, sizeof(opts));
-  hp_diags_init(&diags);
-  for (i = 1; i < argc; i++) {
-    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-      run_usage(stdout);
-      return HP_EXIT_OK;
-    } else if (strcmp(argv[i], "--dry-run") == 0 || strcmp(argv[i], "-n") == 0) {
-      opts.dry_run = 1;
-    } else if (strcmp(argv[i], "--quiet") == 0 || strcmp(argv[i], "-q") == 0) {
-      opts.quiet = 1;
-    } else if (arg_value(argc, argv, &i, "--output", &v)) {
-      if (!v)
-        return HP_EXIT_USAGE;
-      opts.output = v;
-    } else if (arg_value(argc, argv, &i, "--repeat", &v)) {
-      char *end;
-      long n = v ? strtol(v, &end, 10) : 0;
-      if (!v || *end || n < 1 || n > 100000) {
-        fprintf(stderr, "hprun: --repeat needs an integer from 1 to 100000\n");
-        return HP_EXIT_USAGE;
-      }
-      opts.repeat = (int)n;
-    } else if (arg_value(argc, argv, &i, "--grace", &v)) {
-      char *end;
-      double g = v ? strtod(v, &end) : -1;
-      if (!v || *end || !(g > 0 && g <= 3600)) {
-        fprintf(stderr, "hprun: --grace needs seconds, more than 0 and at most 3600\n");
-        return HP_EXIT_USAGE;
-      }
-      opts.grace_s = g;
-    } else if (arg_value(argc, argv, &i, "--junit", &v)) {
-      if (!(junit = v))
-        return HP_EXIT_USAGE;
-    } else if (arg_value(argc, argv, &i, "--markdown", &v)) {
-      if (!(markdown = v))
-        return HP_EXIT_USAGE;
-    } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-      fprintf(stderr, "hprun: unknown option '%s' (hprun run --help)\n", argv[i]);
+  switch (c) {
+  case 'h': run_usage(stdout); return HP_EXIT_OK;
+  case 'n': a->opts.dry_run = 1; break;
+  case 'q': a->opts.quiet = 1; break;
+  case OPT_OUTPUT:
+    if (!(a->opts.output = v))
       return HP_EXIT_USAGE;
-    } else if (plan_path == NULL) {
-      plan_path = argv[i];
-    } else {
-      fprintf(stderr, "hprun: one plan at a time ('%s' and '%s')\n", plan_path, argv[i]);
+    break;
+  case OPT_REPEAT:
+    n = v ? strtol(v, &end, 10) : 0;
+    if (!v || *end || n < 1 || n > 100000) {
+      fprintf(stderr, "hprun: --repeat needs an integer from 1 to 100000\n");
       return HP_EXIT_USAGE;
     }
+    a->opts.repeat = (int)n;
+    break;
+  case OPT_GRACE:
+    g = v ? strtod(v, &end) : -1;
+    if (!v || *end || !(g > 0 && g <= 3600)) {
+      fprintf(stderr, "hprun: --grace needs seconds, more than 0 and at most 3600\n");
+      return HP_EXIT_USAGE;
+    }
+    a->opts.grace_s = g;
+    break;
+  case CMD_OPT_JUNIT:
+  case CMD_OPT_MARKDOWN:
+    if (cmd_reports_option(&a->reports, c, v))
+      return HP_EXIT_USAGE;
+    break;
+  case CMD_ARG:
+    if (a->plan != NULL) {
+      fprintf(stderr, "hprun: one plan at a time ('%s' and '%s')\n", a->plan, v);
+      return HP_EXIT_USAGE;
+    }
+    a->plan = v;
+    break;
+  default: return HP_EXIT_USAGE; /* '?': cmd_getopt has said why */
   }
-  if (plan_path == NULL) {
+  return CMD_GO_ON;
+}
+
+static int run_parse(int argc, char **argv, struct run_args *a)
+{
+  cmd_opts o;
+  int c, code;
+
+  memset(a, 0, sizeof(*a));
+  cmd_opts_init(&o, "run", "hnq", run_longopts);
+  while ((c = cmd_getopt(argc, argv, &o)) != -1)
+    if ((code = run_option(a, c, o.arg)) != CMD_GO_ON)
+      return code;
+  if (a->plan == NULL) {
     run_usage(stderr);
     return HP_EXIT_USAGE;
   }
+  return CMD_GO_ON;
+}
 
-  r = hp_plan_load(plan_path, &plan, &diags);
-  if (r) {
-    hp_diags_print(&diags, stderr);
-    if (diags.count == 0)
-      fprintf(stderr, "%s: error: %s\n", plan_path, hp_strerror(r));
-    hp_diags_free(&diags);
-    /* A plan that does not exist is a usage error; one that exists but cannot be read is I/O. */
-    return (r == HP_EIO && access(plan_path, F_OK) == 0) ? HP_EXIT_IO : HP_EXIT_USAGE;
-  }
-  if (opts.dry_run) {
-    r = hp_session_dry_run(plan, &opts, stdout, &diags);
-    hp_diags_print(&diags, stderr);
-    code = r ? HP_EXIT_USAGE : HP_EXIT_OK;
-    goto done;
-  }
+/* Runs the loaded plan, prints the table and writes the reports asked for; returns the exit
+ * status. */
+static int run_session(const hp_plan *plan, const struct run_args *a, hp_diags *diags)
+{
+  hp_session *s = NULL;
+  int r, code;
 
-  r = hp_session_run(plan, &opts, &s, &diags);
-  hp_diags_print(&diags, stderr);
+  r = hp_session_run(plan, &a->opts, &s, diags);
+  hp_diags_print(diags, stderr);
   if (s == NULL) {
     /* Nothing ran: a program or profiler is missing, or the session folder failed. */
-    if (diags.count == 0)
+    if (diags->count == 0)
       fprintf(stderr, "hprun: %s\n", hp_strerror(r));
-    code = r == HP_EIO || r == HP_EEXIST ? HP_EXIT_IO : HP_EXIT_USAGE;
-    goto done;
+    return r == HP_EIO || r == HP_EEXIST ? HP_EXIT_IO : HP_EXIT_USAGE;
   }
   hp_report_table(s, stdout);
   code = s->exit_code;
-  if (junit && cmd_write_report(junit, hp_report_junit, s))
+  if (a->reports.junit && cmd_write_report(a->reports.junit, hp_report_junit, s))
     code = code ? code : HP_EXIT_IO;
-  if (markdown && cmd_write_report(markdown, hp_report_markdown, s))
+  if (a->reports.markdown && cmd_write_report(a->reports.markdown, hp_report_markdown, s))
     code = code ? code : HP_EXIT_IO;
   if (r == HP_EINTR)
     code = HP_EXIT_INTERRUPTED;
@@ -119,9 +173,36 @@ int cmd_run(int argc, char **argv)
   else if (r == HP_EIO || r == HP_EEXIST || (r && code == HP_EXIT_OK))
     code = HP_EXIT_IO;
   printf("summary: %s/summary.json  report: %s/report.md\n", s->dir, s->dir);
-
-done:
   hp_session_free(s);
+  return code;
+}
+
+int cmd_run(int argc, char **argv)
+{
+  struct run_args a;
+  hp_diags diags;
+  hp_plan *plan = NULL;
+  int r, code;
+
+  if ((code = run_parse(argc, argv, &a)) != CMD_GO_ON)
+    return code;
+  hp_diags_init(&diags);
+  r = hp_plan_load(a.plan, &plan, &diags);
+  if (r) {
+    hp_diags_print(&diags, stderr);
+    if (diags.count == 0)
+      fprintf(stderr, "%s: error: %s\n", a.plan, hp_strerror(r));
+    hp_diags_free(&diags);
+    /* A plan that does not exist is a usage error; one that exists but cannot be read is I/O. */
+    return (r == HP_EIO && access(a.plan, F_OK) == 0) ? HP_EXIT_IO : HP_EXIT_USAGE;
+  }
+  if (a.opts.dry_run) {
+    r = hp_session_dry_run(plan, &a.opts, stdout, &diags);
+    hp_diags_print(&diags, stderr);
+    code = r ? HP_EXIT_USAGE : HP_EXIT_OK;
+  } else {
+    code = run_session(plan, &a, &diags);
+  }
   hp_plan_free(plan);
   hp_diags_free(&diags);
   return code;

@@ -3,8 +3,8 @@
  * article's tables: HIP API, kernels, categories, kernel stacks, PMC resources, leak checks, ncu
  * metrics. docs/summarize.md describes the formats and the output.
  */
-#include "hprun.h"
 #include "cmd.h"
+#include "args.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -32,12 +32,6 @@ static int usage(const char *msg, const char *arg)
   return HP_EXIT_USAGE;
 }
 
-static int bad_usage(int *paths, const char *msg, const char *arg)
-{
-  free(paths);
-  return usage(msg, arg);
-}
-
 /* Prints the messages; with `quiet`, only errors. */
 static void print_diags(const hp_diags *d, int quiet)
 {
@@ -59,129 +53,160 @@ static void print_diags(const hp_diags *d, int quiet)
     fprintf(stderr, "hprun: note: %zu more messages not shown\n", d->dropped);
 }
 
-/* The value of `--opt VALUE` or `--opt=VALUE` at argv[*i]; NULL if argv[*i] is another option. */
-static const char *opt_value(int argc, char **argv, int *i, const char *opt, int *missing)
-{
-  size_t n = strlen(opt);
+/* What the command line asks of `summarize`. */
+struct sum_args {
+  hp_format format;
+  hp_profile_opts opts;
+  const char *catfile;
+  int quiet;
+  const char **paths; /* the PATH arguments, which may come before, between or after options */
+  int npaths;
+};
 
-  *missing = 0;
-  if (strncmp(argv[*i], opt, n) != 0)
-    return NULL;
-  if (argv[*i][n] == '=')
-    return argv[*i] + n + 1;
-  if (argv[*i][n] != '\0')
-    return NULL;
-  if (*i + 1 >= argc) {
-    *missing = 1;
-    return NULL;
+enum {
+  OPT_FORMAT = CMD_OPT_OWN,
+  OPT_TOP,
+  OPT_CATEGORIES,
+  OPT_QUIET_WARNINGS
+};
+
+static const struct option sum_longopts[] = {
+    CMD_LONG_HELP,
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"top", required_argument, NULL, OPT_TOP},
+    {"categories", required_argument, NULL, OPT_CATEGORIES},
+    {"quiet-warnings", no_argument, NULL, OPT_QUIET_WARNINGS},
+    CMD_LONG_END};
+
+/* Takes one option or PATH; returns CMD_GO_ON or the exit status. */
+static int sum_option(struct sum_args *a, int c, const char *v)
+{
+  char *end;
+  long n;
+
+  switch (c) {
+  case 'h': fputs(usage_text, stdout); return HP_EXIT_OK;
+  case CMD_ARG: a->paths[a->npaths++] = v; break;
+  case OPT_QUIET_WARNINGS: a->quiet = 1; break;
+  case OPT_FORMAT:
+    if (v == NULL)
+      return usage("--format needs a value", NULL);
+    if (hp_format_parse(v, &a->format))
+      return usage("unknown format (text, json, md or csv)", v);
+    break;
+  case OPT_TOP:
+    if (v == NULL)
+      return usage("--top needs a value", NULL);
+    errno = 0;
+    n = strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || errno || n < 0 || n > 1000000000)
+      return usage("--top needs a whole number >= 0", v);
+    a->opts.top = (int)n;
+    break;
+  case OPT_CATEGORIES:
+    if (v == NULL)
+      return usage("--categories needs a file", NULL);
+    a->catfile = v;
+    break;
+  default: return usage("unknown option", v);
   }
-  return argv[++*i];
+  return CMD_GO_ON;
 }
 
-int cmd_summarize(int argc, char **argv)
+/* Fills *a from the command line. Returns CMD_GO_ON or the exit status; a->paths is the caller's
+ * to free either way. */
+static int sum_parse(int argc, char **argv, struct sum_args *a)
 {
-  hp_format format = HP_FMT_TEXT;
-  hp_profile_opts opts = {-1, 0};
-  hp_profile *p = NULL;
-  hp_category_rule *rules = NULL;
-  const char *catfile = NULL, *v;
-  size_t nrules = 0;
-  hp_diags diags;
-  int i, r, quiet = 0, missing, status = HP_EXIT_OK, npaths = 0, opts_done = 0, *paths;
+  cmd_opts o;
+  int c, code;
 
-  /* Indexes of the PATH arguments, which may come before, between or after options. */
-  paths = malloc((size_t)argc * sizeof(*paths));
-  if (paths == NULL)
+  memset(a, 0, sizeof(*a));
+  a->format = HP_FMT_TEXT;
+  a->opts.top = -1;
+  if ((a->paths = malloc((size_t)argc * sizeof(*a->paths))) == NULL)
     return HP_EXIT_IO;
-  hp_diags_init(&diags);
-  diags.limit = 1000;
-  for (i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (opts_done || a[0] != '-' || strcmp(a, "-") == 0) {
-      paths[npaths++] = i;
-      continue;
-    }
-    if (strcmp(a, "--") == 0) {
-      opts_done = 1;
-      continue;
-    }
-    if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-      fputs(usage_text, stdout);
-      free(paths);
-      return HP_EXIT_OK;
-    }
-    if (strcmp(a, "--quiet-warnings") == 0) {
-      quiet = 1;
-    } else if ((v = opt_value(argc, argv, &i, "--format", &missing)) != NULL || missing) {
-      if (missing)
-        return bad_usage(paths, "--format needs a value", NULL);
-      if (hp_format_parse(v, &format))
-        return bad_usage(paths, "unknown format (text, json, md or csv)", v);
-    } else if ((v = opt_value(argc, argv, &i, "--top", &missing)) != NULL || missing) {
-      char *end;
-      long n;
-      if (missing)
-        return bad_usage(paths, "--top needs a value", NULL);
-      errno = 0;
-      n = strtol(v, &end, 10);
-      if (*v == '\0' || *end != '\0' || errno || n < 0 || n > 1000000000)
-        return bad_usage(paths, "--top needs a whole number >= 0", v);
-      opts.top = (int)n;
-    } else if ((v = opt_value(argc, argv, &i, "--categories", &missing)) != NULL || missing) {
-      if (missing)
-        return bad_usage(paths, "--categories needs a file", NULL);
-      catfile = v;
-    } else {
-      return bad_usage(paths, "unknown option", a);
-    }
-  }
-  if (npaths == 0)
-    return bad_usage(paths, "no PATH given", NULL);
+  /* No command name: summarize words its own messages, each followed by the usage. */
+  cmd_opts_init(&o, NULL, "h", sum_longopts);
+  while ((c = cmd_getopt(argc, argv, &o)) != -1)
+    if ((code = sum_option(a, c, o.arg)) != CMD_GO_ON)
+      return code;
+  if (a->npaths == 0)
+    return usage("no PATH given", NULL);
   /* Text and Markdown are read by people: the article's top 10 unless told otherwise. */
-  if (opts.top < 0)
-    opts.top = format == HP_FMT_TEXT || format == HP_FMT_MD ? 10 : 0;
+  if (a->opts.top < 0)
+    a->opts.top = a->format == HP_FMT_TEXT || a->format == HP_FMT_MD ? 10 : 0;
+  return CMD_GO_ON;
+}
 
-  if ((r = hp_profile_new(&p)) != 0) {
-    fprintf(stderr, "hprun summarize: %s\n", hp_strerror(r));
-    return HP_EXIT_IO;
-  }
-  if (catfile) {
-    r = hp_categories_load(catfile, &rules, &nrules, &diags);
-    if (r == 0)
-      r = hp_profile_set_categories(p, rules, nrules);
-    hp_categories_free(rules, nrules);
-    if (r) {
-      print_diags(&diags, 0);
-      fprintf(stderr, "hprun summarize: %s: %s\n", catfile, hp_strerror(r));
-      status = r == HP_ENOENT || r == HP_EIO ? HP_EXIT_IO : HP_EXIT_USAGE;
-      goto done;
-    }
-  }
-  for (i = 0; i < npaths; i++) {
-    const char *a = argv[paths[i]];
-    r = hp_profile_add_path(p, a, &diags);
+/* Applies the --categories file to `p`. Returns CMD_GO_ON or the exit status. */
+static int sum_categories(hp_profile *p, const char *catfile, hp_diags *diags)
+{
+  hp_category_rule *rules = NULL;
+  size_t nrules = 0;
+  int r;
+
+  r = hp_categories_load(catfile, &rules, &nrules, diags);
+  if (r == 0)
+    r = hp_profile_set_categories(p, rules, nrules);
+  hp_categories_free(rules, nrules);
+  if (r == 0)
+    return CMD_GO_ON;
+  print_diags(diags, 0);
+  fprintf(stderr, "hprun summarize: %s: %s\n", catfile, hp_strerror(r));
+  return r == HP_ENOENT || r == HP_EIO ? HP_EXIT_IO : HP_EXIT_USAGE;
+}
+
+/* Reads every PATH into `p`, prints the messages and writes the summary. Returns the exit
+ * status. */
+static int sum_write(hp_profile *p, const struct sum_args *a, hp_diags *diags)
+{
+  int i, r, status = HP_EXIT_OK;
+
+  for (i = 0; i < a->npaths; i++) {
+    r = hp_profile_add_path(p, a->paths[i], diags);
     if (r == HP_ENOMEM) {
       fprintf(stderr, "hprun summarize: %s\n", hp_strerror(r));
-      status = HP_EXIT_IO;
-      goto done;
+      return HP_EXIT_IO;
     }
     if (r) {
-      fprintf(stderr, "hprun summarize: %s: %s\n", a,
+      fprintf(stderr, "hprun summarize: %s: %s\n", a->paths[i],
               r == HP_ENOENT ? "no such file or folder" : hp_strerror(r));
       status = HP_EXIT_IO;
     }
   }
-  print_diags(&diags, quiet);
+  print_diags(diags, a->quiet);
   if (hp_profile_nfiles(p) == 0)
     fprintf(stderr, "hprun summarize: warning: no profiler output was found\n");
-  r = hp_profile_write(p, stdout, format, &opts);
+  r = hp_profile_write(p, stdout, a->format, &a->opts);
   if (r) {
     fprintf(stderr, "hprun summarize: writing the summary: %s\n", hp_strerror(r));
     status = HP_EXIT_IO;
   }
+  return status;
+}
+
+int cmd_summarize(int argc, char **argv)
+{
+  struct sum_args a;
+  hp_profile *p = NULL;
+  hp_diags diags;
+  int r, status;
+
+  hp_diags_init(&diags);
+  diags.limit = 1000;
+  if ((status = sum_parse(argc, argv, &a)) != CMD_GO_ON)
+    goto done;
+  if ((r = hp_profile_new(&p)) != 0) {
+    fprintf(stderr, "hprun summarize: %s\n", hp_strerror(r));
+    status = HP_EXIT_IO;
+    goto done;
+  }
+  if (a.catfile && (status = sum_categories(p, a.catfile, &diags)) != CMD_GO_ON)
+    goto done;
+  status = sum_write(p, &a, &diags);
 
 done:
-  free(paths);
+  free(a.paths);
   hp_diags_free(&diags);
   hp_profile_free(p);
   return status;

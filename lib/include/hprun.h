@@ -246,6 +246,18 @@ void hp_strv_free(hp_strv *v);
 /* Parses a duration: a plain number of seconds, or a number with ms, s, m or h. */
 int hp_parse_duration(const char *s, double *seconds);
 
+/* ---------------------------------------------------------------------------------------------- */
+/* Profiler tools (lib/tool/tools.c): the tools hprun drives and their pass modes, read from the  */
+/* one driver table, for help texts. Every string returned is static; the caller owns nothing.    */
+
+/* How many tools there are. */
+size_t hp_tool_count(void);
+/* The i-th tool's name (hipprof first, then the table's order); NULL when i >= hp_tool_count(). */
+const char *hp_tool_name(size_t i);
+/* The tool's modes as "normal, command, trace, ...", the two generic modes first; NULL for NULL or
+ * an unknown tool. */
+const char *hp_tool_modes(const char *tool);
+
 #ifdef __cplusplus
 }
 #endif
