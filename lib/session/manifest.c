@@ -115,8 +115,101 @@ static void probe_member(hp__json *j, uv_loop_t *loop, const char *key, const ch
   free(out);
 }
 
-int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s,
-                       const hp_strv *tools, char **env)
+/* The plan file and the SHA-256 of its text, as copied into the session folder. */
+static void plan_member(hp__json *j, const hp_plan *plan)
+{
+  char hash[65];
+
+  hp__sha256_hex(plan->text ? plan->text : "", plan->text ? plan->text_len : 0, hash);
+  hp__json_key(j, "plan");
+  hp__json_obj_begin(j);
+  hp__json_kstr(j, "file", plan->file);
+  hp__json_kstr(j, "sha256", hash);
+  hp__json_kstr(j, "copy", "plan.yaml");
+  hp__json_obj_end(j);
+}
+
+/* Every run's folder and command line, in the order they ran. */
+static void commands_member(hp__json *j, const hp_session *s)
+{
+  size_t i, k;
+
+  hp__json_key(j, "commands");
+  hp__json_arr_begin(j);
+  for (i = 0; i < s->npasses; i++)
+    for (k = 0; k < s->passes[i].nruns; k++) {
+      hp__json_obj_begin(j);
+      hp__json_kstr(j, "dir", s->passes[i].runs[k].dir);
+      hp__json_kstr(j, "command", s->passes[i].runs[k].command);
+      hp__json_obj_end(j);
+    }
+  hp__json_arr_end(j);
+}
+
+/* Each profiler's own answer to --version. */
+static void tools_member(hp__json *j, uv_loop_t *loop, const hp_strv *tools)
+{
+  size_t i;
+
+  hp__json_key(j, "tools");
+  hp__json_arr_begin(j);
+  for (i = 0; tools && i < tools->n; i++) {
+    const char *argv[] = {tools->v[i], "--version", NULL};
+    long long st = -1;
+    char *out = probe(loop, argv, 4096, &st);
+    hp__json_obj_begin(j);
+    hp__json_kstr(j, "path", tools->v[i]);
+    hp__json_kstr(j, "version_output", out);
+    hp__json_kint(j, "version_exit_status", st);
+    hp__json_obj_end(j);
+    free(out);
+  }
+  hp__json_arr_end(j);
+}
+
+/* The variables of the runs' base environment (env_script's, else hprun's) that matter. */
+static void environment_member(hp__json *j, char **env)
+{
+  size_t i;
+
+  hp__json_key(j, "environment");
+  hp__json_obj_begin(j);
+  for (i = 0; (env ? env : environ)[i]; i++) {
+    const char *kv = (env ? env : environ)[i], *eq = strchr(kv, '=');
+    char *key;
+    if (!eq || !interesting(kv))
+      continue;
+    key = hp__strndup(kv, (size_t)(eq - kv));
+    if (key)
+      hp__json_kstr(j, key, eq + 1);
+    free(key);
+  }
+  hp__json_obj_end(j);
+}
+
+static void host_member(hp__json *j)
+{
+  char host[256];
+  struct utsname un;
+
+  hp__json_key(j, "host");
+  hp__json_obj_begin(j);
+  if (gethostname(host, sizeof(host)) == 0) {
+    host[sizeof(host) - 1] = '\0';
+    hp__json_kstr(j, "hostname", host);
+  }
+  if (uname(&un) == 0) {
+    hp__json_kstr(j, "system", un.sysname);
+    hp__json_kstr(j, "release", un.release);
+    hp__json_kstr(j, "machine", un.machine);
+  }
+  hp__json_kint(j, "cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
+  hp__json_kint(j, "memory_mib", (long long)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE) >> 20);
+  hp__json_obj_end(j);
+}
+
+/* The GPU as each vendor's tool that is present describes it. */
+static void gpu_member(hp__json *j, uv_loop_t *loop)
 {
   static const char *const nvsmi[] = {"nvidia-smi",
                                       "--query-gpu=index,name,driver_version,"
@@ -125,10 +218,53 @@ int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s
   static const char *const rocmsmi[] = {"rocm-smi", "--showproductname", NULL};
   static const char *const hysmi[] = {"hy-smi", NULL};
   static const char *const rocminfo[] = {"rocminfo", NULL};
-  char hash[65], host[256], *path = NULL, *cwd = NULL, *text = NULL;
-  struct utsname un;
+
+  hp__json_key(j, "gpu");
+  hp__json_obj_begin(j);
+  probe_member(j, loop, "nvidia-smi", nvsmi, 4096);
+  probe_member(j, loop, "rocm-smi", rocmsmi, 4096);
+  probe_member(j, loop, "hy-smi", hysmi, 4096);
+  probe_member(j, loop, "rocminfo", rocminfo, 16384);
+  hp__json_obj_end(j);
+}
+
+/* The app's source version, when its folder is in a git work tree; null otherwise. */
+static void app_git_member(hp__json *j, uv_loop_t *loop, const char *cwd)
+{
+  const char *head[] = {"git", "-C", cwd, "rev-parse", "HEAD", NULL};
+  const char *dirty[] = {"git", "-C", cwd, "status", "--porcelain", "--untracked-files=no", NULL};
+  char *found = NULL, *h = NULL, *d = NULL;
+  long long st = -1, st2 = -1;
+
+  hp__json_key(j, "app_git");
+  if (cwd == NULL) {
+    hp__json_null(j);
+    return;
+  }
+  if (hp__which("git", &found) == 0) {
+    h = probe(loop, head, 256, &st);
+    d = probe(loop, dirty, 65536, &st2);
+  }
+  free(found);
+  if (h && st == 0) {
+    h[strcspn(h, "\n")] = '\0';
+    hp__json_obj_begin(j);
+    hp__json_kstr(j, "dir", cwd);
+    hp__json_kstr(j, "commit", h);
+    hp__json_kbool(j, "dirty", d && st2 == 0 && d[0] != '\0');
+    hp__json_obj_end(j);
+  } else {
+    hp__json_null(j);
+  }
+  free(h);
+  free(d);
+}
+
+int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s,
+                       const hp_strv *tools, char **env)
+{
+  char *path = NULL, *cwd = NULL, *text = NULL;
   hp__json j;
-  size_t i, k;
   int r;
 
   hp__json_init(&j, 1);
@@ -138,106 +274,14 @@ int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s
   hp__json_kstr(&j, "session", s->name);
   hp__json_kstr(&j, "started", s->started);
   hp__json_kstr(&j, "finished", s->finished);
-
-  hp__sha256_hex(plan->text ? plan->text : "", plan->text ? plan->text_len : 0, hash);
-  hp__json_key(&j, "plan");
-  hp__json_obj_begin(&j);
-  hp__json_kstr(&j, "file", plan->file);
-  hp__json_kstr(&j, "sha256", hash);
-  hp__json_kstr(&j, "copy", "plan.yaml");
-  hp__json_obj_end(&j);
-
-  hp__json_key(&j, "commands");
-  hp__json_arr_begin(&j);
-  for (i = 0; i < s->npasses; i++)
-    for (k = 0; k < s->passes[i].nruns; k++) {
-      hp__json_obj_begin(&j);
-      hp__json_kstr(&j, "dir", s->passes[i].runs[k].dir);
-      hp__json_kstr(&j, "command", s->passes[i].runs[k].command);
-      hp__json_obj_end(&j);
-    }
-  hp__json_arr_end(&j);
-
-  hp__json_key(&j, "tools");
-  hp__json_arr_begin(&j);
-  for (i = 0; tools && i < tools->n; i++) {
-    const char *argv[] = {tools->v[i], "--version", NULL};
-    long long st = -1;
-    char *out = probe(loop, argv, 4096, &st);
-    hp__json_obj_begin(&j);
-    hp__json_kstr(&j, "path", tools->v[i]);
-    hp__json_kstr(&j, "version_output", out);
-    hp__json_kint(&j, "version_exit_status", st);
-    hp__json_obj_end(&j);
-    free(out);
-  }
-  hp__json_arr_end(&j);
-
-  hp__json_key(&j, "environment");
-  hp__json_obj_begin(&j);
-  for (i = 0; (env ? env : environ)[i]; i++) {
-    const char *kv = (env ? env : environ)[i], *eq = strchr(kv, '=');
-    char *key;
-    if (!eq || !interesting(kv))
-      continue;
-    key = hp__strndup(kv, (size_t)(eq - kv));
-    if (key)
-      hp__json_kstr(&j, key, eq + 1);
-    free(key);
-  }
-  hp__json_obj_end(&j);
-
-  hp__json_key(&j, "host");
-  hp__json_obj_begin(&j);
-  if (gethostname(host, sizeof(host)) == 0) {
-    host[sizeof(host) - 1] = '\0';
-    hp__json_kstr(&j, "hostname", host);
-  }
-  if (uname(&un) == 0) {
-    hp__json_kstr(&j, "system", un.sysname);
-    hp__json_kstr(&j, "release", un.release);
-    hp__json_kstr(&j, "machine", un.machine);
-  }
-  hp__json_kint(&j, "cpus_online", sysconf(_SC_NPROCESSORS_ONLN));
-  hp__json_kint(&j, "memory_mib", (long long)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE) >> 20);
-  hp__json_obj_end(&j);
-
-  hp__json_key(&j, "gpu");
-  hp__json_obj_begin(&j);
-  probe_member(&j, loop, "nvidia-smi", nvsmi, 4096);
-  probe_member(&j, loop, "rocm-smi", rocmsmi, 4096);
-  probe_member(&j, loop, "hy-smi", hysmi, 4096);
-  probe_member(&j, loop, "rocminfo", rocminfo, 16384);
-  hp__json_obj_end(&j);
-
-  /* The app's source version, when its folder is in a git work tree. */
+  plan_member(&j, plan);
+  commands_member(&j, s);
+  tools_member(&j, loop, tools);
+  environment_member(&j, env);
+  host_member(&j);
+  gpu_member(&j, loop);
   cwd = hp__path_join(plan->dir, plan->app.cwd ? plan->app.cwd : ".");
-  hp__json_key(&j, "app_git");
-  if (cwd) {
-    const char *head[] = {"git", "-C", cwd, "rev-parse", "HEAD", NULL};
-    const char *dirty[] = {"git", "-C", cwd, "status", "--porcelain", "--untracked-files=no", NULL};
-    char *found = NULL, *h = NULL, *d = NULL;
-    long long st = -1, st2 = -1;
-    if (hp__which("git", &found) == 0) {
-      h = probe(loop, head, 256, &st);
-      d = probe(loop, dirty, 65536, &st2);
-    }
-    free(found);
-    if (h && st == 0) {
-      h[strcspn(h, "\n")] = '\0';
-      hp__json_obj_begin(&j);
-      hp__json_kstr(&j, "dir", cwd);
-      hp__json_kstr(&j, "commit", h);
-      hp__json_kbool(&j, "dirty", d && st2 == 0 && d[0] != '\0');
-      hp__json_obj_end(&j);
-    } else {
-      hp__json_null(&j);
-    }
-    free(h);
-    free(d);
-  } else {
-    hp__json_null(&j);
-  }
+  app_git_member(&j, loop, cwd);
   hp__json_obj_end(&j);
 
   r = hp__json_end(&j);

@@ -1,0 +1,87 @@
+/*
+ * The dry run (hprun run --dry-run): every command line a session would run, numbered in the
+ * schedule's order, with the folder it would run in. It prepares exactly as a real run does, so
+ * what it prints is what would run, but it creates, writes and runs nothing.
+ */
+#include "session/session.h"
+#include "util/buf.h"
+#include "util/strv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Prints slot i (0-based) of the schedule, its folder under the session folder `sdir`. */
+static int print_slot(hp__session_ctx *c, size_t i, const char *sdir, FILE *fp)
+{
+  const hp__slot *sl = &c->slots[i];
+  const hp__unit *u = &c->units[sl->unit];
+  hp_strv argv;
+  char *dir, *line;
+  int r;
+
+  dir = sl->warmup ? hp__asprintf("%s/%s/warmup-%d", sdir, u->name, sl->k)
+                   : hp__asprintf("%s/%s/%d", sdir, u->name, sl->k);
+  if (dir == NULL)
+    return HP_ENOMEM;
+  /* A dry run never writes: rocprof's pmc input file is shown as an option only. */
+  if (u->pass && u->driver && strcmp(u->pass->mode, "pmc") == 0 &&
+      strcmp(hp__driver_name(u->driver), "rocprof") == 0) {
+    fprintf(fp, "%3zu  %s\n     (rocprof -i <input file written at run time> ...)\n", i + 1, dir);
+    free(dir);
+    return 0;
+  }
+  if ((r = hp__run_argv(c, u, dir, &argv)) != 0) {
+    free(dir);
+    return r;
+  }
+  line = hp__strv_shell_join(&argv);
+  fprintf(fp, "%3zu  %s%s\n     %s\n", i + 1, dir, sl->warmup ? "  (warmup)" : "",
+          line ? line : "?");
+  if (u->driver && hp__driver_mode_doc(u->driver, u->pass->mode))
+    fprintf(fp, "     (%s %s: %s)\n", hp__driver_name(u->driver), u->pass->mode,
+            hp__driver_mode_doc(u->driver, u->pass->mode));
+  free(line);
+  free(dir);
+  hp_strv_free(&argv);
+  return 0;
+}
+
+int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
+{
+  hp__session_ctx c;
+  char *parent = NULL, *sdir = NULL;
+  size_t i;
+  int r;
+
+  memset(&c, 0, sizeof(c));
+  c.plan = plan;
+  c.opts = opts;
+  c.diags = diags;
+  if (uv_loop_init(&c.loop))
+    return HP_EIO;
+  if ((r = hp__session_prepare(&c)) != 0)
+    goto fail;
+  /* The same folder a real run would use, resolved the same way (nothing is created). */
+  parent = hp__session_parent(plan, opts);
+  sdir = parent ? hp__asprintf("%s/%s-<YYYYmmdd-HHMMSS>", parent, plan->name) : NULL;
+  if (sdir == NULL) {
+    r = HP_ENOMEM;
+    goto fail;
+  }
+  if (plan->app.build.n) {
+    char *b = hp__strv_shell_join(&plan->app.build);
+    fprintf(fp, "build (in %s):\n  %s\n", c.app_cwd, b ? b : "?");
+    free(b);
+  }
+  for (i = 0; i < c.nslots; i++)
+    if ((r = print_slot(&c, i, sdir, fp)) != 0)
+      goto fail;
+
+fail:
+  free(parent);
+  free(sdir);
+  hp__session_ctx_free(&c);
+  uv_run(&c.loop, UV_RUN_DEFAULT);
+  uv_loop_close(&c.loop);
+  return r;
+}

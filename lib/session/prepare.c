@@ -1,0 +1,300 @@
+/*
+ * Preparing a session: everything that can be checked before the first run is checked here, so a
+ * typo in a program name, a missing profiler or a bad metric pattern fails as a plan error before
+ * anything is created or run. It resolves each unit's program, environment and profiler, chooses
+ * the device-memory sampler and lays out the schedule (lib/schedule/).
+ */
+#include "exec/runner.h"
+#include "session/session.h"
+#include "util/buf.h"
+#include "util/fsutil.h"
+#include "util/strv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Resolves the program of an argv: a word with a slash is made absolute against the app's folder
+ * (runs start in their own folder, so a relative path would break); a bare name is looked up on
+ * PATH now, so a typo fails before anything runs. */
+static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, const char *what,
+                           long line)
+{
+  char *p = NULL;
+  int r;
+
+  if (argv->n == 0)
+    return HP_EINVAL;
+  if (strchr(argv->v[0], '/')) {
+    p = hp__session_abspath(cwd, argv->v[0]);
+    if (p == NULL)
+      return HP_ENOMEM;
+    if (access(p, X_OK) != 0 && !c->opts->dry_run) {
+      hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, line, 0,
+                   "%s: program '%s' does not exist or is not executable (%s)", what, p,
+                   strerror(errno));
+      free(p);
+      return HP_ENOENT;
+    }
+  } else {
+    r = hp__which(argv->v[0], &p);
+    if (r == HP_ENOENT) {
+      if (c->opts->dry_run)
+        return 0;
+      hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, line, 0,
+                   "%s: program '%s' not found on PATH", what, argv->v[0]);
+      return HP_ENOENT;
+    }
+    if (r)
+      return r;
+  }
+  free(argv->v[0]);
+  argv->v[0] = p;
+  return 0;
+}
+
+/* The environment of a unit's runs: the base (env_script's or hprun's), the app's `env:` and a
+ * variant's own `env:` on top. */
+static char **unit_env(hp__session_ctx *c, const hp_app *app)
+{
+  hp_kv *set;
+  char **env;
+  size_t i, n = 0;
+
+  set = calloc(app->nenv + c->plan->app.nenv + 1, sizeof(*set));
+  if (set == NULL)
+    return NULL;
+  for (i = 0; i < c->plan->app.nenv; i++)
+    set[n++] = c->plan->app.env[i];
+  if (app != &c->plan->app)
+    for (i = 0; i < app->nenv; i++)
+      set[n++] = app->env[i];
+  env = hp__env_build(c->base_env, set, n);
+  free(set);
+  return env;
+}
+
+/* Finds the profiler of a profiled pass: profiler.path when the pass uses the plan's tool, else
+ * the tool's name on PATH. A dry run shows the bare name of a tool it cannot find. */
+static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
+{
+  const hp_plan *plan = c->plan;
+  const char *tool;
+  int r;
+
+  u->driver = hp__driver_find(p->tool ? p->tool : plan->profiler.tool);
+  if (u->driver == NULL)
+    return HP_ENOTSUP;
+  if (plan->profiler.path && !p->tool) {
+    u->tool_path = hp__session_abspath(plan->dir, plan->profiler.path);
+    if (u->tool_path == NULL)
+      return HP_ENOMEM;
+    if (access(u->tool_path, X_OK) && !c->opts->dry_run) {
+      hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, p->line, 0,
+                   "pass '%s': profiler '%s' (profiler.path) is not executable", p->name,
+                   u->tool_path);
+      return HP_ENOENT;
+    }
+    return 0;
+  }
+  tool = hp__driver_name(u->driver);
+  r = hp__which(tool, &u->tool_path);
+  if (r == HP_ENOENT) {
+    if (c->opts->dry_run) {
+      u->tool_path = hp__strdup(tool);
+      return 0;
+    }
+    hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, p->line, 0,
+                 "pass '%s': profiler '%s' not found on PATH (set profiler.path, or "
+                 "profiler.env_script to a DTK env.sh)",
+                 p->name, tool);
+    return HP_ENOENT;
+  }
+  return r;
+}
+
+static int setup_pass(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
+{
+  const hp_plan *plan = c->plan;
+  int r;
+
+  u->pass = p;
+  u->name = p->name;
+  u->timeout = p->timeout > 0 ? p->timeout : plan->app.timeout;
+  if ((r = hp__strv_copy(&u->app, &plan->app.command)) != 0)
+    return r;
+  if ((r = resolve_program(c, c->app_cwd, &u->app, "app.command", 0)) != 0)
+    return r;
+  if ((u->env = unit_env(c, &plan->app)) == NULL)
+    return HP_ENOMEM;
+  if (hp__mode_is_generic(p->mode))
+    return 0;
+  return find_tool(c, u, p);
+}
+
+/* A variant runs its own command (or the app's), from its own folder (or the app's). */
+static int setup_variant(hp__session_ctx *c, hp__unit *u, const hp_variant *v)
+{
+  const hp_plan *plan = c->plan;
+  const hp_app *app = v->app.command.n ? &v->app : &plan->app;
+  char *vcwd;
+  int r;
+
+  u->variant = v;
+  u->name = v->name;
+  u->timeout = v->app.timeout > 0 ? v->app.timeout : plan->app.timeout;
+  if ((r = hp__strv_copy(&u->app, &app->command)) != 0)
+    return r;
+  vcwd = v->app.cwd ? hp__session_abspath(plan->dir, v->app.cwd) : hp__strdup(c->app_cwd);
+  if (vcwd == NULL)
+    return HP_ENOMEM;
+  r = resolve_program(c, vcwd, &u->app, "variant command", v->line);
+  free(vcwd);
+  if (r)
+    return r;
+  if ((u->env = unit_env(c, &v->app)) == NULL)
+    return HP_ENOMEM;
+  return 0;
+}
+
+static int setup_units(hp__session_ctx *c)
+{
+  const hp_plan *plan = c->plan;
+  size_t i;
+  int r;
+
+  c->nunits = plan->npasses + plan->nvariants;
+  c->units = calloc(c->nunits, sizeof(*c->units));
+  if (c->units == NULL)
+    return HP_ENOMEM;
+  for (i = 0; i < plan->npasses; i++)
+    if ((r = setup_pass(c, &c->units[i], &plan->passes[i])) != 0)
+      return r;
+  for (i = 0; i < plan->nvariants; i++)
+    if ((r = setup_variant(c, &c->units[plan->npasses + i], &plan->variants[i])) != 0)
+      return r;
+  return 0;
+}
+
+/* nvidia-smi counts physical GPUs; the app's first visible one is the one it uses. It loops by
+ * itself (-lms), so one process samples a whole run. */
+static int sampler_nvidia(hp__session_ctx *c, const char *found, double iv)
+{
+  const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+  char gpu[16] = "0", tmp[64];
+  int r = 0;
+
+  if (vis && vis[0] >= '0' && vis[0] <= '9')
+    snprintf(gpu, sizeof(gpu), "%ld", strtol(vis, NULL, 10));
+  snprintf(tmp, sizeof(tmp), "%ld", (long)(iv < 1 ? 1 : iv));
+  r |= hp__strv_push(&c->sampler, found);
+  r |= hp__strv_push(&c->sampler, "--query-gpu=memory.used");
+  r |= hp__strv_push(&c->sampler, "--format=csv,noheader,nounits");
+  r |= hp__strv_push(&c->sampler, "-i");
+  r |= hp__strv_push(&c->sampler, gpu);
+  r |= hp__strv_push(&c->sampler, "-lms");
+  r |= hp__strv_push(&c->sampler, tmp);
+  return r;
+}
+
+/* rocm-smi and hy-smi have no loop mode, so a small sh loop calls them; their --csv output is in
+ * bytes. */
+static int sampler_smi_loop(hp__session_ctx *c, const char *found, double iv)
+{
+  char *loop =
+      hp__asprintf("while :; do \"$0\" --showmeminfo vram --csv; sleep %.3f; done", iv / 1000.0);
+  int r = 0;
+
+  c->sampler_scale = 1.0 / (1024.0 * 1024.0);
+  r |= hp__strv_push(&c->sampler, "/bin/sh");
+  r |= hp__strv_push(&c->sampler, "-c");
+  r |= hp__strv_push_own(&c->sampler, loop);
+  r |= hp__strv_push(&c->sampler, found);
+  return r;
+}
+
+/* Chooses the device-memory sampler. Readings are the line's last number: MiB for nvidia-smi and
+ * commands, bytes for rocm-smi/hy-smi. Device memory is the whole GPU's, not only the app's. A
+ * sampler that cannot be found is a note in the results, never an error. */
+static int setup_sampler(hp__session_ctx *c)
+{
+  const char *tool = c->plan->sampler.tool ? c->plan->sampler.tool : "auto";
+  double iv = c->plan->sampler.interval_ms > 0 ? c->plan->sampler.interval_ms : 2.0;
+  static const char *const autos[] = {"nvidia-smi", "rocm-smi", "hy-smi", NULL};
+  char *found = NULL;
+  int i, r;
+
+  c->sampler_scale = 1.0;
+  if (strcmp(tool, "none") == 0) {
+    c->sampler_note = hp__strdup("sampler: none in the plan");
+    return 0;
+  }
+  if (strcmp(tool, "command") == 0)
+    return hp__strv_copy(&c->sampler, &c->plan->sampler.command);
+  if (strcmp(tool, "auto") == 0) {
+    for (i = 0; autos[i]; i++)
+      if (hp__which(autos[i], &found) == 0)
+        break;
+    if (autos[i] == NULL) {
+      c->sampler_note = hp__strdup("no GPU memory query tool on PATH (nvidia-smi, rocm-smi, "
+                                   "hy-smi): device memory not sampled");
+      return 0;
+    }
+    tool = autos[i];
+  } else if (hp__which(tool, &found) != 0) {
+    c->sampler_note = hp__asprintf("sampler %s not found on PATH: device memory not sampled", tool);
+    return 0;
+  }
+  if (strcmp(tool, "nvidia-smi") == 0)
+    r = sampler_nvidia(c, found, iv);
+  else
+    r = sampler_smi_loop(c, found, iv);
+  free(found);
+  return r ? HP_ENOMEM : 0;
+}
+
+int hp__session_prepare(hp__session_ctx *c)
+{
+  const hp_plan *plan = c->plan;
+  int r;
+
+  c->app_cwd = hp__session_abspath(plan->dir, plan->app.cwd ? plan->app.cwd : ".");
+  if (c->app_cwd == NULL)
+    return HP_ENOMEM;
+  if ((r = hp__metrics_new(plan, &c->metrics, c->diags)) != 0)
+    return r;
+  if (plan->profiler.env_script && !c->opts->dry_run) {
+    char *script = hp__session_abspath(plan->dir, plan->profiler.env_script);
+    if (script == NULL)
+      return HP_ENOMEM;
+    r = hp__env_from_script(&c->loop, script, &c->base_env, c->diags);
+    free(script);
+    if (r)
+      return r;
+  }
+  if ((r = setup_units(c)) != 0)
+    return r;
+  if ((r = setup_sampler(c)) != 0)
+    return r;
+  return hp__schedule_build(c->nunits, c->opts->repeat > 0 ? c->opts->repeat : plan->repeat,
+                            plan->warmup, plan->order, plan->seed, &c->slots, &c->nslots);
+}
+
+void hp__session_ctx_free(hp__session_ctx *c)
+{
+  size_t i;
+
+  for (i = 0; i < c->nunits && c->units; i++) {
+    hp_strv_free(&c->units[i].app);
+    hp__env_free(c->units[i].env);
+    free(c->units[i].tool_path);
+  }
+  free(c->units);
+  hp__schedule_free(c->slots);
+  hp__metrics_free(c->metrics);
+  hp__env_free(c->base_env);
+  hp_strv_free(&c->sampler);
+  free(c->sampler_note);
+  free(c->app_cwd);
+}

@@ -1,0 +1,375 @@
+/*
+ * One run of a session, and the build before the first: the run's folder <pass>/<k> (or
+ * <pass>/warmup-<k>), its argv, its environment, the child itself (lib/exec/), and its record in
+ * the results: status, time, memory, the metrics read from its stdout and the files it left.
+ * A run that fails is a result, not an error; only what stops the whole session is returned.
+ */
+#include "exec/runner.h"
+#include "session/session.h"
+#include "util/buf.h"
+#include "util/fsutil.h"
+#include "util/strv.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* What one run owns while it runs: paths, argv, environment. */
+typedef struct run_io {
+  char *dir;  /* absolute run folder */
+  char *outp; /* its stdout.txt, stderr.txt and hprun-memory.txt */
+  char *errp;
+  char *memp;
+  hp_strv argv;
+  char **env;
+  char prefix[160]; /* prefixes the live copy of the child's output */
+} run_io;
+
+/* Expands a `command` pass's template: the word {app} becomes the app's whole argv; {dir} inside
+ * any word becomes the run folder. */
+static int expand_template(const hp_strv *tmpl, const hp_strv *app, const char *dir, hp_strv *out)
+{
+  size_t i;
+  int r = 0;
+
+  out->v = NULL;
+  out->n = 0;
+  for (i = 0; i < tmpl->n && !r; i++) {
+    const char *w = tmpl->v[i], *p;
+    hp__buf b = HP__BUF_INIT;
+    if (strcmp(w, "{app}") == 0) {
+      r = hp__strv_append(out, app);
+      continue;
+    }
+    while ((p = strstr(w, "{dir}")) != NULL) {
+      r |= hp__buf_add(&b, w, (size_t)(p - w));
+      r |= hp__buf_adds(&b, dir);
+      w = p + 5;
+    }
+    r |= hp__buf_adds(&b, w);
+    if (r) {
+      hp__buf_free(&b);
+      break;
+    }
+    r = hp__strv_push_own(out, hp__buf_steal(&b));
+  }
+  if (r)
+    hp_strv_free(out);
+  return r;
+}
+
+int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out)
+{
+  hp__run_spec rs;
+  char *found = NULL;
+  int r;
+
+  if (u->variant || strcmp(u->pass->mode, "normal") == 0)
+    return hp__strv_copy(out, &u->app);
+  if (strcmp(u->pass->mode, "command") == 0) {
+    r = expand_template(&u->pass->command, &u->app, dir, out);
+    if (r == 0 && out->n && !strchr(out->v[0], '/') && !c->opts->dry_run &&
+        hp__which(out->v[0], &found) == HP_ENOENT) {
+      hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, u->pass->line, 0,
+                   "pass '%s': program '%s' not found on PATH", u->pass->name, out->v[0]);
+      hp_strv_free(out);
+      return HP_ENOENT;
+    }
+    free(found);
+    return r;
+  }
+  memset(&rs, 0, sizeof(rs));
+  rs.plan = c->plan;
+  rs.pass = u->pass;
+  rs.tool_path = u->tool_path;
+  rs.run_dir = dir;
+  rs.app = &u->app;
+  return hp__driver_argv(u->driver, &rs, out);
+}
+
+/* Lists the files a run left in its folder (recursively), except our own stdout/stderr copies. */
+static int list_files(const char *root, const char *rel, hp_strv *out)
+{
+  char *path = rel[0] ? hp__path_join(root, rel) : hp__strdup(root);
+  struct dirent **ents = NULL;
+  int n, i, r = 0;
+
+  if (path == NULL)
+    return HP_ENOMEM;
+  n = scandir(path, &ents, NULL, alphasort);
+  for (i = 0; i < n; i++) {
+    const char *name = ents[i]->d_name;
+    char *sub, *full;
+    struct stat st;
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || r)
+      goto next;
+    if (!rel[0] &&
+        (strcmp(name, "stdout.txt") == 0 || strcmp(name, "stderr.txt") == 0 ||
+         strcmp(name, "hprun-memory.txt") == 0))
+      goto next;
+    sub = rel[0] ? hp__asprintf("%s/%s", rel, name) : hp__strdup(name);
+    full = hp__path_join(path, name);
+    if (sub == NULL || full == NULL) {
+      free(sub);
+      free(full);
+      r = HP_ENOMEM;
+      goto next;
+    }
+    if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
+      r = list_files(root, sub, out);
+      free(sub);
+    } else {
+      r = hp__strv_push_own(out, sub);
+    }
+    free(full);
+  next:
+    free(ents[i]);
+  }
+  free(ents);
+  free(path);
+  return r;
+}
+
+/* Reads the app's own launch count (`launches=N`) from a run's stdout, -1 if absent. */
+static long long find_launches(const char *text)
+{
+  const char *p = text, *last = NULL;
+
+  while ((p = strstr(p, "launches=")) != NULL) {
+    if (p == text || p[-1] == ' ' || p[-1] == '\n' || p[-1] == '\t')
+      last = p;
+    p += 9;
+  }
+  return last ? strtoll(last + 9, NULL, 10) : -1;
+}
+
+/* Sets the run's identity and its empty values before anything can fail, so that a run stopped
+ * early is still a well-formed record. */
+static int run_init(const hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, hp_run *run,
+                    int round)
+{
+  size_t i;
+
+  run->index = sl->warmup ? 0 : sl->k;
+  run->warmup = sl->warmup;
+  run->round = round;
+  run->max_rss_kb = -1;
+  run->mem_mean_mib = run->mem_peak_mib = NAN;
+  run->values = malloc((c->plan->nmetrics ? c->plan->nmetrics : 1) * sizeof(double));
+  run->dir = sl->warmup ? hp__asprintf("%s/warmup-%d", u->name, sl->k)
+                        : hp__asprintf("%s/%d", u->name, sl->k);
+  if (run->values == NULL || run->dir == NULL)
+    return HP_ENOMEM;
+  for (i = 0; i < c->plan->nmetrics; i++)
+    run->values[i] = NAN;
+  return 0;
+}
+
+/* Creates the run's folder and works out its argv and output files; logs the command line. */
+static int run_paths(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, hp_run *run,
+                     run_io *io)
+{
+  int r;
+
+  if ((io->dir = hp__path_join(c->s->dir, run->dir)) == NULL)
+    return HP_ENOMEM;
+  if ((r = hp__mkdirs(io->dir, 0755)) != 0)
+    return r;
+  if ((r = hp__run_argv(c, u, io->dir, &io->argv)) != 0)
+    return r;
+  run->command = hp__strv_shell_join(&io->argv);
+  io->outp = hp__path_join(io->dir, "stdout.txt");
+  io->errp = hp__path_join(io->dir, "stderr.txt");
+  if (run->command == NULL || io->outp == NULL || io->errp == NULL)
+    return HP_ENOMEM;
+  snprintf(io->prefix, sizeof(io->prefix), "[%s %s%d] ", u->name, sl->warmup ? "warmup " : "",
+           sl->k);
+  fprintf(hp__session_log(c), "hprun: %s%s run %d: %s\n", u->name, sl->warmup ? " warmup" : "",
+          sl->k, run->command);
+  return 0;
+}
+
+/* The unit's environment plus where this run is: scripts and seeded test programs use these. */
+static char **run_env(const hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, int round,
+                      const char *dir)
+{
+  char round_s[24], idx_s[24];
+  hp_kv set[6];
+
+  snprintf(round_s, sizeof(round_s), "%d", round);
+  snprintf(idx_s, sizeof(idx_s), "%d", sl->k);
+  set[0].key = "HPRUN_PASS";
+  set[0].value = (char *)u->name;
+  set[1].key = "HPRUN_RUN";
+  set[1].value = idx_s;
+  set[2].key = "HPRUN_WARMUP";
+  set[2].value = sl->warmup ? "1" : "0";
+  set[3].key = "HPRUN_ROUND";
+  set[3].value = round_s;
+  set[4].key = "HPRUN_RUN_DIR";
+  set[4].value = (char *)dir;
+  set[5].key = "HPRUN_APP_CWD";
+  set[5].value = c->app_cwd;
+  return hp__env_build(u->env, set, 6);
+}
+
+/* Runs the child in its folder, with the unit's timeout and, when there is one, the sampler. */
+static int run_child(hp__session_ctx *c, const hp__unit *u, run_io *io, hp__child_result *res)
+{
+  hp__child_spec spec;
+
+  memset(&spec, 0, sizeof(spec));
+  spec.argv = &io->argv;
+  spec.env = io->env;
+  spec.cwd = io->dir;
+  spec.timeout_s = u->timeout;
+  spec.grace_s = c->opts->grace_s;
+  spec.profiled = u->driver != NULL;
+  spec.stdout_path = io->outp;
+  spec.stderr_path = io->errp;
+  spec.echo = c->opts->quiet ? NULL : hp__session_log(c);
+  spec.prefix = io->prefix;
+  if (c->sampler.n) {
+    spec.sampler = &c->sampler;
+    spec.sampler_scale = c->sampler_scale;
+    spec.sampler_path = io->memp = hp__path_join(io->dir, "hprun-memory.txt");
+  }
+  return hp__child_run(&c->loop, &spec, res);
+}
+
+/* Copies what the child did into the run record, reads the metrics from its stdout and lists the
+ * files it left. */
+static int run_record(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, hp_pass_result *pr,
+                      hp_run *run, const run_io *io, const hp__child_result *res)
+{
+  char *text = NULL;
+  size_t len = 0;
+  int r;
+
+  run->exit_status = res->exit_status;
+  run->term_signal = res->term_signal;
+  run->timed_out = res->timed_out;
+  run->interrupted = res->interrupted;
+  run->wall_ms = res->wall_ms;
+  run->max_rss_kb = res->max_rss_kb;
+  run->mem_mean_mib = res->mem_mean_mib;
+  run->mem_peak_mib = res->mem_peak_mib;
+  run->mem_samples = res->mem_samples;
+  if (res->sampler_error && !pr->mem_note)
+    pr->mem_note = hp__asprintf("the sampler could not start: %s", uv_strerror(res->sampler_error));
+  if (res->timed_out)
+    fprintf(hp__session_log(c),
+            "hprun: %s run %d timed out after %g s; its process group was stopped\n", u->name,
+            sl->k, u->timeout);
+  if (hp__read_file(io->outp, &text, &len) == 0) {
+    hp__metrics_scan(c->metrics, text, len, run->values);
+    if (!sl->warmup && pr->app_launches < 0)
+      pr->app_launches = find_launches(text);
+  }
+  free(text);
+  if ((r = list_files(io->dir, "", &run->files)) != 0)
+    return r;
+  run->ok = !run->error && res->exit_status == 0 && !res->term_signal && !res->timed_out &&
+      !res->interrupted && c->plan->nmetrics > 0 && !isnan(run->values[0]);
+  return 0;
+}
+
+int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_run *run, int round)
+{
+  const hp__unit *u = &c->units[sl->unit];
+  hp__child_result res;
+  run_io io;
+  int r;
+
+  memset(&io, 0, sizeof(io));
+  if ((r = run_init(c, u, sl, run, round)) != 0)
+    return r;
+  if ((r = run_paths(c, u, sl, run, &io)) != 0)
+    goto fail;
+  if ((io.env = run_env(c, u, sl, round, io.dir)) == NULL) {
+    r = HP_ENOMEM;
+    goto fail;
+  }
+  r = run_child(c, u, &io, &res);
+  if (r == HP_ESPAWN) {
+    run->error =
+        hp__asprintf("could not start '%s': %s", io.argv.v[0], uv_strerror(res.spawn_error));
+    fprintf(hp__session_log(c), "hprun: %s\n", run->error ? run->error : "could not start");
+  } else if (r) {
+    goto fail;
+  }
+  r = run_record(c, u, sl, pr, run, &io, &res);
+
+fail:
+  hp_strv_free(&io.argv);
+  hp__env_free(io.env);
+  free(io.dir);
+  free(io.outp);
+  free(io.errp);
+  free(io.memp);
+  return r;
+}
+
+/* Why a build failed, in a few words. */
+static const char *build_failure(int r, const hp__child_result *res)
+{
+  if (r)
+    return uv_strerror(res->spawn_error);
+  if (res->interrupted)
+    return "interrupted";
+  return res->term_signal ? "killed by a signal" : "non-zero exit";
+}
+
+/* The build runs once, in the app's folder with the first unit's environment, logging into
+ * <session>/build/. When it fails, the end of its stderr is shown even with --quiet: the error
+ * is almost always there. */
+int hp__run_build(hp__session_ctx *c)
+{
+  hp__child_spec spec;
+  hp__child_result res;
+  hp_strv argv = {NULL, 0};
+  char *dir = NULL, *outp = NULL, *errp = NULL, *log = NULL;
+  size_t len;
+  int r;
+
+  if (c->plan->app.build.n == 0)
+    return 0;
+  if ((r = hp__strv_copy(&argv, &c->plan->app.build)) != 0)
+    return r;
+  dir = hp__path_join(c->s->dir, "build");
+  outp = dir ? hp__path_join(dir, "stdout.txt") : NULL;
+  errp = dir ? hp__path_join(dir, "stderr.txt") : NULL;
+  if (outp == NULL || errp == NULL || hp__mkdirs(dir, 0755)) {
+    r = HP_EIO;
+    goto fail;
+  }
+  fprintf(hp__session_log(c), "hprun: build: %s\n", argv.v[0]);
+  memset(&spec, 0, sizeof(spec));
+  spec.argv = &argv;
+  spec.cwd = c->app_cwd;
+  spec.env = c->units[0].env;
+  spec.stdout_path = outp;
+  spec.stderr_path = errp;
+  spec.echo = c->opts->quiet ? NULL : hp__session_log(c);
+  spec.prefix = "[build] ";
+  r = hp__child_run(&c->loop, &spec, &res);
+  if (r || res.exit_status || res.term_signal || res.interrupted) {
+    c->s->error =
+        hp__asprintf("the build failed (%s); its log is in %s", build_failure(r, &res), dir);
+    if (c->opts->quiet && hp__read_file(errp, &log, &len) == 0) {
+      const char *tail = len > 2000 ? log + len - 2000 : log;
+      fprintf(hp__session_log(c), "hprun: build stderr (end):\n%s\n", tail);
+    }
+    r = HP_ERUN;
+  }
+
+fail:
+  free(log);
+  hp_strv_free(&argv);
+  free(dir);
+  free(outp);
+  free(errp);
+  return r;
+}

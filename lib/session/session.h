@@ -1,0 +1,97 @@
+/*
+ * The session's internal names, shared by the files of lib/session/ and by nobody else:
+ *   folder.c   the session folder: where it goes, its unique name, the plan copy;
+ *   prepare.c  the units (argv, environment, profiler), the sampler and the schedule;
+ *   run.c      one run (and the build): its folder, argv, environment, child and record;
+ *   dryrun.c   hp_session_dry_run;
+ *   session.c  hp_session_run: signals, the session record, the schedule loop, the reports.
+ *
+ * A context is the caller's (usually on its stack). hp__session_prepare fills it and
+ * hp__session_ctx_free releases what it filled, also after a failed prepare; plan, opts, diags
+ * and the session record it points to are never the context's.
+ */
+#ifndef HPRUN_SESSION_SESSION_H
+#define HPRUN_SESSION_SESSION_H
+
+#include "analyze/metric.h"
+#include "hprun.h"
+#include "schedule/schedule.h"
+#include "tool/driver.h"
+#include <stdio.h>
+#include <uv.h>
+
+/* One unit of the schedule: a plan pass or an A/B variant. */
+typedef struct hp__unit {
+  const hp_pass *pass;       /* NULL for a variant */
+  const hp_variant *variant; /* NULL for a pass */
+  const char *name;
+  hp_strv app;     /* resolved argv of the program */
+  char **env;      /* the environment its runs get */
+  char *tool_path; /* the profiler, for profiled passes */
+  const hp__driver *driver;
+  double timeout;
+} hp__unit;
+
+typedef struct hp__session_ctx {
+  const hp_plan *plan;
+  const hp_run_opts *opts;
+  hp_diags *diags;
+  uv_loop_t loop;
+  uv_signal_t sigint, sigterm;
+  int stopping;
+  hp__unit *units; /* the plan's passes, then its variants */
+  size_t nunits;
+  hp__slot *slots; /* every run in the order it runs */
+  size_t nslots;
+  hp__metrics *metrics;
+  char *app_cwd;        /* absolute folder relative app paths are resolved against */
+  char **base_env;      /* env_script's environment, or NULL for hprun's own */
+  hp_strv sampler;      /* device-memory sampler command, empty when none */
+  double sampler_scale; /* its readings times this give MiB */
+  char *sampler_note;   /* why memory is not sampled, or NULL */
+  hp_session *s;        /* the record being filled; NULL in a dry run */
+} hp__session_ctx;
+
+/* Where progress and the children's live output go. */
+static inline FILE *hp__session_log(const hp__session_ctx *c)
+{
+  return c->opts->log ? c->opts->log : stderr;
+}
+
+/* folder.c */
+
+/* Makes `p` absolute against `base` (NULL: the current folder); existing paths are resolved
+ * without `..` and symlinks. Returns a malloc'd path or NULL when out of memory. */
+char *hp__session_abspath(const char *base, const char *p);
+/* The absolute folder sessions of this plan go into: --output (relative to where hprun started)
+ * or the plan's `output` (relative to the plan). NULL when out of memory. */
+char *hp__session_parent(const hp_plan *plan, const hp_run_opts *opts);
+/* Creates a new <parent>/<name>-<stamp>[-N] (and parent, if missing); *out is malloc'd. Returns 0,
+ * HP_EEXIST when every name is taken, HP_EIO or HP_ENOMEM. */
+int hp__session_dir_make(const char *parent, const char *name, char **out);
+/* Copies the plan's text into <dir>/plan.yaml. Returns 0 or an HP_E* code. */
+int hp__session_copy_plan(const hp_plan *plan, const char *dir);
+/* The current time as ISO 8601 UTC, malloc'd; NULL when out of memory. */
+char *hp__session_now_iso(void);
+
+/* prepare.c */
+
+/* Everything a real or dry run needs before its first run: the app's folder, the metric
+ * patterns, env_script's environment, the units, the sampler and the schedule. Failures are
+ * plan or usage errors, reported in diags; the caller frees the context either way. */
+int hp__session_prepare(hp__session_ctx *c);
+void hp__session_ctx_free(hp__session_ctx *c);
+
+/* run.c */
+
+/* The argv of one run of unit `u` in folder `dir`. */
+int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out);
+/* Runs slot `sl` (the schedule's `round`-th) and records it into `run`, which belongs to `pr`.
+ * A run that fails or cannot start is recorded, not an error: returns 0 then, and an HP_E* code
+ * only when the session itself cannot go on (memory, files). */
+int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_run *run, int round);
+/* Runs the plan's build command, if any. Returns 0, HP_ERUN (with s->error set) when it failed,
+ * or another HP_E* code. */
+int hp__run_build(hp__session_ctx *c);
+
+#endif /* HPRUN_SESSION_SESSION_H */

@@ -1,0 +1,235 @@
+/*
+ * Tests for lib/session/manifest.c (manifest.json) and the plan copy beside it.
+ *
+ * The plan's SHA-256 is a literal computed outside hprun, with the sha256sum tool:
+ *   printf 'name: mt\napp: {command: [./app, --n, "3"]}\nmetrics: [m]\npasses: [normal]\n' |
+ *     sha256sum
+ * The other members are checked against values the test sets itself: the runs' folders and
+ * command lines, a fake profiler's --version answer and exit status, and an environment whose
+ * GPU-related variables must be kept and the rest left out.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hprun.h"
+#include "session/manifest.h"
+#include "session/session.h"
+#include "util/fsutil.h"
+#include "util/jsonread.h"
+
+#define PLAN_TEXT "name: mt\napp: {command: [./app, --n, \"3\"]}\nmetrics: [m]\npasses: [normal]\n"
+#define PLAN_SHA256 "1c3f08102de62a9536f41cf017e2f7738bfd55e6d207f9ed6ad2178fe7b114a3"
+#define EMPTY_SHA256 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+
+typedef struct fixture {
+  char dir[64]; /* a fresh temporary folder: the plan's folder and the session folder */
+  hp_plan *plan;
+  uv_loop_t loop;
+} fixture;
+
+static int setup(void **state)
+{
+  fixture *f = calloc(1, sizeof(*f));
+  hp_diags d;
+
+  if (f == NULL)
+    return -1;
+  strcpy(f->dir, "/tmp/hprun-test-manifest-XXXXXX");
+  if (mkdtemp(f->dir) == NULL || uv_loop_init(&f->loop) != 0)
+    return -1;
+  hp_diags_init(&d);
+  if (hp_plan_load_string("mt.yaml", f->dir, PLAN_TEXT, strlen(PLAN_TEXT), &f->plan, &d) != 0)
+    return -1;
+  hp_diags_free(&d);
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  fixture *f = *state;
+  char cmd[128];
+
+  hp_plan_free(f->plan);
+  uv_run(&f->loop, UV_RUN_DEFAULT);
+  uv_loop_close(&f->loop);
+  snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+  if (system(cmd) != 0)
+    return -1;
+  free(f);
+  return 0;
+}
+
+/* Reads and parses <dir>/<name> as JSON; fails the test when it cannot. */
+static hp__jv *read_json(const char *dir, const char *name)
+{
+  char path[256], err[128];
+  char *text = NULL;
+  size_t len = 0;
+  hp__jv *root = NULL;
+
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  assert_int_equal(hp__read_file(path, &text, &len), 0);
+  if (hp__jv_parse(text, len, &root, err, sizeof(err)) != 0)
+    fail_msg("%s: %s", path, err);
+  free(text);
+  return root;
+}
+
+static const char *jstr(const hp__jv *root, const char *path)
+{
+  const char *s = hp__jv_str(hp__jv_path(root, path));
+
+  if (s == NULL)
+    fail_msg("manifest.json: no string at %s", path);
+  return s;
+}
+
+/* The plan copy holds the plan's exact bytes, and the manifest's hash is theirs. */
+static void plan_copy_and_hash(void **state)
+{
+  fixture *f = *state;
+  hp_session s;
+  char path[256], *copy = NULL;
+  size_t len = 0;
+  hp__jv *m;
+
+  memset(&s, 0, sizeof(s));
+  s.name = "mt";
+  s.dir = f->dir;
+  assert_int_equal(hp__session_copy_plan(f->plan, f->dir), 0);
+  snprintf(path, sizeof(path), "%s/plan.yaml", f->dir);
+  assert_int_equal(hp__read_file(path, &copy, &len), 0);
+  assert_int_equal(len, strlen(PLAN_TEXT));
+  assert_memory_equal(copy, PLAN_TEXT, len);
+  free(copy);
+  /* A session folder is never reused: the copy is never overwritten. */
+  assert_int_equal(hp__session_copy_plan(f->plan, f->dir), HP_EEXIST);
+
+  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, NULL, NULL), 0);
+  m = read_json(f->dir, "manifest.json");
+  assert_string_equal(jstr(m, "plan/sha256"), PLAN_SHA256);
+  assert_string_equal(jstr(m, "plan/file"), "mt.yaml");
+  assert_string_equal(jstr(m, "plan/copy"), "plan.yaml");
+  hp__jv_free(m);
+}
+
+/* A plan without text (never the case for a loaded plan) hashes as the empty string. */
+static void plan_without_text(void **state)
+{
+  fixture *f = *state;
+  hp_plan p = *f->plan;
+  hp_session s;
+  hp__jv *m;
+
+  memset(&s, 0, sizeof(s));
+  s.dir = f->dir;
+  p.text = NULL;
+  p.text_len = 0;
+  assert_int_equal(hp__manifest_write(&f->loop, &p, &s, NULL, NULL), 0);
+  m = read_json(f->dir, "manifest.json");
+  assert_string_equal(jstr(m, "plan/sha256"), EMPTY_SHA256);
+  hp__jv_free(m);
+}
+
+/* Writes an executable script <dir>/<name> with the given body. */
+static void write_script(const char *dir, const char *name, const char *body)
+{
+  char path[256];
+
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  assert_int_equal(hp__write_file(path, body, strlen(body), 0), 0);
+  assert_int_equal(chmod(path, 0755), 0);
+}
+
+static void members(void **state)
+{
+  fixture *f = *state;
+  char tool[128];
+  char *tools_v[1] = {tool};
+  hp_strv tools = {tools_v, 1};
+  char *env[] = {"HIP_VISIBLE_DEVICES=1",
+                 "HOME=/home/x",
+                 "PATH=/usr/bin",
+                 "CUDA_CACHE=0",
+                 "NOEQUALS",
+                 "MY_HIP_X=no",
+                 NULL};
+  hp_run runs[2];
+  hp_pass_result pr;
+  hp_session s;
+  const hp__jv *e;
+  hp__jv *m;
+
+  write_script(f->dir, "fakeprof", "#!/bin/sh\necho \"fakeprof 1.2.3 $1\"\nexit 3\n");
+  snprintf(tool, sizeof(tool), "%s/fakeprof", f->dir);
+  memset(runs, 0, sizeof(runs));
+  runs[0].dir = "normal/warmup-1";
+  runs[0].command = "./app --n 3";
+  runs[1].dir = "normal/1";
+  runs[1].command = "./app --n 3";
+  memset(&pr, 0, sizeof(pr));
+  pr.runs = runs;
+  pr.nruns = 2;
+  memset(&s, 0, sizeof(s));
+  s.name = "mt";
+  s.dir = f->dir;
+  s.started = "2024-01-02T03:04:05Z";
+  s.finished = "2024-01-02T03:04:09Z";
+  s.passes = &pr;
+  s.npasses = 1;
+
+  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, &tools, env), 0);
+  m = read_json(f->dir, "manifest.json");
+  assert_string_equal(jstr(m, "session"), "mt");
+  assert_string_equal(jstr(m, "started"), "2024-01-02T03:04:05Z");
+  assert_string_equal(jstr(m, "finished"), "2024-01-02T03:04:09Z");
+  assert_true(hp__jv_num(hp__jv_get(m, "schema")) == 1);
+  assert_non_null(hp__jv_str(hp__jv_get(m, "hprun_version")));
+
+  assert_int_equal(hp__jv_len(hp__jv_get(m, "commands")), 2);
+  assert_string_equal(jstr(m, "commands/0/dir"), "normal/warmup-1");
+  assert_string_equal(jstr(m, "commands/1/dir"), "normal/1");
+  assert_string_equal(jstr(m, "commands/1/command"), "./app --n 3");
+
+  assert_int_equal(hp__jv_len(hp__jv_get(m, "tools")), 1);
+  assert_string_equal(jstr(m, "tools/0/path"), tool);
+  assert_string_equal(jstr(m, "tools/0/version_output"), "fakeprof 1.2.3 --version\n");
+  assert_true(hp__jv_num(hp__jv_path(m, "tools/0/version_exit_status")) == 3);
+
+  /* Only variables that change what a GPU program does, in the order of the environment. */
+  e = hp__jv_get(m, "environment");
+  assert_int_equal(hp__jv_len(e), 3);
+  assert_string_equal(hp__jv_key_at(e, 0), "HIP_VISIBLE_DEVICES");
+  assert_string_equal(hp__jv_str(hp__jv_at(e, 0)), "1");
+  assert_string_equal(hp__jv_key_at(e, 1), "PATH");
+  assert_string_equal(hp__jv_str(hp__jv_at(e, 1)), "/usr/bin");
+  assert_string_equal(hp__jv_key_at(e, 2), "CUDA_CACHE");
+
+  assert_true(hp__jv_num(hp__jv_path(m, "host/cpus_online")) >= 1);
+  assert_int_equal(hp__jv_type_of(hp__jv_get(m, "gpu")), HP__JV_OBJ);
+  assert_int_equal(hp__jv_len(hp__jv_get(m, "gpu")), 4);
+  /* The plan's folder is a fresh temporary folder, in no git work tree. */
+  assert_non_null(hp__jv_get(m, "app_git"));
+  assert_int_equal(hp__jv_type_of(hp__jv_get(m, "app_git")), HP__JV_NULL);
+  hp__jv_free(m);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(plan_copy_and_hash, setup, teardown),
+      cmocka_unit_test_setup_teardown(plan_without_text, setup, teardown),
+      cmocka_unit_test_setup_teardown(members, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
