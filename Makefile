@@ -95,7 +95,7 @@ format:
 
 # Fails, naming the files, when any file differs from what clang-format (.clang-format) makes of it.
 format-check:
-	@$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRC) 2>&1 | grep -o '^[^:]*\.[ch]' | sort -u | \
+	@$(CLANG_FORMAT) --dry-run -Werror $(FORMAT_SRC) 2>&1 | grep -oE '^[^ :]+\.[ch]:[0-9]+:[0-9]+: ' | cut -d: -f1 | sort -u | \
 	  sed 's/^/format-check: not formatted (run make format): /' | grep . >&2 && exit 1; \
 	  echo "format-check: ok ($(words $(FORMAT_SRC)) files)"
 
