@@ -102,6 +102,7 @@ format-check:
 # The architecture rules that a compiler does not check: layering, include cycles, formatting.
 lint:
 	@sh scripts/check-layers
+	@sh scripts/check-size
 	@$(MAKE) --no-print-directory format-check
 
 # The last line counts every test program and end-to-end test (CI reads it).
