@@ -1,7 +1,8 @@
 /*
  * Statistics for timing samples: robust summaries, the Mann-Whitney U test, a percentile bootstrap
- * of a ratio of medians, a seeded PRNG, and the verdict that combines them. Why each piece is here
- * and which numbers it was checked against: docs/internals/stats.md.
+ * of a ratio of medians (drawing from the seeded PRNG in rng.c), the verdict that combines them,
+ * and the tolerant comparison of a change with a threshold. Why each piece is here and which
+ * numbers it was checked against: docs/internals/stats.md.
  *
  * Every entry point first copies the finite samples into a private, sorted array, so callers may
  * pass runs that failed as NaN and keep their arrays untouched.
@@ -11,80 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---------------------------------------------------------------------------------------------- */
-/* PRNG: xoshiro256** (Blackman and Vigna), its state filled by splitmix64 as the authors advise,  */
-/* so that any 64-bit seed, 0 included, gives a well-mixed, non-zero state.                         */
-
-static uint64_t splitmix64(uint64_t *x)
-{
-  uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-
-  z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-  z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-  return z ^ (z >> 31);
-}
-
-static uint64_t rotl(uint64_t x, int k)
-{
-  return (x << k) | (x >> (64 - k));
-}
-
-void hp_rng_seed(hp_rng *r, uint64_t seed)
-{
-  int i;
-
-  for (i = 0; i < 4; i++)
-    r->s[i] = splitmix64(&seed);
-}
-
-uint64_t hp_rng_next(hp_rng *r)
-{
-  uint64_t *s = r->s;
-  uint64_t result = rotl(s[1] * 5, 7) * 9;
-  uint64_t t = s[1] << 17;
-
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl(s[3], 45);
-  return result;
-}
-
-double hp_rng_uniform(hp_rng *r)
-{
-  /* The top 53 bits fill a double's mantissa exactly, so every value is k / 2^53. */
-  return (double)(hp_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-size_t hp_rng_below(hp_rng *r, size_t n)
-{
-  uint64_t bound = (uint64_t)n, threshold, x;
-
-  if (n == 0)
-    return 0;
-  /* Rejecting the lowest 2^64 mod n values leaves a range that is a whole multiple of n, so the
-   * modulo below is unbiased. At most half the range is ever rejected. */
-  threshold = (uint64_t)(0 - bound) % bound;
-  do
-    x = hp_rng_next(r);
-  while (x < threshold);
-  return (size_t)(x % bound);
-}
-
-void hp_rng_shuffle(hp_rng *r, size_t *idx, size_t n)
-{
-  size_t i, j, t;
-
-  for (i = n; i > 1; i--) {
-    j = hp_rng_below(r, i);
-    t = idx[i - 1];
-    idx[i - 1] = idx[j];
-    idx[j] = t;
-  }
-}
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Helpers                                                                                          */
@@ -148,9 +75,12 @@ static int sorted_mad(const double *s, size_t n, double med, double *mad)
   return 0;
 }
 
-/* The Iglewicz-Hoaglin rule. 0.6745 is the 0.75 quantile of N(0,1), which makes MAD / 0.6745 a
+/* The Iglewicz-Hoaglin rule: |0.6745 (x - median) / MAD| > z, with z = 3.5 by default, which is
+ * |x - median| > 5.19 MAD. 0.6745 is the 0.75 quantile of N(0,1), which makes MAD / 0.6745 a
  * consistent estimate of sigma for normal data. A zero MAD (half the runs identical) would make
- * every other point infinitely far; we call none an outlier then, as hyperfine does. */
+ * every other point infinitely far; we call none an outlier then. This is not hyperfine's rule:
+ * hyperfine flags |x - median| / MAD > 14.826 (ten sigmas) and, for a zero MAD, divides by a tiny
+ * epsilon instead, so it flags far fewer points in general and every differing point then. */
 static int is_outlier(double x, double med, double mad, double z)
 {
   if (!(mad > 0) || !isfinite(x))
@@ -503,8 +433,12 @@ static size_t count_finite(const double *x, size_t n)
   return m;
 }
 
-/* The smallest two-sided Mann-Whitney p that samples of these sizes can give: both tails' most
- * extreme arrangement, 2 / C(na + nb, na) (without ties; ties only make it larger). */
+/* The smallest two-sided p that the exact Mann-Whitney test can give for samples of these sizes:
+ * both tails' most extreme arrangement, 2 / C(na + nb, na). Ties can only make the exact p larger,
+ * but with ties hprun uses the normal approximation, which can go below this floor: [1, 1, 1]
+ * against [1.3, 1.3, 1.3] gives p = 0.047 where the exact floor is 0.1. The floor rule in
+ * hp_stats_compare uses this exact value on purpose, so that a p below it, an artefact of the
+ * approximation, never turns "too few runs" into a verdict. */
 static double min_attainable_p(size_t na, size_t nb)
 {
   double c = 1.0;
@@ -546,8 +480,11 @@ int hp_stats_compare(const double *a, size_t na, const double *b, size_t nb, dou
     err = hp_stats_mann_whitney(a, na, b, nb, &u, &pv);
     if (err)
       goto fail;
-    /* The interval's level matches alpha, so "excludes 1.0" is the same test at the same level,
-     * made on the quantity the report shows. */
+  }
+  /* The interval's level matches alpha, so "excludes 1.0" is the same test at the same level,
+   * made on the quantity the report shows. Resampling one or two values gives a handful of
+   * ratios, not an interval, so below HP_STATS_MIN_N there is none. */
+  if (ma >= HP_STATS_MIN_N && mb >= HP_STATS_MIN_N) {
     err = hp_stats_bootstrap_ratio(a, na, b, nb, 0, 1 - alpha, seed, &lo, &hi);
     if (err)
       goto fail;
@@ -582,4 +519,11 @@ const char *hp_significance_name(hp_significance s)
   case HP_SIG_YES: return "yes";
   default: return "unknown";
   }
+}
+
+int hp_stats_beyond(double change, double limit)
+{
+  /* The tolerance is relative to the ratio 1 + limit that the change was computed from, not to
+   * the limit itself, since the rounding error of a ratio of medians is relative to the ratio. */
+  return change > limit + HP_STATS_REL_TOL * (1 + fabs(limit));
 }
