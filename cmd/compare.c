@@ -1,6 +1,7 @@
 /*
  * hprun compare OLD NEW: per pass, variant and metric, the change with its confidence and
- * significance; exit 1 on a significant regression beyond the tolerance.
+ * significance; exit 1 on a significant regression beyond the tolerance or on
+ * anything of OLD missing from NEW; exit 2 for sessions of different plans.
  */
 #include "cmd.h"
 #include "args.h"
@@ -13,18 +14,23 @@ struct compare_args {
   const char *paths[2];
   int npaths;
   hp_compare_opts opts;
+  int force;           /* compare sessions of different plans anyway */
   cmd_reports reports; /* only --markdown: the comparison is not a session */
 };
 
 enum {
   OPT_TOLERANCE = CMD_OPT_OWN,
-  OPT_ALPHA
+  OPT_ALPHA,
+  OPT_ALLOW_MISSING,
+  OPT_FORCE
 };
 
 static const struct option compare_longopts[] = {
     CMD_LONG_HELP,
     {"tolerance", required_argument, NULL, OPT_TOLERANCE},
     {"alpha", required_argument, NULL, OPT_ALPHA},
+    {"allow-missing", no_argument, NULL, OPT_ALLOW_MISSING},
+    {"force", no_argument, NULL, OPT_FORCE},
     CMD_LONG_MARKDOWN,
     CMD_LONG_END};
 
@@ -51,9 +57,14 @@ static int compare_option(struct compare_args *a, int c, const char *v)
   switch (c) {
   case 'h':
     printf("usage: hprun compare OLD NEW [--tolerance 5%%] [--alpha 0.05] [--markdown FILE]\n"
+           "                   [--allow-missing] [--force]\n"
            "OLD and NEW are session folders or summary.json files. Prints a Markdown table;\n"
-           "exit 1 when a change is significant and worse than the tolerance.\n");
+           "exit 1 when a change is significant and worse than the tolerance, or when a pass,\n"
+           "variant or metric of OLD is missing from NEW (--allow-missing: only a note).\n"
+           "Sessions of different plans are refused (exit 2) unless --force.\n");
     return HP_EXIT_OK;
+  case OPT_ALLOW_MISSING: a->opts.allow_missing = 1; break;
+  case OPT_FORCE: a->force = 1; break;
   case OPT_TOLERANCE:
     if (!v || parse_fraction(v, &a->opts.tolerance)) {
       fprintf(stderr, "hprun: --tolerance needs a fraction or a percentage (0.05 or 5%%)\n");
@@ -84,7 +95,7 @@ static int compare_option(struct compare_args *a, int c, const char *v)
 
 static int compare_parse(int argc, char **argv, struct compare_args *a)
 {
-  hp_compare_opts defaults = {0.05, 0.05, 1};
+  hp_compare_opts defaults = {0.05, 0.05, 1, 0};
   cmd_opts o;
   int c, code;
 
@@ -99,6 +110,18 @@ static int compare_parse(int argc, char **argv, struct compare_args *a)
     return HP_EXIT_USAGE;
   }
   return CMD_GO_ON;
+}
+
+/* Sessions of different plans are not comparable: says why and returns 1 when they differ. */
+static int other_plans(const hp_session *a, const hp_session *b)
+{
+  char *why = NULL;
+  int same = 1;
+
+  if (hp_compare_same_plan(a, b, &same, &why) == 0 && !same)
+    fprintf(stderr, "hprun: compare: %s; --force compares them anyway\n", why);
+  free(why);
+  return !same;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -119,6 +142,10 @@ int cmd_compare(int argc, char **argv)
     goto done;
   }
   hp_diags_print(&diags, stderr);
+  if (!a.force && other_plans(old_s, new_s)) {
+    code = HP_EXIT_USAGE;
+    goto done;
+  }
   if ((r = hp_compare(old_s, new_s, &a.opts, &md, &nreg)) != 0) {
     fprintf(stderr, "hprun: compare: %s\n", hp_strerror(r));
     code = HP_EXIT_IO;

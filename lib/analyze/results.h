@@ -1,7 +1,11 @@
 /*
- * Statistics, flags, advice and verdicts over a session's runs (lib/analyze/results.c), and the
- * result model's allocators. A hp_session and everything it points to is owned by the session
- * (hp_session_free); these functions fill or free parts of it in place.
+ * Statistics, flags, advice, verdicts and causes over a session's runs, and the result model's
+ * allocators:
+ *   results.c  statistics per pass and metric, flags and advice (hp__session_measure, _analyze)
+ *   variants.c A/B verdicts against the plan's gates (hp__session_verdicts)
+ *   causes.c   why the session fails, and its exit code (hp__session_causes, _exit_code)
+ * A hp_session and everything it points to is owned by the session (hp_session_free); these
+ * functions fill or free parts of it in place. Strings they hand back are the caller's.
  */
 #ifndef HPRUN_ANALYZE_RESULTS_H
 #define HPRUN_ANALYZE_RESULTS_H
@@ -9,14 +13,34 @@
 #include "hprun.h"
 #include <stddef.h>
 
-/* Fills every pass's metrics[], flag, advice and (for variants) verdict from its runs. `plan` may
- * be NULL (for a session read back from summary.json: gates are then taken as stored). */
+/* Fills every pass's metric statistics (summary, ratio, p, interval, significance, delta) and its
+ * memory figures from its runs; nothing that judges them. `plan` may be NULL (a session read
+ * back), else it supplies the metrics' names, units, direction and tolerance. The bootstrap of
+ * the pass at index i in passes[] is seeded with s->seed + i. */
+int hp__session_measure(hp_session *s, const hp_plan *plan);
+/* hp__session_measure, then every pass's flag and advice, the variants' verdicts (with the plan's
+ * gates; none when plan is NULL) and s->causes. */
 int hp__session_analyze(hp_session *s, const hp_plan *plan);
-/* The exit code a finished session deserves (HP_EXIT_*). */
+/* The A/B verdict of every candidate against the reference, with the plan's gates. */
+void hp__session_verdicts(hp_session *s, const hp_plan *plan);
+/* Why a candidate fails the plan's numeric gates ("rejected (numerics): proxy moved by ..."), or
+ * NULL when it passes them (or on HP_ENOMEM). The caller frees the text. */
+char *hp__gate_breach(const hp_plan *plan, const hp_pass_result *ref, const hp_pass_result *pr);
+
+/* Every cause of the session's exit code, in pass order, from its flags, verdicts, statistics and
+ * thresholds (docs/ci.md lists the rules). `plan` (may be NULL) only words a gate's cause. *out
+ * (free with hp__causes_free) is NULL when there is none. Returns 0 or HP_ENOMEM. */
+int hp__session_causes(const hp_session *s, const hp_plan *plan, hp_cause **out, size_t *n);
+void hp__causes_free(hp_cause *c, size_t n);
+/* Appends a cause with copies of pass (may be NULL) and text to *c (*n entries). Takes nothing
+ * over; returns 0 or HP_ENOMEM. */
+int hp__cause_add(hp_cause **c, size_t *n, hp_cause_kind kind, const char *pass, const char *text);
+/* The exit code a finished session deserves (HP_EXIT_*), from the same causes. */
 int hp__session_exit_code(const hp_session *s);
-/* How far a pass breaches the plan's `fail` threshold: its slowdown - 1 when the CI gate trips
- * (not expected to distort, not a variant, not shown to be noise), else 0. */
-double hp__pass_fail_breach(const hp_session *s, const hp_pass_result *pr);
+
+/* How much slower a pass is than the baseline, as a ratio where 1 means no change: the ratio of
+ * medians, or its inverse for a higher-is-better metric. NaN when unknown. */
+double hp__slowdown(const hp_metric_result *m);
 /* The values of metric m over the counted runs (warmups and interrupted runs left out; NaN where
  * a run printed none). *out is malloc'd (the caller frees it); returns the count, 0 on HP_ENOMEM
  * with *out NULL. */

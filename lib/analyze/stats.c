@@ -1,8 +1,8 @@
 /*
  * Statistics for timing samples: robust summaries, the Mann-Whitney U test, a percentile bootstrap
- * of a ratio of medians, and the verdict that combines them. Why each piece is here
- * and which numbers it was checked against: docs/internals/stats.md. The seeded PRNG they
- * resample with is lib/util/rng.c.
+ * of a ratio of medians (drawing from the seeded PRNG in lib/util/rng.c), the verdict that
+ * combines them, and the tolerant comparison of a change with a threshold. Why each piece is here
+ * and which numbers it was checked against: docs/internals/stats.md.
  *
  * Every entry point first copies the finite samples into a private, sorted array, so callers may
  * pass runs that failed as NaN and keep their arrays untouched.
@@ -75,9 +75,12 @@ static int sorted_mad(const double *s, size_t n, double med, double *mad)
   return 0;
 }
 
-/* The Iglewicz-Hoaglin rule. 0.6745 is the 0.75 quantile of N(0,1), which makes MAD / 0.6745 a
+/* The Iglewicz-Hoaglin rule: |0.6745 (x - median) / MAD| > z, with z = 3.5 by default, which is
+ * |x - median| > 5.19 MAD. 0.6745 is the 0.75 quantile of N(0,1), which makes MAD / 0.6745 a
  * consistent estimate of sigma for normal data. A zero MAD (half the runs identical) would make
- * every other point infinitely far; we call none an outlier then, as hyperfine does. */
+ * every other point infinitely far; we call none an outlier then. This is not hyperfine's rule:
+ * hyperfine flags |x - median| / MAD > 14.826 (ten sigmas) and, for a zero MAD, divides by a tiny
+ * epsilon instead, so it flags far fewer points in general and every differing point then. */
 static int is_outlier(double x, double med, double mad, double z)
 {
   if (!(mad > 0) || !isfinite(x))
@@ -430,8 +433,12 @@ static size_t count_finite(const double *x, size_t n)
   return m;
 }
 
-/* The smallest two-sided Mann-Whitney p that samples of these sizes can give: both tails' most
- * extreme arrangement, 2 / C(na + nb, na) (without ties; ties only make it larger). */
+/* The smallest two-sided p that the exact Mann-Whitney test can give for samples of these sizes:
+ * both tails' most extreme arrangement, 2 / C(na + nb, na). Ties can only make the exact p larger,
+ * but with ties hprun uses the normal approximation, which can go below this floor: [1, 1, 1]
+ * against [1.3, 1.3, 1.3] gives p = 0.047 where the exact floor is 0.1. The floor rule in
+ * hp_stats_compare uses this exact value on purpose, so that a p below it, an artefact of the
+ * approximation, never turns "too few runs" into a verdict. */
 static double min_attainable_p(size_t na, size_t nb)
 {
   double c = 1.0;
@@ -473,8 +480,11 @@ int hp_stats_compare(const double *a, size_t na, const double *b, size_t nb, dou
     err = hp_stats_mann_whitney(a, na, b, nb, &u, &pv);
     if (err)
       goto fail;
-    /* The interval's level matches alpha, so "excludes 1.0" is the same test at the same level,
-     * made on the quantity the report shows. */
+  }
+  /* The interval's level matches alpha, so "excludes 1.0" is the same test at the same level,
+   * made on the quantity the report shows. Resampling one or two values gives a handful of
+   * ratios, not an interval, so below HP_STATS_MIN_N there is none. */
+  if (ma >= HP_STATS_MIN_N && mb >= HP_STATS_MIN_N) {
     err = hp_stats_bootstrap_ratio(a, na, b, nb, 0, 1 - alpha, seed, &lo, &hi);
     if (err)
       goto fail;
@@ -509,4 +519,11 @@ const char *hp_significance_name(hp_significance s)
   case HP_SIG_YES: return "yes";
   default: return "unknown";
   }
+}
+
+int hp_stats_beyond(double change, double limit)
+{
+  /* The tolerance is relative to the ratio 1 + limit that the change was computed from, not to
+   * the limit itself, since the rounding error of a ratio of medians is relative to the ratio. */
+  return change > limit + HP_STATS_REL_TOL * (1 + fabs(limit));
 }

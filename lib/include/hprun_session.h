@@ -52,8 +52,11 @@ typedef struct hp_metric_result {
   double tolerance;    /* the plan's per-metric compare tolerance; < 0 unset */
   hp_summary_stats st; /* over counted, finite runs */
   double ratio;        /* median / baseline median; NaN for the baseline or when unknown */
-  double ci_lo, ci_hi; /* bootstrap 95% interval of the ratio; NaN when too few runs */
-  double p;            /* Mann-Whitney p against the baseline; NaN when too few runs */
+  /* The bootstrap interval of the ratio at level 1 - alpha (the session's thresholds.alpha: 95%
+   * at the default 0.05); NaN with fewer than HP_STATS_MIN_N counted runs here or in the
+   * baseline. */
+  double ci_lo, ci_hi;
+  double p; /* Mann-Whitney p against the baseline; NaN when either side has no value */
   hp_significance sig;
   double delta; /* median - baseline median (for gates) */
 } hp_metric_result;
@@ -85,6 +88,31 @@ typedef struct hp_pass_result {
   long long app_launches; /* the app's own `launches=` figure, -1 unknown */
 } hp_pass_result;
 
+/* Why a session (or a comparison) fails, one per pass and reason: the exit code's explanation.
+ * They are computed once (lib/analyze/causes.c, lib/analyze/compare.c) and rendered by every
+ * report: the terminal as `fail: PASS: TEXT` lines, report.md under "Why this session failed",
+ * JUnit as <failure> messages, summary.json as `causes`. */
+typedef enum {
+  HP_CAUSE_RUN_FAILED, /* a counted run failed (exit 3) */
+  HP_CAUSE_THRESHOLD,  /* a significant slowdown beyond thresholds.fail (exit 1) */
+  HP_CAUSE_GATE,       /* an A/B candidate outside a numeric gate: rejected (numerics) (exit 1) */
+  HP_CAUSE_REGRESSION, /* compare: significant and worse than the tolerance (exit 1) */
+  HP_CAUSE_MISSING,    /* compare: in OLD but not in NEW (exit 1 unless --allow-missing) */
+  HP_CAUSE_NOTE        /* never fails: a gate that could not be evaluated, an allowed absence */
+} hp_cause_kind;
+
+typedef struct hp_cause {
+  hp_cause_kind kind;
+  char *pass; /* the pass or variant it is about (owned); NULL when none */
+  char *text; /* what happened, one line, without the `fail:` / `note:` prefix (owned) */
+} hp_cause;
+
+/* "run-failed", "threshold", "gate", "regression", "missing", "note" (summary.json's `kind`);
+ * NULL for a value outside the enum. Static storage. */
+const char *hp_cause_kind_name(hp_cause_kind k);
+/* 1 when a cause of this kind fails the session or comparison (every kind but HP_CAUSE_NOTE). */
+int hp_cause_fails(hp_cause_kind k);
+
 typedef struct hp_session {
   char *name;
   char *dir; /* the session folder */
@@ -101,8 +129,11 @@ typedef struct hp_session {
   size_t baseline;          /* index of the baseline pass in passes[] */
   hp_pass_result *passes;   /* profiling passes, then variants */
   size_t npasses;
-  char *error;   /* why the session stopped early (build failed...), or NULL */
-  int exit_code; /* HP_EXIT_* this session deserves */
+  char *error;      /* why the session stopped early (build failed...), or NULL */
+  int exit_code;    /* HP_EXIT_* this session deserves */
+  hp_cause *causes; /* why it deserves it (and the notes), in pass order; NULL when none */
+  size_t ncauses;
+  char *plan_sha256; /* read back: the plan's SHA-256 (manifest.json or plan.yaml); else NULL */
 } hp_session;
 
 void hp_session_free(hp_session *s);
@@ -130,13 +161,19 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
 /* Prints what hp_session_run would run: every command line with its folder. */
 int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags);
 
-/* Reads a stored session: a session folder or its summary.json. */
+/* Reads a stored session: a session folder or its summary.json. Every judgement is taken as
+ * stored (flags, advice, verdicts, causes, exit code); the statistics are recomputed from the
+ * stored runs with the same seeds, which gives the same numbers. The plan copy beside the file
+ * (plan.yaml) supplies the kernel categories for the profiles, which are parsed again from the run
+ * folders; when it is missing or no longer loads, the built-in categories are used and one warning
+ * says so. The plan's hash comes from manifest.json, else from plan.yaml. */
 int hp_session_load(const char *path, hp_session **out, hp_diags *diags);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Reports.                                                                                        */
 
-/* The terminal table: pass, metric median, vs baseline, flag, and one line of advice per flag. */
+/* The terminal table: pass, metric median, vs baseline, flag, one line of advice per flag, and
+ * one `fail:` or `note:` line per cause. */
 void hp_report_table(const hp_session *s, FILE *fp);
 /* summary.json (docs/summary.md), report.md and JUnit XML, as text. *out is malloc'd. */
 int hp_report_json(const hp_session *s, char **out);
@@ -152,14 +189,22 @@ int hp_report_write_all(const hp_session *s);
 typedef struct hp_compare_opts {
   double tolerance; /* relative change beyond which a significant change is a regression */
   double alpha;
-  uint64_t seed;
+  uint64_t seed;     /* the bootstrap's, for every row */
+  int allow_missing; /* what OLD has and NEW lacks is a note, not a failure */
 } hp_compare_opts;
 
-/* Compares every pass/variant and metric present in both sessions. Writes a Markdown report to
- * *md (malloc'd) and sets *regressions to the number of significant regressions beyond the
- * tolerance. */
+/* Compares every pass/variant and metric present in both sessions, and lists what OLD has and NEW
+ * lacks (a pass, a metric, or a metric's values). Writes a Markdown report to *md (malloc'd),
+ * ending with one `fail:` or `note:` line per cause, and sets *failures to the number of causes
+ * that fail the comparison: significant regressions beyond the tolerance, and (unless
+ * o->allow_missing) everything missing from NEW. */
 int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
-               char **md, size_t *regressions);
+               char **md, size_t *failures);
+
+/* Whether two sessions ran the same plan: the same session name and, where both hashes are
+ * known, the same plan_sha256. *same is 1 or 0; when 0, *why (malloc'd, the caller frees it) says
+ * what differs. Returns 0 or HP_ENOMEM. */
+int hp_compare_same_plan(const hp_session *old_s, const hp_session *new_s, int *same, char **why);
 
 #ifdef __cplusplus
 }

@@ -18,7 +18,9 @@
 extern "C" {
 #endif
 
-/* The modified z-score beyond which a sample is an outlier (Iglewicz and Hoaglin). */
+/* The modified z-score beyond which a sample is an outlier (Iglewicz and Hoaglin): 3.5, the
+ * authors' recommendation. This is not hyperfine's rule (docs/internals/stats.md says how they
+ * differ). */
 #define HP_STATS_OUTLIER_Z 3.5
 /* Bootstrap resamples when the caller passes 0. */
 #define HP_STATS_BOOTSTRAP_ITERS 2000
@@ -28,6 +30,10 @@ extern "C" {
 #define HP_STATS_ALPHA 0.05
 /* Both samples at most this large and free of ties: the Mann-Whitney p is exact. */
 #define HP_STATS_MW_EXACT_MAX 20
+/* The relative tolerance of threshold comparisons (hp_stats_beyond): a ratio computed from two
+ * medians carries rounding errors near 1e-16, so a change of exactly `warn` must not read as
+ * beyond it. */
+#define HP_STATS_REL_TOL 1e-9
 
 typedef struct hp_summary_stats {
   size_t n; /* finite samples used */
@@ -96,17 +102,26 @@ typedef enum {
 } hp_significance;
 
 /* Decides whether b differs from a. Fewer than HP_STATS_MIN_N finite runs in either sample gives
- * HP_SIG_UNKNOWN. Otherwise HP_SIG_YES when the Mann-Whitney p < alpha AND the bootstrap interval
- * of median(b) / median(a) at level 1 - alpha (HP_STATS_BOOTSTRAP_ITERS resamples, `seed`)
- * excludes 1.0; else HP_SIG_NO. alpha <= 0 means HP_STATS_ALPHA. Writes the ratio of medians, p
- * and the interval (NaN where they could not be computed); every out-parameter but sig may be
- * NULL. Returns 0, HP_EINVAL (sig NULL, alpha >= 1) or HP_ENOMEM (*sig is then UNKNOWN). */
+ * HP_SIG_UNKNOWN, and so does a pair of sizes whose smallest exact two-sided p, 2 / C(na + nb,
+ * na), is not below alpha (3 against 3 at 0.05). Otherwise HP_SIG_YES when the Mann-Whitney
+ * p < alpha AND the bootstrap interval of median(b) / median(a) at level 1 - alpha
+ * (HP_STATS_BOOTSTRAP_ITERS resamples, `seed`) excludes 1.0; else HP_SIG_NO. alpha <= 0 means
+ * HP_STATS_ALPHA. Writes the ratio of medians and p whenever both samples have a finite value, and
+ * the interval only when both have at least HP_STATS_MIN_N (a bootstrap of one or two values is
+ * no interval); NaN otherwise. Every out-parameter but sig may be NULL. Returns 0, HP_EINVAL
+ * (sig NULL, alpha >= 1) or HP_ENOMEM (*sig is then UNKNOWN). */
 int hp_stats_compare(const double *a, size_t na, const double *b, size_t nb, double alpha,
                      uint64_t seed, hp_significance *sig, double *ratio, double *p, double *ci_lo,
                      double *ci_hi);
 
 /* "unknown", "no" or "yes". Static storage. */
 const char *hp_significance_name(hp_significance s);
+
+/* Whether a relative change (0.05 = 5%) is beyond a threshold: change > limit, with a relative
+ * tolerance of HP_STATS_REL_TOL on the ratio 1 + limit, so that a change of exactly the threshold
+ * computed from real medians (1.05 / 1.0, 0.021 / 0.02, both 0.050000000000000044) is not beyond
+ * it. NaN is never beyond anything. */
+int hp_stats_beyond(double change, double limit);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,11 @@
 /*
  * hprun compare OLD NEW, the Markdown: the rows that lib/analyze/compare.c computed, as a table for
- * a PR comment, with the count of regressions at the end. The public entry point hp_compare lives
- * here because it hands back the rendered text; the numbers and verdicts are the analysis layer's.
+ * a PR comment, with the count of regressions at the end and one `fail:` or `note:` line per cause.
+ * The public entry point hp_compare lives here because it hands back the rendered text; the
+ * numbers, verdicts and causes are the analysis layer's.
  */
 #include "analyze/compare.h"
+#include "report/report.h"
 #include "util/buf.h"
 #include "util/fmt.h"
 
@@ -20,6 +22,7 @@ static const char *change_text(hp__change c)
   case HP__CHANGE_IMPROVED: return "improved";
   case HP__CHANGE_WITHIN: return "changed within tolerance";
   case HP__CHANGE_NONE: return "no significant change";
+  case HP__CHANGE_MISSING: return "**MISSING in NEW**";
   }
   return "?";
 }
@@ -27,6 +30,7 @@ static const char *change_text(hp__change c)
 static int write_head(hp__buf *b, const hp_session *old_s, const hp_session *new_s,
                       const hp_compare_opts *o)
 {
+  char ci[32];
   int r = 0;
 
   r |= hp__buf_printf(b, "## hprun compare: `%s` → `%s`\n\n", old_s->name ? old_s->name : "?",
@@ -35,10 +39,11 @@ static int write_head(hp__buf *b, const hp_session *old_s, const hp_session *new
                       "Tolerance %.3g%%, alpha %.3g. A regression is a change that is "
                       "significant and worse than the tolerance.\n\n",
                       o->tolerance * 100, o->alpha);
-  r |= hp__buf_adds(b,
-                    "| pass | metric | old median | new median | change | 95% CI of ratio | p | n "
-                    "old/new | verdict |\n"
-                    "|---|---|---:|---:|---:|---|---:|---|---|\n");
+  r |= hp__buf_printf(b,
+                      "| pass | metric | old median | new median | change | %s of ratio | p | n "
+                      "old/new | verdict |\n"
+                      "|---|---|---:|---:|---:|---|---:|---|---|\n",
+                      hp__report_ci_label(ci, sizeof(ci), o->alpha));
   return r;
 }
 
@@ -47,7 +52,7 @@ static int write_row(hp__buf *b, const hp__compare_row *row)
   char x[32], y[32], z[32];
   int r = 0;
 
-  if (row->change == HP__CHANGE_NEW_PASS)
+  if (row->change == HP__CHANGE_NEW_PASS || (row->change == HP__CHANGE_MISSING && !row->metric))
     return hp__buf_printf(b, "| %s | - | - | - | - | - | - | - | %s |\n", row->pass,
                           change_text(row->change));
   r |= hp__buf_printf(b, "| %s | %s | %s | %s | %s | ", row->pass, row->metric,
@@ -63,8 +68,34 @@ static int write_row(hp__buf *b, const hp__compare_row *row)
   return r;
 }
 
+/* The count line, then one bullet per cause (the terminal's `fail:` and `note:` lines). */
+static int write_tail(hp__buf *b, const hp__comparison *c, const hp_compare_opts *o)
+{
+  size_t i;
+  int r = 0;
+
+  r |= hp__buf_printf(b, "\n%zu regression(s)", c->nregressions);
+  if (c->nmissing)
+    r |= hp__buf_printf(b, "; %zu item(s) of OLD missing from NEW%s", c->nmissing,
+                        o->allow_missing ? " (allowed)" : "");
+  if (c->nunconfirmed)
+    r |= hp__buf_printf(b,
+                        "; %zu change(s) beyond the tolerance could not be tested: run "
+                        "at least %d repeats per pass",
+                        c->nunconfirmed, HP_STATS_MIN_N);
+  r |= hp__buf_adds(b, ".\n");
+  if (c->ncauses)
+    r |= hp__buf_adds(b, "\n");
+  for (i = 0; i < c->ncauses; i++) {
+    r |= hp__buf_adds(b, "- ");
+    r |= hp__report_cause(b, &c->causes[i]);
+    r |= hp__buf_adds(b, "\n");
+  }
+  return r;
+}
+
 int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
-               char **md, size_t *regressions)
+               char **md, size_t *failures)
 {
   hp__comparison c;
   hp__buf b = HP__BUF_INIT;
@@ -72,26 +103,20 @@ int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compar
   int r;
 
   *md = NULL;
-  *regressions = 0;
+  *failures = 0;
   if ((r = hp__compare_sessions(old_s, new_s, o, &c)) != 0)
     return r;
   r = write_head(&b, old_s, new_s, o);
   for (i = 0; i < c.nrows && !r; i++)
     r = write_row(&b, &c.rows[i]);
-  r |= hp__buf_printf(&b, "\n%zu regression(s)", c.nregressions);
-  if (c.nunconfirmed)
-    r |= hp__buf_printf(&b,
-                        "; %zu change(s) beyond the tolerance could not be tested: run "
-                        "at least %d repeats per pass",
-                        c.nunconfirmed, HP_STATS_MIN_N);
-  r |= hp__buf_adds(&b, ".\n");
+  r |= write_tail(&b, &c, o);
   if (r) {
     hp__buf_free(&b);
     hp__comparison_free(&c);
     return r < 0 ? r : HP_ENOMEM;
   }
   *md = hp__buf_steal(&b);
-  *regressions = c.nregressions;
+  *failures = c.nfailures;
   hp__comparison_free(&c);
   return *md ? 0 : HP_ENOMEM;
 }

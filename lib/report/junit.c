@@ -1,10 +1,11 @@
 /*
  * JUnit XML, as CI servers read it (Jenkins, GitLab, GitHub test reporters): one <testsuite> per
- * session, one <testcase> per pass and variant. A failed run or a breached `fail` threshold is a
- * <failure>; passes that never ran because the session was interrupted are <skipped>. Flags such as
- * `distorted` are information, not failures, unless the plan's `fail` threshold says otherwise.
+ * session, one <testcase> per pass and variant. Each failing cause of the session's exit code
+ * (s->causes) is a <failure> of its pass, typed by its kind (run-failed, threshold, gate), with
+ * the cause's text as its message; a note (a gate that could not be evaluated) is a line of the
+ * pass's <system-out>. Passes that never ran because the session was interrupted are <skipped>.
+ * Flags such as `distorted` are information, not failures.
  */
-#include "analyze/results.h"
 #include "report/report.h"
 #include "util/buf.h"
 #include "util/fmt.h"
@@ -13,16 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Why this pass fails the build, or NULL. */
-static char *failure(const hp_session *s, const hp_pass_result *pr)
+/* The first cause of pass pr that fails (notes == 0) or that is a note (notes == 1), or NULL. */
+static const hp_cause *cause_of(const hp_session *s, const hp_pass_result *pr, int notes)
 {
-  double over;
+  size_t i;
 
-  if (pr->flag == HP_FLAG_FAILED)
-    return hp__strdup(pr->advice ? pr->advice : "a run failed");
-  if ((over = hp__pass_fail_breach(s, pr)) > 0)
-    return hp__asprintf("overhead %+.2f%% exceeds the fail threshold %.2f%%", over * 100,
-                        s->fail * 100);
+  for (i = 0; i < s->ncauses; i++)
+    if (s->causes[i].pass && strcmp(s->causes[i].pass, pr->name) == 0 &&
+        hp_cause_fails(s->causes[i].kind) == !notes)
+      return &s->causes[i];
   return NULL;
 }
 
@@ -31,7 +31,8 @@ static char *failure(const hp_session *s, const hp_pass_result *pr)
 static int write_testcase(hp__buf *b, const hp_session *s, const hp_pass_result *pr)
 {
   const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
-  char *f = failure(s, pr), x[32];
+  const hp_cause *f = cause_of(s, pr, 0), *note = cause_of(s, pr, 1);
+  char x[32];
   double t = 0;
   size_t k;
   int r = 0;
@@ -47,9 +48,9 @@ static int write_testcase(hp__buf *b, const hp_session *s, const hp_pass_result 
     r |= hp__buf_adds(b, "      <skipped message=\"not run (session interrupted)\"/>\n");
   } else if (f) {
     r |= hp__buf_adds(b, "      <failure type=\"");
-    r |= hp__buf_adds(b, pr->flag == HP_FLAG_FAILED ? "run-failed" : "threshold");
+    r |= hp__buf_adds(b, hp_cause_kind_name(f->kind));
     r |= hp__buf_adds(b, "\" message=\"");
-    r |= hp__report_xml(b, f);
+    r |= hp__report_xml(b, f->text);
     r |= hp__buf_adds(b, "\"/>\n");
   }
   r |= hp__buf_printf(b, "      <system-out>flag=%s median=%s", hp_flag_name(pr->flag),
@@ -64,8 +65,11 @@ static int write_testcase(hp__buf *b, const hp_session *s, const hp_pass_result 
     r |= hp__buf_adds(b, "\n");
     r |= hp__report_xml(b, pr->advice);
   }
+  if (note) {
+    r |= hp__buf_adds(b, "\nnote: ");
+    r |= hp__report_xml(b, note->text);
+  }
   r |= hp__buf_adds(b, "</system-out>\n    </testcase>\n");
-  free(f);
   return r;
 }
 
@@ -78,9 +82,7 @@ int hp_report_junit(const hp_session *s, char **out)
 
   *out = NULL;
   for (i = 0; i < s->npasses; i++) {
-    char *f = failure(s, &s->passes[i]);
-    nfail += f != NULL;
-    free(f);
+    nfail += s->passes[i].nruns > 0 && cause_of(s, &s->passes[i], 0) != NULL;
     nskip += s->passes[i].nruns == 0;
     for (k = 0; k < s->passes[i].nruns; k++)
       total += s->passes[i].runs[k].wall_ms;

@@ -1,8 +1,9 @@
 /*
  * report.md: the session as GitHub-flavoured Markdown, for a PR comment or an archive. It holds
  * the same table as the terminal, every run, and the advice, so the file alone tells the story.
- * It is written in sections, top to bottom: the header, the pass table, the A/B variant table,
- * the advice, every run, and what each profiler wrote.
+ * It is written in sections, top to bottom: the header, why the session failed (the terminal's
+ * `fail:` and `note:` lines), the pass table, the A/B variant table, the advice, every run, and
+ * what each profiler wrote.
  */
 #include "report/report.h"
 #include "util/buf.h"
@@ -40,6 +41,32 @@ static int md_header(hp__buf *b, const hp_session *s)
   return r;
 }
 
+/* The causes of the exit code, first, since that is what a reader of a failed job looks for: the
+ * same lines as the terminal's, one bullet each. Only notes: the gates that were not evaluated. */
+static int md_causes(hp__buf *b, const hp_session *s)
+{
+  size_t i, k;
+  int r = 0;
+
+  if (s->ncauses == 0)
+    return 0;
+  r |= hp__buf_adds(b,
+                    hp__report_any_failing(s->causes, s->ncauses)
+                        ? "\n## Why this session failed\n\n"
+                        : "\n## Gates not evaluated\n\n");
+  for (i = 0; i < s->ncauses; i++) {
+    hp__buf line = HP__BUF_INIT;
+    r |= hp__report_cause(&line, &s->causes[i]);
+    /* A cause is one line; a newline from a run's error message must not end the bullet. */
+    for (k = 0; k < line.len; k++)
+      if (line.data[k] == '\n')
+        line.data[k] = ' ';
+    r |= hp__buf_printf(b, "- %s\n", line.data ? line.data : "");
+    hp__buf_free(&line);
+  }
+  return r;
+}
+
 /* One row of the pass table: the primary metric against the baseline. */
 static int md_pass_row(hp__buf *b, const hp_pass_result *pr)
 {
@@ -69,14 +96,15 @@ static int md_pass_row(hp__buf *b, const hp_pass_result *pr)
 /* The profiling passes (variants have their own table). */
 static int md_pass_table(hp__buf *b, const hp_session *s)
 {
+  char ci[32];
   size_t i;
   int r = 0;
 
   r |= hp__buf_printf(
       b,
-      "\n| pass | mode | %s median | vs baseline | 95%% CI of ratio | p | n | CV | flag |\n"
+      "\n| pass | mode | %s median | vs baseline | %s of ratio | p | n | CV | flag |\n"
       "|---|---|---:|---:|---|---:|---:|---:|---|\n",
-      primary_name(s));
+      primary_name(s), hp__report_ci_label(ci, sizeof(ci), s->alpha));
   for (i = 0; i < s->npasses; i++)
     if (!s->passes[i].is_variant)
       r |= md_pass_row(b, &s->passes[i]);
@@ -220,6 +248,7 @@ int hp_report_markdown(const hp_session *s, char **out)
 
   *out = NULL;
   r |= md_header(&b, s);
+  r |= md_causes(&b, s);
   r |= md_pass_table(&b, s);
   r |= md_variant_table(&b, s);
   r |= md_advice(&b, s);

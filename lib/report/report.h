@@ -1,6 +1,6 @@
 /*
  * What the report writers in lib/report/ share: the column they name after the primary metric,
- * and escaping for the text formats. Nothing here allocates; every function writes into a buffer
+ * the interval's label, the line a cause is shown as, and escaping for the text formats. Nothing here allocates; every function writes into a buffer
  * the caller owns, or returns a pointer into the session, which stays the caller's.
  */
 #ifndef HPRUN_REPORT_REPORT_H
@@ -21,5 +21,16 @@ int hp__report_xml(hp__buf *b, const char *s);
 /* Appends s (NULL: nothing) to b as one Markdown table cell: '|' is escaped and a newline becomes
  * a space, since a cell cannot hold either raw. Returns 0 or HP_ENOMEM. */
 int hp__report_md_cell(hp__buf *b, const char *s);
+
+/* The label of the bootstrap interval's column, "95% CI", from the level it was computed at:
+ * 1 - alpha (alpha outside (0, 1) means HP_STATS_ALPHA, as hp_stats_compare reads it). Written
+ * into buf (the caller's); returns buf. */
+char *hp__report_ci_label(char *buf, size_t len, double alpha);
+
+/* Appends one cause as its line, `fail: PASS: TEXT` or `note: PASS: TEXT` (no newline), the form
+ * every report shows it in. Returns 0 or HP_ENOMEM. */
+int hp__report_cause(hp__buf *b, const hp_cause *c);
+/* Whether any of the causes fails (an exit-code cause rather than a note). */
+int hp__report_any_failing(const hp_cause *c, size_t n);
 
 #endif /* HPRUN_REPORT_REPORT_H */

@@ -173,6 +173,23 @@ static void write_pass(hp__json *j, const hp_pass_result *pr)
   hp__json_obj_end(j);
 }
 
+/* Why the session deserves its exit code: one object per cause, in pass order. */
+static void write_causes(hp__json *j, const hp_session *s)
+{
+  size_t i;
+
+  hp__json_key(j, HP__K_SESSION_CAUSES);
+  hp__json_arr_begin(j);
+  for (i = 0; i < s->ncauses; i++) {
+    hp__json_obj_begin(j);
+    hp__json_kstr(j, HP__K_CAUSE_KIND, hp_cause_kind_name(s->causes[i].kind));
+    hp__json_kstr(j, HP__K_CAUSE_PASS, s->causes[i].pass);
+    hp__json_kstr(j, HP__K_CAUSE_TEXT, s->causes[i].text);
+    hp__json_obj_end(j);
+  }
+  hp__json_arr_end(j);
+}
+
 /* The session's own members, before its passes. */
 static void write_session_head(hp__json *j, const hp_session *s)
 {
@@ -185,6 +202,7 @@ static void write_session_head(hp__json *j, const hp_session *s)
   hp__json_kbool(j, HP__K_SESSION_INTERRUPTED, s->interrupted);
   hp__json_kstr(j, HP__K_SESSION_ERROR, s->error);
   hp__json_kint(j, HP__K_SESSION_EXIT_CODE, s->exit_code);
+  write_causes(j, s);
   hp__json_kstr(j, HP__K_SESSION_STARTED, s->started);
   hp__json_kstr(j, HP__K_SESSION_FINISHED, s->finished);
   hp__json_kstr(j, HP__K_SESSION_ORDER, s->order);

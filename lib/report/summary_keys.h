@@ -21,6 +21,7 @@
 #define HP__K_SESSION_INTERRUPTED "interrupted"
 #define HP__K_SESSION_ERROR "error"
 #define HP__K_SESSION_EXIT_CODE "exit_code"
+#define HP__K_SESSION_CAUSES "causes"
 #define HP__K_SESSION_STARTED "started"
 #define HP__K_SESSION_FINISHED "finished"
 #define HP__K_SESSION_ORDER "order"
@@ -30,6 +31,11 @@
 #define HP__K_SESSION_THRESHOLDS "thresholds"
 #define HP__K_SESSION_BASELINE "baseline"
 #define HP__K_SESSION_PASSES "passes"
+
+/* causes[] items: why the session deserves its exit code (docs/ci.md). */
+#define HP__K_CAUSE_KIND "kind"
+#define HP__K_CAUSE_PASS "pass"
+#define HP__K_CAUSE_TEXT "text"
 
 /* thresholds {} */
 #define HP__K_THRESHOLD_WARN "warn"

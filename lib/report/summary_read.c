@@ -1,12 +1,15 @@
 /*
  * Reading a stored summary.json back into a hp_session, for `hprun report` and `hprun compare`.
- * Only what was measured is read (the runs, their values, the names and settings); statistics,
- * flags, advice, the cross-check and the exit code are recomputed by the same analysis that
- * `hprun run` uses, so a report re-rendered later says exactly what the run said. The keys are
- * named once in lib/report/summary_keys.h, shared with the writer (lib/report/summary_json.c).
+ * What was measured is read (the runs, their values, the names and settings), and so is every
+ * judgement the run made (flags, advice, verdicts, the causes and the exit code): a report
+ * re-rendered later must say exactly what the run said, not what a re-analysis would say now.
+ * Only the statistics are recomputed from the runs (the same numbers: the bootstrap is seeded),
+ * and the profiles are parsed again from the run folders with the plan copy's categories. The keys
+ * are named once in lib/report/summary_keys.h, shared with the writer (summary_json.c).
  */
 #include "analyze/profiles.h"
 #include "analyze/results.h"
+#include "report/plan_copy.h"
 #include "report/summary_keys.h"
 #include "util/buf.h"
 #include "util/fsutil.h"
@@ -94,6 +97,9 @@ static int load_run(const hp__jv *jr, const hp_pass_result *pr, hp_run *r)
   r->ok = jbool(jr, HP__K_RUN_OK);
   r->mem_mean_mib = jnum(mem, HP__K_MEMORY_MEAN);
   r->mem_peak_mib = jnum(mem, HP__K_MEMORY_PEAK);
+  /* The pass's sampled memory counts only runs with samples, so the count must come back too. */
+  r->mem_samples =
+      isnan(jnum(mem, HP__K_MEMORY_SAMPLES)) ? 0 : (long)jnum(mem, HP__K_MEMORY_SAMPLES);
   r->values = malloc((pr->nmetrics ? pr->nmetrics : 1) * sizeof(double));
   if (r->values == NULL)
     return HP_ENOMEM;
@@ -225,12 +231,52 @@ static int load_passes(const hp__jv *passes, hp_session *s, const char *file, hp
   return 0;
 }
 
+/* The stored causes into s->causes, in their stored order. */
+static int load_causes(const hp__jv *jc, hp_session *s)
+{
+  size_t i;
+  int k;
+
+  for (i = 0; i < hp__jv_len(jc); i++) {
+    const hp__jv *c = hp__jv_at(jc, i);
+    const char *kind = hp__jv_str(hp__jv_get(c, HP__K_CAUSE_KIND));
+    /* An unknown kind reads as a failure: a file from a newer hprun must not look healthier. */
+    hp_cause_kind ck = HP_CAUSE_RUN_FAILED;
+    for (k = HP_CAUSE_RUN_FAILED; k <= HP_CAUSE_NOTE; k++)
+      if (kind && strcmp(kind, hp_cause_kind_name((hp_cause_kind)k)) == 0)
+        ck = (hp_cause_kind)k;
+    if (hp__cause_add(&s->causes, &s->ncauses, ck, hp__jv_str(hp__jv_get(c, HP__K_CAUSE_PASS)),
+                      hp__jv_str(hp__jv_get(c, HP__K_CAUSE_TEXT))))
+      return HP_ENOMEM;
+  }
+  return 0;
+}
+
+/* The statistics, recomputed from the runs, and the judgements, as stored. A file written before
+ * hprun stored its causes and exit code gets them derived from its stored flags and verdicts. */
+static int load_judgements(const hp__jv *root, hp_session *s)
+{
+  const hp__jv *jc = hp__jv_get(root, HP__K_SESSION_CAUSES);
+  double code = jnum(root, HP__K_SESSION_EXIT_CODE);
+  int r;
+
+  if ((r = hp__session_measure(s, NULL)) != 0)
+    return r;
+  if (hp__jv_type_of(jc) == HP__JV_ARR)
+    r = load_causes(jc, s);
+  else
+    r = hp__session_causes(s, NULL, &s->causes, &s->ncauses);
+  s->exit_code = isnan(code) ? hp__session_exit_code(s) : (int)code;
+  return r;
+}
+
 int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
 {
   char *file = NULL;
   hp__jv *root = NULL;
   const hp__jv *passes;
   hp_session *s = NULL;
+  hp_plan *plan = NULL;
   const char *base;
   int r;
 
@@ -259,15 +305,18 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
   }
   if ((r = load_passes(passes, s, file, diags)) != 0)
     goto fail;
-  /* Everything derived is recomputed, exactly as `hprun run` computed it. */
-  hp__session_analyze(s, NULL);
-  hp__session_parse_profiles(s, NULL, 0, diags);
-  s->exit_code = hp__session_exit_code(s);
+  /* The statistics recomputed, the judgements as stored, the profiles parsed again with the
+   * categories of the plan the session ran. */
+  if ((r = load_judgements(root, s)) != 0 || (r = hp__session_plan_copy(s, &plan, diags)) != 0)
+    goto fail;
+  hp__session_parse_profiles(s, plan ? plan->categories : NULL, plan ? plan->ncategories : 0,
+                             diags);
   *out = s;
   s = NULL;
   r = 0;
 
 fail:
+  hp_plan_free(plan);
   hp_session_free(s);
   hp__jv_free(root);
   free(file);

@@ -2,16 +2,19 @@
  * The terminal table, like the article's: pass, metric median, change against the baseline, flag,
  * then one line of advice per flagged pass and the profiler cross-check. It is what a user reads
  * first, so it says plainly which numbers are performance and which are not. It is printed in
- * sections: the header and pass table, the A/B variant table, then the notes.
+ * sections: the header and pass table, the A/B variant table, the notes, then one line per cause
+ * of the exit code (`fail: ...`) and per gate that could not be evaluated (`note: ...`).
  */
 #include "report/report.h"
+#include "util/buf.h"
 #include "util/fmt.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* The 95% CI, n and CV columns are shown only when some pass ran more than once. */
+/* The interval, n and CV columns are shown only when some pass ran more than once. */
 static int any_repeats(const hp_session *s)
 {
   size_t i;
@@ -56,7 +59,7 @@ static void term_pass_table(FILE *fp, const hp_session *s)
   const hp_metric_result *pm = hp__report_primary(s);
   const char *mname = pm && pm->name ? pm->name : "metric", *unit = primary_unit(s);
   int reps = any_repeats(s);
-  char head[96];
+  char head[96], ci[32], cols[64];
   size_t i;
 
   fprintf(fp, "\nhprun session %s%s\n", s->name ? s->name : "?",
@@ -66,8 +69,10 @@ static void term_pass_table(FILE *fp, const hp_session *s)
   if (s->dir)
     fprintf(fp, "folder: %s\n", s->dir);
   snprintf(head, sizeof(head), "%s%s%s%s", mname, *unit ? " (" : "", unit, *unit ? ")" : "");
+  /* The interval is labelled with the level it was computed at, 1 - alpha. */
+  snprintf(cols, sizeof(cols), "%12s       n    CV", hp__report_ci_label(ci, sizeof(ci), s->alpha));
   fprintf(fp, "\n%-16s %-14s %14s %12s%s %-11s\n", "pass", "mode", "median", "vs baseline",
-          reps ? "      95% CI       n    CV" : "", "flag");
+          reps ? cols : "", "flag");
   fprintf(fp, "%-16s %-14s %14s\n", "", "", head);
   for (i = 0; i < s->npasses; i++)
     if (!s->passes[i].is_variant)
@@ -140,9 +145,25 @@ static void term_notes(FILE *fp, const hp_session *s)
           "performance.\n");
 }
 
+/* One line per cause, last, where the eye lands when the exit status is not 0. */
+static void term_causes(FILE *fp, const hp_session *s)
+{
+  size_t i;
+
+  if (s->ncauses)
+    fputc('\n', fp);
+  for (i = 0; i < s->ncauses; i++) {
+    hp__buf b = HP__BUF_INIT;
+    if (hp__report_cause(&b, &s->causes[i]) == 0 && b.data)
+      fprintf(fp, "%s\n", b.data);
+    hp__buf_free(&b);
+  }
+}
+
 void hp_report_table(const hp_session *s, FILE *fp)
 {
   term_pass_table(fp, s);
   term_variant_table(fp, s);
   term_notes(fp, s);
+  term_causes(fp, s);
 }

@@ -23,7 +23,8 @@ variants:
 gates:
   - {metric: proxy, max_abs_delta: 0.01}
 YAML
-expect_exit 0 "$HPRUN" --quiet "$T/ab.yaml" --junit "$T/junit.xml"
+# fused-wrong is outside the gate: the session fails (exit 1), and says why.
+expect_exit 1 "$HPRUN" --quiet "$T/ab.yaml" --junit "$T/junit.xml"
 S=$(session_dir "$T/sessions")
 J="$S/summary.json"
 assert_eq "$(pass_get "$J" reference "p['reference']")" True "reference"
@@ -35,6 +36,7 @@ pass_get "$J" fused-right "p['advice']" | grep -q "proxy -0.006172" || fail "var
 # ABBA: the second round runs the units backwards.
 assert_eq "$(pass_get "$J" normal "[r['round'] for r in p['runs']][:2]")" "[1, 8]" "abba order"
 grep -q "fused-wrong .*rejected (numerics)" "$T/out" || { cat "$T/out"; fail "table verdicts"; }
+grep -q "^fail: fused-wrong: rejected (numerics): proxy moved by" "$T/out" || { cat "$T/out"; fail "gate cause"; }
 
 # JUnit: the structure CI servers read (testsuites > testsuite > testcase with name/classname).
 "$PY" - "$T/junit.xml" <<'PY' || fail "junit structure"
@@ -49,17 +51,20 @@ for a in ("name", "tests", "failures", "errors", "skipped", "time"):
 cases = s.findall("testcase")
 assert int(s.attrib["tests"]) == len(cases) == 4, (s.attrib, len(cases))
 assert all("name" in c.attrib and "classname" in c.attrib and "time" in c.attrib for c in cases)
-assert int(s.attrib["failures"]) == sum(1 for c in cases if c.find("failure") is not None) == 0
+assert int(s.attrib["failures"]) == sum(1 for c in cases if c.find("failure") is not None) == 1
+assert [c.attrib["name"] for c in cases if c.find("failure") is not None] == ["fused-wrong"]
+assert cases[3].find("failure").attrib["type"] == "gate"
 PY
 
 # report re-renders without running anything.
-expect_exit 0 "$HPRUN" report "$S"
+expect_exit 1 "$HPRUN" report "$S"
 grep -q "fused-right .*accepted" "$T/out" || { cat "$T/out"; fail "report table"; }
-expect_exit 0 "$HPRUN" report "$S/summary.json" --format json
+expect_exit 1 "$HPRUN" report "$S/summary.json" --format json
 "$PY" -c "import json,sys; json.load(open(sys.argv[1]))" "$T/out" || fail "report --format json"
 ok "A/B verdicts, JUnit, report"
 
-# compare: an injected 10% regression exits 1; the same program again exits 0.
+# compare: an injected 10% regression exits 1; the same program again exits 0. The plans differ
+# (name and command line), which compare refuses without --force.
 mkplan() { # NAME BASE [METRICS]
   cat >"$T/$1.yaml" <<YAML
 name: $1
@@ -76,12 +81,12 @@ mkplan old 1.0
 mkplan same 1.0
 mkplan slow 1.10
 OLD=$(ls -d "$T"/cmp/old-*)
-expect_exit 1 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slow-*)" --tolerance 5%
+expect_exit 1 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slow-*)" --tolerance 5% --force
 grep -q "REGRESSION" "$T/out" || { cat "$T/out"; fail "compare table"; }
-expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/same-*)/summary.json" --tolerance 5%
+expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/same-*)/summary.json" --tolerance 5% --force
 grep -q "0 regression" "$T/out" || { cat "$T/out"; fail "compare same"; }
 # A metric's own tolerance in the plan (20%) wins over --tolerance 5%: +10% is no regression.
 mkplan slowtol 1.10 "[{name: mean_kernel_ms, tolerance: 20%}]"
-expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slowtol-*)" --tolerance 5%
+expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slowtol-*)" --tolerance 5% --force
 expect_exit 4 "$HPRUN" compare "$OLD" "$T/nope"
 ok "compare"

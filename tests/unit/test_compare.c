@@ -1,8 +1,8 @@
 /*
  * Tests of hprun compare (lib/analyze/compare.c computes, lib/report/compare_md.c renders) on
  * sessions built here by hand: a metric 30% slower over enough runs is a regression, the same
- * session against itself has none, and the tolerance, direction, run count and a pass only in the
- * new session each give the verdict written literally below.
+ * session against itself has none, and the tolerance, direction, run count, a pass only in the
+ * new session and everything only in the old one each give the verdict written literally below.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -76,7 +76,7 @@ static const double fast6[] = {0.70, 0.71, 0.69, 0.70, 0.72, 0.68}; /* median 0.
 static const double near6[] = {1.02, 1.03, 1.01, 1.02, 1.04, 1.00}; /* median 1.02: +2% */
 static const double base2[] = {1.00, 1.01};
 static const double slow2[] = {1.30, 1.31};
-static const hp_compare_opts opts = {0.05, 0.05, 1};
+static const hp_compare_opts opts = {0.05, 0.05, 1, 0};
 
 static void assert_contains(const char *text, const char *want)
 {
@@ -184,8 +184,9 @@ static void test_direction_and_tolerance(void **state)
   hp_session_free(b);
 }
 
-/* Two runs cannot show significance: a +30% is worse but unconfirmed, never a regression. A pass
- * only in the new session is listed; a metric only in the new session is left out. */
+/* Two runs cannot show significance: a +30% is worse but unconfirmed, never a regression (a note
+ * says so). A pass only in the new session is listed; a metric only in the new session is left
+ * out, but the old metric it replaced is missing from NEW, and that fails. */
 static void test_unconfirmed_and_new(void **state)
 {
   const pass_spec old_p[] = {{"normal", "t", 0, -1, base2, 2}, {"other", "t", 0, -1, base2, 2}};
@@ -199,27 +200,135 @@ static void test_unconfirmed_and_new(void **state)
 
   (void)state;
   assert_int_equal(hp__compare_sessions(a, b, &opts, &c), 0);
-  assert_int_equal(c.nrows, 2);
+  assert_int_equal(c.nrows, 3);
   assert_int_equal(c.rows[0].change, HP__CHANGE_UNCONFIRMED);
   /* 2 against 2 fully separated: 2 of the C(4, 2) = 6 rank assignments are this extreme. */
   assert_true(fabs(c.rows[0].p - 2.0 / 6.0) < 1e-12);
+  /* ... and no interval: two runs are too few for one. */
+  assert_true(isnan(c.rows[0].ci_lo) && isnan(c.rows[0].ci_hi));
   assert_int_equal(c.rows[1].change, HP__CHANGE_NEW_PASS);
   assert_string_equal(c.rows[1].pass, "extra");
   assert_null(c.rows[1].metric);
+  assert_int_equal(c.rows[2].change, HP__CHANGE_MISSING);
+  assert_string_equal(c.rows[2].pass, "other");
+  assert_string_equal(c.rows[2].metric, "t");
+  assert_int_equal(c.nmissing, 1);
+  assert_int_equal(c.nfailures, 1);
   hp__comparison_free(&c);
 
   assert_int_equal(hp_compare(a, b, &opts, &md, &nreg), 0);
-  assert_int_equal(nreg, 0);
-  assert_contains(md, "\n| normal | t | 1.005 | 1.305 | +29.85% | [");
-  assert_contains(md, "] | 0.333333 | 2/2 | worse, unconfirmed (too few runs) |\n");
-  assert_null(strstr(md, "| other |"));
-  assert_contains(md, "\n| extra | - | - | - | - | - | - | - | new pass |\n");
+  assert_int_equal(nreg, 1);
   assert_contains(md,
-                  "\n0 regression(s); 1 change(s) beyond the tolerance could not be tested: "
-                  "run at least 3 repeats per pass.\n");
+                  "\n| normal | t | 1.005 | 1.305 | +29.85% | - | 0.333333 | 2/2 | worse, "
+                  "unconfirmed (too few runs) |\n");
+  assert_null(strstr(md, "| other | u |"));
+  assert_contains(md, "\n| extra | - | - | - | - | - | - | - | new pass |\n");
+  assert_contains(md, "\n| other | t | 1.005 | - | - | - | - | 2/0 | **MISSING in NEW** |\n");
+  assert_contains(md,
+                  "\n0 regression(s); 1 item(s) of OLD missing from NEW; 1 change(s) beyond the "
+                  "tolerance could not be tested: run at least 3 repeats per pass.\n\n"
+                  "- note: normal: t +29.85% is worse than the tolerance 5%, but 2 and 2 run(s) "
+                  "are too few to test it: not counted (use repeat >= 5)\n"
+                  "- fail: other: metric t is missing from NEW\n");
   free(md);
   hp_session_free(a);
   hp_session_free(b);
+}
+
+/* A pass removed and a metric that printed nothing in NEW: each is a failure naming what is
+ * missing, however the rest compares; --allow-missing turns them into notes. */
+static void test_missing(void **state)
+{
+  static const double none6[] = {NAN, NAN, NAN, NAN, NAN, NAN};
+  const pass_spec old_p[] = {{"normal", "t", 0, -1, base6, 6},
+                             {"stats", "t", 0, -1, base6, 6},
+                             {"pmc", "t", 0, -1, base6, 6}};
+  const pass_spec new_p[] = {{"normal", "t", 0, -1, base6, 6}, {"stats", "t", 0, -1, none6, 6}};
+  hp_session *a = session("old", old_p, 3), *b = session("new", new_p, 2);
+  hp_compare_opts allow = opts;
+  size_t nfail = 99;
+  char *md = NULL;
+
+  (void)state;
+  assert_int_equal(hp_compare(a, b, &opts, &md, &nfail), 0);
+  assert_int_equal(nfail, 2);
+  assert_contains(md, "\n| stats | t | 1 | - | - | - | - | 6/6 | **MISSING in NEW** |\n");
+  assert_contains(md, "\n| pmc | - | - | - | - | - | - | - | **MISSING in NEW** |\n");
+  assert_contains(md,
+                  "\n0 regression(s); 2 item(s) of OLD missing from NEW.\n\n"
+                  "- fail: stats: t has no value in NEW (OLD median 1)\n"
+                  "- fail: pmc: missing from NEW (OLD has this pass)\n");
+  free(md);
+
+  allow.allow_missing = 1;
+  assert_int_equal(hp_compare(a, b, &allow, &md, &nfail), 0);
+  assert_int_equal(nfail, 0);
+  assert_contains(md,
+                  "\n0 regression(s); 2 item(s) of OLD missing from NEW (allowed).\n\n"
+                  "- note: stats: t has no value in NEW (OLD median 1); allowed by "
+                  "--allow-missing\n"
+                  "- note: pmc: missing from NEW (OLD has this pass); allowed by "
+                  "--allow-missing\n");
+  free(md);
+  hp_session_free(a);
+  hp_session_free(b);
+}
+
+/* A change of exactly the tolerance is not beyond it, although 1.05 / 1.0 - 1 is
+ * 0.050000000000000044 in binary: a significant +5% at --tolerance 5% is "within tolerance". */
+static void test_exact_tolerance(void **state)
+{
+  static const double b5[] = {1.05, 1.06, 1.04, 1.05, 1.07, 1.03}; /* median 1.05 */
+  static const double o21[] = {0.02, 0.0201, 0.0199, 0.02, 0.0202, 0.0198};
+  static const double n21[] = {0.021, 0.0211, 0.0209, 0.021, 0.0212, 0.0208};
+  const pass_spec old_p[] = {{"normal", "t", 0, -1, base6, 6}, {"small", "t", 0, -1, o21, 6}};
+  const pass_spec new_p[] = {{"normal", "t", 0, -1, b5, 6}, {"small", "t", 0, -1, n21, 6}};
+  hp_session *a = session("old", old_p, 2), *b = session("new", new_p, 2);
+  hp__comparison c;
+
+  (void)state;
+  assert_true(1.05 / 1.0 - 1.0 > 0.05); /* the rounding the tolerance is there for */
+  assert_int_equal(hp__compare_sessions(a, b, &opts, &c), 0);
+  assert_int_equal(c.nrows, 2);
+  assert_true(c.rows[0].ratio - 1.0 > 0.05 && c.rows[1].ratio - 1.0 > 0.05);
+  assert_int_equal(c.rows[0].change, HP__CHANGE_WITHIN);
+  assert_int_equal(c.rows[1].change, HP__CHANGE_WITHIN);
+  assert_int_equal(c.nfailures, 0);
+  hp__comparison_free(&c);
+  hp_session_free(a);
+  hp_session_free(b);
+}
+
+/* Sessions of different plans: another name, or the same name with another plan hash. Unknown
+ * hashes (a bare summary.json) leave the name to decide. */
+static void test_same_plan(void **state)
+{
+  const pass_spec p[] = {{"normal", "t", 0, -1, base6, 6}};
+  hp_session *a = session("va", p, 1), *b = session("va", p, 1), *c = session("vb", p, 1);
+  char *why = NULL;
+  int same = -1;
+
+  (void)state;
+  assert_int_equal(hp_compare_same_plan(a, b, &same, &why), 0);
+  assert_int_equal(same, 1);
+  assert_null(why);
+  a->plan_sha256 = hp__strdup("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+  assert_int_equal(hp_compare_same_plan(a, b, &same, &why), 0);
+  assert_int_equal(same, 1);
+  b->plan_sha256 = hp__strdup("fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210");
+  assert_int_equal(hp_compare_same_plan(a, b, &same, &why), 0);
+  assert_int_equal(same, 0);
+  assert_string_equal(why,
+                      "OLD and NEW ran different versions of plan `va` (sha256 0123456789ab… "
+                      "and fedcba987654…)");
+  free(why);
+  assert_int_equal(hp_compare_same_plan(a, c, &same, &why), 0);
+  assert_int_equal(same, 0);
+  assert_string_equal(why, "OLD is session `va` and NEW is session `vb`: different plans");
+  free(why);
+  hp_session_free(a);
+  hp_session_free(b);
+  hp_session_free(c);
 }
 
 int main(void)
@@ -229,6 +338,9 @@ int main(void)
       cmocka_unit_test(test_identical),
       cmocka_unit_test(test_direction_and_tolerance),
       cmocka_unit_test(test_unconfirmed_and_new),
+      cmocka_unit_test(test_missing),
+      cmocka_unit_test(test_exact_tolerance),
+      cmocka_unit_test(test_same_plan),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
  * Tests of the report writers (lib/report/): the terminal table, report.md, JUnit XML and
  * summary.json, on a session built here by hand so that every figure they print is known, and a
  * summary.json round trip through a temporary session folder: written, read back with
- * hp_session_load, written again, the two texts identical to the byte.
+ * hp_session_load, written again, the two texts identical to the byte; the stored judgements and
+ * the plan copy's categories are what the read-back session shows.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -166,6 +167,18 @@ static hp_session *demo(void)
   m->ratio = 0.9;
   m->p = 0.002;
   m->sig = HP_SIG_YES;
+
+  /* The causes, as the analysis would word them; the writers only render them. */
+  assert_int_equal(hp__cause_add(&s->causes, &s->ncauses, HP_CAUSE_THRESHOLD, "stats",
+                                 "t +30.00% > fail 10% (p=0.01)"),
+                   0);
+  assert_int_equal(hp__cause_add(&s->causes, &s->ncauses, HP_CAUSE_RUN_FAILED, "pmc",
+                                 "run 1 exited with status 2; see pmc/1/stderr.txt"),
+                   0);
+  assert_int_equal(hp__cause_add(&s->causes, &s->ncauses, HP_CAUSE_NOTE, "cand",
+                                 "a gate & <its> limit were not evaluated"),
+                   0);
+  s->exit_code = HP_EXIT_RUNFAIL;
   return s;
 }
 
@@ -206,7 +219,22 @@ static void test_table(void **state)
   assert_contains(text,
                   "\n  stats: profiler says vector_add(float*) avg 0.02 ms over 100 "
                   "launches; the app measured 1.3 ms and 100 launches\n");
-  assert_contains(text, "quote only the baseline as performance.\n");
+  /* The causes come last, one line each. */
+  assert_contains(text,
+                  "quote only the baseline as performance.\n\n"
+                  "fail: stats: t +30.00% > fail 10% (p=0.01)\n"
+                  "fail: pmc: run 1 exited with status 2; see pmc/1/stderr.txt\n"
+                  "note: cand: a gate & <its> limit were not evaluated\n");
+  free(text);
+
+  /* The interval is labelled with its level: 1 - alpha. */
+  s->alpha = 0.1;
+  fp = open_memstream(&text, &len);
+  assert_non_null(fp);
+  hp_report_table(s, fp);
+  assert_int_equal(fclose(fp), 0);
+  assert_contains(text, "  vs baseline      90% CI       n    CV flag");
+  assert_null(strstr(text, "95%"));
   free(text);
   hp_session_free(s);
 }
@@ -223,6 +251,12 @@ static void test_markdown(void **state)
                   "- started 2026-01-02T03:04:05Z, finished 2026-01-02T03:05:00Z; order abba, "
                   "seed 7, repeat 3, warmup 0\n"
                   "- thresholds: warn 5%, fail 10%, alpha 0.05\n");
+  /* Why it failed comes right after the header: the terminal's lines, as bullets. */
+  assert_contains(md,
+                  "- thresholds: warn 5%, fail 10%, alpha 0.05\n\n## Why this session failed\n\n"
+                  "- fail: stats: t +30.00% > fail 10% (p=0.01)\n"
+                  "- fail: pmc: run 1 exited with status 2; see pmc/1/stderr.txt\n"
+                  "- note: cand: a gate & <its> limit were not evaluated\n\n| pass |");
   assert_contains(md,
                   "\n| pass | mode | t median | vs baseline | 95% CI of ratio | p | n | CV | "
                   "flag |\n");
@@ -243,6 +277,15 @@ static void test_markdown(void **state)
   assert_int_equal(count(md, " | 10.0 | 1000 | "), 14);
   /* No profile was parsed into this session. */
   assert_null(strstr(md, "## Profiler output"));
+  free(md);
+
+  /* Only notes: nothing failed, the heading says what they are. At alpha 0.01, a 99% CI. */
+  s->causes[0].kind = s->causes[1].kind = HP_CAUSE_NOTE;
+  s->alpha = 0.01;
+  assert_int_equal(hp_report_markdown(s, &md), 0);
+  assert_null(strstr(md, "Why this session failed"));
+  assert_contains(md, "\n## Gates not evaluated\n\n- note: stats: t +30.00% > fail 10%");
+  assert_contains(md, " | vs baseline | 99% CI of ratio | ");
   free(md);
   hp_session_free(s);
 }
@@ -266,8 +309,8 @@ static void test_junit(void **state)
                   "time=\"0.040\">\n      <system-out>flag=baseline median=1</system-out>\n");
   assert_contains(x,
                   "    <testcase classname=\"hprun.demo.passes\" name=\"stats\" time=\"0.030\">\n"
-                  "      <failure type=\"threshold\" message=\"overhead +30.00% exceeds the "
-                  "fail threshold 10.00%\"/>\n"
+                  "      <failure type=\"threshold\" message=\"t +30.00% &gt; fail 10% "
+                  "(p=0.01)\"/>\n"
                   "      <system-out>flag=perturbed median=1.3 ratio=1.3\n"
                   "t &amp; co &lt; 2x | noted</system-out>\n    </testcase>\n");
   assert_contains(x,
@@ -276,7 +319,8 @@ static void test_junit(void **state)
   assert_contains(x,
                   "    <testcase classname=\"hprun.demo.variants\" name=\"cand\" "
                   "time=\"0.030\">\n      <system-out>flag=perturbed median=0.9 ratio=0.9 "
-                  "verdict=accepted</system-out>\n");
+                  "verdict=accepted\nnote: a gate &amp; &lt;its&gt; limit were not "
+                  "evaluated</system-out>\n");
   assert_contains(x, "  </testsuite>\n</testsuites>\n");
   free(x);
   hp_session_free(s);
@@ -328,23 +372,46 @@ static void test_json(void **state)
   assert_int_equal(hp__jv_bool(at(root, "passes/3/reference")), 1);
   assert_string_equal(hp__jv_str(at(root, "passes/4/verdict")), "accepted");
   assert_true(hp__jv_num(at(root, "passes/4/memory/sampled_peak_mib")) == 600);
+  assert_true(hp__jv_num(at(root, "exit_code")) == HP_EXIT_RUNFAIL);
+  assert_int_equal(hp__jv_len(at(root, "causes")), 3);
+  assert_string_equal(hp__jv_str(at(root, "causes/0/kind")), "threshold");
+  assert_string_equal(hp__jv_str(at(root, "causes/0/pass")), "stats");
+  assert_string_equal(hp__jv_str(at(root, "causes/0/text")), "t +30.00% > fail 10% (p=0.01)");
+  assert_string_equal(hp__jv_str(at(root, "causes/1/kind")), "run-failed");
+  assert_string_equal(hp__jv_str(at(root, "causes/2/kind")), "note");
   hp__jv_free(root);
   free(text);
   hp_session_free(s);
 }
 
-/* A session as `hprun run` leaves it: runs measured, then analysed, the profiled pass's files
- * parsed, the exit code decided, and everything written into the session folder. */
+/* The plan copy every session folder holds; its categories are not the built-in ones. */
+static const char plan_yaml[] = "name: demo\n"
+                                "app: {command: [app, --run]}\n"
+                                "metrics: [{name: t, unit: ms}]\n"
+                                "passes: [normal, stats]\n"
+                                "thresholds: {fail: 0.10}\n"
+                                "categories:\n"
+                                "  - {name: vec-kernels, patterns: [vector]}\n";
+
+/* A session as `hprun run` leaves it: the plan copied into its folder, runs measured, the
+ * profiled pass's files parsed with the plan's categories, analysed, the exit code decided. */
 static hp_session *measured(const char *dir)
 {
   static const char kernel_csv[] = "Name,Calls,TotalDurationNs,AverageNs,Percentage\n"
                                    "\"vector_add\",120,2255999,18799,100.0\n"
                                    "\"Total\",120,2255999,18799,100.0\n";
   hp_session *s = new_session(dir);
+  hp_plan *plan = NULL;
   hp_pass_result *pr;
   hp_diags d;
   char *path;
   size_t k;
+
+  path = hp__asprintf("%s/plan.yaml", dir);
+  assert_int_equal(hp__write_file(path, plan_yaml, strlen(plan_yaml), 0), 0);
+  hp_diags_init(&d);
+  assert_int_equal(hp_plan_load(path, &plan, &d), 0);
+  free(path);
 
   add_pass(s, "normal", "normal", 0, 0)->is_baseline = 1;
   for (k = 0; k < 4; k++)
@@ -360,11 +427,11 @@ static hp_session *measured(const char *dir)
   path = hp__asprintf("%s/stats/1/result_1.kernel.csv", dir);
   assert_int_equal(hp__write_file(path, kernel_csv, strlen(kernel_csv), 0), 0);
   free(path);
-  assert_int_equal(hp__session_analyze(s, NULL), 0);
-  hp_diags_init(&d);
-  hp__session_parse_profiles(s, NULL, 0, &d);
+  hp__session_parse_profiles(s, plan->categories, plan->ncategories, &d);
+  assert_int_equal(hp__session_analyze(s, plan), 0);
   hp_diags_free(&d);
   s->exit_code = hp__session_exit_code(s);
+  hp_plan_free(plan);
   return s;
 }
 
@@ -424,6 +491,9 @@ static void test_summary_round_trip(void **state)
   assert_contains(first, "\"flag\": \"perturbed\"");
   assert_contains(first, "\"crosscheck\": {\n");
   assert_contains(first, "\"kernel\": \"vector_add\"");
+  assert_contains(first, "\"name\": \"vec-kernels\"");
+  assert_contains(first,
+                  "\"exit_code\": 1,\n  \"causes\": [\n    {\n      \"kind\": \"threshold\"");
   assert_contains(md, "\n## Profiler output: stats\n\n");
 
   /* The session's own renderings are the writers' texts, byte for byte. */
@@ -448,12 +518,78 @@ static void test_summary_round_trip(void **state)
 
   remove_in(dir, "summary.json", 0);
   remove_in(dir, "report.md", 0);
+  remove_in(dir, "plan.yaml", 0);
   remove_in(dir, "stats/1/result_1.kernel.csv", 0);
   remove_in(dir, "stats/1", 1);
   remove_in(dir, "stats", 1);
   assert_int_equal(rmdir(dir), 0);
   free(first);
   free(md);
+  hp_session_free(s);
+}
+
+/* What was stored is what is shown: a read-back session keeps the stored flags, advice, verdicts,
+ * causes and exit code, even where re-analysing its runs would say something else. Without its
+ * plan copy it still loads, with one warning, and the profiles get the built-in categories. */
+static void test_reread_keeps_judgements(void **state)
+{
+  char dir[] = "/tmp/hprun-test-report-XXXXXX", *path, *text = NULL;
+  hp_session *s, *back = NULL;
+  hp_diags d;
+
+  (void)state;
+  assert_non_null(mkdtemp(dir));
+  s = measured(dir);
+  free(s->passes[1].advice);
+  s->passes[1].advice = hp__strdup("advice as the run wrote it");
+  s->passes[1].flag = HP_FLAG_UNCONFIRMED;
+  s->passes[1].verdict = hp__strdup("a stored verdict");
+  free(s->causes[0].text);
+  s->causes[0].text = hp__strdup("the cause as the run wrote it");
+  s->exit_code = HP_EXIT_INTERRUPTED;
+  assert_int_equal(hp_report_write_all(s), 0);
+
+  hp_diags_init(&d);
+  assert_int_equal(hp_session_load(dir, &back, &d), 0);
+  assert_int_equal(d.count, 0);
+  assert_string_equal(back->passes[1].advice, "advice as the run wrote it");
+  assert_int_equal(back->passes[1].flag, HP_FLAG_UNCONFIRMED);
+  assert_string_equal(back->passes[1].verdict, "a stored verdict");
+  assert_int_equal(back->ncauses, 1);
+  assert_string_equal(back->causes[0].text, "the cause as the run wrote it");
+  assert_int_equal(back->exit_code, HP_EXIT_INTERRUPTED);
+  /* The statistics are recomputed, and come out as stored. */
+  assert_true(back->passes[1].metrics[0].st.median == s->passes[1].metrics[0].st.median);
+  assert_true(back->passes[1].metrics[0].ci_lo == s->passes[1].metrics[0].ci_lo);
+  assert_non_null(back->plan_sha256);
+  assert_int_equal(strlen(back->plan_sha256), 64);
+  hp_session_free(back);
+  hp_diags_free(&d);
+
+  /* No plan copy: one warning naming it, the built-in categories, the same judgements. */
+  remove_in(dir, "plan.yaml", 0);
+  hp_diags_init(&d);
+  assert_int_equal(hp_session_load(dir, &back, &d), 0);
+  assert_int_equal(d.count, 1);
+  assert_int_equal(d.head->level, HP_DIAG_WARNING);
+  path = hp__asprintf("%s/plan.yaml", dir);
+  assert_string_equal(d.head->file, path);
+  free(path);
+  assert_contains(d.head->msg, "the plan copy is missing");
+  assert_string_equal(back->passes[1].advice, "advice as the run wrote it");
+  assert_null(back->plan_sha256);
+  assert_int_equal(hp_report_json(back, &text), 0);
+  assert_null(strstr(text, "vec-kernels"));
+  free(text);
+  hp_session_free(back);
+  hp_diags_free(&d);
+
+  remove_in(dir, "summary.json", 0);
+  remove_in(dir, "report.md", 0);
+  remove_in(dir, "stats/1/result_1.kernel.csv", 0);
+  remove_in(dir, "stats/1", 1);
+  remove_in(dir, "stats", 1);
+  assert_int_equal(rmdir(dir), 0);
   hp_session_free(s);
 }
 
@@ -465,6 +601,7 @@ int main(void)
       cmocka_unit_test(test_junit),
       cmocka_unit_test(test_json),
       cmocka_unit_test(test_summary_round_trip),
+      cmocka_unit_test(test_reread_keeps_judgements),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

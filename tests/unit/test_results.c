@@ -1,6 +1,7 @@
 /*
- * Metrics from a run's stdout, flags, advice, verdicts and exit codes (lib/analyze/metric.c,
- * lib/analyze/results.c), on results built by hand so every rule is exercised exactly.
+ * Metrics from a run's stdout, flags, advice, verdicts, causes and exit codes (lib/analyze/
+ * metric.c, results.c, variants.c, causes.c), on results built by hand so every rule is exercised
+ * exactly.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -181,6 +182,143 @@ static void test_higher_is_better(void **state)
   hp_session_free(s);
 }
 
+/* A change of exactly `warn` is not beyond it, although both 1.05 / 1.0 - 1 and 0.021 / 0.02 - 1
+ * are 0.050000000000000044 in binary. Six separated runs make each significant, so before the
+ * tolerance both were flagged perturbed. */
+static void test_exact_warn(void **state)
+{
+  static const double base[] = {1.00, 1.01, 0.99, 1.00, 1.02, 0.98};
+  static const double up5[] = {1.05, 1.06, 1.04, 1.05, 1.07, 1.03};
+  static const double small_base[] = {0.02, 0.0201, 0.0199, 0.02, 0.0202, 0.0198};
+  static const double small_up5[] = {0.021, 0.0211, 0.0209, 0.021, 0.0212, 0.0208};
+  const char *names[] = {"normal", "stats"};
+  const double *vals[] = {base, up5}, *small[] = {small_base, small_up5};
+  size_t n[] = {6, 6};
+  hp_session *s = session(2, names, vals, n);
+
+  (void)state;
+  hp__session_analyze(s, NULL);
+  assert_true(s->passes[1].metrics[0].ratio - 1.0 > 0.05);
+  assert_int_equal(s->passes[1].metrics[0].sig, HP_SIG_YES);
+  assert_int_equal(s->passes[1].flag, HP_FLAG_OK);
+  hp_session_free(s);
+
+  s = session(2, names, small, n);
+  hp__session_analyze(s, NULL);
+  assert_true(s->passes[1].metrics[0].ratio == 0.021 / 0.02);
+  assert_int_equal(s->passes[1].metrics[0].sig, HP_SIG_YES);
+  assert_int_equal(s->passes[1].flag, HP_FLAG_OK);
+  /* Exactly `fail` does not trip it either. */
+  s->fail = 0.05;
+  hp__session_analyze(s, NULL);
+  assert_int_equal(s->ncauses, 0);
+  assert_int_equal(hp__session_exit_code(s), HP_EXIT_OK);
+  hp_session_free(s);
+}
+
+/* The line every report prints for cause c. */
+static void assert_cause(const hp_cause *c, hp_cause_kind kind, const char *pass, const char *text)
+{
+  assert_int_equal(c->kind, kind);
+  assert_string_equal(c->pass, pass);
+  assert_string_equal(c->text, text);
+}
+
+/* Every exit code has its causes: the significant slowdown beyond `fail` (with its p), the failed
+ * run; an `expect: distorted` pass and a slowdown shown to be noise have none; a slowdown beyond
+ * `fail` that too few runs could test is a note and never fails. */
+static void test_causes(void **state)
+{
+  static const double base[] = {1.00, 1.01, 0.99, 1.00, 1.02, 0.98};
+  static const double slow[] = {1.10, 1.11, 1.09, 1.10, 1.12, 1.08};
+  static const double huge[] = {80.0, 79.5, 80.2, 79.9, 80.1, 80.0};
+  static const double miss[] = {1.0, NAN, 1.0, 1.0, 1.0, 1.0};
+  static const double base2[] = {1.00, 1.01};
+  static const double slow2[] = {1.30, 1.31};
+  const char *names[] = {"normal", "slow", "pmc", "broken"};
+  const double *vals[] = {base, slow, huge, miss};
+  size_t n[] = {6, 6, 6, 6};
+  const char *names2[] = {"normal", "slow"};
+  const double *vals2[] = {base2, slow2};
+  size_t n2[] = {2, 2};
+  hp_session *s = session(3, names, vals, n);
+
+  (void)state;
+  s->fail = 0.05;
+  s->passes[2].expect_distorted = 1;
+  hp__session_analyze(s, NULL);
+  assert_int_equal(s->ncauses, 1);
+  /* 6 against 6, separated, with ties (1.00 and 1.10 twice each): the normal approximation,
+   * sigma^2 = 36/12 (13 - 12/132), z = (36 - 18 - 0.5) / sigma, p = erfc(z / sqrt 2) = 0.00492. */
+  assert_cause(&s->causes[0], HP_CAUSE_THRESHOLD, "slow", "t +10.00% > fail 5% (p=0.00492)");
+  assert_true(hp_cause_fails(s->causes[0].kind));
+  assert_string_equal(hp_cause_kind_name(s->causes[0].kind), "threshold");
+  assert_int_equal(hp__session_exit_code(s), HP_EXIT_THRESHOLD);
+  hp_session_free(s);
+
+  s = session(4, names, vals, n);
+  s->fail = 0.05;
+  s->passes[2].expect_distorted = 1;
+  hp__session_analyze(s, NULL);
+  assert_int_equal(s->ncauses, 2);
+  assert_cause(&s->causes[1], HP_CAUSE_RUN_FAILED, "broken",
+               "run 2 printed no value for the primary metric; check the metric pattern against "
+               "broken/2/stdout.txt");
+  assert_string_equal(hp_cause_kind_name(s->causes[1].kind), "run-failed");
+  assert_int_equal(hp__session_exit_code(s), HP_EXIT_RUNFAIL);
+  hp_session_free(s);
+
+  /* Two runs: +30% is beyond fail 5%, but cannot be tested: a note, exit 0. */
+  s = session(2, names2, vals2, n2);
+  s->fail = 0.05;
+  hp__session_analyze(s, NULL);
+  assert_int_equal(s->passes[1].flag, HP_FLAG_UNCONFIRMED);
+  assert_int_equal(s->ncauses, 1);
+  assert_cause(&s->causes[0], HP_CAUSE_NOTE, "slow",
+               "t +29.85% is beyond fail 5%, but 2 run(s) against the baseline's 2 are too few "
+               "to test it: the fail gate was not evaluated (use repeat >= 5)");
+  assert_false(hp_cause_fails(s->causes[0].kind));
+  assert_int_equal(hp__session_exit_code(s), HP_EXIT_OK);
+  hp_session_free(s);
+}
+
+/* A candidate outside a gate is rejected and fails the session (docs/plan.md, `gates`), with the
+ * gate named in its cause; a candidate exactly at the gate's limit passes it. */
+static void test_gate_fails(void **state)
+{
+  static const double base[] = {1.00, 1.01, 0.99, 1.00, 1.02, 0.98};
+  static const double fast[] = {0.90, 0.91, 0.89, 0.90, 0.92, 0.88};
+  static const double up2[] = {1.02, 1.03, 1.01, 1.02, 1.04, 1.00};
+  const char *names[] = {"normal", "ref", "fast", "edge"};
+  const double *vals[] = {base, base, fast, up2};
+  size_t n[] = {6, 6, 6, 6};
+  hp_plan *p =
+      plan_from("app: {command: [x]}\nmetrics: [t]\npasses: [normal]\n"
+                "variants:\n  - {name: ref, command: [x]}\n  - {name: fast, command: [y]}\n"
+                "  - {name: edge, command: [z]}\n"
+                "gates:\n  - {metric: t, max_rel_delta: 0.02}\n");
+  hp_session *s = session(4, names, vals, n);
+  size_t i;
+
+  (void)state;
+  for (i = 1; i < 4; i++)
+    s->passes[i].is_variant = 1;
+  s->passes[1].is_reference = 1;
+  hp__session_analyze(s, p);
+  assert_string_equal(s->passes[2].verdict, "rejected (numerics)");
+  assert_string_equal(s->passes[2].advice,
+                      "t -10.00% (p=0.00492); t moved by -0.1 against the reference (gate: |rel| "
+                      "<= 0.02): the candidate changes the answer");
+  /* 1.02 / 1.0 - 1 is 0.020000000000000018: exactly at the limit, which is within it. */
+  assert_string_not_equal(s->passes[3].verdict, "rejected (numerics)");
+  assert_int_equal(s->ncauses, 1);
+  assert_cause(&s->causes[0], HP_CAUSE_GATE, "fast",
+               "rejected (numerics): t moved by -0.1 against the reference (gate: |rel| <= 0.02)");
+  assert_int_equal(hp__session_exit_code(s), HP_EXIT_THRESHOLD);
+  hp_session_free(s);
+  hp_plan_free(p);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -188,6 +326,9 @@ int main(void)
       cmocka_unit_test(test_flags),
       cmocka_unit_test(test_unconfirmed_and_thresholds),
       cmocka_unit_test(test_higher_is_better),
+      cmocka_unit_test(test_exact_warn),
+      cmocka_unit_test(test_causes),
+      cmocka_unit_test(test_gate_fails),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -254,6 +254,18 @@ static void test_outlier_threshold(void **state)
   assert_int_equal(hp_stats_outliers(x, NELEM(x), -1, f), 0);
   assert_int_equal(f[6], 0);
   assert_int_equal(hp_stats_outliers(NULL, 3, 0, f), HP_EINVAL);
+
+  /* Not hyperfine's rule. 21 is 8.5 / 1.5 = 5.67 MADs from the median: an outlier here (modified
+   * z 3.82 > 3.5), not for hyperfine (5.67 < 14.826). With MAD 0 nothing is an outlier here,
+   * where hyperfine would flag the 2. */
+  {
+    double y[] = {10, 11, 12, 13, 14, 21}, flat[] = {1, 1, 1, 1, 2};
+    assert_int_equal(hp_stats_summarize(y, NELEM(y), 0, &s), 0);
+    assert_int_equal(s.noutliers, 1);
+    assert_int_equal(hp_stats_summarize(flat, NELEM(flat), 0, &s), 0);
+    assert_close(s.mad, 0, 0);
+    assert_int_equal(s.noutliers, 0);
+  }
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -547,6 +559,8 @@ static void test_compare_detects_small_overhead(void **state)
     assert_int_equal(sig, HP_SIG_UNKNOWN);
     assert_true(p >= 1.0 / 3 - 1e-12); /* still reported, for the curious */
     assert_false(isnan(ratio));
+    /* A bootstrap of two values is no interval: there is none below HP_STATS_MIN_N. */
+    assert_true(isnan(lo) && isnan(hi));
   }
 }
 
@@ -632,9 +646,13 @@ static void test_compare_edges(void **state)
   assert_int_equal(hp_stats_compare(a, 5, b, 3, 0, 1, &sig, &ratio, &p, &lo, &hi), 0);
   assert_int_equal(sig, HP_SIG_UNKNOWN); /* 3 vs 3: the smallest p, 0.1, is above alpha 0.05 */
   assert_close(ratio, 2.0, 1e-12);
-  /* Only two finite runs. */
+  assert_true(lo > 1.0 && hi < 3.0); /* three runs each: an interval */
+  /* Only two finite runs: a ratio and p, but no interval. */
   assert_int_equal(hp_stats_compare(a, 2, b, 3, 0, 1, &sig, &ratio, &p, &lo, &hi), 0);
   assert_int_equal(sig, HP_SIG_UNKNOWN);
+  assert_close(ratio, 2.0, 1e-12);
+  assert_false(isnan(p));
+  assert_true(isnan(lo) && isnan(hi));
   assert_int_equal(hp_stats_compare(NULL, 0, b, 3, 0, 1, &sig, &ratio, &p, &lo, &hi), 0);
   assert_int_equal(sig, HP_SIG_UNKNOWN);
   assert_true(isnan(ratio) && isnan(p) && isnan(lo) && isnan(hi));
@@ -643,6 +661,45 @@ static void test_compare_edges(void **state)
   assert_string_equal(hp_significance_name(HP_SIG_YES), "yes");
   assert_string_equal(hp_significance_name(HP_SIG_NO), "no");
   assert_string_equal(hp_significance_name(HP_SIG_UNKNOWN), "unknown");
+}
+
+/* With ties the normal approximation can go below the exact test's floor: [1, 1, 1] against
+ * [1.3, 1.3, 1.3] gives p = 0.047 where no tie-free arrangement of 3 against 3 gets below 0.1.
+ * The floor rule uses the exact value, so the verdict stays "too few runs" (UNKNOWN). */
+static void test_compare_floor_with_ties(void **state)
+{
+  double a[] = {1, 1, 1}, b[] = {1.3, 1.3, 1.3}, u, p, s, z;
+  hp_significance sig;
+
+  (void)state;
+  assert_int_equal(hp_stats_mann_whitney(a, 3, b, 3, &u, &p), 0);
+  /* By hand: two tie groups of 3, sum(t^3 - t) = 48; sigma^2 = 9/12 (7 - 48/30) = 4.05;
+   * z = (9 - 4.5 - 0.5) / sigma. */
+  s = sqrt(9.0 / 12 * (7 - 48.0 / 30));
+  z = (9 - 4.5 - 0.5) / s;
+  assert_close(p, erfc(z / sqrt(2.0)), 1e-14);
+  assert_true(p < 0.05 && p > 0.046); /* 0.0468: below alpha, and below the exact floor 0.1 */
+  assert_int_equal(hp_stats_compare(a, 3, b, 3, 0.05, 1, &sig, NULL, NULL, NULL, NULL), 0);
+  assert_int_equal(sig, HP_SIG_UNKNOWN);
+}
+
+/* Threshold comparisons tolerate the rounding of a ratio of medians, and nothing more. */
+static void test_beyond(void **state)
+{
+  (void)state;
+  /* Both are 0.050000000000000044 in binary, > 0.05 without the tolerance. */
+  assert_true(1.05 / 1.0 - 1 > 0.05);
+  assert_false(hp_stats_beyond(1.05 / 1.0 - 1, 0.05));
+  assert_false(hp_stats_beyond(0.021 / 0.02 - 1, 0.05));
+  assert_false(hp_stats_beyond(0.05, 0.05));
+  assert_true(hp_stats_beyond(0.0501, 0.05));
+  assert_true(hp_stats_beyond(0.05 + 1e-8, 0.05));
+  assert_false(hp_stats_beyond(0.049, 0.05));
+  assert_false(hp_stats_beyond(0, 0));
+  assert_true(hp_stats_beyond(1e-6, 0));
+  assert_true(hp_stats_beyond(1.31 - 1, 0.25));
+  assert_false(hp_stats_beyond(NAN, 0.05));
+  assert_false(hp_stats_beyond(-0.5, 0.05)); /* a change the other way: callers pass |x| */
 }
 
 int main(void)
@@ -668,6 +725,8 @@ int main(void)
       cmocka_unit_test(test_compare_needs_both),
       cmocka_unit_test(test_compare_false_positive_rate),
       cmocka_unit_test(test_compare_edges),
+      cmocka_unit_test(test_compare_floor_with_ties),
+      cmocka_unit_test(test_beyond),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,182 @@
+/*
+ * Why a session fails: one cause per pass that decides the exit code, and the notes that say
+ * where a gate could not be evaluated. This is the one place that decides them; the terminal,
+ * report.md, JUnit and summary.json only render s->causes, and the exit code is derived from the
+ * same decision (pass_cause), so a report can never disagree with the exit status. The rules are
+ * in docs/ci.md ("What fails a session").
+ */
+#include "analyze/results.h"
+#include "util/buf.h"
+#include "util/fmt.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *hp_cause_kind_name(hp_cause_kind k)
+{
+  switch (k) {
+  case HP_CAUSE_RUN_FAILED: return "run-failed";
+  case HP_CAUSE_THRESHOLD: return "threshold";
+  case HP_CAUSE_GATE: return "gate";
+  case HP_CAUSE_REGRESSION: return "regression";
+  case HP_CAUSE_MISSING: return "missing";
+  case HP_CAUSE_NOTE: return "note";
+  }
+  return NULL;
+}
+
+int hp_cause_fails(hp_cause_kind k)
+{
+  return k != HP_CAUSE_NOTE;
+}
+
+void hp__causes_free(hp_cause *c, size_t n)
+{
+  size_t i;
+
+  for (i = 0; c && i < n; i++) {
+    free(c[i].pass);
+    free(c[i].text);
+  }
+  free(c);
+}
+
+int hp__cause_add(hp_cause **c, size_t *n, hp_cause_kind kind, const char *pass, const char *text)
+{
+  hp_cause *grown = realloc(*c, (*n + 1) * sizeof(**c)), *e;
+
+  if (grown == NULL)
+    return HP_ENOMEM;
+  *c = grown;
+  e = &grown[*n];
+  e->kind = kind;
+  e->pass = pass ? hp__strdup(pass) : NULL;
+  e->text = hp__strdup(text ? text : "");
+  if ((pass && e->pass == NULL) || e->text == NULL) {
+    free(e->pass);
+    free(e->text);
+    return HP_ENOMEM;
+  }
+  (*n)++;
+  return 0;
+}
+
+/* The decision: whether pass pr has a cause, and of which kind. A failed run decides first; an
+ * A/B candidate fails when a gate rejected it; a profiling pass fails when its slowdown is beyond
+ * `fail` and significant, and gets a note when it is beyond but too few runs could test it
+ * (never a failure: unconfirmed is not evidence). `expect: distorted` passes, the baseline and the
+ * reference never trip `fail`, and neither does a slowdown shown to be noise. */
+static int pass_cause(const hp_session *s, const hp_pass_result *pr, hp_cause_kind *kind)
+{
+  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
+
+  size_t i, counted = 0;
+
+  /* A pass none of whose runs counted (the session was interrupted before or during them, or its
+   * build failed) is skipped, not failed: the session's own state explains it. */
+  for (i = 0; i < pr->nruns; i++)
+    counted += !pr->runs[i].warmup && !pr->runs[i].interrupted;
+  if (counted == 0)
+    return 0;
+  if (pr->flag == HP_FLAG_FAILED) {
+    *kind = HP_CAUSE_RUN_FAILED;
+    return 1;
+  }
+  if (pr->is_variant) {
+    *kind = HP_CAUSE_GATE;
+    return !pr->is_reference && pr->verdict && strcmp(pr->verdict, "rejected (numerics)") == 0;
+  }
+  if (m == NULL || s->fail <= 0 || pr->is_baseline || pr->expect_distorted ||
+      !hp_stats_beyond(hp__slowdown(m) - 1.0, s->fail) || m->sig == HP_SIG_NO)
+    return 0;
+  *kind = m->sig == HP_SIG_YES ? HP_CAUSE_THRESHOLD : HP_CAUSE_NOTE;
+  return 1;
+}
+
+/* "t +31.20%", or for a higher-is-better metric "gbps -23.08% (1.30x slower)". */
+static void change_text(const hp_metric_result *m, char *out, size_t len)
+{
+  char a[32], b[32];
+
+  hp__fmt_overhead(a, sizeof(a), m->ratio);
+  if (m->higher_is_better)
+    snprintf(out, len, "%s %s (%s slower)", m->name ? m->name : "metric", a,
+             hp__fmt_overhead(b, sizeof(b), hp__slowdown(m)));
+  else
+    snprintf(out, len, "%s %s", m->name ? m->name : "metric", a);
+}
+
+/* The text of pass pr's cause of the given kind. */
+static char *cause_text(const hp_session *s, const hp_plan *plan, const hp_pass_result *pr,
+                        hp_cause_kind kind)
+{
+  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
+  const hp_pass_result *ref = NULL, *base = s->npasses ? &s->passes[s->baseline] : NULL;
+  char what[160], *why, *text;
+  size_t i;
+
+  if (kind == HP_CAUSE_RUN_FAILED)
+    return hp__strdup(pr->advice ? pr->advice : "a run failed");
+  if (kind == HP_CAUSE_GATE) {
+    for (i = 0; i < s->npasses; i++)
+      if (s->passes[i].is_reference)
+        ref = &s->passes[i];
+    why = plan && ref ? hp__gate_breach(plan, ref, pr) : NULL;
+    text = hp__asprintf("rejected (numerics): %s", why ? why : "outside a numeric gate");
+    free(why);
+    return text;
+  }
+  change_text(m, what, sizeof(what));
+  if (kind == HP_CAUSE_THRESHOLD)
+    return hp__asprintf("%s > fail %.3g%% (p=%.3g)", what, s->fail * 100, m->p);
+  return hp__asprintf("%s is beyond fail %.3g%%, but %zu run(s) against the baseline's %zu are "
+                      "too few to test it: the fail gate was not evaluated (use repeat >= 5)",
+                      what, s->fail * 100, m->st.n,
+                      base && base->nmetrics ? base->metrics[0].st.n : 0);
+}
+
+int hp__session_causes(const hp_session *s, const hp_plan *plan, hp_cause **out, size_t *n)
+{
+  hp_cause_kind kind;
+  size_t i;
+  int r = 0;
+
+  *out = NULL;
+  *n = 0;
+  for (i = 0; i < s->npasses && r == 0; i++) {
+    char *text;
+    if (!pass_cause(s, &s->passes[i], &kind))
+      continue;
+    text = cause_text(s, plan, &s->passes[i], kind);
+    r = text ? hp__cause_add(out, n, kind, s->passes[i].name, text) : HP_ENOMEM;
+    free(text);
+  }
+  if (r) {
+    hp__causes_free(*out, *n);
+    *out = NULL;
+    *n = 0;
+  }
+  return r;
+}
+
+int hp__session_exit_code(const hp_session *s)
+{
+  hp_cause_kind kind;
+  size_t i;
+  int threshold = 0;
+
+  if (s->interrupted)
+    return HP_EXIT_INTERRUPTED;
+  if (s->error)
+    return HP_EXIT_RUNFAIL;
+  for (i = 0; i < s->npasses; i++) {
+    if (!pass_cause(s, &s->passes[i], &kind))
+      continue;
+    if (kind == HP_CAUSE_RUN_FAILED)
+      return HP_EXIT_RUNFAIL;
+    threshold |= hp_cause_fails(kind);
+  }
+  return threshold ? HP_EXIT_THRESHOLD : HP_EXIT_OK;
+}
