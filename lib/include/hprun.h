@@ -225,7 +225,8 @@ typedef struct hp_plan {
 } hp_plan;
 
 /* Loads and validates a plan. On success *out is a new plan (free with hp_plan_free). On failure
- * returns HP_EPLAN (or HP_EIO/HP_ENOMEM), *out is NULL and `diags` holds `file:line:col` errors. */
+ * returns HP_EPLAN (or HP_ENOENT/HP_EIO/HP_ENOMEM), *out is NULL and `diags` holds `file:line:col`
+ * errors. */
 int hp_plan_load(const char *path, hp_plan **out, hp_diags *diags);
 /* The same from memory; `name` is used in messages and as `file`. `dir` is the base folder for
  * relative paths (NULL: the current folder). */

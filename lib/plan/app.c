@@ -111,8 +111,8 @@ static void inherit_app(hp__loader *ld, hp_app *v, const hp_app *a)
   }
 }
 
-/* A variant's name must differ from the other variants' and from every pass name: both become
- * folder names of the session. `name_at[i]` is where variant i's name is (or the variant). */
+/* A variant's name must differ from the other variants' and from every pass name, and must not be
+ * one of the session's own files: all become names in the session's folder. `name_at[i]` is where variant i's name is (or the variant). */
 static void check_variant_names(hp__loader *ld, const hp_plan *p, yaml_node_t *const *name_at)
 {
   size_t i, j;
@@ -121,6 +121,9 @@ static void check_variant_names(hp__loader *ld, const hp_plan *p, yaml_node_t *c
     const hp_variant *va = &p->variants[i];
     if (va->name == NULL)
       continue;
+    if (hp__plan_reserved_name(va->name))
+      hp__plan_err(ld, name_at[i], "variant name '%.80s' is reserved for the session's own files",
+                   va->name);
     for (j = 0; j < i; j++)
       if (p->variants[j].name && strcmp(p->variants[j].name, va->name) == 0) {
         hp__plan_err(ld, name_at[i], "duplicate variant name `%s` (first at line %ld)", va->name,

@@ -131,7 +131,8 @@ int hp_categories_load(const char *path, hp_category_rule **rules, size_t *n, hp
   ld.text = text;
   ld.len = len;
   ld.doc = &doc;
-  if (hp__yaml_load(&ld, &doc) == 1) {
+  /* The nesting limit guards libyaml here as in a plan (limits.c); the size limit is the plan's. */
+  if (hp__plan_check_depth(&ld) == 0 && hp__yaml_load(&ld, &doc) == 1) {
     hp__mapent e[CF_N] = {{NULL, NULL}};
     root = yaml_document_get_root_node(&doc);
     if (root->type != YAML_MAPPING_NODE) {

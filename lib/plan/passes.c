@@ -223,11 +223,35 @@ static void check_mode(hp__loader *ld, const hp_plan *p, const hp_pass *ps, cons
   free(modes);
 }
 
+/* Pass i's name becomes its folder: a valid name, not one of the session's own files, and not the
+ * name of an earlier pass. `at` is where the name came from. */
+static void check_name(hp__loader *ld, const hp_plan *p, size_t i, yaml_node_t *at)
+{
+  const char *name = p->passes[i].name;
+  size_t j;
+
+  if (name == NULL)
+    return;
+  if (!hp__plan_valid_name(name))
+    hp__plan_err(ld, at,
+                 "pass name '%.80s' is not a valid name: use letters, digits, '_', '.' "
+                 "and '-' (it becomes a folder name)",
+                 name);
+  else if (hp__plan_reserved_name(name))
+    hp__plan_err(ld, at, "pass name '%.80s' is reserved for the session's own files", name);
+  for (j = 0; j < i; j++)
+    if (p->passes[j].name && strcmp(p->passes[j].name, name) == 0) {
+      hp__plan_err(ld, at, "duplicate pass name `%s` (first at line %ld); give one a `name:`", name,
+                   p->passes[j].line);
+      break;
+    }
+}
+
 void hp__plan_parse_passes(hp__loader *ld, const hp__mapent *e, yaml_node_t *root, hp_plan *p)
 {
   pass_at *at;
   hp_pass *ps;
-  size_t i, j, n;
+  size_t i, n;
   int base = -1;
   int r = hp__yaml_want_seq(ld, "passes", e->val);
 
@@ -257,18 +281,7 @@ void hp__plan_parse_passes(hp__loader *ld, const hp__mapent *e, yaml_node_t *roo
   }
   for (i = 0; i < n; i++) {
     ps = &p->passes[i];
-    if (ps->name && !hp__plan_valid_name(ps->name))
-      hp__plan_err(ld, at[i].name,
-                   "pass name '%.80s' is not a valid name: use letters, digits, '_', '.' "
-                   "and '-' (it becomes a folder name)",
-                   ps->name);
-    for (j = 0; j < i && ps->name; j++)
-      if (p->passes[j].name && strcmp(p->passes[j].name, ps->name) == 0) {
-        hp__plan_err(ld, at[i].name,
-                     "duplicate pass name `%s` (first at line %ld); give one a `name:`", ps->name,
-                     p->passes[j].line);
-        break;
-      }
+    check_name(ld, p, i, at[i].name);
     if (ps->mode == NULL)
       continue;
     if (strcmp(ps->mode, "command") == 0) {

@@ -9,7 +9,6 @@
 #include "plan/plan.h"
 #include "tool/driver.h"
 #include "util/buf.h"
-#include "util/fsutil.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -205,7 +204,8 @@ static hp_plan *plan_new(hp__loader *ld, const char *file, const char *dir, cons
  * Loads a plan from memory. `name` is used in messages and kept as plan->file; `dir` is kept as
  * plan->dir (NULL: "."). `text` is copied. On success returns 0 and *out is a new plan the caller
  * frees with hp_plan_free. On failure *out is NULL, nothing is left to free, and the result is
- * HP_EPLAN (every problem is in `diags`, sorted by position), HP_ENOMEM or HP_EINVAL.
+ * HP_EPLAN (every problem is in `diags`, sorted by position), HP_ENOMEM or HP_EINVAL. A text over
+ * HP__PLAN_MAX_BYTES, or nesting deeper than HP__PLAN_MAX_DEPTH, is refused before it is parsed.
  */
 int hp_plan_load_string(const char *name, const char *dir, const char *text, size_t len,
                         hp_plan **out, hp_diags *diags)
@@ -227,6 +227,13 @@ int hp_plan_load_string(const char *name, const char *dir, const char *text, siz
   ld.len = len;
   ld.tool_ok = 1;
   ld.doc = &doc;
+  if (len > HP__PLAN_MAX_BYTES)
+    return hp__plan_err_size(diags, name, len, 0);
+  /* Counted before libyaml sees the text, which is what the depth limit is for. */
+  if (hp__plan_check_depth(&ld)) {
+    hp__plan_flush(&ld, diags);
+    return ld.oom ? HP_ENOMEM : HP_EPLAN;
+  }
   p = plan_new(&ld, name, dir ? dir : ".", ld.text, len);
   if (p && !ld.oom) {
     r = hp__yaml_load(&ld, &doc);
@@ -262,7 +269,9 @@ static char *dir_of(const char *path)
 
 /*
  * Reads and loads the plan at `path`, as hp_plan_load_string does; plan->file is `path` as given
- * and plan->dir its folder. A file that cannot be read gives one message naming it and HP_EIO.
+ * and plan->dir its folder. A file that cannot be read gives one message naming it and the
+ * system's reason: HP_ENOENT when it does not exist, HP_EPLAN when it is a folder or over the
+ * size limit, HP_EIO for any other reason (permission, a read error).
  */
 int hp_plan_load(const char *path, hp_plan **out, hp_diags *diags)
 {
@@ -273,13 +282,8 @@ int hp_plan_load(const char *path, hp_plan **out, hp_diags *diags)
   if (out == NULL || path == NULL)
     return HP_EINVAL;
   *out = NULL;
-  r = hp__read_file(path, &text, &len);
-  if (r == HP_ENOMEM)
+  if ((r = hp__plan_read(path, &text, &len, diags)) != 0)
     return r;
-  if (r) {
-    hp_diags_add(diags, HP_DIAG_ERROR, path, 0, 0, "cannot read the plan: %s", hp_strerror(r));
-    return HP_EIO;
-  }
   if ((dir = dir_of(path)) == NULL) {
     free(text);
     return HP_ENOMEM;

@@ -5,6 +5,8 @@
  *
  * The files, lowest first:
  *   diag.c        messages at file:line:col, sorted into the caller's list; "did you mean" hints
+ *   read.c        reading a plan file: bounded by the size limit, the system's reason on failure
+ *   limits.c      what a plan may cost before libyaml sees it: its size and its nesting depth
  *   yaml.c        libyaml: the one document, node kinds, mappings against their known keys
  *   values.c      typed values: strings, integers, numbers, booleans, durations, words, env, names
  *   app.c         the `app` section and `variants` (each variant becomes a complete app)
@@ -27,6 +29,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <yaml.h>
+
+/* A plan is refused unread above this size, and before libyaml parses it when it nests deeper
+ * than this (limits.c says why). docs/plan.md states both: keep them in step. */
+#define HP__PLAN_MAX_BYTES ((size_t)1 << 20)
+#define HP__PLAN_MAX_DEPTH 64
 
 /* One load's state. Errors are counted and collected rather than returned, so that loading goes
  * on after one and a single run shows as many mistakes as possible. */
@@ -63,6 +70,21 @@ const char *hp__plan_join(const char *const *names, char *buf, size_t size);
 /* Moves this load's messages into `out` (which may be NULL), sorted by position, and frees the
  * loader's list. */
 void hp__plan_flush(hp__loader *ld, hp_diags *out);
+
+/* ---- read.c and limits.c: before libyaml ------------------------------------------------- */
+
+/* Reads the plan file at `path` into a new NUL-terminated *text of *len bytes (the caller frees
+ * it), reading no more than HP__PLAN_MAX_BYTES + 1 bytes. On failure *text is NULL, one message
+ * naming the file is in `diags`, and the result is HP_ENOENT (no such file), HP_EPLAN (a folder,
+ * or over the size limit), HP_EIO (any other reason, given in words) or HP_ENOMEM. */
+int hp__plan_read(const char *path, char **text, size_t *len, hp_diags *diags);
+/* Reports that the plan `file` has `size` bytes, over the limit (`at_least`: more than the limit;
+ * the exact size is unknown, as for a pipe). Returns HP_EPLAN, or HP_ENOMEM when the message was
+ * lost. `diags` may be NULL. */
+int hp__plan_err_size(hp_diags *diags, const char *file, size_t size, int at_least);
+/* Counts the nesting of ld->text without parsing it (limits.c says how). Returns 0, or -1 after
+ * reporting `nesting deeper than 64 levels` at the line and column where it got too deep. */
+int hp__plan_check_depth(hp__loader *ld);
 
 /* ---- yaml.c: the document and its nodes ---------------------------------------------------- */
 
@@ -123,6 +145,9 @@ int hp__plan_env(hp__loader *ld, const char *what, yaml_node_t *v, hp_kv **env, 
 int hp__plan_ident(hp__loader *ld, const char *what, yaml_node_t *v, char **out);
 int hp__plan_name_char(char c);
 int hp__plan_valid_name(const char *s);
+/* 1 when a pass or variant may not be called `s` because the session writes a file (or folder) of
+ * that name into its own top folder, beside the pass folders; values.c holds the one list. */
+int hp__plan_reserved_name(const char *s);
 
 /* ---- the sections (app.c, passes.c, metrics.c, categories.c) ------------------------------- */
 /* Sections that another section refers to are read first: metrics before gates, passes before

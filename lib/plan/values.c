@@ -322,6 +322,27 @@ int hp__plan_valid_name(const char *s)
   return 1;
 }
 
+/*
+ * Names a pass or variant may not have, because its folder would sit beside (or be) a file the
+ * session writes into its own top folder. The session's writers own these names: manifest.json
+ * and plan.yaml (lib/session/manifest.c, session.c), the build log folder (session.c), and the
+ * renderings of lib/report/write_all.c (summary.json, report.md, and report.html to come). A
+ * writer that puts a new file there adds its name here; this is the one list. Compared without
+ * regard to case, because the session folder may be on a case-insensitive file system.
+ */
+static const char *const reserved_names[] = {"summary.json",  "report.md", "report.html",
+                                             "manifest.json", "plan.yaml", "build"};
+
+int hp__plan_reserved_name(const char *s)
+{
+  size_t i;
+
+  for (i = 0; i < sizeof(reserved_names) / sizeof(reserved_names[0]); i++)
+    if (strcasecmp(s, reserved_names[i]) == 0)
+      return 1;
+  return 0;
+}
+
 int hp__plan_ident(hp__loader *ld, const char *what, yaml_node_t *v, char **out)
 {
   int r = hp__plan_str(ld, what, v, HP__NONEMPTY, out);

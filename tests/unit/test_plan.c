@@ -12,12 +12,15 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <glob.h>
 #include <math.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "hprun.h"
 
@@ -32,6 +35,24 @@ static void dump(const hp_diags *d)
 
   for (p = d->head; p; p = p->next)
     print_message("  %s:%ld:%ld: %s\n", p->file ? p->file : "?", p->line, p->col, p->msg);
+}
+
+/* The message must be exactly the format's result (for texts that come from strerror). */
+static void expect_msg(const char *msg, const char *fmt, const char *arg)
+{
+  char want[256];
+
+  snprintf(want, sizeof(want), fmt, arg);
+  assert_string_equal(msg, want);
+}
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+  FILE *fp = fopen(path, "wb");
+
+  assert_non_null(fp);
+  assert_int_equal(fwrite(text, 1, len, fp), len);
+  assert_int_equal(fclose(fp), 0);
 }
 
 static int load_text(const char *text, hp_plan **p, hp_diags *d)
@@ -560,12 +581,97 @@ static void test_load_missing_file(void **state)
 
   (void)state;
   hp_diags_init(&d);
-  assert_int_equal(hp_plan_load(FIXTURES "/no-such-plan.yaml", &p, &d), HP_EIO);
+  assert_int_equal(hp_plan_load(FIXTURES "/no-such-plan.yaml", &p, &d), HP_ENOENT);
   assert_null(p);
   assert_int_equal(d.nerrors, 1);
   assert_string_equal(d.head->file, FIXTURES "/no-such-plan.yaml");
-  assert_non_null(strstr(d.head->msg, "cannot read the plan"));
+  assert_int_equal(d.head->line, 0);
+  expect_msg(d.head->msg, "cannot read: %s", strerror(ENOENT));
   hp_diags_free(&d);
+}
+
+/* A folder, an unreadable file and a file over the size limit: one message naming the file, with
+ * the system's reason, and nothing read into a plan. */
+static void test_load_unreadable(void **state)
+{
+  char dir[] = "/tmp/hprun-plan.XXXXXX", path[64];
+  hp_plan *p = (hp_plan *)&p;
+  hp_diags d;
+
+  (void)state;
+  assert_non_null(mkdtemp(dir));
+  hp_diags_init(&d);
+  assert_int_equal(hp_plan_load(dir, &p, &d), HP_EPLAN); /* a folder is not a plan */
+  assert_null(p);
+  assert_int_equal(d.count, 1);
+  assert_string_equal(d.head->file, dir);
+  expect_msg(d.head->msg, "cannot read: %s", strerror(EISDIR));
+  hp_diags_free(&d);
+
+  /* Root reads any file whatever its mode bits, so EACCES can only be seen by another user. */
+  snprintf(path, sizeof(path), "%s/locked.yaml", dir);
+  write_file(path, BASE, strlen(BASE));
+  assert_int_equal(chmod(path, 0), 0);
+  if (geteuid() != 0) {
+    assert_int_equal(hp_plan_load(path, &p, &d), HP_EIO);
+    assert_null(p);
+    assert_int_equal(d.count, 1);
+    expect_msg(d.head->msg, "cannot read: %s", strerror(EACCES));
+    hp_diags_free(&d);
+  }
+  unlink(path);
+  rmdir(dir);
+}
+
+/* A size over the limit is refused from the file's size, before it is read; a pipe or a device is
+ * read one byte past the limit and no further. Exactly the limit is allowed. */
+static void test_load_size_limit(void **state)
+{
+  char dir[] = "/tmp/hprun-plan.XXXXXX", path[64];
+  size_t mib = (size_t)1 << 20;
+  char *text = malloc(2 * mib + 1);
+  hp_plan *p = (hp_plan *)&p;
+  hp_diags d;
+
+  (void)state;
+  assert_non_null(text);
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof(path), "%s/big.yaml", dir);
+  /* A valid plan padded with a comment to exactly 1 MiB loads. */
+  memcpy(text, BASE, strlen(BASE));
+  memset(text + strlen(BASE), '#', mib - strlen(BASE) - 1);
+  text[mib - 1] = '\n';
+  write_file(path, text, mib);
+  hp_diags_init(&d);
+  assert_int_equal(hp_plan_load(path, &p, &d), 0);
+  assert_int_equal(d.count, 0);
+  assert_int_equal(p->text_len, mib);
+  hp_plan_free(p);
+  /* One byte more does not: in a file, and from memory. */
+  text[mib] = '\n';
+  write_file(path, text, mib + 1);
+  assert_int_equal(hp_plan_load(path, &p, &d), HP_EPLAN);
+  assert_null(p);
+  assert_int_equal(d.count, 1);
+  assert_int_equal(d.head->line, 0);
+  assert_string_equal(d.head->msg, "the plan is 1048577 bytes; plans are limited to 1 MiB");
+  hp_diags_free(&d);
+  assert_int_equal(hp_plan_load_string("s.yaml", NULL, text, mib + 1, &p, &d), HP_EPLAN);
+  assert_string_equal(d.head->file, "s.yaml");
+  assert_string_equal(d.head->msg, "the plan is 1048577 bytes; plans are limited to 1 MiB");
+  hp_diags_free(&d);
+  memset(text + mib, '#', mib);
+  write_file(path, text, 2 * mib);
+  assert_int_equal(hp_plan_load(path, &p, &d), HP_EPLAN);
+  assert_string_equal(d.head->msg, "the plan is 2 MiB; plans are limited to 1 MiB");
+  hp_diags_free(&d);
+  /* /dev/zero never ends: only its first MiB and one byte are read. */
+  assert_int_equal(hp_plan_load("/dev/zero", &p, &d), HP_EPLAN);
+  assert_string_equal(d.head->msg, "the plan is more than 1 MiB; plans are limited to 1 MiB");
+  hp_diags_free(&d);
+  unlink(path);
+  rmdir(dir);
+  free(text);
 }
 
 static void test_dir_and_name_defaults(void **state)
@@ -822,6 +928,165 @@ static void test_err_pass_names(void **state)
   expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {name: .., mode: stats}]\n", 3,
                 25, "pass name '..' is not a valid name", NULL);
   expect_error1(BASE "name: ../up\n", 4, 7, "`name` '../up' is not a valid name", NULL);
+}
+
+static void test_err_reserved_names(void **state)
+{
+  (void)state;
+  expect_error1("app: {command: x}\nmetrics: [m]\npasses:\n  - normal\n"
+                "  - {name: summary.json, mode: stats}\n",
+                5, 12, "pass name 'summary.json' is reserved for the session's own files", NULL);
+  expect_error1("app: {command: x}\nmetrics: [m]\npasses: [normal, {name: build, mode: stats}]\n",
+                3, 25, "pass name 'build' is reserved", NULL);
+  expect_error1(BASE "variants:\n  - {name: a, command: x}\n  - {name: report.md, command: y}\n", 6,
+                12, "variant name 'report.md' is reserved for the session's own files", NULL);
+  /* Whatever the case: the session folder may be on a case-insensitive file system. */
+  expect_error1(BASE "variants:\n  - name: Manifest.JSON\n    command: y\n", 5, 11,
+                "variant name 'Manifest.JSON' is reserved", NULL);
+  expect_error(BASE
+               "variants:\n  - {name: plan.yaml, command: x}\n  - {name: report.html, command: "
+               "y}\n",
+               6, 12, "variant name 'report.html' is reserved", NULL);
+  /* Names that only look like them are fine. */
+  hp_plan_free(load_ok("app: {command: x}\nmetrics: [m]\npasses: [normal, {name: summary, mode: "
+                       "stats}, {name: report.md.d, mode: trace}, {name: builds, mode: pmc}]\n"));
+}
+
+/* `n` copies of `unit` after `head`, in a new string. */
+static char *repeat(const char *head, const char *unit, size_t n, const char *tail)
+{
+  size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail), i;
+  char *s = malloc(hl + n * ul + tl + 1);
+
+  assert_non_null(s);
+  memcpy(s, head, hl);
+  for (i = 0; i < n; i++)
+    memcpy(s + hl + i * ul, unit, ul);
+  memcpy(s + hl + n * ul, tail, tl + 1);
+  return s;
+}
+
+/* A staircase of `n` keys, each one column further right: n levels of block mappings. */
+static char *staircase(const char *head, size_t n)
+{
+  size_t hl = strlen(head), i, len = hl;
+  char *s = malloc(hl + n * (n + 8) + 1);
+
+  assert_non_null(s);
+  memcpy(s, head, hl);
+  for (i = 0; i < n; i++) {
+    memset(s + len, ' ', i);
+    len += i;
+    len += (size_t)sprintf(s + len, "k%zu:\n", i);
+  }
+  s[len] = '\0';
+  return s;
+}
+
+/* Loads `text` and says whether any message is about nesting. */
+static int nesting_refused(const char *text, size_t len)
+{
+  hp_plan *p = NULL;
+  hp_diags d;
+  const hp_diag *m;
+  int r, found = 0;
+
+  hp_diags_init(&d);
+  r = hp_plan_load_string("t.yaml", NULL, text, len, &p, &d);
+  for (m = d.head; m; m = m->next)
+    found |= strstr(m->msg, "nesting") != NULL;
+  if (found)
+    assert_int_equal(r, HP_EPLAN);
+  hp_plan_free(p);
+  hp_diags_free(&d);
+  return found;
+}
+
+/* 64 levels are allowed, the 65th is refused at its line and column, and nothing else is said:
+ * libyaml never saw the text. A top-level key is one level. */
+static void test_err_depth(void **state)
+{
+  char *s;
+
+  (void)state;
+  s = repeat(BASE "x: ", "[", 63, "");
+  assert_false(nesting_refused(s, strlen(s)));
+  free(s);
+  s = repeat(BASE "x: ", "[", 64, "");
+  expect_error1(s, 4, 67, "nesting deeper than 64 levels", NULL);
+  free(s);
+  s = repeat(BASE "x: ", "{a: ", 100000, ""); /* far too deep: refused at once */
+  expect_error1(s, 4, 4 + 63 * 4, "nesting deeper than 64 levels", NULL);
+  free(s);
+  /* Block collections: a sequence in a sequence on one line, and a staircase of mappings. */
+  s = repeat(BASE "x:\n  ", "- ", 63, "a\n");
+  assert_false(nesting_refused(s, strlen(s)));
+  free(s);
+  s = repeat(BASE "x:\n  ", "- ", 64, "a\n");
+  expect_error1(s, 5, 129, "nesting deeper than 64 levels", NULL);
+  free(s);
+  s = staircase(BASE, 64);
+  assert_false(nesting_refused(s, strlen(s)));
+  free(s);
+  s = staircase(BASE, 65);
+  expect_error1(s, 68, 65, "nesting deeper than 64 levels", NULL);
+  free(s);
+  /* Block and flow levels add up: 32 keys, then 32 brackets are 64; one more is too many. */
+  s = staircase("", 32);
+  s = realloc(s, strlen(s) + 64);
+  assert_non_null(s);
+  memset(s + strlen(s) - 1, ' ', 1);
+  strcat(s, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[");
+  assert_false(nesting_refused(s, strlen(s)));
+  strcat(s, "[");
+  expect_error1(s, 32, 69, "nesting deeper than 64 levels", NULL);
+  free(s);
+  /* UTF-16 (libyaml reads it after a byte order mark) is counted too. */
+  {
+    char *u16 = calloc(2, 200), *p = u16;
+    size_t i;
+    assert_non_null(u16);
+    *p++ = (char)0xFF;
+    *p++ = (char)0xFE;
+    for (i = 0; i < 70; i++, p += 2)
+      *p = i == 0 ? 'x' : i == 1 ? ':' : i == 2 ? ' ' : '[';
+    assert_true(nesting_refused(u16, (size_t)(p - u16)));
+    free(u16);
+  }
+}
+
+/* What looks like nesting inside text is text: quoted strings (with their escapes), comments,
+ * block scalars and the continuation lines of plain strings never count. */
+static void test_depth_ignores_text(void **state)
+{
+  char *sq = repeat("", "[", 70, ""), *dash = repeat("", "- ", 70, ""), *text;
+  char *plan = malloc(4096);
+
+  (void)state;
+  assert_non_null(plan);
+  snprintf(plan, 4096,
+           "# %s\n"
+           "app:\n"
+           "  command: [\"./app\", \"%s\", '%s it''s', \"\\\"%s\", \"two\n"
+           "    lines %s\"]  # %s\n"
+           "  env:\n"
+           "    BLOCK: |\n"
+           "      %s\n"
+           "\n"
+           "      %s\n"
+           "    FOLDED: >-\n"
+           "      %s\n"
+           "    PLAIN: a%s\n"
+           "      %s continued\n"
+           "      %s\n"
+           "metrics: [m]\n"
+           "passes: [normal]\n",
+           sq, sq, sq, sq, sq, sq, sq, dash, sq, sq, sq, dash);
+  text = plan;
+  hp_plan_free(load_ok(text));
+  free(sq);
+  free(dash);
+  free(plan);
 }
 
 static void test_err_bad_mode(void **state)
@@ -1146,6 +1411,8 @@ int main(void)
       cmocka_unit_test(test_numbers),
       cmocka_unit_test(test_load_file),
       cmocka_unit_test(test_load_missing_file),
+      cmocka_unit_test(test_load_unreadable),
+      cmocka_unit_test(test_load_size_limit),
       cmocka_unit_test(test_dir_and_name_defaults),
       cmocka_unit_test(test_examples_load),
       cmocka_unit_test(test_err_empty),
@@ -1160,6 +1427,9 @@ int main(void)
       cmocka_unit_test(test_err_empty_command),
       cmocka_unit_test(test_err_baseline),
       cmocka_unit_test(test_err_pass_names),
+      cmocka_unit_test(test_err_reserved_names),
+      cmocka_unit_test(test_err_depth),
+      cmocka_unit_test(test_depth_ignores_text),
       cmocka_unit_test(test_err_bad_mode),
       cmocka_unit_test(test_err_command_mode),
       cmocka_unit_test(test_err_regex),
