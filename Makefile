@@ -4,6 +4,7 @@
 #   make run        install missing Debian packages, build, run configs/quickstart.yaml
 #   make check      install missing packages, build, run every test (unit, end-to-end, HIP compile)
 #   make asan       run the unit and end-to-end tests under ASan/UBSan
+#   make fuzz       fuzz the plan, summary.json and profiler-output readers (clang, libFuzzer)
 #   make static     build build/hprun-static (no shared libyaml/libuv), for machines without them
 #   make hip        build hip/ samples with hipcc for HIP_ARCH (default gfx936, DCU BW)
 #
@@ -39,7 +40,8 @@ APP_BIN   := $(APP_SRC:tests/apps/%.c=$(BUILD)/apps/%)
 HPRUN     := $(BUILD)/hprun
 LIBHPRUN  := $(BUILD)/libhprun.a
 
-.PHONY: all deps run check unit e2e asan static clean hip hip-check bench lint format format-check
+.PHONY: all deps run check unit e2e asan static clean hip hip-check bench lint format format-check \
+        fuzz fuzz-build fuzz-check
 
 all: $(HPRUN) $(UNIT_BIN) $(FAKE_BIN) $(APP_BIN)
 
@@ -87,7 +89,7 @@ e2e: all
 
 # Every C file the project formats: the library, the CLI, the tests, the test doubles and demo apps.
 FORMAT_SRC = $(sort $(wildcard lib/*/*.[ch] cmd/*.[ch] tests/unit/*.[ch] tests/fake/*.[ch] \
-                 tests/apps/*.[ch] hip/*.h hip/tests/*.c))
+                 tests/apps/*.[ch] tests/fuzz/*.[ch] hip/*.h hip/tests/*.c))
 CLANG_FORMAT ?= clang-format
 
 format:
@@ -120,6 +122,71 @@ asan:
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" unit e2e
 
+# Fuzzing (docs/internals/fuzzing.md): the libFuzzer harnesses tests/fuzz/fuzz_*.c, built with clang
+# into build-fuzz/: the library with coverage, ASan and UBSan, each harness linked with libFuzzer.
+# Harnesses see only lib/include. Logs, found inputs and crashes stay in build-fuzz/.
+#   make fuzz         fuzz each harness for FUZZ_SECONDS (default 60) from its corpus, one at a time
+#   make fuzz-check   replay every file of tests/fuzz/corpus, then fuzz each harness FUZZ_SECONDS
+#                     (default 20); fails on any crash, leak, timeout or out-of-memory
+# FUZZ_NAMES=fuzz_plan picks harnesses; FUZZ_ARGS adds libFuzzer options (-fork=1 -ignore_crashes=1).
+FUZZ_CC     ?= clang
+FUZZ_BUILD   = build-fuzz
+FUZZ_NAMES  := $(sort $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c)))
+FUZZ_SAN     = -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+# The summary reader scans each run's folder: the harness confines that to its scratch folder.
+FUZZ_LDFLAGS_fuzz_summary = -Wl,--wrap=hp_profile_add_path
+# One harness $$h, as the recipes below run it. TMPDIR holds the harnesses' scratch folders (a
+# crash skips their exit-time cleanup); a crashing input is saved under build-fuzz/crashes/$$h/.
+FUZZ_RUN     = TMPDIR=$(CURDIR)/$(FUZZ_BUILD)/tmp UBSAN_OPTIONS=print_stacktrace=1 \
+               $(FUZZ_BUILD)/fuzz/$$h -timeout=10 -rss_limit_mb=2048 \
+               -artifact_prefix=$(FUZZ_BUILD)/crashes/$$h/
+FUZZ_DICT    = $$(test -f tests/fuzz/$$h.dict && echo -dict=tests/fuzz/$$h.dict)
+# Prints the end of a failed harness's log and marks the target failed.
+FUZZ_FAIL    = { st=1; tail -n 40 "$$log" >&2; echo "fuzz: $$h FAILED (log: $$log)" >&2; }
+FUZZ_PREP    = st=0; rm -rf $(FUZZ_BUILD)/tmp; mkdir -p $(FUZZ_BUILD)/logs
+
+fuzz-build:
+	@command -v $(FUZZ_CC) >/dev/null || \
+	  { echo "fuzz: $(FUZZ_CC) not found (make deps installs clang and libclang-rt-dev)" >&2; exit 1; }
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=$(FUZZ_CC) \
+	  OPT="-O1 -g -fno-omit-frame-pointer" SAN="$(FUZZ_SAN)" \
+	  $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz/%)
+
+.PRECIOUS: $(BUILD)/fuzz/obj/%.o
+$(BUILD)/fuzz/obj/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -c $< -o $@
+
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/fuzz_%.o $(BUILD)/fuzz/obj/scratch.o $(LIBHPRUN)
+	$(CC) $(BASE_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LDFLAGS_fuzz_$*) $(LIBS)
+
+# New inputs go to build-fuzz/corpus/<harness>, kept between runs; tests/fuzz/corpus is only read.
+fuzz: fuzz-build
+	@$(FUZZ_PREP); for h in $(FUZZ_NAMES); do \
+	  log=$(FUZZ_BUILD)/logs/$$h.fuzz.log; \
+	  mkdir -p $(FUZZ_BUILD)/corpus/$$h $(FUZZ_BUILD)/crashes/$$h; \
+	  echo "fuzz: $$h for $(or $(FUZZ_SECONDS),60) s (log: $$log)"; \
+	  $(FUZZ_RUN) $(FUZZ_ARGS) -max_total_time=$(or $(FUZZ_SECONDS),60) $(FUZZ_DICT) \
+	    $(FUZZ_BUILD)/corpus/$$h tests/fuzz/corpus/$$h >"$$log" 2>&1 || $(FUZZ_FAIL); \
+	  grep -a '^Done [0-9]* runs' "$$log" | tail -n 1; \
+	done; rm -rf $(FUZZ_BUILD)/tmp; exit $$st
+
+# Every corpus file once (named on the command line, so the log says which one failed), then a
+# short fuzzing run from an empty work folder.
+fuzz-check: fuzz-build
+	@$(FUZZ_PREP); for h in $(FUZZ_NAMES); do \
+	  log=$(FUZZ_BUILD)/logs/$$h.replay.log; mkdir -p $(FUZZ_BUILD)/crashes/$$h; \
+	  echo "fuzz-check: $$h: replaying $$(find tests/fuzz/corpus/$$h -type f | wc -l) files"; \
+	  find tests/fuzz/corpus/$$h -type f | sort | xargs -r env $(FUZZ_RUN) \
+	    >"$$log" 2>&1 || $(FUZZ_FAIL); \
+	  log=$(FUZZ_BUILD)/logs/$$h.check.log; work=$(FUZZ_BUILD)/check-corpus/$$h; \
+	  rm -rf "$$work"; mkdir -p "$$work"; \
+	  echo "fuzz-check: $$h: fuzzing for $(or $(FUZZ_SECONDS),20) s"; \
+	  $(FUZZ_RUN) $(FUZZ_ARGS) -max_total_time=$(or $(FUZZ_SECONDS),20) $(FUZZ_DICT) \
+	    "$$work" tests/fuzz/corpus/$$h >"$$log" 2>&1 || $(FUZZ_FAIL); \
+	done; rm -rf $(FUZZ_BUILD)/tmp; \
+	if [ $$st = 0 ]; then echo "fuzz-check: ok ($(words $(FUZZ_NAMES)) harnesses)"; fi; exit $$st
+
 # A static binary for machines without libyaml/libuv (the GPU box has no package registry).
 static: $(CMD_OBJ) $(LIBHPRUN)
 	$(CC) $(FINAL_CFLAGS) -static -o $(BUILD)/hprun-static $(CMD_OBJ) $(LIBHPRUN) \
@@ -129,7 +196,8 @@ bench: $(HPRUN)
 	sh scripts/bench-summarize
 
 clean:
-	rm -rf $(BUILD) build-asan
+	rm -rf $(BUILD) build-asan $(FUZZ_BUILD)
 
 -include hip/hip.mk
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(FAKE_BIN:=.d) $(APP_BIN:=.d) $(UNIT_BIN:=.d)
+-include $(wildcard $(BUILD)/fuzz/obj/*.d)

@@ -5,6 +5,7 @@
 #
 #   HPRUN_NO_DEPS=1   skip this step (you manage packages yourself)
 #   HPRUN_NO_HIPCC=1  do not install hipcc (the HIP compile check is then skipped)
+#   HPRUN_NO_FUZZ=1   do not install clang and its libFuzzer runtime (make fuzz, make fuzz-check)
 set -eu
 
 [ "${HPRUN_NO_DEPS:-0}" = 1 ] && exit 0
@@ -12,6 +13,9 @@ set -eu
 # Build and test needs (clang-format checks the style in make check); valgrind and strace are the quickstart's "profilers" on a machine with no GPU.
 pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev clang-format valgrind strace python3"
 [ "${HPRUN_NO_HIPCC:-0}" = 1 ] || pkgs="$pkgs hipcc"
+# make fuzz builds with clang. libFuzzer (libclang_rt.fuzzer-x86_64.a) is in libclang-rt-<N>-dev,
+# which clang only recommends, and recommends are not installed below.
+[ "${HPRUN_NO_FUZZ:-0}" = 1 ] || pkgs="$pkgs clang libclang-rt-dev"
 
 missing=""
 for p in $pkgs; do
