@@ -5,6 +5,7 @@
  * never calls system(3) or popen(3): libuv owns SIGCHLD.
  */
 #include "exec/runner.h"
+#include "exec/guard.h"
 #include "util/buf.h"
 #include "util/strv.h"
 
@@ -98,6 +99,8 @@ int hp__env_from_script(uv_loop_t *loop, const char *script, char ***out, hp_dia
   }
   for (p = cap.data; p < cap.data + cap.len; p += strlen(p) + 1)
     n++;
+  /* The session token the runner gave the shell is no part of the script's environment: it is
+   * per session, and each child gets the current one anyway. */
   env = calloc(n + 1, sizeof(*env));
   if (env == NULL) {
     r = HP_ENOMEM;
@@ -105,7 +108,8 @@ int hp__env_from_script(uv_loop_t *loop, const char *script, char ***out, hp_dia
   }
   end = cap.data + cap.len;
   for (i = 0, p = cap.data; p < end && i < n; p += strlen(p) + 1)
-    if ((env[i++] = hp__strdup(p)) == NULL) {
+    if (strncmp(p, HP__TOKEN_VAR "=", sizeof(HP__TOKEN_VAR)) != 0 &&
+        (env[i++] = hp__strdup(p)) == NULL) {
       r = HP_ENOMEM;
       goto fail;
     }

@@ -38,17 +38,20 @@ int hp__output_create(const char *path, int *fd)
   return *fd < 0 ? HP_EIO : 0;
 }
 
-void hp__output_write(int fd, const char *p, size_t n)
+int hp__output_write(int fd, const char *p, size_t n)
 {
   while (n > 0) {
     ssize_t w = write(fd, p, n);
     if (w < 0 && errno == EINTR)
       continue;
-    if (w <= 0)
-      return;
+    if (w < 0)
+      return errno ? errno : EIO;
+    if (w == 0)
+      return EIO; /* write(2) makes no progress only on errors it does not name */
     p += w;
     n -= (size_t)w;
   }
+  return 0;
 }
 
 void hp__output_init(hp__output *o)
@@ -96,8 +99,11 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
   hp__output *o = st->data;
 
   if (nread > 0) {
-    if (o->fd >= 0)
-      hp__output_write(o->fd, buf->base, (size_t)nread);
+    if (o->fd >= 0 && (o->werr = hp__output_write(o->fd, buf->base, (size_t)nread)) != 0) {
+      /* The file is short from here on; writing more after a gap would hide that. */
+      close(o->fd);
+      o->fd = -1;
+    }
     if (o->capture)
       hp__buf_add(o->capture, buf->base, (size_t)nread);
     echo_lines(o, buf->base, (size_t)nread, 0);
@@ -124,6 +130,14 @@ void hp__output_cut(hp__output *o)
   if (o->open)
     hp__exec_close((uv_handle_t *)&o->pipe);
   o->open = 0;
+}
+
+int hp__output_finish(hp__output *o)
+{
+  if (o->fd >= 0 && close(o->fd) != 0 && o->werr == 0)
+    o->werr = errno;
+  o->fd = -1;
+  return o->werr;
 }
 
 void hp__output_free(hp__output *o)

@@ -28,6 +28,7 @@ struct hp__output {
   const char *prefix; /* never NULL when echo is set */
   hp__buf line;       /* a partial line waiting for its newline (echo only) */
   int open;           /* the pipe is being read: no EOF yet, not cut */
+  int werr;           /* errno of the first failed write of the file (then closed), or 0 */
   hp__output_eof_cb on_eof;
   void *data; /* the caller's, for on_eof */
 };
@@ -40,16 +41,21 @@ int hp__output_pipe_init(hp__output *o, uv_loop_t *loop);
 int hp__output_start(hp__output *o);
 /* Stops reading and closes the pipe without waiting for EOF; a partial echo line is dropped. */
 void hp__output_cut(hp__output *o);
-/* Closes the saved file and frees the partial line. Accepts NULL. */
+/* Closes the saved file. Returns 0, or the errno of its first failed write or of the close (a
+ * file system may report a full disk only then): the file lacks bytes the child wrote. */
+int hp__output_finish(hp__output *o);
+/* Closes the saved file (if hp__output_finish did not) and frees the partial line. Accepts
+ * NULL. */
 void hp__output_free(hp__output *o);
 
 /* Creates `path` for a run's output: *fd is the new descriptor (O_CLOEXEC), or -1 when path is
  * NULL. HP_EIO when it cannot be created, which includes when it exists already: a run folder is
  * new, so an existing file means something is wrong, and nothing is ever overwritten. */
 int hp__output_create(const char *path, int *fd);
-/* Writes all of p to fd, retrying on EINTR; a write error drops the rest silently (the run
- * itself matters more than its copy). */
-void hp__output_write(int fd, const char *p, size_t n);
+/* Writes all of p to fd, retrying on EINTR. Returns 0, or the errno of a failed write (ENOSPC,
+ * EFBIG, EIO, ...): the caller records it and stops writing that file, while the run goes on
+ * (the run itself matters more than its copy, but the copy's loss must be reported). */
+int hp__output_write(int fd, const char *p, size_t n);
 
 /* The uv_alloc_cb of every exec pipe: one static slab, which is safe because the loop is single
  * threaded and each read callback consumes its bytes before returning. */

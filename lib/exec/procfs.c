@@ -1,9 +1,11 @@
 /*
- * The processes of a child's group, read from /proc. The runner needs two things from the
+ * The processes of a child's group, read from /proc. The runner needs three things from the
  * kernel that libuv does not give: who is still in the group (to stop a profiler's app first and
- * to end stragglers when the leader exits) and how much memory the largest of them used (VmHWM,
- * sampled while they live, since RUSAGE_CHILDREN only covers processes hprun reaps itself).
- * Every file is opened O_CLOEXEC so no child inherits it.
+ * to end stragglers when the leader exits), which processes escaped the group but are still the
+ * run's (their parent, and the session token in the environment they were started with: see
+ * exec/leftover.c), and how much memory the largest of them used (VmHWM, sampled while they
+ * live, since RUSAGE_CHILDREN only covers processes hprun reaps itself). Every file is opened
+ * O_CLOEXEC so no child inherits it.
  */
 #include "exec/procfs.h"
 
@@ -32,31 +34,120 @@ static long read_small(const char *path, char *buf, size_t size)
   return (long)len;
 }
 
-size_t hp__proc_group_members(int pgid, int *pids, size_t max)
+int hp__proc_parse_stat(const char *line, int pid, hp__proc_info *p)
+{
+  const char *q = strrchr(line, ')');
+
+  memset(p, 0, sizeof(*p));
+  p->pid = pid;
+  /* The command name may hold spaces and parentheses: fields start after the last ')'. The
+   * kernel's flags are field 9 and the start time field 22; the others are skipped as words. */
+  if (q == NULL ||
+      sscanf(q + 1,
+             " %c %d %d %*s %*s %*s %u %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s"
+             " %*s %*s %llu",
+             &p->state, &p->ppid, &p->pgrp, &p->flags, &p->start) != 5)
+    return -1;
+  return 0;
+}
+
+int hp__proc_info_read(int pid, hp__proc_info *p)
+{
+  char path[64], buf[1024];
+
+  snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+  if (read_small(path, buf, sizeof(buf)) <= 0)
+    return -1;
+  return hp__proc_parse_stat(buf, pid, p);
+}
+
+int hp__proc_each(hp__proc_visit fn, void *arg)
 {
   DIR *d = opendir("/proc");
   struct dirent *e;
-  size_t n = 0;
+  hp__proc_info p;
+  int pid;
 
   if (d == NULL)
-    return 0;
-  while ((e = readdir(d)) != NULL && n < max) {
-    char path[64], buf[512], *p;
-    int pid, pgrp = -1;
-
-    pid = atoi(e->d_name);
-    if (pid <= 0 || pid == pgid)
+    return -1;
+  while ((e = readdir(d)) != NULL) {
+    if ((pid = atoi(e->d_name)) <= 0 || hp__proc_info_read(pid, &p) != 0)
       continue;
-    snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-    if (read_small(path, buf, sizeof(buf)) <= 0)
-      continue;
-    /* The command name may hold spaces and parentheses: fields start after the last ')'. */
-    p = strrchr(buf, ')');
-    if (p && sscanf(p + 1, " %*c %*d %d", &pgrp) == 1 && pgrp == pgid)
-      pids[n++] = pid;
+    if (fn(&p, arg))
+      break;
   }
   closedir(d);
-  return n;
+  return 0;
+}
+
+int hp__proc_env_has(int pid, const char *entry)
+{
+  /* The needle is the entry between NULs; the buffer starts with one, standing for the NUL
+   * before the first entry. What did not match is kept, less than a needle long, so an entry cut
+   * between two reads is still found. */
+  char path[64], buf[8192], needle[256];
+  size_t elen = strlen(entry), have = 1;
+  ssize_t n;
+  int fd, found = 0;
+
+  if (elen + 2 > sizeof(needle) || elen == 0)
+    return 0;
+  needle[0] = '\0';
+  memcpy(needle + 1, entry, elen);
+  needle[elen + 1] = '\0';
+  snprintf(path, sizeof(path), "/proc/%d/environ", pid);
+  if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+    return -1;
+  buf[0] = '\0';
+  for (;;) {
+    n = read(fd, buf + have, sizeof(buf) - have - 1);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      buf[have++] = '\0'; /* the last entry may lack its NUL */
+      found = memmem(buf, have, needle, elen + 2) != NULL;
+      break;
+    }
+    have += (size_t)n;
+    if (memmem(buf, have, needle, elen + 2) != NULL) {
+      found = 1;
+      break;
+    }
+    if (have > elen + 1) {
+      memmove(buf, buf + have - (elen + 1), elen + 1);
+      have = elen + 1;
+    }
+  }
+  close(fd);
+  return found;
+}
+
+typedef struct members {
+  int pgid;
+  int *pids;
+  size_t n, max;
+} members;
+
+static int add_member(const hp__proc_info *p, void *arg)
+{
+  members *m = arg;
+
+  if (p->pgrp == m->pgid && p->pid != m->pgid && HP__PROC_LIVE(p))
+    m->pids[m->n++] = p->pid;
+  return m->n >= m->max;
+}
+
+size_t hp__proc_group_members(int pgid, int *pids, size_t max)
+{
+  members m;
+
+  m.pgid = pgid;
+  m.pids = pids;
+  m.n = 0;
+  m.max = max;
+  if (max > 0)
+    hp__proc_each(add_member, &m);
+  return m.n;
 }
 
 long hp__proc_hwm_kb(int pid)

@@ -3,8 +3,8 @@
  *
  * Each child is started with UV_PROCESS_DETACHED, so it leads a new session and process group;
  * everything it starts stays in that group, and a stop reaches all of it with uv_kill(-pgid, sig).
- * libuv owns SIGCHLD: we never wait(2) ourselves, and the process handle is closed only in its exit
- * callback. Its output is read by exec/output.c, its peak RSS read from /proc by exec/procfs.c,
+ * libuv owns SIGCHLD: we never wait(2) for a process it spawned, and the process handle is closed
+ * only in its exit callback (exec/leftover.c waits for orphans hprun adopted, by their own pids). Its output is read by exec/output.c, its peak RSS read from /proc by exec/procfs.c,
  * and the optional device-memory sampler is exec/sampler.c; this file ties them to the child's
  * life: spawn, timeout, stop, exit.
  *
@@ -15,9 +15,15 @@
  *   2. SIGTERM to the whole group;
  *   3. SIGKILL to the whole group.
  * Each phase waits `grace_s` for the leader to exit before the next. When the leader has exited,
- * any member still alive is killed, so no process is left behind. Contract: docs/internals/runner.md.
+ * any member still alive is killed, and so is every process of the run that left the group
+ * (exec/leftover.c finds them: the session token in their environment, or hprun as their adoptive
+ * parent), so no process is left behind; the count goes back in res->left_behind. The session
+ * guard (exec/guard.c) gives each child the token and keeps a watchdog that stops the run when
+ * hprun itself is killed. Contract: docs/internals/runner.md.
  */
 #include "exec/runner.h"
+#include "exec/guard.h"
+#include "exec/leftover.h"
 #include "exec/output.h"
 #include "exec/procfs.h"
 #include "exec/sampler.h"
@@ -32,15 +38,24 @@ typedef struct child {
   const hp__child_spec *spec;
   hp__child_result *res;
   uv_process_t proc;
-  uv_timer_t timer;     /* timeout, then the grace periods between stop phases, then the drain */
-  uv_timer_t rss_timer; /* samples the group's peak RSS */
+  uv_timer_t timer;      /* timeout, then the grace periods between stop phases, then the drain */
+  uv_timer_t rss_timer;  /* samples the group's peak RSS */
+  uv_timer_t left_timer; /* after the leader's exit: waits for what it left behind to end */
   hp__output out, err;
   hp__sampler sampler;
+  hp__leftover left; /* what the run left behind */
+  char **env;        /* the child's environment: the spec's (or ours) with the session token */
   int pgid;
   int exited;
   int phase; /* 0 running, 1 app signalled, 2 group SIGTERM, 3 group SIGKILL */
   uint64_t t0;
+  uint64_t left_t0; /* when the leftovers were sent SIGTERM */
 } child;
+
+/* How long the leftovers get between SIGTERM and SIGKILL: the run is over, so a short grace. */
+#define LEFT_GRACE_MS 1000
+/* How long the pipes are read after the leader's exit while another process still holds them. */
+#define DRAIN_MS 2000
 
 /* The child that Ctrl-C should stop. Runs are one at a time, so one pointer is enough. */
 static child *current;
@@ -138,40 +153,70 @@ static void on_output_eof(hp__output *o)
 }
 
 /* A process that left the group (setsid) could hold our pipes open forever after the leader
- * exited; we stop reading after a short drain period rather than hang. */
+ * exited; we stop reading after a short drain period rather than hang. The leftovers were killed
+ * by then, so this takes a process that does not die (uninterruptible sleep) or one we could not
+ * find (started by another program for us); the caller is told. */
 static void on_drain(uv_timer_t *t)
 {
   child *c = t->data;
 
+  c->res->output_cut = 1;
   hp__output_cut(&c->out);
   hp__output_cut(&c->err);
   hp__exec_close((uv_handle_t *)&c->timer);
 }
 
+/* Polls the leftovers sent SIGTERM at the leader's exit: done when they are gone, SIGKILL for
+ * those still alive after the grace. */
+static void on_left_timer(uv_timer_t *t)
+{
+  child *c = t->data;
+  double ms = (double)(uv_hrtime() - c->left_t0) / 1e6;
+  double grace = grace_ms(c) < LEFT_GRACE_MS ? grace_ms(c) : LEFT_GRACE_MS;
+
+  if (hp__leftover_sweep(&c->left, 0, HP__LEFT_ESCAPED) == 0)
+    hp__exec_close((uv_handle_t *)t);
+  else if (ms >= grace) {
+    hp__leftover_sweep(&c->left, SIGKILL, HP__LEFT_ESCAPED);
+    hp__exec_close((uv_handle_t *)t);
+  }
+}
+
+/* The leader's exit ends the run: whatever it left behind is stopped now, so it can neither hold
+ * the pipes open nor keep the GPU busy. */
+static void end_leftovers(child *c)
+{
+  /* Members of a group that was being stopped are part of the stop, not left behind. */
+  c->left.count_members = c->phase == 0;
+  /* Members die at once, while the group id cannot yet have been reused (they still hold it).
+   * kill(-pgid, 0) fails with ESRCH when the group is empty, the common case: only then is the
+   * /proc scan skipped. */
+  if (kill(-c->pgid, 0) == 0)
+    hp__leftover_sweep(&c->left, SIGKILL, HP__LEFT_MEMBERS);
+  /* Processes that left the group get a SIGTERM and a short grace, like the run's own stop. */
+  if (hp__leftover_sweep(&c->left, SIGTERM, HP__LEFT_ESCAPED) > 0) {
+    c->left_t0 = uv_hrtime();
+    uv_timer_start(&c->left_timer, on_left_timer, 50, 50);
+  } else {
+    hp__exec_close((uv_handle_t *)&c->left_timer);
+  }
+}
+
 static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
 {
   child *c = p->data;
-  int pids[256];
-  size_t i, n;
 
   c->res->wall_ms = (double)(uv_hrtime() - c->t0) / 1e6;
   c->res->exit_status = status;
   c->res->term_signal = sig;
-  /* Members that outlive the leader would keep the pipes open and the GPU busy: end them now,
-   * while the group id cannot yet have been reused (they still hold it). */
-  /* kill(-pgid, 0) fails with ESRCH when the group is empty, the common case: only then is the
-   * /proc scan skipped. */
-  n = kill(-c->pgid, 0) == 0 ? hp__proc_group_members(c->pgid, pids, sizeof(pids) / sizeof(pids[0]))
-                             : 0;
-  for (i = 0; i < n; i++)
-    uv_kill(pids[i], SIGKILL);
+  end_leftovers(c);
   c->exited = 1;
   hp__sampler_stop(&c->sampler);
   uv_timer_stop(&c->rss_timer);
   hp__exec_close((uv_handle_t *)&c->rss_timer);
   hp__exec_close((uv_handle_t *)p);
   if (c->out.open || c->err.open)
-    uv_timer_start(&c->timer, on_drain, 2000, 0);
+    uv_timer_start(&c->timer, on_drain, DRAIN_MS, 0);
   else
     hp__exec_close((uv_handle_t *)&c->timer);
 }
@@ -214,8 +259,16 @@ static int spawn(child *c, uv_loop_t *loop)
 {
   uv_process_options_t opts;
   uv_stdio_container_t stdio[3];
+  hp__proc_info leader;
+  hp_kv token;
   int r;
 
+  /* The token goes into every child's environment (replacing one it inherited from an outer
+   * hprun): the run's processes carry it wherever they go. */
+  token.key = HP__TOKEN_VAR;
+  token.value = (char *)hp__guard_token();
+  if (token.value && (c->env = hp__env_build(c->spec->env, &token, 1)) == NULL)
+    return HP_ENOMEM;
   memset(&opts, 0, sizeof(opts));
   hp__output_pipe_init(&c->out, loop);
   hp__output_pipe_init(&c->err, loop);
@@ -226,7 +279,7 @@ static int spawn(child *c, uv_loop_t *loop)
   stdio[2].data.stream = (uv_stream_t *)&c->err.pipe;
   opts.file = c->spec->argv->v[0];
   opts.args = c->spec->argv->v;
-  opts.env = c->spec->env;
+  opts.env = c->env ? c->env : c->spec->env;
   opts.cwd = c->spec->cwd;
   opts.flags = UV_PROCESS_DETACHED;
   opts.stdio_count = 3;
@@ -247,6 +300,10 @@ static int spawn(child *c, uv_loop_t *loop)
     return HP_ESPAWN;
   }
   c->pgid = c->proc.pid;
+  hp__guard_watch(c->pgid);
+  /* Read before libuv can reap it (only the loop does), so the leader is at least a zombie. */
+  hp__leftover_init(&c->left, c->pgid,
+                    hp__proc_info_read(c->pgid, &leader) == 0 ? leader.start : 0);
   hp__output_start(&c->out);
   hp__output_start(&c->err);
   return 0;
@@ -259,11 +316,49 @@ static void start_timers(child *c, uv_loop_t *loop)
 
   uv_timer_init(loop, &c->timer);
   uv_timer_init(loop, &c->rss_timer);
-  c->timer.data = c->rss_timer.data = c;
+  uv_timer_init(loop, &c->left_timer);
+  c->timer.data = c->rss_timer.data = c->left_timer.data = c;
   if (spec->timeout_s > 0)
     uv_timer_start(&c->timer, on_timeout, (uint64_t)llround(spec->timeout_s * 1000.0), 0);
   /* The first look comes early, so short runs are seen too; RUSAGE_CHILDREN covers the rest. */
   uv_timer_start(&c->rss_timer, on_rss_timer, iv / 4 ? iv / 4 : 1, iv);
+}
+
+/* Keeps the first failure to write an output file; its path is the spec's. */
+static void write_error(hp__child_result *res, const char *path, int err)
+{
+  if (err && !res->write_errno) {
+    res->write_errno = err;
+    res->write_path = path;
+  }
+}
+
+/* After the loop: the sampler's readings, the last of what the run left behind, the output
+ * files' errors and the kernel's peak RSS. Returns HP_EIO when an output file lost bytes. */
+static int finish(child *c, long before_kb)
+{
+  hp__child_result *res = c->res;
+  struct rusage ru;
+
+  res->sampler_error = c->sampler.error;
+  res->mem_samples = c->sampler.samples;
+  res->mem_peak_mib = c->sampler.peak;
+  if (c->sampler.samples > 0)
+    res->mem_mean_mib = c->sampler.sum / (double)c->sampler.samples;
+  /* The exit callback stopped what the leader left behind; this look catches what was still
+   * dying, or was reparented to us only later, and reaps the orphans we adopted. */
+  hp__leftover_finish(&c->left, LEFT_GRACE_MS);
+  res->left_behind = (int)c->left.count;
+  hp__guard_unwatch(c->pgid);
+  if (c->sampler.proc.pid > 0 && c->sampler.error == 0)
+    hp__guard_unwatch(c->sampler.proc.pid);
+  write_error(res, c->spec->stdout_path, hp__output_finish(&c->out));
+  write_error(res, c->spec->stderr_path, hp__output_finish(&c->err));
+  write_error(res, c->spec->sampler_path, hp__sampler_finish(&c->sampler));
+  getrusage(RUSAGE_CHILDREN, &ru);
+  if (ru.ru_maxrss > before_kb && ru.ru_maxrss > res->max_rss_kb)
+    res->max_rss_kb = ru.ru_maxrss;
+  return res->write_errno ? HP_EIO : 0;
 }
 
 int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result *res)
@@ -273,33 +368,33 @@ int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result 
   child c;
   int ret;
 
+  hp__guard_start();
   child_init(&c, spec, res);
   getrusage(RUSAGE_CHILDREN, &ru);
   before_kb = ru.ru_maxrss;
   if ((ret = create_files(&c)) != 0 || (ret = spawn(&c, loop)) != 0)
     goto done;
   start_timers(&c, loop);
-  if (spec->sampler && spec->sampler->n)
-    hp__sampler_start(&c.sampler, loop, spec->sampler);
+  if (spec->sampler && spec->sampler->n &&
+      hp__sampler_start(&c.sampler, loop, spec->sampler) == 0) {
+    c.left.skip_pgid = c.sampler.proc.pid; /* its own group: stopped by the sampler code */
+    hp__guard_watch(c.sampler.proc.pid);
+  }
 
   current = &c;
   uv_run(loop, UV_RUN_DEFAULT);
   current = NULL;
-  res->sampler_error = c.sampler.error;
-  res->mem_samples = c.sampler.samples;
-  res->mem_peak_mib = c.sampler.peak;
-  if (c.sampler.samples > 0)
-    res->mem_mean_mib = c.sampler.sum / (double)c.sampler.samples;
-
-  /* The pipes reached EOF only when every process holding them ended; the exit callback killed
-   * the stragglers, so by now the group is empty. */
-  getrusage(RUSAGE_CHILDREN, &ru);
-  if (ru.ru_maxrss > before_kb && ru.ru_maxrss > res->max_rss_kb)
-    res->max_rss_kb = ru.ru_maxrss;
+  ret = finish(&c, before_kb);
 
 done:
   hp__output_free(&c.out);
   hp__output_free(&c.err);
   hp__sampler_free(&c.sampler);
+  hp__env_free(c.env);
   return ret;
+}
+
+void hp__exec_shutdown(void)
+{
+  hp__guard_stop();
 }

@@ -3,11 +3,18 @@
  * sample its memory, enforce its timeout and stop the whole group; and the environments children
  * run in. The spec and everything it points to stay the caller's; the result is plain data.
  *
+ * No process of a run outlives it, nor hprun: what a run leaves behind (group members, daemons
+ * that setsid()) is killed when its leader exits and counted in the result, and a watchdog
+ * process stops the current run if hprun itself dies (SIGKILL). Every child's environment gets
+ * HPRUN_SESSION_TOKEN, by which its descendants are found.
+ *
  * This is the exec module's only header for callers outside lib/exec. The others are
  * exec-internal: exec/output.h (a child's output pipes: file, echo, capture), exec/procfs.h (the
- * group's members and peak RSS from /proc), exec/sampler.h (the device-memory sampler). The code:
- * lib/exec/runner.c (the child's life: spawn, timeout, stop, exit), output.c, procfs.c,
- * sampler.c and env.c (hp__env_*). Contract: docs/internals/runner.md.
+ * group's members and peak RSS from /proc), exec/sampler.h (the device-memory sampler),
+ * exec/guard.h (the session token, subreaper and watchdog), exec/leftover.h (what a run left
+ * behind). The code: lib/exec/runner.c (the child's life: spawn, timeout, stop, exit), output.c,
+ * procfs.c, sampler.c, guard.c, watchdog.c, leftover.c and env.c (hp__env_*). Contract:
+ * docs/internals/runner.md.
  */
 #ifndef HPRUN_EXEC_RUNNER_H
 #define HPRUN_EXEC_RUNNER_H
@@ -47,13 +54,28 @@ typedef struct hp__child_result {
   double mem_mean_mib; /* NaN when none */
   double mem_peak_mib;
   int sampler_error; /* the sampler could not start (negative libuv code), or 0 */
+  int left_behind;   /* processes of the run still alive after its leader exited (members of
+                        a group that was not being stopped, and every process that had left the
+                        group): all were killed */
+  int output_cut;    /* a pipe was still held open 2 s after the leader exited (by a process that
+                        would not die): reading stopped there, later output is lost */
+  int write_errno;   /* 0, or the errno of the first failed write (or close) of an output file */
+  const char *write_path; /* that file: the spec's stdout_path, stderr_path or sampler_path (the
+                             spec's string, not a copy); NULL when write_errno is 0 */
 } hp__child_result;
 
 /* Runs one child to completion on `loop` (which must have nothing else that keeps it alive) and
  * fills *res. Returns 0 when the child ran (whatever its status), HP_ESPAWN when it could not be
- * started (res->spawn_error says why), HP_EIO when an output file could not be created. No
- * process of the child's group is left behind when this returns. */
+ * started (res->spawn_error says why), HP_EIO when an output file could not be created (nothing
+ * ran) or when writing one failed (the child ran and *res is complete; res->write_errno and
+ * res->write_path say which file and why). No process of the run is left behind when this
+ * returns. The first call starts the session guard (exec/guard.h): hprun becomes a child
+ * subreaper and forks its watchdog. */
 int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result *res);
+/* Ends the session guard: the watchdog is told all is well, exits, and is waited for. Optional
+ * (without it the watchdog exits when hprun does, after one look for leftovers); the next
+ * hp__child_run starts a new guard. */
+void hp__exec_shutdown(void);
 /* Asks the running child (if any) to stop, as a timeout would; a second call escalates to
  * SIGKILL. Safe to call from a libuv signal callback. */
 void hp__child_stop_current(void);

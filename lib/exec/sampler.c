@@ -8,6 +8,7 @@
 #include "exec/output.h"
 #include "util/buf.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -59,8 +60,10 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
     hp__exec_close((uv_handle_t *)&s->pipe);
     return;
   }
-  if (s->fd >= 0 && nread > 0)
-    hp__output_write(s->fd, buf->base, (size_t)nread);
+  if (s->fd >= 0 && nread > 0 && (s->werr = hp__output_write(s->fd, buf->base, (size_t)nread))) {
+    close(s->fd);
+    s->fd = -1;
+  }
   p = buf->base;
   n = (size_t)nread;
   while (n > 0 && (nl = memchr(p, '\n', n)) != NULL) {
@@ -138,6 +141,14 @@ void hp__sampler_stop(hp__sampler *s)
     return;
   uv_kill(-s->proc.pid, SIGTERM);
   uv_timer_start(&s->kill_timer, on_kill_timer, 1000, 0);
+}
+
+int hp__sampler_finish(hp__sampler *s)
+{
+  if (s->fd >= 0 && close(s->fd) != 0 && s->werr == 0)
+    s->werr = errno;
+  s->fd = -1;
+  return s->werr;
 }
 
 void hp__sampler_free(hp__sampler *s)

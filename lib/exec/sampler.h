@@ -20,6 +20,7 @@ typedef struct hp__sampler {
   uv_timer_t kill_timer; /* SIGKILL to its group 1 s after the SIGTERM */
   hp__buf line;          /* a partial line waiting for its newline */
   int fd;                /* its raw output is saved here, or -1 (set by the caller) */
+  int werr;              /* errno of the first failed write of that file (then closed), or 0 */
   double scale;          /* multiplies each reading to give MiB; <= 0: 1 */
   int running;           /* its process has not exited */
   int done;              /* the child has ended: readings from now on are ignored */
@@ -37,7 +38,10 @@ int hp__sampler_start(hp__sampler *s, uv_loop_t *loop, const hp_strv *argv);
 /* The child ended: ignores later readings and stops the sampler's group, SIGTERM then SIGKILL
  * after 1 s. Safe to call when it never started. */
 void hp__sampler_stop(hp__sampler *s);
-/* Closes the saved file and frees the partial line. Accepts NULL. */
+/* Closes the saved file; 0, or the errno of its first failed write or of the close. */
+int hp__sampler_finish(hp__sampler *s);
+/* Closes the saved file (if hp__sampler_finish did not) and frees the partial line. Accepts
+ * NULL. */
 void hp__sampler_free(hp__sampler *s);
 
 /* One line's reading: the line's last number times `scale` (<= 0: 1), so `nvidia-smi` ("2048")

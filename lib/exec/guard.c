@@ -1,0 +1,184 @@
+/*
+ * The session guard, hprun's side: the token every child carries, hprun as a child subreaper,
+ * and the watchdog process with the socket that tells it which process groups are runs
+ * (exec/guard.h says why each exists; the watchdog itself is exec/watchdog.c).
+ *
+ * The watchdog is hprun's child but not libuv's: libuv waits only for the pids it spawned, so
+ * hprun waits for this one itself (waitpid on its pid alone) when it ends it.
+ */
+#include "exec/guard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static struct {
+  int owner;      /* getpid() of the process that started it; 0: not started */
+  int fd;         /* hprun's end of the socket, or -1 */
+  int pid;        /* the watchdog, or 0 */
+  char token[48]; /* the token's value */
+  char entry[80]; /* HP__TOKEN_VAR "=" token */
+} g = {0, -1, 0, "", ""};
+
+/* 96 random bits (the pid in front keeps tokens of concurrent hprun processes apart even when
+ * no randomness is to be had). */
+static void make_token(void)
+{
+  unsigned char r[12];
+  size_t i, k;
+  struct timespec ts;
+
+  if (getrandom(r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r)) {
+    clock_gettime(CLOCK_REALTIME, &ts);
+    for (i = 0; i < sizeof(r); i++)
+      r[i] = (unsigned char)((unsigned long long)ts.tv_nsec >> (i % 4 * 8) ^
+                             (unsigned long long)ts.tv_sec >> (i % 8 * 4));
+  }
+  k = (size_t)snprintf(g.token, sizeof(g.token), "%d-", (int)getpid());
+  for (i = 0; i < sizeof(r) && k + 2 < sizeof(g.token); i++, k += 2)
+    snprintf(g.token + k, sizeof(g.token) - k, "%02x", r[i]);
+  snprintf(g.entry, sizeof(g.entry), "%s=%s", HP__TOKEN_VAR, g.token);
+}
+
+/* Forks the watchdog. Every signal is blocked around fork() so that none runs one of libuv's
+ * handlers in the copy before it has reset them. */
+static void start_watchdog(void)
+{
+  sigset_t all, old;
+  int sv[2];
+  pid_t pid;
+
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
+    return;
+  sigfillset(&all);
+  sigprocmask(SIG_BLOCK, &all, &old);
+  pid = fork();
+  if (pid == 0) {
+    close(sv[0]);
+    hp__watchdog_main(sv[1], g.entry);
+  }
+  sigprocmask(SIG_SETMASK, &old, NULL);
+  close(sv[1]);
+  if (pid < 0) {
+    close(sv[0]);
+    return;
+  }
+  g.fd = sv[0];
+  g.pid = (int)pid;
+}
+
+/* A normal exit says "bye", so the watchdog ends at once and is waited for: it never outlives
+ * hprun, not even by the look for leftovers it takes after an EOF. */
+static void at_exit(void)
+{
+  hp__guard_stop();
+}
+
+void hp__guard_start(void)
+{
+  static int registered;
+  int self = (int)getpid();
+
+  if (g.owner == self)
+    return;
+  if (!registered)
+    registered = atexit(at_exit) == 0;
+  if (g.owner != 0 && g.fd >= 0)
+    close(g.fd); /* a forked copy of a guarded process: that watchdog is our parent's */
+  g.fd = -1;
+  g.pid = 0;
+  g.owner = self;
+  make_token();
+  /* Orphans of our runs (a daemon's double fork) come to us, not to init, so the end of the run
+   * can find them by their parent. Not inherited by children; failure only loses that. */
+  prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+  start_watchdog();
+}
+
+const char *hp__guard_token(void)
+{
+  return g.owner ? g.token : NULL;
+}
+
+const char *hp__guard_token_entry(void)
+{
+  return g.owner ? g.entry : NULL;
+}
+
+int hp__guard_watchdog_pid(void)
+{
+  return g.owner == (int)getpid() ? g.pid : 0;
+}
+
+/* Waits up to `ms` for the watchdog to exit, then kills it. */
+static void reap_watchdog(int ms)
+{
+  struct timespec tick = {0, 10 * 1000 * 1000};
+  int i;
+
+  for (i = 0; i < ms / 10; i++) {
+    if (waitpid(g.pid, NULL, WNOHANG) != 0)
+      return;
+    nanosleep(&tick, NULL);
+  }
+  kill(g.pid, SIGKILL);
+  waitpid(g.pid, NULL, 0);
+}
+
+static void send_line(const char *line)
+{
+  size_t n = strlen(line);
+  ssize_t w;
+
+  if (g.owner != (int)getpid() || g.fd < 0)
+    return;
+  do
+    w = send(g.fd, line, n, MSG_NOSIGNAL);
+  while (w < 0 && errno == EINTR);
+  if (w == (ssize_t)n)
+    return;
+  /* The watchdog is gone (someone killed it): runs go on without it. */
+  close(g.fd);
+  g.fd = -1;
+  reap_watchdog(0);
+  g.pid = 0;
+}
+
+void hp__guard_watch(int pgid)
+{
+  char line[32];
+
+  snprintf(line, sizeof(line), "+%d\n", pgid);
+  send_line(line);
+}
+
+void hp__guard_unwatch(int pgid)
+{
+  char line[32];
+
+  snprintf(line, sizeof(line), "-%d\n", pgid);
+  send_line(line);
+}
+
+void hp__guard_stop(void)
+{
+  if (g.owner != (int)getpid())
+    return;
+  send_line("bye\n");
+  if (g.fd >= 0)
+    close(g.fd);
+  if (g.pid > 0)
+    reap_watchdog(1000);
+  g.fd = -1;
+  g.pid = 0;
+  g.owner = 0;
+}
