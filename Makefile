@@ -7,6 +7,8 @@
 #   make fuzz       fuzz the plan, summary.json and profiler-output readers (clang, libFuzzer)
 #   make static     build build/hprun-static (no shared libyaml/libuv), for machines without them
 #   make hip        build hip/ samples with hipcc for HIP_ARCH (default gfx936, DCU BW)
+#   make install    install hprun, its man pages, bash completion and example plans under PREFIX
+#                   (default /usr/local; DESTDIR for staging); `make uninstall` removes them
 #
 # Sources are picked up by wildcard: a new lib/<module>/*.c joins libhprun.a, a new cmd/*.c joins the CLI,
 # a new tests/unit/test_*.c becomes a cmocka program that `make check` runs.
@@ -41,7 +43,7 @@ HPRUN     := $(BUILD)/hprun
 LIBHPRUN  := $(BUILD)/libhprun.a
 
 .PHONY: all deps run check unit e2e asan static clean hip hip-check bench lint format format-check \
-        fuzz fuzz-build fuzz-check
+        fuzz fuzz-build fuzz-check install uninstall
 
 all: $(HPRUN) $(UNIT_BIN) $(FAKE_BIN) $(APP_BIN)
 
@@ -197,6 +199,40 @@ bench: $(HPRUN)
 
 clean:
 	rm -rf $(BUILD) build-asan $(FUZZ_BUILD)
+
+# Installation, as a tool: the binary, hprun(1) and hprun-plan(5), bash completion, and the example
+# plans in share/hprun/configs. DESTDIR stages the whole tree elsewhere (packaging, the tests);
+# `make uninstall` with the same PREFIX and DESTDIR removes exactly these files, then the folders
+# under share/hprun that are left empty (deepest first, so that each is empty by then unless
+# something else is in it).
+PREFIX      ?= /usr/local
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+DATADIR     ?= $(PREFIX)/share/hprun
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL     ?= install
+CONFIGS     := $(sort $(wildcard configs/*.yaml configs/examples/*.yaml configs/categories/*.yaml))
+
+install: $(HPRUN)
+	$(INSTALL) -D -m 755 $(HPRUN) "$(DESTDIR)$(BINDIR)/hprun"
+	$(INSTALL) -D -m 644 docs/man/hprun.1 "$(DESTDIR)$(MANDIR)/man1/hprun.1"
+	$(INSTALL) -D -m 644 docs/man/hprun-plan.5 "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5"
+	$(INSTALL) -D -m 644 scripts/completion/hprun.bash "$(DESTDIR)$(BASHCOMPDIR)/hprun"
+	@for f in $(CONFIGS); do \
+	  echo "$(INSTALL) -D -m 644 $$f $(DESTDIR)$(DATADIR)/$$f"; \
+	  $(INSTALL) -D -m 644 "$$f" "$(DESTDIR)$(DATADIR)/$$f" || exit 1; \
+	done
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/hprun" "$(DESTDIR)$(MANDIR)/man1/hprun.1" \
+	  "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5" "$(DESTDIR)$(BASHCOMPDIR)/hprun"
+	@for f in $(CONFIGS); do \
+	  echo "rm -f $(DESTDIR)$(DATADIR)/$$f"; rm -f "$(DESTDIR)$(DATADIR)/$$f"; \
+	done
+	@printf '%s\n' $(patsubst %/,%,$(sort $(dir $(CONFIGS)))) | sort -r | while read -r d; do \
+	  rmdir "$(DESTDIR)$(DATADIR)/$$d" 2>/dev/null || true; \
+	done
+	@rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
 
 -include hip/hip.mk
 -include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(FAKE_BIN:=.d) $(APP_BIN:=.d) $(UNIT_BIN:=.d)

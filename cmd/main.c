@@ -1,7 +1,8 @@
 /*
  * hprun's entry point: a table of subcommands, like git's builtins. `hprun plan.yaml` is short for
- * `hprun run plan.yaml`. Only argv[1] is looked at here; each subcommand reads its own options with
- * getopt_long (cmd/args.c), which restarts getopt for it.
+ * `hprun run plan.yaml`, and `hprun help COMMAND` is `hprun COMMAND --help`. Only argv[1] (and the
+ * command after `help`) is looked at here; each subcommand reads its own options with getopt_long
+ * (cmd/args.c), which restarts getopt for it.
  */
 #include "cmd.h"
 
@@ -38,26 +39,66 @@ static void usage(FILE *fp)
           "docs: docs/plan.md (plan keys), docs/summary.md (results), docs/ci.md (CI use).\n");
 }
 
-int main(int argc, char **argv)
+/* The subcommand called `name`, or NULL. */
+static const struct subcommand *find_command(const char *name)
 {
   size_t i;
+
+  for (i = 0; commands[i].name; i++)
+    if (strcmp(name, commands[i].name) == 0)
+      return &commands[i];
+  return NULL;
+}
+
+/* `hprun help [COMMAND]`: the overview, or exactly what `hprun COMMAND --help` prints, so that the
+ * two can never differ (the command itself prints it). */
+static int help(int argc, char **argv)
+{
+  static char help_opt[] = "--help";
+  const struct subcommand *c;
+  char *av[3];
+
+  if (argc < 3) {
+    usage(stdout);
+    return HP_EXIT_OK;
+  }
+  if (argc > 3) {
+    fprintf(stderr, "hprun: help takes one command (hprun help COMMAND)\n");
+    return HP_EXIT_USAGE;
+  }
+  c = find_command(argv[2]);
+  if (!c) {
+    fprintf(stderr, "hprun: no command '%s' (hprun --help lists them)\n", argv[2]);
+    return HP_EXIT_USAGE;
+  }
+  /* A fresh argv: getopt_long may permute it, and it must end with NULL like the real one. */
+  av[0] = argv[2];
+  av[1] = help_opt;
+  av[2] = NULL;
+  return c->fn(2, av);
+}
+
+int main(int argc, char **argv)
+{
+  const struct subcommand *c;
 
   if (argc < 2) {
     usage(stderr);
     return HP_EXIT_USAGE;
   }
-  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-      strcmp(argv[1], "help") == 0) {
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     usage(stdout);
     return HP_EXIT_OK;
   }
+  if (strcmp(argv[1], "help") == 0)
+    return help(argc, argv);
   if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
     printf("hprun %s (summary schema %d)\n", HPRUN_VERSION, HPRUN_SUMMARY_SCHEMA);
     return HP_EXIT_OK;
   }
-  for (i = 0; commands[i].name; i++)
-    if (strcmp(argv[1], commands[i].name) == 0)
-      return commands[i].fn(argc - 1, argv + 1);
+  c = find_command(argv[1]);
+  if (c)
+    return c->fn(argc - 1, argv + 1);
   /* Not a command: a plan file (or an option of `run`). argv[0] stands in for the command's name,
    * which getopt_long skips. */
   return cmd_run(argc, argv);

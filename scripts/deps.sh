@@ -11,7 +11,8 @@ set -eu
 [ "${HPRUN_NO_DEPS:-0}" = 1 ] && exit 0
 
 # Build and test needs (clang-format checks the style in make check); valgrind and strace are the quickstart's "profilers" on a machine with no GPU.
-pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev clang-format valgrind strace python3"
+# mandoc and man-db lint and render the man pages (tests/e2e/test_install.sh).
+pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev clang-format valgrind strace python3 mandoc man-db"
 [ "${HPRUN_NO_HIPCC:-0}" = 1 ] || pkgs="$pkgs hipcc"
 # make fuzz builds with clang. libFuzzer (libclang_rt.fuzzer-x86_64.a) is in libclang-rt-<N>-dev,
 # which clang only recommends, and recommends are not installed below.
