@@ -101,9 +101,17 @@ typedef struct hp_session {
   size_t baseline;          /* index of the baseline pass in passes[] */
   hp_pass_result *passes;   /* profiling passes, then variants */
   size_t npasses;
-  char *error;   /* why the session stopped early (build failed...), or NULL */
-  int exit_code; /* HP_EXIT_* this session deserves */
+  char *error;      /* why the session stopped early (build failed...), or NULL */
+  int exit_code;    /* HP_EXIT_* this session deserves */
+  unsigned written; /* HP_WROTE_* bits: the session folder's files hp_session_run wrote */
 } hp_session;
+
+/* The bits of hp_session.written: only a file that was written is announced. */
+enum {
+  HP_WROTE_MANIFEST = 1,
+  HP_WROTE_SUMMARY = 2,
+  HP_WROTE_REPORT = 4
+};
 
 void hp_session_free(hp_session *s);
 
@@ -143,7 +151,8 @@ int hp_report_json(const hp_session *s, char **out);
 int hp_report_markdown(const hp_session *s, char **out);
 int hp_report_junit(const hp_session *s, char **out);
 /* Writes summary.json and report.md into the session folder (replacing earlier renderings of the
- * same session, never the measurements). */
+ * same session, never the measurements). Each is written even when the other fails; returns 0 or
+ * the first failure's HP_E* code. */
 int hp_report_write_all(const hp_session *s);
 
 /* ---------------------------------------------------------------------------------------------- */
