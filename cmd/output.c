@@ -5,23 +5,29 @@
  */
 #include "cmd.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+/* Every failure is reported once, with the file and the system's reason; a full disk may show
+ * only at fclose, when the buffered bytes are written. */
 int cmd_write_text(const char *path, const char *text)
 {
   FILE *fp = fopen(path, "we");
-  int bad;
+  int e = 0;
 
   if (fp == NULL) {
-    fprintf(stderr, "hprun: cannot write %s\n", path);
+    fprintf(stderr, "hprun: error: cannot write %s: %s\n", path, strerror(errno));
     return -1;
   }
-  bad = fputs(text, fp) < 0;
-  bad |= fclose(fp) != 0;
-  if (bad)
-    fprintf(stderr, "hprun: cannot write %s\n", path);
-  return bad ? -1 : 0;
+  if (fputs(text, fp) < 0)
+    e = errno;
+  if (fclose(fp) != 0 && e == 0)
+    e = errno;
+  if (e)
+    fprintf(stderr, "hprun: error: cannot write %s: %s\n", path, strerror(e));
+  return e ? -1 : 0;
 }
 
 int cmd_write_report(const char *path, int (*render)(const hp_session *, char **),

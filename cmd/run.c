@@ -145,6 +145,20 @@ static int run_parse(int argc, char **argv, struct run_args *a)
   return CMD_GO_ON;
 }
 
+/* Names the session's summary.json and report.md, each only when it was written: a path that is
+ * announced must hold the file (why one was not written is among the errors printed above). */
+static void print_written(const hp_session *s)
+{
+  if (s->written & HP_WROTE_SUMMARY)
+    printf("summary: %s/summary.json  ", s->dir);
+  else
+    printf("summary: not written  ");
+  if (s->written & HP_WROTE_REPORT)
+    printf("report: %s/report.md\n", s->dir);
+  else
+    printf("report: not written\n");
+}
+
 /* Runs the loaded plan, prints the table and writes the reports asked for; returns the exit
  * status. */
 static int run_session(const hp_plan *plan, const struct run_args *a, hp_diags *diags)
@@ -172,7 +186,7 @@ static int run_session(const hp_plan *plan, const struct run_args *a, hp_diags *
     code = HP_EXIT_RUNFAIL;
   else if (r == HP_EIO || r == HP_EEXIST || (r && code == HP_EXIT_OK))
     code = HP_EXIT_IO;
-  printf("summary: %s/summary.json  report: %s/report.md\n", s->dir, s->dir);
+  print_written(s);
   hp_session_free(s);
   return code;
 }

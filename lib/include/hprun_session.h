@@ -134,7 +134,15 @@ typedef struct hp_session {
   hp_cause *causes; /* why it deserves it (and the notes), in pass order; NULL when none */
   size_t ncauses;
   char *plan_sha256; /* read back: the plan's SHA-256 (manifest.json or plan.yaml); else NULL */
+  unsigned written;  /* HP_WROTE_* bits: the session folder's files hp_session_run wrote */
 } hp_session;
+
+/* The bits of hp_session.written: only a file that was written is announced. */
+enum {
+  HP_WROTE_MANIFEST = 1,
+  HP_WROTE_SUMMARY = 2,
+  HP_WROTE_REPORT = 4
+};
 
 void hp_session_free(hp_session *s);
 
@@ -180,7 +188,8 @@ int hp_report_json(const hp_session *s, char **out);
 int hp_report_markdown(const hp_session *s, char **out);
 int hp_report_junit(const hp_session *s, char **out);
 /* Writes summary.json and report.md into the session folder (replacing earlier renderings of the
- * same session, never the measurements). */
+ * same session, never the measurements). Each is written even when the other fails; returns 0 or
+ * the first failure's HP_E* code. */
 int hp_report_write_all(const hp_session *s);
 
 /* ---------------------------------------------------------------------------------------------- */

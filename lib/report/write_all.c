@@ -2,39 +2,66 @@
  * The session's own renderings, written together into its folder after every session: one file
  * per entry of the table below, each produced by its writer. A new rendering that every session
  * should carry (report.html, say) is one more line in that table.
+ *
+ * Each rendering is written on its own: when the disk fills up while report.md is written, the
+ * summary.json before it keeps every measured value, and when summary.json cannot be written,
+ * report.md is still tried. Each failure is reported once, with the file and the system's reason.
  */
-#include "hprun.h"
+#include "report/write_all.h"
 #include "report/summary_keys.h"
 #include "util/fsutil.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const struct {
   const char *file;
+  unsigned bit; /* HP_WROTE_* */
   int (*write)(const hp_session *s, char **out);
 } renderings[] = {
-    {HP__SUMMARY_FILE, hp_report_json},
-    {"report.md", hp_report_markdown},
+    {HP__SUMMARY_FILE, HP_WROTE_SUMMARY, hp_report_json},
+    {"report.md", HP_WROTE_REPORT, hp_report_markdown},
 };
 
 /* These are renderings of the measurements (which live in the run folders and stay untouched), so
- * re-rendering replaces them. The first failure stops the rest and is returned. */
-int hp_report_write_all(const hp_session *s)
+ * re-rendering replaces them. */
+int hp__report_write_all_at(const hp_session *s, int dirfd, hp_diags *diags, unsigned *written)
 {
   size_t i;
-  int r;
+  int r, e, first = 0;
 
   for (i = 0; i < sizeof(renderings) / sizeof(renderings[0]); i++) {
-    char *text = NULL, *path;
-    if ((r = renderings[i].write(s, &text)) != 0)
-      return r;
-    path = hp__path_join(s->dir, renderings[i].file);
-    r = path ? hp__write_file(path, text, strlen(text), 0) : HP_ENOMEM;
-    free(path);
+    char *text = NULL;
+    if ((r = renderings[i].write(s, &text)) == 0)
+      r = hp__write_file_at(dirfd, renderings[i].file, text, strlen(text), 0);
+    else
+      errno = ENOMEM;
+    e = errno;
     free(text);
-    if (r)
-      return r;
+    if (r == 0 && written)
+      *written |= renderings[i].bit;
+    if (r && diags) {
+      char *msg = hp__fs_error("write", s->dir, renderings[i].file, e);
+      hp_diags_add(diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
+      free(msg);
+    }
+    if (r && first == 0)
+      first = r;
   }
-  return 0;
+  return first;
+}
+
+int hp_report_write_all(const hp_session *s)
+{
+  int fd, r, e;
+
+  if ((r = hp__dir_open(s->dir, &fd)) != 0)
+    return r;
+  r = hp__report_write_all_at(s, fd, NULL, NULL);
+  e = errno;
+  close(fd);
+  errno = e;
+  return r;
 }

@@ -57,6 +57,7 @@ int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, h
   c.plan = plan;
   c.opts = opts;
   c.diags = diags;
+  c.dirfd = -1; /* a dry run has no session folder */
   if (uv_loop_init(&c.loop))
     return HP_EIO;
   if ((r = hp__session_prepare(&c)) != 0)

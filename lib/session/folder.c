@@ -1,7 +1,10 @@
 /*
  * The session folder: where a session's folder goes, its name, its creation and the plan copy
- * kept in it. A session folder is created once and never reused, so that two sessions can never
- * mix their measurements, not even two hprun started in the same second.
+ * kept in it, and how a file of it that cannot be written is reported. A session folder is
+ * created once and never reused, so that two sessions can never mix their measurements, not even
+ * two hprun started in the same second. It is held open for the whole session, and everything in
+ * it is made relative to that descriptor (util/fsutil.h), never through a link the session's
+ * programs may have planted.
  */
 #include "session/session.h"
 #include "util/buf.h"
@@ -9,6 +12,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -56,55 +60,99 @@ char *hp__session_parent(const hp_plan *plan, const hp_run_opts *opts)
   return hp__session_abspath(plan->dir, plan->output);
 }
 
-/* mkdir(2) fails when the folder exists, so trying <name>-<stamp>, then -2, -3, ... claims a name
- * no other hprun holds. */
-int hp__session_dir_make(const char *parent, const char *name, char **out)
+/* Adds "cannot create PATH: WHY" to diags, when there are diags. */
+static void create_error(hp_diags *diags, const char *path, int e)
+{
+  char *msg = hp__fs_error("create", NULL, path, e);
+
+  if (diags)
+    hp_diags_add(diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
+  free(msg);
+}
+
+/* Claims the first free <name>-<stamp>[-N] in the parent folder pfd: mkdirat(2) fails when the
+ * name exists, so trying -2, -3, ... claims a name no other hprun holds. The new folder is then
+ * opened without following a link, and from here on everything of the session is made relative
+ * to that descriptor. */
+static int claim(int pfd, const char *parent, const char *name, char **out, int *fd,
+                 hp_diags *diags)
 {
   char stamp[32];
   time_t t = time(NULL);
   struct tm tm;
-  char *dir, *real = NULL;
-  int i, r;
+  char *leaf;
+  int i, r = 0;
 
-  *out = NULL;
-  if ((r = hp__mkdirs(parent, 0755)) != 0)
-    return r;
-  if ((real = realpath(parent, NULL)) != NULL)
-    parent = real;
   localtime_r(&t, &tm);
   strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
   for (i = 1; i < 1000; i++) {
-    dir = i == 1 ? hp__asprintf("%s/%s-%s", parent, name, stamp)
-                 : hp__asprintf("%s/%s-%s-%d", parent, name, stamp, i);
-    if (dir == NULL) {
-      free(real);
+    leaf = i == 1 ? hp__asprintf("%s-%s", name, stamp) : hp__asprintf("%s-%s-%d", name, stamp, i);
+    if (leaf == NULL)
       return HP_ENOMEM;
+    r = hp__mkdir_at(pfd, leaf, 0755, fd);
+    if (r == 0 || errno != EEXIST) {
+      int e = errno;
+      *out = hp__path_join(parent, leaf);
+      if (r)
+        create_error(diags, *out ? *out : leaf, e);
+      free(leaf);
+      if (r) {
+        free(*out);
+        *out = NULL;
+        return r == HP_EEXIST ? HP_EIO : r;
+      }
+      return *out ? 0 : HP_ENOMEM;
     }
-    if (mkdir(dir, 0755) == 0) {
-      *out = dir;
-      free(real);
-      return 0;
-    }
-    free(dir);
-    if (errno != EEXIST) {
-      free(real);
-      return HP_EIO;
-    }
+    free(leaf);
   }
-  free(real);
+  if (diags)
+    hp_diags_add(diags, HP_DIAG_ERROR, "hprun", 0, 0,
+                 "cannot create a session folder in %s: %s-%s and its 998 successors exist", parent,
+                 name, stamp);
   return HP_EEXIST;
 }
 
-/* The plan as it was when the session ran, beside the results (its hash is in the manifest), so
- * a later edit of the plan file cannot change what a session says it ran. */
-int hp__session_copy_plan(const hp_plan *plan, const char *dir)
+int hp__session_dir_make(const char *parent, const char *name, char **out, int *fd, hp_diags *diags)
 {
-  char *copy = hp__path_join(dir, "plan.yaml");
-  int r;
+  char *real = NULL;
+  int pfd = -1, r;
 
-  if (copy == NULL)
-    return HP_ENOMEM;
-  r = hp__write_file(copy, plan->text ? plan->text : "", plan->text ? plan->text_len : 0, 1);
-  free(copy);
+  *out = NULL;
+  *fd = -1;
+  if ((r = hp__mkdirs(parent, 0755)) != 0 ||
+      (r = hp__dir_open((real = realpath(parent, NULL)) ? real : parent, &pfd)) != 0) {
+    create_error(diags, parent, errno);
+    free(real);
+    return r == HP_ENOMEM ? r : HP_EIO;
+  }
+  r = claim(pfd, real ? real : parent, name, out, fd, diags);
+  if (r && *fd >= 0) {
+    close(*fd);
+    *fd = -1;
+  }
+  close(pfd);
+  free(real);
   return r;
+}
+
+/* The plan as it was when the session ran, beside the results (its hash is in the manifest), so
+ * a later edit of the plan file cannot change what a session says it ran. It is the user's text,
+ * verbatim (docs/summary.md says so: secrets belong in the environment, which is redacted). */
+int hp__session_copy_plan(const hp_plan *plan, int dirfd)
+{
+  return hp__write_file_at(dirfd, "plan.yaml", plan->text ? plan->text : "",
+                           plan->text ? plan->text_len : 0, 1);
+}
+
+int hp__session_io_error(hp__session_ctx *c, const char *verb, const char *rel, int e)
+{
+  char *msg = hp__fs_error(verb, rel[0] == '/' ? NULL : c->s->dir, rel, e);
+
+  hp_diags_add(c->diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
+  if (c->io_message == NULL)
+    c->io_message = msg;
+  else
+    free(msg);
+  c->io_failed = 1;
+  return HP_EIO;
 }

@@ -10,9 +10,11 @@
 #include "util/buf.h"
 #include "util/fsutil.h"
 #include "util/json.h"
+#include "util/secret.h"
 #include "util/sha256.h"
 #include "util/strv.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -167,7 +169,8 @@ static void tools_member(hp__json *j, uv_loop_t *loop, const hp_strv *tools)
   hp__json_arr_end(j);
 }
 
-/* The variables of the runs' base environment (env_script's, else hprun's) that matter. */
+/* The variables of the runs' base environment (env_script's, else hprun's) that matter, secrets
+ * among them by name only (util/secret.h). */
 static void environment_member(hp__json *j, char **env)
 {
   size_t i;
@@ -181,7 +184,7 @@ static void environment_member(hp__json *j, char **env)
       continue;
     key = hp__strndup(kv, (size_t)(eq - kv));
     if (key)
-      hp__json_kstr(j, key, eq + 1);
+      hp__json_kstr(j, key, hp__env_shown(key, eq + 1));
     free(key);
   }
   hp__json_obj_end(j);
@@ -261,11 +264,11 @@ static void app_git_member(hp__json *j, uv_loop_t *loop, const char *cwd)
 }
 
 int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s,
-                       const hp_strv *tools, char **env)
+                       const hp_strv *tools, char **env, int dirfd)
 {
-  char *path = NULL, *cwd = NULL, *text = NULL;
+  char *cwd = NULL, *text = NULL;
   hp__json j;
-  int r;
+  int r, e;
 
   hp__json_init(&j, 1);
   hp__json_obj_begin(&j);
@@ -285,14 +288,16 @@ int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s
   hp__json_obj_end(&j);
 
   r = hp__json_end(&j);
-  if (r == 0) {
-    path = hp__path_join(s->dir, "manifest.json");
-    text = hp__buf_steal(&j.out);
-    r = path && text ? hp__write_file(path, text, strlen(text), 0) : HP_ENOMEM;
-  }
-  free(path);
+  if (r == 0 && (text = hp__buf_steal(&j.out)) == NULL)
+    r = HP_ENOMEM;
+  if (r == 0)
+    r = hp__write_file_at(dirfd, "manifest.json", text, strlen(text), 0);
+  else
+    errno = ENOMEM;
+  e = errno;
   free(text);
   free(cwd);
   hp__json_free(&j);
+  errno = e;
   return r;
 }

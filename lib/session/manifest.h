@@ -9,8 +9,10 @@
 #include "util/strv.h"
 #include <uv.h>
 
-/* Writes <session>/manifest.json. Returns 0 or an HP_E* code. */
+/* Writes manifest.json into the session folder `dirfd` (util/fsutil.h: hp__write_file_at), with
+ * the value of every secret variable (util/secret.h) replaced. Returns 0 or an HP_E* code; on
+ * failure errno says why. */
 int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s,
-                       const hp_strv *tools, char **env);
+                       const hp_strv *tools, char **env, int dirfd);
 
 #endif /* HPRUN_SESSION_MANIFEST_H */

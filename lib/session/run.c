@@ -11,6 +11,7 @@
 #include "util/strv.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,17 +133,20 @@ static int list_files(const char *root, const char *rel, hp_strv *out)
   return r;
 }
 
-/* Reads the app's own launch count (`launches=N`) from a run's stdout, -1 if absent. */
-static long long find_launches(const char *text)
+/* Keeps the app's own launch count (`launches=N`, at a line's start or after a blank) from each
+ * line of a run's stdout as the metric scan streams it; the last one wins, -1 when absent. */
+static void launches_line(void *arg, const char *line)
 {
-  const char *p = text, *last = NULL;
+  long long *launches = arg;
+  const char *p = line, *last = NULL;
 
   while ((p = strstr(p, "launches=")) != NULL) {
-    if (p == text || p[-1] == ' ' || p[-1] == '\n' || p[-1] == '\t')
+    if (p == line || p[-1] == ' ' || p[-1] == '\t')
       last = p;
     p += 9;
   }
-  return last ? strtoll(last + 9, NULL, 10) : -1;
+  if (last)
+    *launches = strtoll(last + 9, NULL, 10);
 }
 
 /* Sets the run's identity and its empty values before anything can fail, so that a run stopped
@@ -167,17 +171,35 @@ static int run_init(const hp__session_ctx *c, const hp__unit *u, const hp__slot 
   return 0;
 }
 
+/* Creates the run's folder <unit>/<k>, relative to the session folder's descriptor and never
+ * through a link: the unit's folder is made at its first run, and a later run walks into it
+ * without following a link, so a folder the previous runs' programs replaced or planted is
+ * refused, not used. Every run folder is new: one that exists is an error, never reused. */
+static int run_mkdir(hp__session_ctx *c, hp__unit *u, const char *rel)
+{
+  if (!u->dir_made) {
+    if (hp__mkdir_at(c->dirfd, u->name, 0755, NULL) != 0)
+      return hp__session_io_error(c, "create", u->name, errno);
+    u->dir_made = 1;
+  }
+  if (hp__mkdir_at(c->dirfd, rel, 0755, NULL) != 0)
+    return hp__session_io_error(c, "create", rel, errno);
+  return 0;
+}
+
 /* Creates the run's folder and works out its argv and output files; logs the command line. */
-static int run_paths(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, hp_run *run,
-                     run_io *io)
+static int run_paths(hp__session_ctx *c, hp__unit *u, const hp__slot *sl, hp_run *run, run_io *io)
 {
   int r;
 
   if ((io->dir = hp__path_join(c->s->dir, run->dir)) == NULL)
     return HP_ENOMEM;
-  if ((r = hp__mkdirs(io->dir, 0755)) != 0)
+  if ((r = run_mkdir(c, u, run->dir)) != 0)
     return r;
-  if ((r = hp__run_argv(c, u, io->dir, &io->argv)) != 0)
+  /* A driver may write an input file for its profiler into the run folder (rocprof's pmc list). */
+  if ((r = hp__run_argv(c, u, io->dir, &io->argv)) == HP_EIO || r == HP_EEXIST)
+    return hp__session_io_error(c, "write the profiler's input in", run->dir, errno);
+  if (r)
     return r;
   run->command = hp__strv_shell_join(&io->argv);
   io->outp = hp__path_join(io->dir, "stdout.txt");
@@ -239,13 +261,12 @@ static int run_child(hp__session_ctx *c, const hp__unit *u, run_io *io, hp__chil
   return hp__child_run(&c->loop, &spec, res);
 }
 
-/* Copies what the child did into the run record, reads the metrics from its stdout and lists the
- * files it left. */
+/* Copies what the child did into the run record, reads the metrics from its stdout (unless its
+ * copy was cut short: run->error says so then) and lists the files it left. */
 static int run_record(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, hp_pass_result *pr,
-                      hp_run *run, const run_io *io, const hp__child_result *res)
+                      hp_run *run, const run_io *io, const hp__child_result *res, int out_lost)
 {
-  char *text = NULL;
-  size_t len = 0;
+  long long launches = -1;
   int r;
 
   run->exit_status = res->exit_status;
@@ -259,16 +280,24 @@ static int run_record(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl,
   run->mem_samples = res->mem_samples;
   if (res->sampler_error && !pr->mem_note)
     pr->mem_note = hp__asprintf("the sampler could not start: %s", uv_strerror(res->sampler_error));
+  if (res->left_behind > 0)
+    fprintf(hp__session_log(c), "hprun: run %s left %d process%s behind: killed\n", run->dir,
+            res->left_behind, res->left_behind == 1 ? "" : "es");
+  if (res->output_cut)
+    fprintf(hp__session_log(c),
+            "hprun: run %s: its output pipe was still held open 2 s after it exited; reading "
+            "stopped there\n",
+            run->dir);
   if (res->timed_out)
     fprintf(hp__session_log(c),
             "hprun: %s run %d timed out after %g s; its process group was stopped\n", u->name,
             sl->k, u->timeout);
-  if (hp__read_file(io->outp, &text, &len) == 0) {
-    hp__metrics_scan(c->metrics, text, len, run->values);
+  /* One streaming pass: hprun's memory stays bounded whatever the app printed. */
+  if (!out_lost) {
+    hp__metrics_scan_path(c->metrics, io->outp, run->values, launches_line, &launches);
     if (!sl->warmup && pr->app_launches < 0)
-      pr->app_launches = find_launches(text);
+      pr->app_launches = launches;
   }
-  free(text);
   if ((r = list_files(io->dir, "", &run->files)) != 0)
     return r;
   run->ok = !run->error && res->exit_status == 0 && !res->term_signal && !res->timed_out &&
@@ -276,31 +305,87 @@ static int run_record(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl,
   return 0;
 }
 
+/* A write to one of the child's files that failed after it started (a full disk, say), as the
+ * exec module reports it. Returns the errno, or 0 when every byte was saved. */
+static int child_write_error(const hp__child_result *res, const char **path)
+{
+  *path = res->write_path;
+  return res->write_path ? res->write_errno : 0;
+}
+
+int hp__run_lost_output(hp__session_ctx *c, hp_run *run, const char *path, int e)
+{
+  size_t n = strlen(path);
+  char *why;
+
+  if (n >= 11 && strcmp(path + n - 11, "/stdout.txt") == 0 && run->error == NULL) {
+    why = hp__fs_error("write", NULL, path, e);
+    run->error = why ? hp__asprintf("its output could not be saved (%s), so its metrics were not "
+                                    "read",
+                                    why)
+                     : NULL;
+    free(why);
+    if (run->error == NULL)
+      return HP_ENOMEM;
+  }
+  return hp__session_io_error(c, "write", path, e);
+}
+
+/* Runs the child; a run that could not start is recorded (not an error). Sets *werr and *wpath
+ * when one of its files lost bytes. */
+static int run_spawn(hp__session_ctx *c, const hp__unit *u, hp_run *run, run_io *io,
+                     hp__child_result *res, int *werr, const char **wpath)
+{
+  int r = run_child(c, u, io, res);
+
+  if (r == HP_ESPAWN) {
+    run->error =
+        hp__asprintf("could not start '%s': %s", io->argv.v[0], uv_strerror(res->spawn_error));
+    fprintf(hp__session_log(c), "hprun: %s\n", run->error ? run->error : "could not start");
+    return 0;
+  }
+  if (r == HP_EIO && (*werr = child_write_error(res, wpath)) != 0)
+    return 0; /* the child ran and its result is whole; one of its files is not */
+  if (r == HP_EIO) {
+    char *rel = hp__asprintf("%s/stdout.txt", run->dir);
+    r = hp__session_io_error(c, "create", rel ? rel : run->dir, EIO);
+    free(rel);
+  }
+  return r;
+}
+
 int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_run *run, int round)
 {
-  const hp__unit *u = &c->units[sl->unit];
+  hp__unit *u = &c->units[sl->unit];
   hp__child_result res;
+  const char *wpath = NULL;
   run_io io;
-  int r;
+  int r, werr = 0;
 
   memset(&io, 0, sizeof(io));
+  memset(&res, 0, sizeof(res));
   if ((r = run_init(c, u, sl, run, round)) != 0)
     return r;
   if ((r = run_paths(c, u, sl, run, &io)) != 0)
-    goto fail;
+    goto not_run;
   if ((io.env = run_env(c, u, sl, round, io.dir)) == NULL) {
     r = HP_ENOMEM;
     goto fail;
   }
-  r = run_child(c, u, &io, &res);
-  if (r == HP_ESPAWN) {
-    run->error =
-        hp__asprintf("could not start '%s': %s", io.argv.v[0], uv_strerror(res.spawn_error));
-    fprintf(hp__session_log(c), "hprun: %s\n", run->error ? run->error : "could not start");
-  } else if (r) {
+  if ((r = run_spawn(c, u, run, &io, &res, &werr, &wpath)) != 0)
+    goto not_run;
+  /* What the run lost is said before it is recorded, so that its record (ok, advice) says so. */
+  if (werr && (r = hp__run_lost_output(c, run, wpath, werr)) == HP_ENOMEM)
     goto fail;
-  }
-  r = run_record(c, u, sl, pr, run, &io, &res);
+  r = run_record(c, u, sl, pr, run, &io, &res, werr && strcmp(wpath, io.outp) == 0);
+  if (r == 0 && werr)
+    r = HP_EIO;
+  goto fail;
+
+not_run:
+  /* Its record says why it never ran, so that nobody looks for a metric it could not print. */
+  if (r == HP_EIO && run->error == NULL && c->io_message)
+    run->error = hp__asprintf("it did not run: %s", c->io_message);
 
 fail:
   hp_strv_free(&io.argv);
@@ -331,8 +416,9 @@ int hp__run_build(hp__session_ctx *c)
   hp__child_result res;
   hp_strv argv = {NULL, 0};
   char *dir = NULL, *outp = NULL, *errp = NULL, *log = NULL;
+  const char *wpath = NULL;
   size_t len;
-  int r;
+  int r, werr = 0;
 
   if (c->plan->app.build.n == 0)
     return 0;
@@ -341,8 +427,12 @@ int hp__run_build(hp__session_ctx *c)
   dir = hp__path_join(c->s->dir, "build");
   outp = dir ? hp__path_join(dir, "stdout.txt") : NULL;
   errp = dir ? hp__path_join(dir, "stderr.txt") : NULL;
-  if (outp == NULL || errp == NULL || hp__mkdirs(dir, 0755)) {
-    r = HP_EIO;
+  if (outp == NULL || errp == NULL) {
+    r = HP_ENOMEM;
+    goto fail;
+  }
+  if (hp__mkdir_at(c->dirfd, "build", 0755, NULL) != 0) {
+    r = hp__session_io_error(c, "create", "build", errno);
     goto fail;
   }
   fprintf(hp__session_log(c), "hprun: build: %s\n", argv.v[0]);
@@ -355,6 +445,12 @@ int hp__run_build(hp__session_ctx *c)
   spec.echo = c->opts->quiet ? NULL : hp__session_log(c);
   spec.prefix = "[build] ";
   r = hp__child_run(&c->loop, &spec, &res);
+  if (r == HP_EIO && (werr = child_write_error(&res, &wpath)) != 0)
+    r = 0; /* the build ran; its log is cut short, which is reported below */
+  else if (r == HP_EIO) {
+    r = hp__session_io_error(c, "create", "build/stdout.txt", EIO);
+    goto fail;
+  }
   if (r || res.exit_status || res.term_signal || res.interrupted) {
     c->s->error =
         hp__asprintf("the build failed (%s); its log is in %s", build_failure(r, &res), dir);
@@ -364,6 +460,8 @@ int hp__run_build(hp__session_ctx *c)
     }
     r = HP_ERUN;
   }
+  if (werr)
+    r = hp__session_io_error(c, "write", wpath, werr);
 
 fail:
   free(log);

@@ -11,14 +11,17 @@
 #include "analyze/profiles.h"
 #include "analyze/results.h"
 #include "exec/runner.h"
+#include "report/write_all.h"
 #include "session/manifest.h"
 #include "session/session.h"
 #include "util/buf.h"
 #include "util/strv.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void on_signal(uv_signal_t *h, int signum)
 {
@@ -83,7 +86,8 @@ static int record_init(hp__session_ctx *c)
   return 0;
 }
 
-/* Creates the session folder, fills the record and copies the plan in. */
+/* Creates the session folder (held open from here on), fills the record and copies the plan in.
+ * A failure here means nothing ran: the caller gets no session. */
 static int session_open(hp__session_ctx *c)
 {
   char *parent = hp__session_parent(c->plan, c->opts);
@@ -91,15 +95,13 @@ static int session_open(hp__session_ctx *c)
 
   if (parent == NULL)
     return HP_ENOMEM;
-  if ((r = hp__session_dir_make(parent, c->plan->name, &c->s->dir)) != 0) {
-    hp_diags_add(c->diags, HP_DIAG_ERROR, parent, 0, 0, "cannot create a session folder: %s",
-                 hp_strerror(r));
+  if ((r = hp__session_dir_make(parent, c->plan->name, &c->s->dir, &c->dirfd, c->diags)) != 0)
     goto fail;
-  }
   if ((r = record_init(c)) != 0)
     goto fail;
   fprintf(hp__session_log(c), "hprun: session folder %s\n", c->s->dir);
-  r = hp__session_copy_plan(c->plan, c->s->dir);
+  if (hp__session_copy_plan(c->plan, c->dirfd) != 0)
+    r = hp__session_io_error(c, "create", "plan.yaml", errno);
 
 fail:
   free(parent);
@@ -172,27 +174,35 @@ static void used_tools(const hp__session_ctx *c, hp_strv *tools)
   }
 }
 
-/* Whatever stopped the schedule (`r`), what was measured is analysed and written down. Returns
- * the session's result: r, else a failure to write the reports, else HP_EINTR when stopped. */
+/* Whatever stopped the schedule (`r`), what was measured is analysed and written down: each file
+ * on its own, so that one that cannot be written loses only itself. Returns the session's result:
+ * HP_EIO when a file of the session could not be written (exit 4 wins, since something the user
+ * relies on is missing), else r, else HP_EINTR when stopped. */
 static int session_close(hp__session_ctx *c, int r)
 {
   hp_session *s = c->s;
   hp_strv tools = {NULL, 0};
-  int r2;
 
   s->interrupted = c->stopping > 0;
   s->finished = hp__session_now_iso();
   if (r && r != HP_ERUN && s->error == NULL)
-    s->error = hp__asprintf("the session stopped early: %s", hp_strerror(r));
+    s->error = c->io_message ? hp__asprintf("the session stopped early: %s", c->io_message)
+                             : hp__asprintf("the session stopped early: %s", hp_strerror(r));
   used_tools(c, &tools);
-  hp__manifest_write(&c->loop, c->plan, s, &tools, c->base_env);
+  if (hp__manifest_write(&c->loop, c->plan, s, &tools, c->base_env, c->dirfd) == 0)
+    s->written |= HP_WROTE_MANIFEST;
+  else
+    hp__session_io_error(c, "write", "manifest.json", errno);
   hp_strv_free(&tools);
   hp__session_parse_profiles(s, c->plan->categories, c->plan->ncategories, c->diags);
   hp__session_analyze(s, c->plan);
-  s->exit_code = hp__session_exit_code(s);
-  r2 = hp_report_write_all(s);
-  if (r2 && r == 0)
-    r = r2;
+  s->exit_code = c->io_failed ? HP_EXIT_IO : hp__session_exit_code(s);
+  if (hp__report_write_all_at(s, c->dirfd, c->diags, &s->written) != 0) {
+    c->io_failed = 1;
+    s->exit_code = HP_EXIT_IO;
+  }
+  if (c->io_failed)
+    return HP_EIO;
   if (r == 0 && s->interrupted)
     r = HP_EINTR;
   return r;
@@ -208,6 +218,7 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
   c.plan = plan;
   c.opts = opts;
   c.diags = diags;
+  c.dirfd = -1;
   if (uv_loop_init(&c.loop))
     return HP_EIO;
   signals_start(&c);
@@ -225,6 +236,9 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
 fail:
   hp_session_free(c.s);
   hp__session_ctx_free(&c);
+  if (c.dirfd >= 0)
+    close(c.dirfd);
+  free(c.io_message);
   uv_close((uv_handle_t *)&c.sigint, NULL);
   uv_close((uv_handle_t *)&c.sigterm, NULL);
   uv_run(&c.loop, UV_RUN_DEFAULT);

@@ -8,7 +8,8 @@
  *
  * A context is the caller's (usually on its stack). hp__session_prepare fills it and
  * hp__session_ctx_free releases what it filled, also after a failed prepare; plan, opts, diags
- * and the session record it points to are never the context's.
+ * and the session record it points to are never the context's, nor is dirfd (hp_session_run opens
+ * and closes it).
  */
 #ifndef HPRUN_SESSION_SESSION_H
 #define HPRUN_SESSION_SESSION_H
@@ -30,6 +31,7 @@ typedef struct hp__unit {
   char *tool_path; /* the profiler, for profiled passes */
   const hp__driver *driver;
   double timeout;
+  int dir_made; /* hprun created its folder <session>/<name> (at its first run) */
 } hp__unit;
 
 typedef struct hp__session_ctx {
@@ -50,6 +52,10 @@ typedef struct hp__session_ctx {
   double sampler_scale; /* its readings times this give MiB */
   char *sampler_note;   /* why memory is not sampled, or NULL */
   hp_session *s;        /* the record being filled; NULL in a dry run */
+  int dirfd;            /* the session folder, open (O_CLOEXEC) from its creation to the end; every
+                           file and folder of the session is made relative to it; -1 when none */
+  int io_failed;        /* a file or folder of the session could not be written: exit 4 */
+  char *io_message;     /* the first such failure, "cannot write PATH: WHY" */
 } hp__session_ctx;
 
 /* Where progress and the children's live output go. */
@@ -66,11 +72,21 @@ char *hp__session_abspath(const char *base, const char *p);
 /* The absolute folder sessions of this plan go into: --output (relative to where hprun started)
  * or the plan's `output` (relative to the plan). NULL when out of memory. */
 char *hp__session_parent(const hp_plan *plan, const hp_run_opts *opts);
-/* Creates a new <parent>/<name>-<stamp>[-N] (and parent, if missing); *out is malloc'd. Returns 0,
- * HP_EEXIST when every name is taken, HP_EIO or HP_ENOMEM. */
-int hp__session_dir_make(const char *parent, const char *name, char **out);
-/* Copies the plan's text into <dir>/plan.yaml. Returns 0 or an HP_E* code. */
-int hp__session_copy_plan(const hp_plan *plan, const char *dir);
+/* Creates a new <parent>/<name>-<stamp>[-N] (and parent, if missing) and opens it: *out is
+ * malloc'd, *fd is the folder's descriptor (O_CLOEXEC), both the caller's. Returns 0, HP_EEXIST
+ * when every name is taken, HP_EIO or HP_ENOMEM; a failure is also added to diags (NULL: not) as
+ * "cannot create PATH: WHY". */
+int hp__session_dir_make(const char *parent, const char *name, char **out, int *fd,
+                         hp_diags *diags);
+/* Copies the plan's text, verbatim, into plan.yaml of the session folder `dirfd` (never replacing
+ * anything). Returns 0 or an HP_E* code; on failure errno says why. */
+int hp__session_copy_plan(const hp_plan *plan, int dirfd);
+/* Reports a file or folder of the session that could not be made: adds "cannot VERB PATH: WHY"
+ * (hp__fs_error: VERB "create" for what must be new, "write" for a replacing write; PATH is `rel`
+ * below the session folder, or `rel` itself when absolute) to diags, keeps the first such message
+ * for the session's `error`, and marks the session for exit 4. Returns HP_EIO, for the caller to
+ * return when the session cannot go on. */
+int hp__session_io_error(hp__session_ctx *c, const char *verb, const char *rel, int e);
 /* The current time as ISO 8601 UTC, malloc'd; NULL when out of memory. */
 char *hp__session_now_iso(void);
 
@@ -93,5 +109,11 @@ int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_r
 /* Runs the plan's build command, if any. Returns 0, HP_ERUN (with s->error set) when it failed,
  * or another HP_E* code. */
 int hp__run_build(hp__session_ctx *c);
+/* Records that a run's output file `path` (absolute) lost bytes the child wrote (errno `e`):
+ * reports it (hp__session_io_error). When it is the run's stdout.txt, the run fails with an
+ * error saying its output could not be saved, and its metrics stay unread, since a cut file could
+ * hold a value that was not the last; the advice then names the file, not the metric pattern.
+ * Returns HP_EIO: the session stops (the disk that lost it would lose the next run's too). */
+int hp__run_lost_output(hp__session_ctx *c, hp_run *run, const char *path, int e);
 
 #endif /* HPRUN_SESSION_SESSION_H */

@@ -103,8 +103,8 @@ for extra in "" ", --close-stdout" ", --clean-env, --ignore-term"; do
   assert_eq "$(json_get "$S/summary.json" "sum(1 for r in d['passes'][0]['runs'] if r['ok'])")" 2 \
     "runs measured$extra"
   grep -q "daemonapp: daemon started" "$S/normal/1/stdout.txt" || fail "stdout.txt lost its lines"
-  # TODO(session): once lib/session prints res.left_behind, also assert
-  #   grep -q "^hprun: run normal/1 left 1 process behind: killed$" "$T/err"
+  grep -q "^hprun: run normal/1 left 1 process behind: killed$" "$T/err" ||
+    { cat "$T/err"; fail "the session must say the run left a process behind ($extra)"; }
   nothing_outside "daemon$extra"
 done
 ok "escaped daemons are killed at the end of their run, without stalling the session"

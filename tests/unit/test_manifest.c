@@ -6,7 +6,9 @@
  *     sha256sum
  * The other members are checked against values the test sets itself: the runs' folders and
  * command lines, a fake profiler's --version answer and exit status, and an environment whose
- * GPU-related variables must be kept and the rest left out.
+ * GPU-related variables must be kept and the rest left out. Secrets (by the names in
+ * util/secret.h, checked here name by name) are stored as "<redacted>", and the manifest, like
+ * every file of a session, is never written through a link planted at its temporary name.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,7 @@
 #include "session/session.h"
 #include "util/fsutil.h"
 #include "util/jsonread.h"
+#include "util/secret.h"
 
 #define PLAN_TEXT "name: mt\napp: {command: [./app, --n, \"3\"]}\nmetrics: [m]\npasses: [normal]\n"
 #define PLAN_SHA256 "1c3f08102de62a9536f41cf017e2f7738bfd55e6d207f9ed6ad2178fe7b114a3"
@@ -32,6 +36,7 @@
 
 typedef struct fixture {
   char dir[64]; /* a fresh temporary folder: the plan's folder and the session folder */
+  int dirfd;    /* that folder, open as a session's is */
   hp_plan *plan;
   uv_loop_t loop;
 } fixture;
@@ -44,7 +49,8 @@ static int setup(void **state)
   if (f == NULL)
     return -1;
   strcpy(f->dir, "/tmp/hprun-test-manifest-XXXXXX");
-  if (mkdtemp(f->dir) == NULL || uv_loop_init(&f->loop) != 0)
+  if (mkdtemp(f->dir) == NULL || uv_loop_init(&f->loop) != 0 ||
+      hp__dir_open(f->dir, &f->dirfd) != 0)
     return -1;
   hp_diags_init(&d);
   if (hp_plan_load_string("mt.yaml", f->dir, PLAN_TEXT, strlen(PLAN_TEXT), &f->plan, &d) != 0)
@@ -60,6 +66,7 @@ static int teardown(void **state)
   char cmd[128];
 
   hp_plan_free(f->plan);
+  close(f->dirfd);
   uv_run(&f->loop, UV_RUN_DEFAULT);
   uv_loop_close(&f->loop);
   snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
@@ -106,16 +113,16 @@ static void plan_copy_and_hash(void **state)
   memset(&s, 0, sizeof(s));
   s.name = "mt";
   s.dir = f->dir;
-  assert_int_equal(hp__session_copy_plan(f->plan, f->dir), 0);
+  assert_int_equal(hp__session_copy_plan(f->plan, f->dirfd), 0);
   snprintf(path, sizeof(path), "%s/plan.yaml", f->dir);
   assert_int_equal(hp__read_file(path, &copy, &len), 0);
   assert_int_equal(len, strlen(PLAN_TEXT));
   assert_memory_equal(copy, PLAN_TEXT, len);
   free(copy);
   /* A session folder is never reused: the copy is never overwritten. */
-  assert_int_equal(hp__session_copy_plan(f->plan, f->dir), HP_EEXIST);
+  assert_int_equal(hp__session_copy_plan(f->plan, f->dirfd), HP_EEXIST);
 
-  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, NULL, NULL), 0);
+  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, NULL, NULL, f->dirfd), 0);
   m = read_json(f->dir, "manifest.json");
   assert_string_equal(jstr(m, "plan/sha256"), PLAN_SHA256);
   assert_string_equal(jstr(m, "plan/file"), "mt.yaml");
@@ -135,7 +142,7 @@ static void plan_without_text(void **state)
   s.dir = f->dir;
   p.text = NULL;
   p.text_len = 0;
-  assert_int_equal(hp__manifest_write(&f->loop, &p, &s, NULL, NULL), 0);
+  assert_int_equal(hp__manifest_write(&f->loop, &p, &s, NULL, NULL, f->dirfd), 0);
   m = read_json(f->dir, "manifest.json");
   assert_string_equal(jstr(m, "plan/sha256"), EMPTY_SHA256);
   hp__jv_free(m);
@@ -188,7 +195,7 @@ static void members(void **state)
   s.passes = &pr;
   s.npasses = 1;
 
-  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, &tools, env), 0);
+  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, &tools, env, f->dirfd), 0);
   m = read_json(f->dir, "manifest.json");
   assert_string_equal(jstr(m, "session"), "mt");
   assert_string_equal(jstr(m, "started"), "2024-01-02T03:04:05Z");
@@ -224,12 +231,119 @@ static void members(void **state)
   hp__jv_free(m);
 }
 
+/* The redaction rule, name by name: in with any case and anywhere in the name, out otherwise. */
+static void redaction_rule(void **state)
+{
+  static const char *const secret[] = {"NVIDIA_API_KEY",
+                                       "HPRUN_TOKEN",
+                                       "NCCL_IB_PASSWORD",
+                                       "AWS_SECRET_ACCESS_KEY",
+                                       "GITHUB_TOKEN",
+                                       "my_password",
+                                       "DB_PASSWD",
+                                       "GOOGLE_APPLICATION_CREDENTIALS",
+                                       "Api_Key",
+                                       "KEY",
+                                       "HF_TOKEN=hf_x",
+                                       "CUDA_Credential_FILE",
+                                       "secret",
+                                       "KEYBOARD_LAYOUT",
+                                       NULL};
+  static const char *const plain[] = {"HIP_VISIBLE_DEVICES",
+                                      "PATH",
+                                      "LD_LIBRARY_PATH",
+                                      "HOME",
+                                      "HPRUN_PASS",
+                                      "PASSW",
+                                      "TOKE",
+                                      "KE",
+                                      "",
+                                      "HIP_X=my_token_is_here",
+                                      NULL};
+  size_t i;
+
+  (void)state;
+  for (i = 0; secret[i]; i++)
+    if (!hp__env_is_secret(secret[i]))
+      fail_msg("'%s' should be a secret", secret[i]);
+  for (i = 0; plain[i]; i++)
+    if (hp__env_is_secret(plain[i]))
+      fail_msg("'%s' should not be a secret", plain[i]);
+  assert_string_equal(HP__REDACTED, "<redacted>");
+  assert_string_equal(hp__env_shown("HPRUN_TOKEN", "xyz"), "<redacted>");
+  assert_string_equal(hp__env_shown("HIP_VISIBLE_DEVICES", "1"), "1");
+}
+
+/* Secrets among the variables the manifest keeps are stored as "<redacted>"; their values appear
+ * nowhere in the file. */
+static void manifest_redacts_secrets(void **state)
+{
+  fixture *f = *state;
+  char *env[] = {"NVIDIA_API_KEY=abc-value-1",
+                 "HPRUN_TOKEN=xyz-value-2",
+                 "NCCL_IB_PASSWORD=pw-value-3",
+                 "HIP_VISIBLE_DEVICES=2",
+                 "CUDA_SECRET_X=sv-value-4",
+                 "OTHER_TOKEN=not-kept-5",
+                 NULL};
+  char path[256], *text = NULL;
+  const hp__jv *e;
+  hp_session s;
+  hp__jv *m;
+
+  memset(&s, 0, sizeof(s));
+  s.name = "mt";
+  s.dir = f->dir;
+  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, NULL, env, f->dirfd), 0);
+  m = read_json(f->dir, "manifest.json");
+  e = hp__jv_get(m, "environment");
+  assert_int_equal(hp__jv_len(e), 5); /* OTHER_TOKEN is no GPU variable: left out */
+  assert_string_equal(jstr(m, "environment/NVIDIA_API_KEY"), "<redacted>");
+  assert_string_equal(jstr(m, "environment/HPRUN_TOKEN"), "<redacted>");
+  assert_string_equal(jstr(m, "environment/NCCL_IB_PASSWORD"), "<redacted>");
+  assert_string_equal(jstr(m, "environment/HIP_VISIBLE_DEVICES"), "2");
+  assert_string_equal(jstr(m, "environment/CUDA_SECRET_X"), "<redacted>");
+  hp__jv_free(m);
+  snprintf(path, sizeof(path), "%s/manifest.json", f->dir);
+  assert_int_equal(hp__read_file(path, &text, NULL), 0);
+  assert_null(strstr(text, "-value-"));
+  assert_null(strstr(text, "not-kept"));
+  free(text);
+}
+
+/* A link planted at manifest.json's temporary name is refused, not followed. */
+static void manifest_refuses_planted_tmp(void **state)
+{
+  fixture *f = *state;
+  char tmp[256], target[256], *text = NULL;
+  hp_session s;
+
+  memset(&s, 0, sizeof(s));
+  s.name = "mt";
+  s.dir = f->dir;
+  snprintf(target, sizeof(target), "%s/sentinel", f->dir);
+  assert_int_equal(hp__write_file(target, "sentinel", 8, 1), 0);
+  snprintf(tmp, sizeof(tmp), "%s/manifest.json.tmp.%ld", f->dir, (long)getpid());
+  assert_int_equal(symlink(target, tmp), 0);
+  errno = 0;
+  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, NULL, NULL, f->dirfd), HP_EEXIST);
+  assert_int_equal(errno, EEXIST);
+  assert_int_equal(hp__read_file(target, &text, NULL), 0);
+  assert_string_equal(text, "sentinel");
+  free(text);
+  snprintf(target, sizeof(target), "%s/manifest.json", f->dir);
+  assert_int_equal(access(target, F_OK), -1);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(plan_copy_and_hash, setup, teardown),
       cmocka_unit_test_setup_teardown(plan_without_text, setup, teardown),
       cmocka_unit_test_setup_teardown(members, setup, teardown),
+      cmocka_unit_test(redaction_rule),
+      cmocka_unit_test_setup_teardown(manifest_redacts_secrets, setup, teardown),
+      cmocka_unit_test_setup_teardown(manifest_refuses_planted_tmp, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
