@@ -56,7 +56,8 @@ assert_close() {
 # (Reads /proc directly: procps may not be installed on a bare machine.)
 assert_no_process() {
   for f in /proc/[0-9]*/cmdline; do
-    c=$(tr '\0' ' ' <"$f" 2>/dev/null) || continue
+    # A process may end between the glob and the read: the shell's own error is silenced too.
+    c=$( { tr '\0' ' ' <"$f"; } 2>/dev/null) || continue
     case "$c" in
       *"$1"*) [ "${f#/proc/$$/}" = "$f" ] || continue
               fail "a process matching '$1' was left behind: ${f%/cmdline}: $c" ;;
