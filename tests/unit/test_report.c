@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 
 #include "analyze/profiles.h"
 #include "analyze/results.h"
+#include "report/markdown.h"
 #include "util/buf.h"
 #include "util/fsutil.h"
 #include "util/jsonread.h"
@@ -273,8 +275,23 @@ static void test_markdown(void **state)
   assert_contains(md, "\n| normal | warmup 0 | `normal/warmup-1` | 0 | 10.0 | 1000 | t=1 | 0 |\n");
   assert_contains(md, "\n| stats | 1 | `stats/1` | 0 | 10.0 | 1000 | t=1.3 | 1 |\n");
   assert_contains(md, "\n| pmc | 1 | `pmc/1` | 2 | 10.0 | 1000 | t=- | 0 |\n");
-  /* 4 + 3 + 1 + 3 + 3 runs, one row each. */
+  /* 4 + 3 + 1 + 3 + 3 runs, one row each, every pass's table in a block of its own that GitHub
+   * shows collapsed, open when a run of the pass failed. The blank line after </summary> lets the
+   * table inside render. */
   assert_int_equal(count(md, " | 10.0 | 1000 | "), 14);
+  assert_contains(md,
+                  "\n## Runs\n\n<details><summary>normal: 4 runs (1 warmup), all ok</summary>\n\n"
+                  "| pass | run | dir | exit | wall ms | max RSS kB | values | files |\n"
+                  "|---|---:|---|---:|---:|---:|---|---:|\n"
+                  "| normal | warmup 0 | `normal/warmup-1` |");
+  assert_contains(md,
+                  "| t=1 | 0 |\n\n</details>\n\n<details><summary>stats: 3 runs, all ok</summary>");
+  assert_contains(md, "\n<details open><summary>pmc: 1 run, 1 failed</summary>\n\n");
+  assert_int_equal(count(md, "<details"), 5);
+  assert_int_equal(count(md, "\n</details>\n"), 5);
+  /* Every run fits: nothing is left to summary.json. */
+  assert_null(strstr(md, "more run"));
+  assert_null(strstr(md, "runs are shown"));
   /* No profile was parsed into this session. */
   assert_null(strstr(md, "## Profiler output"));
   free(md);
@@ -494,7 +511,10 @@ static void test_summary_round_trip(void **state)
   assert_contains(first, "\"name\": \"vec-kernels\"");
   assert_contains(first,
                   "\"exit_code\": 1,\n  \"causes\": [\n    {\n      \"kind\": \"threshold\"");
-  assert_contains(md, "\n## Profiler output: stats\n\n");
+  assert_contains(md, "\n## Profiler output: stats\n\n1 files read, 0 ignored.\n");
+  /* The profile's file, as the session folder (an absolute path here) sees it. */
+  assert_contains(md, "\n| `stats/1/result_1.kernel.csv` | hipprof-kernel-stats |\n");
+  assert_null(strstr(md, dir));
 
   /* The session's own renderings are the writers' texts, byte for byte. */
   assert_int_equal(hp_report_write_all(s), 0);
@@ -593,11 +613,319 @@ static void test_reread_keeps_judgements(void **state)
   hp_session_free(s);
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* report.md stays small and names no absolute path.                                               */
+
+/* The largest report.md may be: a GitHub PR comment holds 65,536 characters. */
+#define MD_MAX (60 * 1024)
+
+/* Where "/" starts an absolute path in a Markdown text: at its start or after a space, backtick,
+ * '(' or '|', and followed by a name (the "/" of "mean / peak" is not a path). Returns the first
+ * such place, or NULL. */
+static const char *absolute_path(const char *md)
+{
+  const char *p;
+
+  for (p = md; *p; p++)
+    if (*p == '/' && (p == md || strchr(" `(|\n", p[-1])) &&
+        (isalnum((unsigned char)p[1]) || p[1] == '.'))
+      return p;
+  return NULL;
+}
+
+static void assert_no_absolute_path(const char *md)
+{
+  const char *p = absolute_path(md);
+
+  if (p)
+    fail_msg("an absolute path in report.md: %.60s", p);
+}
+
+/* A session of npasses passes (at most 4) of nruns runs each, with nmetrics metrics, every run ok
+ * and 10 ms long, in an absolute folder as `hprun run` makes it. */
+static hp_session *many_runs(size_t npasses, size_t nruns, size_t nmetrics)
+{
+  static const char *const names[] = {"normal", "stats", "kernel-stack", "memory-usage"};
+  hp_session *s = new_session("/tmp/hprun-md-big/big-1");
+  size_t i, k, m;
+
+  for (i = 0; i < npasses; i++) {
+    hp_pass_result *pr = &s->passes[s->npasses++];
+    assert_int_equal(hp__pass_result_init(pr, nmetrics), 0);
+    pr->name = hp__strdup(names[i]);
+    pr->mode = hp__strdup(names[i]);
+    pr->is_baseline = i == 0;
+    for (m = 0; m < nmetrics; m++)
+      pr->metrics[m].name = hp__asprintf("metric_%zu", m);
+    pr->runs = calloc(nruns, sizeof(*pr->runs));
+    assert_non_null(pr->runs);
+    for (k = 0; k < nruns; k++) {
+      hp_run *r = &pr->runs[pr->nruns++];
+      r->index = (int)k + 1;
+      r->round = (int)(k * npasses + i + 1);
+      r->dir = hp__asprintf("%s/%zu", names[i], k + 1);
+      r->command = hp__strdup("app --run");
+      r->wall_ms = 10.0;
+      r->max_rss_kb = 1000;
+      r->mem_mean_mib = r->mem_peak_mib = NAN;
+      r->values = malloc((nmetrics ? nmetrics : 1) * sizeof(double));
+      assert_non_null(r->values);
+      for (m = 0; m < nmetrics; m++)
+        r->values[m] = 1.0 + (double)m;
+      r->ok = 1;
+    }
+  }
+  s->repeat = (int)nruns;
+  return s;
+}
+
+/* 1,000 runs (4 passes of 250): report.md shows 200 rows, 50 per pass, each pass's failed run
+ * among them, says how many it left out, and stays far below a PR comment's limit. */
+static void test_markdown_thousand_runs(void **state)
+{
+  hp_session *s = many_runs(4, 250, 1);
+  hp_run *bad = &s->passes[1].runs[239];
+  char *md = NULL;
+
+  (void)state;
+  bad->exit_status = 1;
+  bad->ok = 0;
+  assert_int_equal(hp_report_markdown(s, &md), 0);
+  assert_true(strlen(md) < MD_MAX);
+  assert_null(strstr(md, "/tmp"));
+  assert_no_absolute_path(md);
+  assert_int_equal(count(md, " | 10.0 | 1000 | "), 200);
+  assert_contains(md,
+                  "\n## Runs\n\n200 of the 1000 runs are shown, each pass's failed runs "
+                  "first; summary.json has every run.\n\n<details><summary>normal: 250 "
+                  "runs, all ok</summary>\n\n| pass |");
+  assert_int_equal(
+      count(md, "\n\n\xE2\x80\xA6 and 200 more runs: see summary.json\n\n</details>\n"), 4);
+  /* The first 50 of each pass; in stats, the failed run 240 takes the last place, in the order
+   * the runs ran, and opens the block. */
+  assert_contains(md, "\n| normal | 50 | `normal/50` | 0 |");
+  assert_null(strstr(md, "| normal | 51 |"));
+  assert_contains(md, "\n<details open><summary>stats: 250 runs, 1 failed</summary>\n");
+  assert_contains(md,
+                  "\n| stats | 49 | `stats/49` | 0 | 10.0 | 1000 | metric_0=1 | 0 |\n"
+                  "| stats | 240 | `stats/240` | 1 | 10.0 | 1000 | metric_0=1 | 0 |\n\n");
+  assert_null(strstr(md, "| stats | 50 |"));
+  assert_int_equal(count(md, "<details"), 4);
+  free(md);
+
+  /* More failures than room: the ones left out are counted. */
+  for (size_t k = 0; k < 100; k++)
+    s->passes[2].runs[k].ok = 0;
+  assert_int_equal(hp_report_markdown(s, &md), 0);
+  assert_contains(md, "<details open><summary>kernel-stack: 250 runs, 100 failed</summary>");
+  assert_contains(md, "\n\xE2\x80\xA6 and 200 more runs (50 failed): see summary.json\n");
+  free(md);
+  hp_session_free(s);
+}
+
+/* Whatever the number of runs or metrics, the run tables stay within their budget. */
+static void test_markdown_bounded(void **state)
+{
+  static const size_t shapes[][3] = {{4, 20000, 1}, {1, 1, 1}, {4, 300, 30}, {2, 5000, 8}};
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+    hp_session *s = many_runs(shapes[i][0], shapes[i][1], shapes[i][2]);
+    size_t total = shapes[i][0] * shapes[i][1], rows;
+    char *md = NULL, *more;
+
+    assert_int_equal(hp_report_markdown(s, &md), 0);
+    rows = count(md, " | 10.0 | 1000 | ");
+    if (strlen(md) >= MD_MAX || rows > 200 || rows == 0)
+      fail_msg("%zu passes of %zu runs, %zu metrics: %zu bytes, %zu rows", shapes[i][0],
+               shapes[i][1], shapes[i][2], strlen(md), rows);
+    /* What is not shown is counted: the rows and the "more" lines add up to every run. */
+    for (more = md; (more = strstr(more, "\xE2\x80\xA6 and ")) != NULL; more += 4)
+      rows += strtoul(more + strlen("\xE2\x80\xA6 and "), NULL, 10);
+    assert_int_equal(rows, total);
+    assert_no_absolute_path(md);
+    free(md);
+    hp_session_free(s);
+  }
+}
+
+/* Paths inside the session folder are written relative to it, wherever they appear; a path that
+ * merely starts with the folder's name is another folder and stays as it is. */
+static void test_markdown_relative_paths(void **state)
+{
+  hp_session *s = demo();
+  hp__buf b = HP__BUF_INIT;
+  char *md = NULL;
+
+  (void)state;
+  free(s->dir);
+  s->dir = hp__strdup("/tmp/hprun-md/demo-1/");
+  assert_string_equal(hp__md_rel(s, "/tmp/hprun-md/demo-1/stats/1"), "stats/1");
+  assert_string_equal(hp__md_rel(s, "/tmp/hprun-md/demo-1//stats/1"), "stats/1");
+  assert_string_equal(hp__md_rel(s, "/tmp/hprun-md/demo-1"), ".");
+  assert_string_equal(hp__md_rel(s, "/tmp/hprun-md/demo-10/stats"), "/tmp/hprun-md/demo-10/stats");
+  assert_string_equal(hp__md_rel(s, "stats/1"), "stats/1");
+  /* The check the tests use finds what it looks for. */
+  assert_non_null(absolute_path("in `/tmp/x`"));
+  assert_null(absolute_path("mean / peak, 1/2"));
+  assert_int_equal(hp__md_text(&b, s,
+                               "see /tmp/hprun-md/demo-1/pmc/1/stderr.txt|x\n"
+                               "in `/tmp/hprun-md/demo-1` (/tmp/hprun-md/demo-1/a), not "
+                               "/tmp/hprun-md/demo-10/a or x/tmp/hprun-md/demo-1/a",
+                               HP__MD_CELL),
+                   0);
+  assert_string_equal(b.data,
+                      "see pmc/1/stderr.txt\\|x in `.` (a), not /tmp/hprun-md/demo-10/a "
+                      "or x/tmp/hprun-md/demo-1/a");
+  hp__buf_free(&b);
+
+  /* Everything report.md takes from the session: the error, the causes, the advice, a run's
+   * folder and its error. */
+  s->error = hp__strdup("cannot write /tmp/hprun-md/demo-1/build/stdout.txt");
+  free(s->causes[1].text);
+  s->causes[1].text = hp__strdup("run 1 exited with status 2; see /tmp/hprun-md/demo-1/pmc/1/x");
+  free(s->passes[2].advice);
+  s->passes[2].advice = hp__strdup("see /tmp/hprun-md/demo-1/pmc/1/stderr.txt");
+  free(s->passes[2].runs[0].dir);
+  s->passes[2].runs[0].dir = hp__strdup("/tmp/hprun-md/demo-1/pmc/1");
+  s->passes[2].runs[0].error = hp__strdup("cannot create /tmp/hprun-md/demo-1/pmc/1: EEXIST");
+  assert_int_equal(hp_report_markdown(s, &md), 0);
+  assert_null(strstr(md, "/tmp"));
+  assert_no_absolute_path(md);
+  assert_contains(md, "\n- **error**: cannot write build/stdout.txt\n");
+  assert_contains(md, "\n- fail: pmc: run 1 exited with status 2; see pmc/1/x\n");
+  assert_contains(md, "\n- **pmc**: see pmc/1/stderr.txt\n");
+  assert_contains(md, "\n| pmc | 1 | `pmc/1` | cannot create pmc/1: EEXIST | 10.0 |");
+  free(md);
+
+  /* A session read back from ./summary.json has the folder ".". */
+  free(s->dir);
+  s->dir = hp__strdup(".");
+  assert_int_equal(hp__md_text(&b, s, "./stats/1/a.csv and ../b and x./c", HP__MD_RAW), 0);
+  assert_string_equal(b.data, "stats/1/a.csv and ../b and x./c");
+  hp__buf_free(&b);
+  hp_session_free(s);
+}
+
+/* A session of n passes without runs, each with what the ncu fixtures hold as its profile, in the
+ * folder that holds them. */
+static hp_session *profiled(size_t n)
+{
+  hp_session *s = new_session("tests/fixtures/profile");
+  hp_diags d;
+  size_t i;
+
+  hp_diags_init(&d);
+  free(s->passes);
+  s->passes = calloc(n, sizeof(*s->passes));
+  assert_non_null(s->passes);
+  for (i = 0; i < n; i++) {
+    hp_pass_result *pr = &s->passes[s->npasses++];
+    assert_int_equal(hp__pass_result_init(pr, 1), 0);
+    pr->name = hp__asprintf("p%zu", i);
+    pr->mode = hp__strdup("time");
+    pr->metrics[0].name = hp__strdup("t");
+    assert_int_equal(hp_profile_new(&pr->profile), 0);
+    assert_int_equal(hp_profile_add_path(pr->profile, "tests/fixtures/profile/ncu", &d), 0);
+  }
+  s->passes[0].is_baseline = 1;
+  hp_diags_free(&d);
+  return s;
+}
+
+/* The bytes of md's profile sections, their headings not counted. */
+static size_t profile_bytes(const char *md, const hp_session *s)
+{
+  const char *first = strstr(md, "\n## Profiler output: ");
+  size_t n, i;
+
+  assert_non_null(first);
+  n = strlen(first);
+  for (i = 0; i < s->npasses; i++)
+    n -= strlen("\n## Profiler output: \n\n") + strlen(s->passes[i].name);
+  return n;
+}
+
+/* The first "… and N more rows" line under pass `name`'s profile counts `n` rows. */
+static void assert_cut(const char *md, const char *name, const char *n)
+{
+  char *heading = hp__asprintf("\n## Profiler output: %s\n", name);
+  const char *at = strstr(md, heading), *more;
+
+  assert_non_null(at);
+  more = strstr(at, "\n\xE2\x80\xA6 and ");
+  assert_non_null(more);
+  more += strlen("\n\xE2\x80\xA6 and ");
+  if (strncmp(more, n, strlen(n)) != 0 || strncmp(more + strlen(n), " more rows", 10) != 0)
+    fail_msg("%s: expected %s more rows, got %.20s", name, n, more);
+  free(heading);
+}
+
+/* The profiles: the writer's own title is not repeated under every pass, a kernel's long metric
+ * table is cut with a line saying how much, and when the profiles exceed their budget they are
+ * shown smaller, or left out with a line saying where they are. */
+static void test_markdown_profiles(void **state)
+{
+  hp_session *s = profiled(1);
+  char *md = NULL;
+
+  (void)state;
+  assert_int_equal(hp_report_markdown(s, &md), 0);
+  assert_int_equal(count(md, "## Profiler output: "), 1);
+  assert_null(strstr(md, "## Profile summary"));
+  assert_contains(md,
+                  "\n## Profiler output: p0\n\n4 files read, 0 ignored.\n\n### Kernel summary\n");
+  /* 257 ncu metrics of one kernel: the first 20, then the count of the rest. */
+  assert_contains(md,
+                  "| `device__attribute_clock_rate` |  | 19800000 | 1.98e+06 | 10 |\n\n"
+                  "\xE2\x80\xA6 and 237 more rows: see summary.json\n\n### ncu: other_kernel");
+  assert_contains(md, "\n| `ncu/details/ncu.csv` | ncu-csv |\n");
+  assert_no_absolute_path(md);
+  assert_true(profile_bytes(md, s) < HP__MD_PROFILE_BYTES);
+  free(md);
+  hp_session_free(s);
+
+  /* 12 of them: 2,000 bytes each at first, which the tables make with 3 and 5 rows; what those
+   * leave lets the earlier passes show theirs whole. */
+  s = profiled(12);
+  assert_int_equal(hp_report_markdown(s, &md), 0);
+  assert_int_equal(count(md, "## Profiler output: "), 12);
+  assert_int_equal(count(md, "\xE2\x80\xA6 and 252 more rows: see summary.json"), 6);
+  assert_int_equal(count(md, "\xE2\x80\xA6 and 237 more rows: see summary.json"), 6);
+  assert_cut(md, "p0", "237");
+  assert_cut(md, "p5", "237");
+  assert_cut(md, "p6", "252");
+  assert_cut(md, "p11", "252");
+  assert_null(strstr(md, "left out"));
+  assert_true(profile_bytes(md, s) <= HP__MD_PROFILE_BYTES);
+  free(md);
+  hp_session_free(s);
+
+  /* 40: too many to show even that way; the last ones give up their room first. */
+  s = profiled(40);
+  assert_int_equal(hp_report_markdown(s, &md), 0);
+  assert_true(strlen(md) < MD_MAX);
+  assert_int_equal(count(md, "## Profiler output: "), 40);
+  assert_contains(md,
+                  "\n## Profiler output: p39\n\n4 files read. The tables (3 kB) are left out "
+                  "to keep this report small: summary.json has them (the pass's `profile`), "
+                  "and `hprun summarize` prints them from the run folder.\n");
+  assert_contains(md, "\n## Profiler output: p0\n\n4 files read, 0 ignored.\n");
+  assert_true(profile_bytes(md, s) <= HP__MD_PROFILE_BYTES);
+  free(md);
+  hp_session_free(s);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_table),
       cmocka_unit_test(test_markdown),
+      cmocka_unit_test(test_markdown_thousand_runs),
+      cmocka_unit_test(test_markdown_bounded),
+      cmocka_unit_test(test_markdown_relative_paths),
+      cmocka_unit_test(test_markdown_profiles),
       cmocka_unit_test(test_junit),
       cmocka_unit_test(test_json),
       cmocka_unit_test(test_summary_round_trip),
