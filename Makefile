@@ -2,7 +2,8 @@
 #
 #   make            build build/hprun, the test programs and the demo apps
 #   make run        install missing Debian packages, build, run configs/quickstart.yaml
-#   make check      install missing packages, build, run every test (unit, end-to-end, HIP compile)
+#   make check      install missing packages, build, run every test (unit, end-to-end, HIP compile,
+#                   and fuzz-check: the fuzz corpus replayed and each harness fuzzed FUZZ_SECONDS)
 #   make asan       run the unit and end-to-end tests under ASan/UBSan
 #   make fuzz       fuzz the plan, summary.json and profiler-output readers (clang, libFuzzer)
 #   make static     build build/hprun-static (no shared libyaml/libuv), for machines without them
@@ -109,15 +110,20 @@ lint:
 	@sh scripts/check-size
 	@$(MAKE) --no-print-directory format-check
 
-# The last line counts every test program and end-to-end test (CI reads it).
+# The last line counts every test program, end-to-end test and fuzz harness (CI reads it), and
+# fails the target when any failed. fuzz-check comes last: it is the slowest (about a minute with
+# the default FUZZ_SECONDS=20), and when it fails (or cannot even be built) the count still says so.
 check: deps
 	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory hip-check
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory e2e
-	@cat $(BUILD)/.counts-unit $(BUILD)/.counts-e2e | \
-	  awk '{p += $$1; f += $$2} END {printf "check: %d passed, %d failed\n", p, f}'
+	@rm -f $(BUILD)/.counts-fuzz; \
+	  $(MAKE) --no-print-directory fuzz-check FUZZ_COUNTS=$(BUILD)/.counts-fuzz || \
+	  test -s $(BUILD)/.counts-fuzz || echo "0 1" >$(BUILD)/.counts-fuzz
+	@cat $(BUILD)/.counts-unit $(BUILD)/.counts-e2e $(BUILD)/.counts-fuzz | \
+	  awk '{p += $$1; f += $$2} END {printf "check: %d passed, %d failed\n", p, f; exit (f > 0)}'
 
 # The same tests with AddressSanitizer and UndefinedBehaviorSanitizer, in a separate build folder.
 asan:
@@ -143,8 +149,8 @@ FUZZ_RUN     = TMPDIR=$(CURDIR)/$(FUZZ_BUILD)/tmp UBSAN_OPTIONS=print_stacktrace
                $(FUZZ_BUILD)/fuzz/$$h -timeout=10 -rss_limit_mb=2048 \
                -artifact_prefix=$(FUZZ_BUILD)/crashes/$$h/
 FUZZ_DICT    = $$(test -f tests/fuzz/$$h.dict && echo -dict=tests/fuzz/$$h.dict)
-# Prints the end of a failed harness's log and marks the target failed.
-FUZZ_FAIL    = { st=1; tail -n 40 "$$log" >&2; echo "fuzz: $$h FAILED (log: $$log)" >&2; }
+# Prints the end of a failed harness's log and marks the harness (hst) and the target failed.
+FUZZ_FAIL    = { st=1; hst=1; tail -n 40 "$$log" >&2; echo "fuzz: $$h FAILED (log: $$log)" >&2; }
 FUZZ_PREP    = st=0; rm -rf $(FUZZ_BUILD)/tmp; mkdir -p $(FUZZ_BUILD)/logs
 
 fuzz-build:
@@ -174,9 +180,10 @@ fuzz: fuzz-build
 	done; rm -rf $(FUZZ_BUILD)/tmp; exit $$st
 
 # Every corpus file once (named on the command line, so the log says which one failed), then a
-# short fuzzing run from an empty work folder.
+# short fuzzing run from an empty work folder. FUZZ_COUNTS names a file that gets "PASSED FAILED",
+# counted in harnesses, for the closing line of `make check`.
 fuzz-check: fuzz-build
-	@$(FUZZ_PREP); for h in $(FUZZ_NAMES); do \
+	@$(FUZZ_PREP); np=0; nf=0; for h in $(FUZZ_NAMES); do hst=0; \
 	  log=$(FUZZ_BUILD)/logs/$$h.replay.log; mkdir -p $(FUZZ_BUILD)/crashes/$$h; \
 	  echo "fuzz-check: $$h: replaying $$(find tests/fuzz/corpus/$$h -type f | wc -l) files"; \
 	  find tests/fuzz/corpus/$$h -type f | sort | xargs -r env $(FUZZ_RUN) \
@@ -186,7 +193,9 @@ fuzz-check: fuzz-build
 	  echo "fuzz-check: $$h: fuzzing for $(or $(FUZZ_SECONDS),20) s"; \
 	  $(FUZZ_RUN) $(FUZZ_ARGS) -max_total_time=$(or $(FUZZ_SECONDS),20) $(FUZZ_DICT) \
 	    "$$work" tests/fuzz/corpus/$$h >"$$log" 2>&1 || $(FUZZ_FAIL); \
+	  if [ $$hst = 0 ]; then np=$$((np + 1)); else nf=$$((nf + 1)); fi; \
 	done; rm -rf $(FUZZ_BUILD)/tmp; \
+	if [ -n "$(FUZZ_COUNTS)" ]; then echo "$$np $$nf" >"$(FUZZ_COUNTS)"; fi; \
 	if [ $$st = 0 ]; then echo "fuzz-check: ok ($(words $(FUZZ_NAMES)) harnesses)"; fi; exit $$st
 
 # A static binary for machines without libyaml/libuv (the GPU box has no package registry).

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 
 /* One run per pass is parsed: all runs of a pass are the same program under the same mode, and the
- * first that succeeded stands for them. */
+ * first that succeeded stands for them. A run without a folder (a summary.json read back lacks
+ * nothing the reader checks, but the model allows it) has nothing to parse and is passed over. */
 void hp__session_parse_profiles(hp_session *s, const hp_category_rule *cats, size_t ncats,
                                 hp_diags *diags)
 {
@@ -23,10 +24,10 @@ void hp__session_parse_profiles(hp_session *s, const hp_category_rule *cats, siz
     if (pr->is_variant || pr->is_baseline)
       continue;
     for (k = 0; k < pr->nruns && !pick; k++)
-      if (!pr->runs[k].warmup && pr->runs[k].ok && pr->runs[k].files.n)
+      if (!pr->runs[k].warmup && pr->runs[k].dir && pr->runs[k].ok && pr->runs[k].files.n)
         pick = &pr->runs[k];
     for (k = 0; k < pr->nruns && !pick; k++)
-      if (!pr->runs[k].warmup)
+      if (!pr->runs[k].warmup && pr->runs[k].dir)
         pick = &pr->runs[k];
     if (pick == NULL || hp_profile_new(&pr->profile))
       continue;

@@ -119,9 +119,11 @@ size_t hp__counted_values(const hp_pass_result *pr, size_t m, double **out)
   *out = malloc((pr->nruns ? pr->nruns : 1) * sizeof(double));
   if (*out == NULL)
     return 0;
+  /* A run holds one value per metric of its own pass: a metric index beyond them reads as no
+   * value, never past the run's array. */
   for (i = 0; i < pr->nruns; i++)
     if (!pr->runs[i].warmup && !pr->runs[i].interrupted)
-      (*out)[n++] = pr->runs[i].values ? pr->runs[i].values[m] : NAN;
+      (*out)[n++] = pr->runs[i].values && m < pr->nmetrics ? pr->runs[i].values[m] : NAN;
   return n;
 }
 
@@ -310,11 +312,13 @@ int hp__session_measure(hp_session *s, const hp_plan *plan)
       ref = &s->passes[i];
   }
   /* Each pass's bootstrap has its own stream, seed + its index, so that adding a pass to a plan
-   * leaves the intervals of the passes before it as they were. */
+   * leaves the intervals of the passes before it as they were. Only metrics both passes have are
+   * compared: every pass of a session has the plan's metrics, but a session read back from a file
+   * is not trusted to. */
   for (i = 0; i < s->npasses; i++) {
     hp_pass_result *pr = &s->passes[i];
     const hp_pass_result *against = pr->is_variant ? ref : base;
-    for (m = 0; against && pr != against && m < pr->nmetrics; m++)
+    for (m = 0; against && pr != against && m < pr->nmetrics && m < against->nmetrics; m++)
       compare_metric(against, pr, m, s->alpha, s->seed + i);
   }
   return 0;

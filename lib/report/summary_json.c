@@ -206,7 +206,10 @@ static void write_session_head(hp__json *j, const hp_session *s)
   hp__json_kstr(j, HP__K_SESSION_STARTED, s->started);
   hp__json_kstr(j, HP__K_SESSION_FINISHED, s->finished);
   hp__json_kstr(j, HP__K_SESSION_ORDER, s->order);
-  hp__json_kint(j, HP__K_SESSION_SEED, (long long)s->seed);
+  /* Unsigned: a seed above 2^63 was once written as a negative number (the reader still takes
+   * that form back). */
+  hp__json_key(j, HP__K_SESSION_SEED);
+  hp__json_uint(j, s->seed);
   hp__json_kint(j, HP__K_SESSION_REPEAT, s->repeat);
   hp__json_kint(j, HP__K_SESSION_WARMUP, s->warmup);
   hp__json_key(j, HP__K_SESSION_THRESHOLDS);

@@ -6,47 +6,28 @@
  * Only the statistics are recomputed from the runs (the same numbers: the bootstrap is seeded),
  * and the profiles are parsed again from the run folders with the plan copy's categories. The keys
  * are named once in lib/report/summary_keys.h, shared with the writer (summary_json.c).
+ *
+ * Nothing in the file is trusted: it may come from another machine, an older hprun or an editor.
+ * Every member is checked as it is read (lib/report/summary_field.c), and so is the shape the
+ * analysis relies on (every pass has the same metrics, every run one value per metric); the first
+ * bad member refuses the whole file with one error that names it, and the commands exit 4.
  */
 #include "analyze/profiles.h"
 #include "analyze/results.h"
 #include "report/plan_copy.h"
+#include "report/summary_field.h"
 #include "report/summary_keys.h"
 #include "util/buf.h"
 #include "util/fsutil.h"
 #include "util/jsonread.h"
 #include "util/strv.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* Accessors that answer "nothing" (NULL, NaN, 0) for a missing key or a value of another type,
- * so a hand-edited or truncated file degrades to missing values instead of a crash. */
-static char *jstr(const hp__jv *o, const char *key)
-{
-  const char *s = hp__jv_str(hp__jv_get(o, key));
-
-  return s ? hp__strdup(s) : NULL;
-}
-
-static double jnum(const hp__jv *o, const char *key)
-{
-  return hp__jv_num(hp__jv_get(o, key));
-}
-
-static int jbool(const hp__jv *o, const char *key)
-{
-  return hp__jv_bool(hp__jv_get(o, key)) == 1;
-}
-
-static int jis(const hp__jv *o, const char *key, const char *value)
-{
-  const char *s = hp__jv_str(hp__jv_get(o, key));
-
-  return s && strcmp(s, value) == 0;
-}
 
 /* An unknown flag name reads as failed: a file from a newer hprun must not look healthier. */
 static hp_flag flag_from(const char *s)
@@ -59,129 +40,250 @@ static hp_flag flag_from(const char *s)
   return HP_FLAG_FAILED;
 }
 
-/* The metrics' names and settings; their statistics are recomputed from the runs. */
-static void load_metrics(const hp__jv *ms, hp_pass_result *pr)
+/* The metrics' names and settings; their statistics are recomputed from the runs. A run's values
+ * are stored under the metrics' names, so two metrics of one pass cannot share a name. */
+static int load_metrics(const hp__sf *pc, hp_pass_result *pr)
 {
-  size_t i;
+  size_t i, k;
+  int r;
 
   for (i = 0; i < pr->nmetrics; i++) {
-    const hp__jv *jm = hp__jv_at(ms, i);
-    double tol = jnum(jm, HP__K_METRIC_TOLERANCE);
-    pr->metrics[i].name = jstr(jm, HP__K_METRIC_NAME);
-    pr->metrics[i].unit = jstr(jm, HP__K_METRIC_UNIT);
-    pr->metrics[i].higher_is_better = jis(jm, HP__K_METRIC_BETTER, HP__V_BETTER_HIGHER);
-    pr->metrics[i].tolerance = isnan(tol) ? -1 : tol;
+    hp_metric_result *m = &pr->metrics[i];
+    const char *better;
+    double tol;
+    hp__sf mc;
+    if ((r = hp__sf_item(pc, HP__K_PASS_METRICS, i, &mc)) != 0 ||
+        (r = hp__sf_str(&mc, HP__K_METRIC_NAME, HP__SF_REQUIRED, &m->name)) != 0 ||
+        (r = hp__sf_str(&mc, HP__K_METRIC_UNIT, HP__SF_OPTIONAL, &m->unit)) != 0 ||
+        (r = hp__sf_word(&mc, HP__K_METRIC_BETTER, &better)) != 0 ||
+        (r = hp__sf_num(&mc, HP__K_METRIC_TOLERANCE, HP__SF_OPTIONAL, &tol)) != 0)
+      return r;
+    if (tol < 0)
+      return hp__sf_fail(&mc, HP__K_METRIC_TOLERANCE, "%g is negative (a tolerance is >= 0)", tol);
+    m->higher_is_better = better && strcmp(better, HP__V_BETTER_HIGHER) == 0;
+    m->tolerance = isnan(tol) ? -1 : tol;
+    for (k = 0; k < i; k++)
+      if (strcmp(pr->metrics[k].name, m->name) == 0)
+        return hp__sf_fail(&mc, HP__K_METRIC_NAME, "\"%s\" is also the name of metrics[%zu]",
+                           m->name, k);
   }
+  return 0;
 }
 
-/* One run into r, its values looked up by the pass's metric names. */
-static int load_run(const hp__jv *jr, const hp_pass_result *pr, hp_run *r)
+/* Every pass measures the plan's metrics in the plan's order: the analysis compares a pass's
+ * metric i with the baseline's metric i, and sizes each run's values by its pass's count. */
+static int same_metrics(const hp__sf *pc, const hp_pass_result *pr, const hp_pass_result *first)
 {
-  const hp__jv *vals = hp__jv_get(jr, HP__K_RUN_VALUES), *files = hp__jv_get(jr, HP__K_RUN_FILES);
-  const hp__jv *mem = hp__jv_get(jr, HP__K_RUN_MEMORY);
-  double rss = jnum(jr, HP__K_RUN_MAX_RSS_KB);
   size_t k;
 
-  r->index = (int)jnum(jr, HP__K_RUN_INDEX);
-  r->warmup = jbool(jr, HP__K_RUN_WARMUP);
-  r->round = (int)jnum(jr, HP__K_RUN_ROUND);
-  r->dir = jstr(jr, HP__K_RUN_DIR);
-  r->command = jstr(jr, HP__K_RUN_COMMAND);
-  r->exit_status = (long long)jnum(jr, HP__K_RUN_EXIT_STATUS);
-  r->term_signal = (int)jnum(jr, HP__K_RUN_SIGNAL);
-  r->timed_out = jbool(jr, HP__K_RUN_TIMED_OUT);
-  r->interrupted = jbool(jr, HP__K_RUN_INTERRUPTED);
-  r->error = jstr(jr, HP__K_RUN_ERROR);
-  r->wall_ms = jnum(jr, HP__K_RUN_WALL_MS);
-  r->max_rss_kb = isnan(rss) ? -1 : (long)rss;
-  r->ok = jbool(jr, HP__K_RUN_OK);
-  r->mem_mean_mib = jnum(mem, HP__K_MEMORY_MEAN);
-  r->mem_peak_mib = jnum(mem, HP__K_MEMORY_PEAK);
-  /* The pass's sampled memory counts only runs with samples, so the count must come back too. */
-  r->mem_samples =
-      isnan(jnum(mem, HP__K_MEMORY_SAMPLES)) ? 0 : (long)jnum(mem, HP__K_MEMORY_SAMPLES);
+  if (pr->nmetrics != first->nmetrics)
+    return hp__sf_fail(pc, HP__K_PASS_METRICS,
+                       "pass \"%s\" has %zu metrics, but pass \"%s\" (passes[0]) has %zu: every "
+                       "pass measures the same metrics",
+                       pr->name, pr->nmetrics, first->name, first->nmetrics);
+  for (k = 0; k < pr->nmetrics; k++)
+    if (strcmp(pr->metrics[k].name, first->metrics[k].name) != 0)
+      return hp__sf_fail(pc, HP__K_PASS_METRICS,
+                         "pass \"%s\" has metric \"%s\" where pass \"%s\" (passes[0]) has \"%s\": "
+                         "every pass measures the same metrics",
+                         pr->name, pr->metrics[k].name, first->name, first->metrics[k].name);
+  return 0;
+}
+
+/* A run's values: one per metric of its pass, stored under the metric's name (null: none). */
+static int load_values(const hp__sf *rc, const hp_pass_result *pr, hp_run *r)
+{
+  hp__sf vc;
+  size_t k;
+  int e;
+
+  if ((e = hp__sf_object(rc, HP__K_RUN_VALUES, HP__SF_REQUIRED, &vc)) != 0)
+    return e;
+  if (hp__jv_len(vc.obj) != pr->nmetrics)
+    return hp__sf_fail(rc, HP__K_RUN_VALUES, "%zu values, but the pass has %zu metrics",
+                       hp__jv_len(vc.obj), pr->nmetrics);
   r->values = malloc((pr->nmetrics ? pr->nmetrics : 1) * sizeof(double));
   if (r->values == NULL)
     return HP_ENOMEM;
   for (k = 0; k < pr->nmetrics; k++)
-    r->values[k] = pr->metrics[k].name ? jnum(vals, pr->metrics[k].name) : NAN;
-  for (k = 0; k < hp__jv_len(files); k++)
-    if (hp__jv_str(hp__jv_at(files, k)) &&
-        hp__strv_push(&r->files, hp__jv_str(hp__jv_at(files, k))))
-      return HP_ENOMEM;
+    if ((e = hp__sf_num(&vc, pr->metrics[k].name, HP__SF_REQUIRED, &r->values[k])) != 0)
+      return e;
   return 0;
 }
 
-/* One passes[] item. HP_EPARSE when it has no name or mode, HP_ENOMEM. */
-static int load_pass(const hp__jv *jp, hp_pass_result *pr)
+/* What the run left besides stdout and stderr: an optional array of names. */
+static int load_files(const hp__sf *rc, hp_run *r)
 {
-  const hp__jv *ms = hp__jv_get(jp, HP__K_PASS_METRICS), *runs = hp__jv_get(jp, HP__K_PASS_RUNS);
-  double launches;
-  size_t i;
+  const hp__jv *files;
+  char key[48];
+  size_t k;
+  int e;
+
+  if ((e = hp__sf_array(rc, HP__K_RUN_FILES, HP__SF_OPTIONAL, &files)) != 0)
+    return e;
+  for (k = 0; k < hp__jv_len(files); k++) {
+    const char *name = hp__jv_str(hp__jv_at(files, k));
+    if (name == NULL) {
+      snprintf(key, sizeof(key), "%s[%zu]", HP__K_RUN_FILES, k);
+      return hp__sf_fail(rc, key, "not a string");
+    }
+    if (hp__strv_push(&r->files, name))
+      return HP_ENOMEM;
+  }
+  return 0;
+}
+
+/* A run's folder, relative to the session's: the profiles are parsed again from it, and a
+ * summary.json must not send that scan elsewhere ("/", "../.."). */
+static int check_run_dir(const hp__sf *rc, const char *dir)
+{
+  const char *p = dir;
+
+  if (*dir == '\0' || *dir == '/')
+    return hp__sf_fail(rc, HP__K_RUN_DIR, "\"%s\" is not a folder inside the session", dir);
+  /* Each step of the path, p at its first character. */
+  while (p) {
+    if (strncmp(p, "..", 2) == 0 && (p[2] == '/' || p[2] == '\0'))
+      return hp__sf_fail(rc, HP__K_RUN_DIR, "\"%s\" leaves the session folder", dir);
+    p = strchr(p, '/');
+    p = p ? p + 1 : NULL;
+  }
+  return 0;
+}
+
+/* Item i of the pass's runs into r. Unknown figures (no memory sampled, no RSS) stay unknown. */
+static int load_run(const hp__sf *pc, size_t i, const hp_pass_result *pr, hp_run *r)
+{
+  hp__sf rc, mem;
+  int e;
+
+  r->max_rss_kb = -1;
+  if ((e = hp__sf_item(pc, HP__K_PASS_RUNS, i, &rc)) != 0 ||
+      (e = hp__sf_int(&rc, HP__K_RUN_INDEX, HP__SF_REQUIRED, 0, INT_MAX, &r->index)) != 0 ||
+      (e = hp__sf_bool(&rc, HP__K_RUN_WARMUP, &r->warmup)) != 0 ||
+      (e = hp__sf_int(&rc, HP__K_RUN_ROUND, HP__SF_REQUIRED, 0, INT_MAX, &r->round)) != 0 ||
+      (e = hp__sf_str(&rc, HP__K_RUN_DIR, HP__SF_REQUIRED, &r->dir)) != 0 ||
+      (e = check_run_dir(&rc, r->dir)) != 0 ||
+      (e = hp__sf_str(&rc, HP__K_RUN_COMMAND, HP__SF_OPTIONAL, &r->command)) != 0 ||
+      (e = hp__sf_llong(&rc, HP__K_RUN_EXIT_STATUS, HP__SF_REQUIRED, LLONG_MIN, LLONG_MAX,
+                        &r->exit_status)) != 0 ||
+      (e = hp__sf_int(&rc, HP__K_RUN_SIGNAL, HP__SF_REQUIRED, 0, INT_MAX, &r->term_signal)) != 0 ||
+      (e = hp__sf_bool(&rc, HP__K_RUN_TIMED_OUT, &r->timed_out)) != 0 ||
+      (e = hp__sf_bool(&rc, HP__K_RUN_INTERRUPTED, &r->interrupted)) != 0 ||
+      (e = hp__sf_str(&rc, HP__K_RUN_ERROR, HP__SF_OPTIONAL, &r->error)) != 0 ||
+      (e = hp__sf_num(&rc, HP__K_RUN_WALL_MS, HP__SF_OPTIONAL, &r->wall_ms)) != 0 ||
+      (e = hp__sf_long(&rc, HP__K_RUN_MAX_RSS_KB, HP__SF_OPTIONAL, 0, LONG_MAX, &r->max_rss_kb)) !=
+          0 ||
+      (e = hp__sf_bool(&rc, HP__K_RUN_OK, &r->ok)) != 0 || (e = load_values(&rc, pr, r)) != 0 ||
+      (e = hp__sf_object(&rc, HP__K_RUN_MEMORY, HP__SF_OPTIONAL, &mem)) != 0 ||
+      (e = hp__sf_num(&mem, HP__K_MEMORY_MEAN, HP__SF_OPTIONAL, &r->mem_mean_mib)) != 0 ||
+      (e = hp__sf_num(&mem, HP__K_MEMORY_PEAK, HP__SF_OPTIONAL, &r->mem_peak_mib)) != 0 ||
+      /* The pass's sampled memory counts only runs with samples, so the count comes back too. */
+      (e = hp__sf_long(&mem, HP__K_MEMORY_SAMPLES, HP__SF_OPTIONAL, 0, LONG_MAX,
+                       &r->mem_samples)) != 0)
+    return e;
+  return load_files(&rc, r);
+}
+
+/* The members of a passes[] item other than its metrics and runs. */
+static int load_pass_head(const hp__sf *pc, hp_pass_result *pr)
+{
+  const char *expect, *flag;
+  hp__sf mem, xc;
+  int e;
+
+  if ((e = hp__sf_str(pc, HP__K_PASS_NAME, HP__SF_REQUIRED, &pr->name)) != 0 ||
+      (e = hp__sf_str(pc, HP__K_PASS_MODE, HP__SF_REQUIRED, &pr->mode)) != 0 ||
+      (e = hp__sf_str(pc, HP__K_PASS_TOOL, HP__SF_OPTIONAL, &pr->tool)) != 0 ||
+      (e = hp__sf_str(pc, HP__K_PASS_KERNEL, HP__SF_OPTIONAL, &pr->kernel)) != 0 ||
+      (e = hp__sf_bool(pc, HP__K_PASS_BASELINE, &pr->is_baseline)) != 0 ||
+      (e = hp__sf_bool(pc, HP__K_PASS_VARIANT, &pr->is_variant)) != 0 ||
+      (e = hp__sf_bool(pc, HP__K_PASS_REFERENCE, &pr->is_reference)) != 0 ||
+      (e = hp__sf_word(pc, HP__K_PASS_EXPECT, &expect)) != 0 ||
+      (e = hp__sf_word(pc, HP__K_PASS_FLAG, &flag)) != 0 ||
+      (e = hp__sf_str(pc, HP__K_PASS_VERDICT, HP__SF_OPTIONAL, &pr->verdict)) != 0 ||
+      (e = hp__sf_str(pc, HP__K_PASS_ADVICE, HP__SF_OPTIONAL, &pr->advice)) != 0 ||
+      (e = hp__sf_object(pc, HP__K_PASS_MEMORY, HP__SF_OPTIONAL, &mem)) != 0 ||
+      (e = hp__sf_str(&mem, HP__K_MEMORY_NOTE, HP__SF_OPTIONAL, &pr->mem_note)) != 0 ||
+      (e = hp__sf_object(pc, HP__K_PASS_CROSSCHECK, HP__SF_OPTIONAL, &xc)) != 0 ||
+      /* The app's own launch count came from its stdout, which is not parsed again. */
+      (e = hp__sf_llong(&xc, HP__K_CROSSCHECK_APP_LAUNCHES, HP__SF_OPTIONAL, 0, LLONG_MAX,
+                        &pr->app_launches)) != 0)
+    return e;
+  pr->expect_distorted = expect && strcmp(expect, HP__V_EXPECT_DISTORTED) == 0;
+  pr->flag = flag_from(flag);
+  return 0;
+}
+
+/* Item i of passes[] into pr; `first` is the pass read first (NULL for itself), whose metrics
+ * every other pass must have. */
+static int load_pass(const hp__sf *root, size_t i, const hp_pass_result *first, hp_pass_result *pr)
+{
+  const hp__jv *ms, *runs;
+  hp__sf pc;
+  size_t k;
   int r;
 
+  if ((r = hp__sf_item(root, HP__K_SESSION_PASSES, i, &pc)) != 0 ||
+      (r = hp__sf_array(&pc, HP__K_PASS_METRICS, HP__SF_REQUIRED, &ms)) != 0 ||
+      (r = hp__sf_array(&pc, HP__K_PASS_RUNS, HP__SF_REQUIRED, &runs)) != 0)
+    return r;
   if (hp__pass_result_init(pr, hp__jv_len(ms)))
     return HP_ENOMEM;
-  pr->name = jstr(jp, HP__K_PASS_NAME);
-  pr->mode = jstr(jp, HP__K_PASS_MODE);
-  pr->tool = jstr(jp, HP__K_PASS_TOOL);
-  pr->kernel = jstr(jp, HP__K_PASS_KERNEL);
-  pr->is_baseline = jbool(jp, HP__K_PASS_BASELINE);
-  pr->is_variant = jbool(jp, HP__K_PASS_VARIANT);
-  pr->is_reference = jbool(jp, HP__K_PASS_REFERENCE);
-  pr->expect_distorted = jis(jp, HP__K_PASS_EXPECT, HP__V_EXPECT_DISTORTED);
-  pr->flag = flag_from(hp__jv_str(hp__jv_get(jp, HP__K_PASS_FLAG)));
-  pr->verdict = jstr(jp, HP__K_PASS_VERDICT);
-  pr->advice = jstr(jp, HP__K_PASS_ADVICE);
-  if (pr->name == NULL || pr->mode == NULL)
-    return HP_EPARSE;
-  load_metrics(ms, pr);
-  pr->mem_note = jstr(hp__jv_get(jp, HP__K_PASS_MEMORY), HP__K_MEMORY_NOTE);
-  /* The app's own launch count came from its stdout, which is not parsed again. */
-  launches = jnum(hp__jv_get(jp, HP__K_PASS_CROSSCHECK), HP__K_CROSSCHECK_APP_LAUNCHES);
-  if (!isnan(launches))
-    pr->app_launches = (long long)launches;
-  pr->nruns = 0;
+  if ((r = load_pass_head(&pc, pr)) != 0 || (r = load_metrics(&pc, pr)) != 0 ||
+      (first && (r = same_metrics(&pc, pr, first)) != 0))
+    return r;
   pr->runs = calloc(hp__jv_len(runs) + 1, sizeof(*pr->runs));
   if (pr->runs == NULL)
     return HP_ENOMEM;
-  for (i = 0; i < hp__jv_len(runs); i++)
-    if ((r = load_run(hp__jv_at(runs, i), pr, &pr->runs[pr->nruns++])) != 0)
+  for (k = 0; k < hp__jv_len(runs); k++)
+    if ((r = load_run(&pc, k, pr, &pr->runs[pr->nruns++])) != 0)
       return r;
   return 0;
 }
 
-/* The session's own members (schedule, thresholds), with defaults for what an older file lacks. */
-static void load_session_head(const hp__jv *root, hp_session *s, const char *file, hp_diags *diags)
+/* The session's own members (schedule, thresholds), with defaults for what an older file lacks.
+ * The thresholds are held to the plan's rules (docs/plan.md), which every hprun-written file
+ * meets. */
+static int load_session_head(const hp__sf *rc, hp_session *s)
 {
-  const hp__jv *th = hp__jv_get(root, HP__K_SESSION_THRESHOLDS);
+  hp__sf th;
+  int e;
 
-  s->schema = (int)jnum(root, HP__K_SESSION_SCHEMA);
+  if ((e = hp__sf_int(rc, HP__K_SESSION_SCHEMA, HP__SF_REQUIRED, 1, INT_MAX, &s->schema)) != 0)
+    return e;
   if (s->schema > HPRUN_SUMMARY_SCHEMA)
-    hp_diags_add(diags, HP_DIAG_WARNING, file, 0, 0,
+    hp_diags_add(rc->diags, HP_DIAG_WARNING, rc->file, 0, 0,
                  "written with summary schema %d, newer than this hprun's %d", s->schema,
                  HPRUN_SUMMARY_SCHEMA);
-  s->name = jstr(root, HP__K_SESSION_NAME);
-  s->hprun_version = jstr(root, HP__K_SESSION_VERSION);
-  s->plan_file = jstr(root, HP__K_SESSION_PLAN);
-  s->complete = jbool(root, HP__K_SESSION_COMPLETE);
-  s->interrupted = jbool(root, HP__K_SESSION_INTERRUPTED);
-  s->error = jstr(root, HP__K_SESSION_ERROR);
-  s->started = jstr(root, HP__K_SESSION_STARTED);
-  s->finished = jstr(root, HP__K_SESSION_FINISHED);
-  s->order = jstr(root, HP__K_SESSION_ORDER);
-  s->seed = (uint64_t)jnum(root, HP__K_SESSION_SEED);
-  s->repeat = (int)jnum(root, HP__K_SESSION_REPEAT);
-  s->warmup = (int)jnum(root, HP__K_SESSION_WARMUP);
-  s->warn = jnum(th, HP__K_THRESHOLD_WARN);
-  s->fail = jnum(th, HP__K_THRESHOLD_FAIL);
-  if (isnan(s->fail))
-    s->fail = -1;
-  s->alpha = jnum(th, HP__K_THRESHOLD_ALPHA);
-  if (isnan(s->warn))
-    s->warn = 0.05;
-  if (isnan(s->alpha))
-    s->alpha = 0.05;
+  if ((e = hp__sf_str(rc, HP__K_SESSION_NAME, HP__SF_REQUIRED, &s->name)) != 0 ||
+      (e = hp__sf_str(rc, HP__K_SESSION_VERSION, HP__SF_OPTIONAL, &s->hprun_version)) != 0 ||
+      (e = hp__sf_str(rc, HP__K_SESSION_PLAN, HP__SF_OPTIONAL, &s->plan_file)) != 0 ||
+      (e = hp__sf_bool(rc, HP__K_SESSION_COMPLETE, &s->complete)) != 0 ||
+      (e = hp__sf_bool(rc, HP__K_SESSION_INTERRUPTED, &s->interrupted)) != 0 ||
+      (e = hp__sf_str(rc, HP__K_SESSION_ERROR, HP__SF_OPTIONAL, &s->error)) != 0 ||
+      (e = hp__sf_str(rc, HP__K_SESSION_STARTED, HP__SF_OPTIONAL, &s->started)) != 0 ||
+      (e = hp__sf_str(rc, HP__K_SESSION_FINISHED, HP__SF_OPTIONAL, &s->finished)) != 0 ||
+      (e = hp__sf_str(rc, HP__K_SESSION_ORDER, HP__SF_OPTIONAL, &s->order)) != 0 ||
+      (e = hp__sf_u64(rc, HP__K_SESSION_SEED, &s->seed)) != 0 ||
+      (e = hp__sf_int(rc, HP__K_SESSION_REPEAT, HP__SF_REQUIRED, 0, INT_MAX, &s->repeat)) != 0 ||
+      (e = hp__sf_int(rc, HP__K_SESSION_WARMUP, HP__SF_REQUIRED, 0, INT_MAX, &s->warmup)) != 0 ||
+      (e = hp__sf_object(rc, HP__K_SESSION_THRESHOLDS, HP__SF_OPTIONAL, &th)) != 0 ||
+      (e = hp__sf_num(&th, HP__K_THRESHOLD_WARN, HP__SF_OPTIONAL, &s->warn)) != 0 ||
+      (e = hp__sf_num(&th, HP__K_THRESHOLD_FAIL, HP__SF_OPTIONAL, &s->fail)) != 0 ||
+      (e = hp__sf_num(&th, HP__K_THRESHOLD_ALPHA, HP__SF_OPTIONAL, &s->alpha)) != 0)
+    return e;
+  if (s->warn < 0)
+    return hp__sf_fail(&th, HP__K_THRESHOLD_WARN, "%g is negative (warn is >= 0)", s->warn);
+  if (s->fail <= 0)
+    return hp__sf_fail(&th, HP__K_THRESHOLD_FAIL, "%g is not above 0 (fail is > 0 or null)",
+                       s->fail);
+  if (s->alpha <= 0 || s->alpha >= 1)
+    return hp__sf_fail(&th, HP__K_THRESHOLD_ALPHA, "%g is not between 0 and 1", s->alpha);
+  s->warn = isnan(s->warn) ? 0.05 : s->warn;
+  s->fail = isnan(s->fail) ? -1 : s->fail;
+  s->alpha = isnan(s->alpha) ? 0.05 : s->alpha;
+  return 0;
 }
 
 /* Reads and parses the file that `path` names (a session folder means its summary.json). *file
@@ -211,7 +313,7 @@ static int parse_file(const char *path, char **file, hp__jv **root, hp_diags *di
 }
 
 /* Every passes[] item into s->passes; the baseline is the one marked so. */
-static int load_passes(const hp__jv *passes, hp_session *s, const char *file, hp_diags *diags)
+static int load_passes(const hp__sf *rc, const hp__jv *passes, hp_session *s)
 {
   size_t i;
   int r;
@@ -221,10 +323,8 @@ static int load_passes(const hp__jv *passes, hp_session *s, const char *file, hp
   if (s->passes == NULL)
     return HP_ENOMEM;
   for (i = 0; i < s->npasses; i++) {
-    if ((r = load_pass(hp__jv_at(passes, i), &s->passes[i])) != 0) {
-      hp_diags_add(diags, HP_DIAG_ERROR, file, 0, 0, "pass %zu: incomplete entry", i + 1);
+    if ((r = load_pass(rc, i, i ? &s->passes[0] : NULL, &s->passes[i])) != 0)
       return r;
-    }
     if (s->passes[i].is_baseline)
       s->baseline = i;
   }
@@ -232,42 +332,48 @@ static int load_passes(const hp__jv *passes, hp_session *s, const char *file, hp
 }
 
 /* The stored causes into s->causes, in their stored order. */
-static int load_causes(const hp__jv *jc, hp_session *s)
+static int load_causes(const hp__sf *rc, const hp__jv *jc, hp_session *s)
 {
   size_t i;
-  int k;
+  int k, r;
 
   for (i = 0; i < hp__jv_len(jc); i++) {
-    const hp__jv *c = hp__jv_at(jc, i);
-    const char *kind = hp__jv_str(hp__jv_get(c, HP__K_CAUSE_KIND));
+    const char *kind, *pass, *text;
+    hp__sf cc;
     /* An unknown kind reads as a failure: a file from a newer hprun must not look healthier. */
     hp_cause_kind ck = HP_CAUSE_RUN_FAILED;
+    if ((r = hp__sf_item(rc, HP__K_SESSION_CAUSES, i, &cc)) != 0 ||
+        (r = hp__sf_word(&cc, HP__K_CAUSE_KIND, &kind)) != 0 ||
+        (r = hp__sf_word(&cc, HP__K_CAUSE_PASS, &pass)) != 0 ||
+        (r = hp__sf_word(&cc, HP__K_CAUSE_TEXT, &text)) != 0)
+      return r;
+    if (text == NULL)
+      return hp__sf_fail(&cc, HP__K_CAUSE_TEXT, "missing or not a string");
     for (k = HP_CAUSE_RUN_FAILED; k <= HP_CAUSE_NOTE; k++)
       if (kind && strcmp(kind, hp_cause_kind_name((hp_cause_kind)k)) == 0)
         ck = (hp_cause_kind)k;
-    if (hp__cause_add(&s->causes, &s->ncauses, ck, hp__jv_str(hp__jv_get(c, HP__K_CAUSE_PASS)),
-                      hp__jv_str(hp__jv_get(c, HP__K_CAUSE_TEXT))))
+    if (hp__cause_add(&s->causes, &s->ncauses, ck, pass, text))
       return HP_ENOMEM;
   }
   return 0;
 }
 
 /* The statistics, recomputed from the runs, and the judgements, as stored. A file written before
- * hprun stored its causes and exit code gets them derived from its stored flags and verdicts. */
-static int load_judgements(const hp__jv *root, hp_session *s)
+ * hprun stored its causes and exit code gets them derived from its stored flags and verdicts. What
+ * is stored is checked before anything is computed. */
+static int load_judgements(const hp__sf *rc, hp_session *s)
 {
-  const hp__jv *jc = hp__jv_get(root, HP__K_SESSION_CAUSES);
-  double code = jnum(root, HP__K_SESSION_EXIT_CODE);
-  int r;
+  const hp__jv *jc;
+  int code = -1, r;
 
-  if ((r = hp__session_measure(s, NULL)) != 0)
+  if ((r = hp__sf_int(rc, HP__K_SESSION_EXIT_CODE, HP__SF_OPTIONAL, 0, 255, &code)) != 0 ||
+      (r = hp__sf_array(rc, HP__K_SESSION_CAUSES, HP__SF_OPTIONAL, &jc)) != 0 ||
+      (jc && (r = load_causes(rc, jc, s)) != 0) || (r = hp__session_measure(s, NULL)) != 0)
     return r;
-  if (hp__jv_type_of(jc) == HP__JV_ARR)
-    r = load_causes(jc, s);
-  else
-    r = hp__session_causes(s, NULL, &s->causes, &s->ncauses);
-  s->exit_code = isnan(code) ? hp__session_exit_code(s) : (int)code;
-  return r;
+  if (jc == NULL && (r = hp__session_causes(s, NULL, &s->causes, &s->ncauses)) != 0)
+    return r;
+  s->exit_code = code < 0 ? hp__session_exit_code(s) : code;
+  return 0;
 }
 
 int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
@@ -278,6 +384,7 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
   hp_session *s = NULL;
   hp_plan *plan = NULL;
   const char *base;
+  hp__sf rc;
   int r;
 
   *out = NULL;
@@ -295,7 +402,6 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
     r = HP_EPARSE;
     goto fail;
   }
-  load_session_head(root, s, file, diags);
   /* The folder is where the file is now, not where it was written: sessions get moved. */
   base = strrchr(file, '/');
   s->dir = base ? hp__strndup(file, (size_t)(base - file)) : hp__strdup(".");
@@ -303,11 +409,12 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
     r = HP_ENOMEM;
     goto fail;
   }
-  if ((r = load_passes(passes, s, file, diags)) != 0)
-    goto fail;
-  /* The statistics recomputed, the judgements as stored, the profiles parsed again with the
-   * categories of the plan the session ran. */
-  if ((r = load_judgements(root, s)) != 0 || (r = hp__session_plan_copy(s, &plan, diags)) != 0)
+  /* Every member is checked as it is read, and the runs against their passes' metrics, before
+   * the statistics are recomputed, the judgements taken as stored and the profiles parsed again
+   * with the categories of the plan the session ran. */
+  hp__sf_root(&rc, root, file, diags);
+  if ((r = load_session_head(&rc, s)) != 0 || (r = load_passes(&rc, passes, s)) != 0 ||
+      (r = load_judgements(&rc, s)) != 0 || (r = hp__session_plan_copy(s, &plan, diags)) != 0)
     goto fail;
   hp__session_parse_profiles(s, plan ? plan->categories : NULL, plan ? plan->ncategories : 0,
                              diags);

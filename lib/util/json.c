@@ -188,6 +188,15 @@ void hp__json_int(hp__json *j, long long v)
   puts_(j, tmp);
 }
 
+void hp__json_uint(hp__json *j, unsigned long long v)
+{
+  char tmp[32];
+
+  before_value(j);
+  snprintf(tmp, sizeof(tmp), "%llu", v);
+  puts_(j, tmp);
+}
+
 void hp__json_bool(hp__json *j, int v)
 {
   before_value(j);

@@ -26,6 +26,7 @@ void hp__json_str(hp__json *j, const char *s);   /* NULL writes null */
 void hp__json_strn(hp__json *j, const char *s, size_t n);
 void hp__json_num(hp__json *j, double v); /* NaN and infinities write null */
 void hp__json_int(hp__json *j, long long v);
+void hp__json_uint(hp__json *j, unsigned long long v); /* the full 64-bit range (a seed) */
 void hp__json_bool(hp__json *j, int v);
 void hp__json_null(hp__json *j);
 /* Shorthands for `key: value` members. */

@@ -7,6 +7,7 @@
  * lib/util/jsonread_string.c and the finished tree in lib/util/jsonread_tree.c. Design notes:
  * docs/internals/jsonread.md.
  */
+#include "util/buf.h"
 #include "util/jsonread_internal.h"
 
 #include <errno.h>
@@ -125,10 +126,11 @@ static void skip_ws(hp__jv_parser *ps)
     ps->p++;
 }
 
-/* Checks the RFC 8259 number grammar at ps->p and converts it. strtod follows the C locale's
- * decimal point, so a '.' is swapped for the current one first: a program that called setlocale
- * must still read "1.5" as 1.5. */
-static int parse_number(hp__jv_parser *ps, double *out)
+/* Checks the RFC 8259 number grammar at ps->p and converts it. *text gets a copy of the number's
+ * characters (the caller frees it, also on failure), for readers that need more than a double's
+ * 53 bits. strtod follows the C locale's decimal point, so a '.' is swapped for the current one
+ * first: a program that called setlocale must still read "1.5" as 1.5. */
+static int parse_number(hp__jv_parser *ps, double *out, char **text)
 {
   const char *s = ps->p, *q = ps->p;
   char small[64], *copy = small, *endp;
@@ -172,6 +174,8 @@ static int parse_number(hp__jv_parser *ps, double *out)
   }
 
   n = (size_t)(q - s);
+  if ((*text = hp__strndup(s, n)) == NULL)
+    return hp__jv_fail_at(ps, HP_ENOMEM, s, "out of memory");
   if (n >= sizeof(small)) {
     copy = malloc(n + 1);
     if (copy == NULL)
@@ -322,7 +326,7 @@ static int parse_value(hp__jv_parser *ps, hp__jv **out)
     v = node_new(HP__JV_NUM);
     if (v == NULL)
       return hp__jv_fail_at(ps, HP_ENOMEM, ps->p, "out of memory");
-    err = parse_number(ps, &v->u.num);
+    err = parse_number(ps, &v->u.num.v, &v->u.num.text);
     break;
   }
   if (err) {

@@ -59,6 +59,10 @@ size_t hp__jv_strlen(const hp__jv *v);
 /* A number's value; NaN if not a number. null gives NaN too, which is how lib/json.c writes NaN
  * and infinities. */
 double hp__jv_num(const hp__jv *v);
+/* A number's text as the file wrote it ("18446744073709551615", "-0", "1.5e3"), NUL-terminated; NULL
+ * if not a number. A double holds integers exactly only up to 2^53: a reader that needs a larger
+ * integer exactly (a 64-bit seed) converts this text itself. */
+const char *hp__jv_numtext(const hp__jv *v);
 /* 0 or 1 for false or true, -1 if not a boolean. */
 int hp__jv_bool(const hp__jv *v);
 /* Follows a path of '/'-separated steps from v: an object step is a key, an array step a decimal

@@ -19,7 +19,10 @@ struct hp__jv {
   hp__jv_type type;
   union {
     int b;
-    double num;
+    struct {
+      double v;
+      char *text; /* the number as the file wrote it, NUL-terminated: hp__jv_numtext */
+    } num;
     struct {
       char *s; /* NUL-terminated; may hold decoded NULs before len */
       size_t len;

@@ -17,6 +17,8 @@ void hp__jv_free(hp__jv *v)
     return;
   if (v->type == HP__JV_STR) {
     free(v->u.str.s);
+  } else if (v->type == HP__JV_NUM) {
+    free(v->u.num.text);
   } else if (v->type == HP__JV_ARR || v->type == HP__JV_OBJ) {
     for (i = 0; i < v->u.c.n; i++) {
       hp__jv_free(v->u.c.items[i]);
@@ -79,7 +81,12 @@ size_t hp__jv_strlen(const hp__jv *v)
 
 double hp__jv_num(const hp__jv *v)
 {
-  return v && v->type == HP__JV_NUM ? v->u.num : NAN;
+  return v && v->type == HP__JV_NUM ? v->u.num.v : NAN;
+}
+
+const char *hp__jv_numtext(const hp__jv *v)
+{
+  return v && v->type == HP__JV_NUM ? v->u.num.text : NULL;
 }
 
 int hp__jv_bool(const hp__jv *v)

@@ -251,12 +251,20 @@ static void test_numbers(void **state)
   assert_true(hp__jv_num(hp__jv_at(v, 9)) == 2.5e-3);
   assert_true(hp__jv_num(hp__jv_at(v, 10)) == 0);
   assert_true(hp__jv_num(hp__jv_at(v, 11)) == 1e-101); /* longer than the stack buffer */
+  /* The text as written, for integers a double cannot hold. */
+  assert_string_equal(hp__jv_numtext(hp__jv_at(v, 1)), "-0");
+  assert_string_equal(hp__jv_numtext(hp__jv_at(v, 7)), "9007199254740993");
+  assert_string_equal(hp__jv_numtext(hp__jv_at(v, 8)), "1E+2");
+  assert_int_equal(strlen(hp__jv_numtext(hp__jv_at(v, 11))), 103);
+  assert_null(hp__jv_numtext(v));
+  assert_null(hp__jv_numtext(NULL));
   hp__jv_free(v);
 
   /* Top-level scalars and surrounding whitespace. */
   v = parse_ok(" \r\n\t-12.5e1 \n");
   assert_int_equal(hp__jv_type_of(v), HP__JV_NUM);
   assert_true(hp__jv_num(v) == -125);
+  assert_string_equal(hp__jv_numtext(v), "-12.5e1");
   hp__jv_free(v);
   v = parse_ok("\xef\xbb\xbf\"bom\"");
   assert_string_equal(hp__jv_str(v), "bom");

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analyze/metric.h"
+#include "analyze/profiles.h"
 #include "analyze/results.h"
 #include "util/buf.h"
 
@@ -319,6 +320,73 @@ static void test_gate_fails(void **state)
   hp_plan_free(p);
 }
 
+/* A session read back from a file is not trusted to have the same metrics in every pass: a pass
+ * with more metrics than the baseline compares only those the baseline has, and no run's values
+ * are read past its own pass's count (ASan, in `make asan`, would report the read). */
+static void test_more_metrics_than_baseline(void **state)
+{
+  static const double base[] = {1.00, 1.01, 0.99};
+  static const double slow[] = {1.10, 1.11, 1.09};
+  static const char *const names[] = {"normal", "stats"};
+  static const double *const vals[] = {base, slow};
+  static const size_t nvals[] = {3, 3};
+  hp_session *s = session(2, names, vals, nvals);
+  hp_pass_result *pr = &s->passes[1];
+  double *v = NULL;
+  size_t k;
+
+  (void)state;
+  pr->metrics = realloc(pr->metrics, 2 * sizeof(*pr->metrics));
+  assert_non_null(pr->metrics);
+  pr->metrics[1] = pr->metrics[0];
+  pr->metrics[1].name = hp__strdup("u");
+  pr->nmetrics = 2;
+  for (k = 0; k < pr->nruns; k++) {
+    pr->runs[k].values = realloc(pr->runs[k].values, 2 * sizeof(double));
+    assert_non_null(pr->runs[k].values);
+    pr->runs[k].values[1] = 5.0;
+  }
+  /* The baseline's runs have one value each: metric 1 reads as none, for every counted run. */
+  assert_int_equal(hp__counted_values(&s->passes[0], 1, &v), 3);
+  assert_true(isnan(v[0]) && isnan(v[1]) && isnan(v[2]));
+  free(v);
+  assert_int_equal(hp__session_analyze(s, NULL), 0);
+  assert_true(fabs(pr->metrics[0].ratio - 1.10) < 1e-12);
+  assert_true(isnan(pr->metrics[1].ratio));
+  assert_int_equal(pr->metrics[1].sig, HP_SIG_UNKNOWN);
+  assert_true(pr->metrics[1].st.median == 5.0);
+  hp_session_free(s);
+}
+
+/* A run without a folder (possible in the model, refused by the summary.json reader) is passed
+ * over when a pass's profile is parsed: the next run with one stands for the pass. */
+static void test_profiles_skip_runs_without_dir(void **state)
+{
+  static const double base[] = {1.00, 1.01};
+  static const char *const names[] = {"normal", "stats"};
+  static const double *const vals[] = {base, base};
+  static const size_t nvals[] = {2, 2};
+  hp_session *s = session(2, names, vals, nvals);
+  hp_diags d;
+
+  (void)state;
+  s->dir = hp__strdup("/nonexistent-hprun-session");
+  hp_diags_init(&d);
+  /* No run with a folder: no profile. */
+  free(s->passes[1].runs[0].dir);
+  free(s->passes[1].runs[1].dir);
+  s->passes[1].runs[0].dir = s->passes[1].runs[1].dir = NULL;
+  hp__session_parse_profiles(s, NULL, 0, &d);
+  assert_null(s->passes[1].profile);
+  /* The second run has one: it is parsed (its folder is missing, which the diagnostics say). */
+  s->passes[1].runs[1].dir = hp__strdup("stats/2");
+  hp__session_parse_profiles(s, NULL, 0, &d);
+  assert_non_null(s->passes[1].profile);
+  assert_null(s->passes[0].profile); /* the baseline is never profiled */
+  hp_diags_free(&d);
+  hp_session_free(s);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -329,6 +397,8 @@ int main(void)
       cmocka_unit_test(test_exact_warn),
       cmocka_unit_test(test_causes),
       cmocka_unit_test(test_gate_fails),
+      cmocka_unit_test(test_more_metrics_than_baseline),
+      cmocka_unit_test(test_profiles_skip_runs_without_dir),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
