@@ -56,7 +56,13 @@ print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 PY
 read -r code rss_kb <"$T/rss"
 [ "$code" = 0 ] || { cat "$T/err"; fail "the 2 GB session exited $code"; }
-[ "$rss_kb" -lt 65536 ] || fail "hprun's peak RSS was $rss_kb kB with a 2 GB stdout (limit 64 MB)"
+# Under AddressSanitizer (make asan) the shadow memory and the quarantine alone exceed the bound,
+# so there the bound is not asserted; everything else is.
+if grep -q __asan_init "$HPRUN" 2>/dev/null; then
+  echo "note: hprun is built with AddressSanitizer: its peak RSS ($rss_kb kB) is not held to 64 MB"
+else
+  [ "$rss_kb" -lt 65536 ] || fail "hprun's peak RSS was $rss_kb kB with a 2 GB stdout (limit 64 MB)"
+fi
 S=$(session_dir "$T/sessions")
 assert_close "$(pass_get "$S/summary.json" normal "p['runs'][0]['values']['mean_kernel_ms']")" 2.5 0 "the last metric line"
 out_size=$(stat -c %s "$S/normal/1/stdout.txt")
