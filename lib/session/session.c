@@ -13,6 +13,7 @@
 #include "exec/runner.h"
 #include "report/write_all.h"
 #include "session/manifest.h"
+#include "session/progress.h"
 #include "session/session.h"
 #include "util/buf.h"
 #include "util/strv.h"
@@ -145,17 +146,20 @@ static int run_schedule(hp__session_ctx *c)
   size_t i;
   int r;
 
-  if ((r = hp__run_build(c)) != 0)
+  if ((r = hp__run_build(c)) != 0 || (r = hp__progress_open(c)) != 0)
     return r;
   for (i = 0; i < c->nslots && !c->stopping; i++) {
     hp_pass_result *pr = &s->passes[c->slots[i].unit];
     hp_run *run = &pr->runs[pr->nruns++];
+    hp__progress_run_start(c, i);
     r = hp__run_one(c, &c->slots[i], pr, run, (int)i + 1);
     if (r)
       break;
+    hp__progress_run_end(c, i, run);
     if (run->interrupted && !c->stopping)
       c->stopping = 1;
   }
+  hp__progress_close(c);
   s->complete = r == 0 && !c->stopping && i == c->nslots;
   return r;
 }

@@ -56,11 +56,15 @@ typedef struct hp__session_ctx {
                            file and folder of the session is made relative to it; -1 when none */
   int io_failed;        /* a file or folder of the session could not be written: exit 4 */
   char *io_message;     /* the first such failure, "cannot write PATH: WHY" */
+  struct hp__progress *progress; /* progress.c's state while the schedule runs, or NULL */
+  FILE *log_wrap; /* on a terminal, the log through the status line (progress.c), or NULL */
 } hp__session_ctx;
 
 /* Where progress and the children's live output go. */
 static inline FILE *hp__session_log(const hp__session_ctx *c)
 {
+  if (c->log_wrap)
+    return c->log_wrap;
   return c->opts->log ? c->opts->log : stderr;
 }
 
