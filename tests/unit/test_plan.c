@@ -464,6 +464,31 @@ static void test_no_metrics_wall_primary(void **state)
   }
 }
 
+/* `app.prepare` and `app.cleanup` are words (split as a shell would) or lists; variants inherit
+ * them; an empty one is an error. */
+static void test_app_hooks(void **state)
+{
+  hp_plan *p =
+      load_ok("app:\n  command: x\n  prepare: \"sh -c 'echo x'\"\n"
+              "  cleanup: [rm, -f, cache.bin]\n"
+              "passes: [normal]\nvariants: [{name: a, command: y}, {name: b, command: z}]\n");
+
+  (void)state;
+  assert_words(&p->app.prepare, (const char *const[]){"sh", "-c", "echo x", NULL});
+  assert_words(&p->app.cleanup, (const char *const[]){"rm", "-f", "cache.bin", NULL});
+  assert_words(&p->variants[1].app.prepare, (const char *const[]){"sh", "-c", "echo x", NULL});
+  assert_words(&p->variants[1].app.cleanup, (const char *const[]){"rm", "-f", "cache.bin", NULL});
+  hp_plan_free(p);
+  p = load_ok("app: {command: x}\npasses: [normal]\n");
+  assert_int_equal(p->app.prepare.n, 0);
+  assert_int_equal(p->app.cleanup.n, 0);
+  hp_plan_free(p);
+  expect_error1("app: {command: x, prepare: []}\npasses: [normal]\n", 1, 28,
+                "`app.prepare` is empty", NULL);
+  expect_error1("app: {command: x, cleanup: {a: b}}\npasses: [normal]\n", 1, 28, "app.cleanup",
+                NULL);
+}
+
 /* The shorthand `- name` means {name, pattern: 'name=([-+0-9.eE]+)'}; check it really matches
  * what the article's app prints. */
 static void test_metric_shorthand(void **state)
@@ -1439,6 +1464,7 @@ int main(void)
       cmocka_unit_test(test_command_forms),
       cmocka_unit_test(test_metric_shorthand),
       cmocka_unit_test(test_no_metrics_wall_primary),
+      cmocka_unit_test(test_app_hooks),
       cmocka_unit_test(test_modes_per_tool),
       cmocka_unit_test(test_sampler_forms),
       cmocka_unit_test(test_variants_reference_default),
