@@ -92,6 +92,7 @@ static int compare_metric(const hp_pass_result *op, size_t om, const hp_pass_res
     row->change = HP__CHANGE_MISSING;
   row->tolerance = tol;
   row->higher_is_better = new_m->higher_is_better;
+  row->note_only = m > 0 && new_m->name && strcmp(new_m->name, HP_WALL_METRIC) == 0;
   return 0;
 }
 
@@ -170,6 +171,12 @@ static char *row_cause(const hp__compare_row *row, int allow_missing, hp_cause_k
   if (row->change != HP__CHANGE_REGRESSION && row->change != HP__CHANGE_UNCONFIRMED)
     return NULL;
   change_text(row, what, sizeof(what));
+  if (row->note_only) {
+    *kind = HP_CAUSE_NOTE;
+    return hp__asprintf("%s is worse than the tolerance %.3g%%: wall time beside the app's own "
+                        "metric, a note only",
+                        what, row->tolerance * 100);
+  }
   if (row->change == HP__CHANGE_REGRESSION) {
     *kind = HP_CAUSE_REGRESSION;
     return hp__asprintf("%s > tolerance %.3g%% (p=%.3g)", what, row->tolerance * 100, row->p);
@@ -231,6 +238,8 @@ int hp__compare_sessions(const hp_session *old_s, const hp_session *new_s, const
   }
   find_missing(old_s, new_s, out);
   for (i = 0; i < out->nrows; i++) {
+    if (out->rows[i].note_only)
+      continue;
     out->nregressions += out->rows[i].change == HP__CHANGE_REGRESSION;
     out->nunconfirmed += out->rows[i].change == HP__CHANGE_UNCONFIRMED;
     out->nmissing += out->rows[i].change == HP__CHANGE_MISSING;

@@ -39,13 +39,16 @@ typedef struct hp__compare_row {
   double tolerance;     /* the tolerance the change was held against */
   int higher_is_better; /* the (new) metric's direction */
   hp__change change;
+  int note_only; /* the built-in wall_ms beside the app's own primary metric: its change is shown
+                    and noted, never counted as a regression (wall time includes start-up and is
+                    noisier than what the app measures itself) */
 } hp__compare_row;
 
 typedef struct hp__comparison {
   hp__compare_row *rows; /* in the new session's pass and metric order, then what is missing */
   size_t nrows;
-  size_t nregressions; /* rows with HP__CHANGE_REGRESSION */
-  size_t nunconfirmed; /* rows with HP__CHANGE_UNCONFIRMED */
+  size_t nregressions; /* rows with HP__CHANGE_REGRESSION (note_only rows aside) */
+  size_t nunconfirmed; /* rows with HP__CHANGE_UNCONFIRMED (note_only rows aside) */
   size_t nmissing;     /* rows with HP__CHANGE_MISSING */
   hp_cause *causes;    /* one per regression, missing row and unconfirmed row, in row order */
   size_t ncauses;

@@ -39,7 +39,8 @@ int hp__metrics_new(const hp_plan *plan, hp__metrics **out, hp_diags *diags)
     free(m);
     return HP_ENOMEM;
   }
-  for (i = 0; i < plan->nmetrics; i++) {
+  /* The built-in wall_ms comes last and has no pattern: the session fills it, the scan skips it. */
+  for (i = 0; i < plan->nmetrics && !plan->metrics[i].wall; i++) {
     int e = regcomp(&m->re[i], plan->metrics[i].pattern, REG_EXTENDED);
     if (e) {
       char msg[256];

@@ -124,9 +124,11 @@ typedef struct hp_app {
   hp_strv command; /* argv; a YAML string is split into words as a shell would, without a shell */
   hp_kv *env;      /* added to (or replacing in) hprun's own environment */
   size_t nenv;
-  char *cwd;      /* NULL: the plan file's folder */
-  double timeout; /* seconds; 0 = none */
-  hp_strv build;  /* optional; run once before anything else */
+  char *cwd;       /* NULL: the plan file's folder */
+  double timeout;  /* seconds; 0 = none */
+  hp_strv build;   /* optional; run once before anything else */
+  hp_strv prepare; /* optional; run before each run, outside its timing; a failure fails the run */
+  hp_strv cleanup; /* optional; run after each run, outside its timing; a failure is a warning */
 } hp_app;
 
 typedef struct hp_metric_spec {
@@ -135,8 +137,12 @@ typedef struct hp_metric_spec {
   char *unit;           /* may be NULL */
   int higher_is_better; /* `better: higher`; default lower (times) */
   double tolerance;     /* `hprun compare`'s regression tolerance for this metric; < 0 unset */
-  long line;            /* where it was declared, for messages */
+  long line;            /* where it was declared, for messages; 0 for the built-in wall_ms */
+  int wall;             /* the built-in `wall_ms`: its value is the run's wall time, no pattern */
 } hp_metric_spec;
+
+/* The built-in metric every plan gets after its own: each run's wall time in milliseconds. */
+#define HP_WALL_METRIC "wall_ms"
 
 typedef struct hp_pass {
   char *name;   /* unique, [A-Za-z0-9_.-]+ */
@@ -196,7 +202,7 @@ typedef struct hp_plan {
     hp_strv args;     /* extra options for every profiled pass */
   } profiler;
 
-  hp_metric_spec *metrics; /* the first is the primary metric */
+  hp_metric_spec *metrics; /* the first is the primary metric; the last is the built-in wall_ms */
   size_t nmetrics;
 
   hp_pass *passes;

@@ -1,5 +1,5 @@
 /*
- * The `app` section and `variants`. A variant is an app of its own (command, env, cwd, timeout,
+ * The `app` section (with its `prepare` and `cleanup` hooks, run around each run) and `variants`. A variant is an app of its own (command, env, cwd, timeout,
  * build) compared against the others; what it leaves unset is inherited from `app`, so after
  * loading each variant is complete and the session never looks at `app` for it.
  */
@@ -16,9 +16,12 @@ enum {
   A_CWD,
   A_TIMEOUT,
   A_BUILD,
+  A_PREPARE,
+  A_CLEANUP,
   A_N
 };
-static const char *const app_keys[] = {"command", "env", "cwd", "timeout", "build", NULL};
+static const char *const app_keys[] = {"command", "env",     "cwd",     "timeout",
+                                       "build",   "prepare", "cleanup", NULL};
 
 /* The fields an app and a variant share. `prefix` starts each key in messages ("app." or ""). */
 static void parse_app_fields(hp__loader *ld, yaml_node_t *m, const char *prefix,
@@ -57,6 +60,11 @@ void hp__plan_parse_app(hp__loader *ld, const hp__mapent *ae, yaml_node_t *root,
     return;
   hp__yaml_fields(ld, v, "app", app_keys, e);
   parse_app_fields(ld, v, "app.", e, a);
+  /* Hooks are the app's only: variants inherit them, like its build. */
+  if (hp__plan_words(ld, "app.prepare", e[A_PREPARE].val, &a->prepare) == 1 && a->prepare.n == 0)
+    hp__plan_err(ld, e[A_PREPARE].val, "`app.prepare` is empty: give a command or leave it out");
+  if (hp__plan_words(ld, "app.cleanup", e[A_CLEANUP].val, &a->cleanup) == 1 && a->cleanup.n == 0)
+    hp__plan_err(ld, e[A_CLEANUP].val, "`app.cleanup` is empty: give a command or leave it out");
 }
 
 enum {
@@ -109,6 +117,8 @@ static void inherit_app(hp__loader *ld, hp_app *v, const hp_app *a)
     if (hp__strv_copy(&v->build, &a->build))
       ld->oom = 1;
   }
+  if (hp__strv_copy(&v->prepare, &a->prepare) || hp__strv_copy(&v->cleanup, &a->cleanup))
+    ld->oom = 1;
 }
 
 /* A variant's name must differ from the other variants' and from every pass name, and must not be

@@ -1,5 +1,6 @@
 /*
- * What a session measures and how it judges it: `metrics` (what the app prints), `gates` (limits
+ * What a session measures and how it judges it: `metrics` (what the app prints, then the built-in
+ * `wall_ms`), `gates` (limits
  * on a metric's change, so they are read after the metrics they name), `thresholds` (overhead
  * levels and the significance level) and `sampler` (device memory sampling).
  */
@@ -102,24 +103,34 @@ static void parse_metric(hp__loader *ld, yaml_node_t *it, hp_metric_spec *ms)
   }
 }
 
+/* Appends the built-in `wall_ms` after the user's metrics: lower is better, in ms, and its value
+ * is the run's measured wall time, so it needs no pattern. With no user metric it is the only,
+ * hence the primary, metric, as in hyperfine. */
+static void add_wall_metric(hp__loader *ld, hp_plan *p)
+{
+  hp_metric_spec *ms = &p->metrics[p->nmetrics];
+
+  memset(ms, 0, sizeof(*ms));
+  ms->tolerance = -1;
+  ms->wall = 1;
+  ms->name = hp__plan_dup(ld, HP_WALL_METRIC);
+  ms->unit = hp__plan_dup(ld, "ms");
+  p->nmetrics++;
+}
+
 void hp__plan_parse_metrics(hp__loader *ld, const hp__mapent *e, yaml_node_t *root, hp_plan *p)
 {
   yaml_node_t **at;
-  size_t i, j, n;
+  size_t i, j, n = 0;
   int r = hp__yaml_want_seq(ld, "metrics", e->val);
 
-  if (r == 0)
-    hp__plan_err(ld, hp__yaml_missing_at(e, root),
-                 "missing `metrics`: list what the app prints (e.g. `metrics: [mean_kernel_ms]`)");
-  if (r <= 0)
+  (void)root;
+  if (r < 0)
     return;
-  n = hp__yaml_seq_len(e->val);
-  if (n == 0) {
-    hp__plan_err(ld, e->val, "`metrics` is empty: list at least one metric");
-    return;
-  }
-  p->metrics = calloc(n, sizeof(*p->metrics));
-  at = calloc(n, sizeof(*at));
+  if (r > 0)
+    n = hp__yaml_seq_len(e->val);
+  p->metrics = calloc(n + 1, sizeof(*p->metrics));
+  at = calloc(n + 1, sizeof(*at));
   if (p->metrics == NULL || at == NULL) {
     free(at);
     ld->oom = 1;
@@ -131,6 +142,12 @@ void hp__plan_parse_metrics(hp__loader *ld, const hp__mapent *e, yaml_node_t *ro
     if (at[i] == NULL)
       continue;
     parse_metric(ld, at[i], &p->metrics[i]);
+    if (p->metrics[i].name && strcmp(p->metrics[i].name, HP_WALL_METRIC) == 0) {
+      hp__plan_err(ld, at[i],
+                   "`" HP_WALL_METRIC "` is a built-in metric (each run's wall time): pick "
+                   "another name");
+      continue;
+    }
     for (j = 0; j < i && p->metrics[i].name; j++)
       if (p->metrics[j].name && strcmp(p->metrics[j].name, p->metrics[i].name) == 0) {
         hp__plan_err(ld, at[i], "duplicate metric name `%s` (first at line %ld)",
@@ -139,6 +156,7 @@ void hp__plan_parse_metrics(hp__loader *ld, const hp__mapent *e, yaml_node_t *ro
       }
   }
   free(at);
+  add_wall_metric(ld, p);
 }
 
 /* Where each pass's parts are in the file, for checks that run after all passes are read. */

@@ -33,6 +33,8 @@ static void app_free(hp_app *a)
   free(a->cwd);
   a->cwd = NULL;
   hp_strv_free(&a->build);
+  hp_strv_free(&a->prepare);
+  hp_strv_free(&a->cleanup);
 }
 
 /* Frees the plan and everything it holds. Safe on a half-built plan: arrays are allocated zeroed

@@ -27,6 +27,15 @@ static const char *change_text(hp__change c)
   return "?";
 }
 
+/* A note-only row (the built-in wall_ms beside the app's metric) is worse, never a regression. */
+static const char *row_change_text(const hp__compare_row *row)
+{
+  if (row->note_only &&
+      (row->change == HP__CHANGE_REGRESSION || row->change == HP__CHANGE_UNCONFIRMED))
+    return "worse (wall time: a note only)";
+  return change_text(row->change);
+}
+
 static int write_head(hp__buf *b, const hp_session *old_s, const hp_session *new_s,
                       const hp_compare_opts *o)
 {
@@ -54,7 +63,7 @@ static int write_row(hp__buf *b, const hp__compare_row *row)
 
   if (row->change == HP__CHANGE_NEW_PASS || (row->change == HP__CHANGE_MISSING && !row->metric))
     return hp__buf_printf(b, "| %s | - | - | - | - | - | - | - | %s |\n", row->pass,
-                          change_text(row->change));
+                          row_change_text(row));
   r |= hp__buf_printf(b, "| %s | %s | %s | %s | %s | ", row->pass, row->metric,
                       hp__fmt_num(x, sizeof(x), row->old_median),
                       hp__fmt_num(y, sizeof(y), row->new_median),
@@ -64,7 +73,7 @@ static int write_row(hp__buf *b, const hp__compare_row *row)
   else
     r |= hp__buf_adds(b, "-");
   r |= hp__buf_printf(b, " | %s | %zu/%zu | %s |\n", hp__fmt_num(x, sizeof(x), row->p), row->n_old,
-                      row->n_new, change_text(row->change));
+                      row->n_new, row_change_text(row));
   return r;
 }
 

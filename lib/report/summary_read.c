@@ -376,6 +376,20 @@ static int load_judgements(const hp__sf *rc, hp_session *s)
   return 0;
 }
 
+/* Reading follows a <name>-latest link, but the session's folder is the one it points at now:
+ * whatever is later written for the session goes to that folder, never through the link, which a
+ * newer session may move meanwhile. */
+static void resolve_link(char **dir)
+{
+  struct stat st;
+  char *real;
+
+  if (lstat(*dir, &st) != 0 || !S_ISLNK(st.st_mode) || (real = realpath(*dir, NULL)) == NULL)
+    return;
+  free(*dir);
+  *dir = real;
+}
+
 int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
 {
   char *file = NULL;
@@ -409,6 +423,7 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
     r = HP_ENOMEM;
     goto fail;
   }
+  resolve_link(&s->dir);
   /* Every member is checked as it is read, and the runs against their passes' metrics, before
    * the statistics are recomputed, the judgements taken as stored and the profiles parsed again
    * with the categories of the plan the session ran. */

@@ -4,7 +4,8 @@
  * created once and never reused, so that two sessions can never mix their measurements, not even
  * two hprun started in the same second. It is held open for the whole session, and everything in
  * it is made relative to that descriptor (util/fsutil.h), never through a link the session's
- * programs may have planted.
+ * programs may have planted. At the end of a complete session, <name>-latest beside it is turned
+ * to point at it: a stable path for scripts and CI.
  */
 #include "session/session.h"
 #include "util/buf.h"
@@ -155,4 +156,43 @@ int hp__session_io_error(hp__session_ctx *c, const char *verb, const char *rel, 
     free(msg);
   c->io_failed = 1;
   return HP_EIO;
+}
+
+int hp__session_link_latest(const char *dir, const char *name)
+{
+  const char *leaf = strrchr(dir, '/');
+  char *parent, *tmp = NULL, *link = NULL;
+  int r = -1, e;
+
+  if (leaf == NULL || leaf[1] == '\0')
+    return errno = EINVAL, -1;
+  if ((parent = hp__strndup(dir, (size_t)(leaf - dir))) == NULL)
+    return errno = ENOMEM, -1;
+  leaf++;
+  /* A link relative to its folder keeps working when the whole output folder is moved; the
+   * temporary name holds the pid, so two hprun finishing at once never share one. */
+  tmp = hp__asprintf("%s/.%s-latest.%ld.tmp", *parent ? parent : "", name, (long)getpid());
+  link = hp__asprintf("%s/%s-latest", *parent ? parent : "", name);
+  if (tmp == NULL || link == NULL) {
+    errno = ENOMEM;
+    goto fail;
+  }
+  (void)unlink(tmp);
+  if (symlink(leaf, tmp) != 0)
+    goto fail;
+  if (rename(tmp, link) != 0) {
+    e = errno;
+    (void)unlink(tmp);
+    errno = e;
+    goto fail;
+  }
+  r = 0;
+
+fail:
+  e = errno;
+  free(parent);
+  free(tmp);
+  free(link);
+  errno = e;
+  return r;
 }

@@ -298,6 +298,9 @@ static int run_record(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl,
     if (!sl->warmup && pr->app_launches < 0)
       pr->app_launches = launches;
   }
+  /* The built-in wall_ms (the plan's last metric) is the run's measured time, not a scan. */
+  if (c->plan->nmetrics > 0 && c->plan->metrics[c->plan->nmetrics - 1].wall)
+    run->values[c->plan->nmetrics - 1] = res->wall_ms;
   if ((r = list_files(io->dir, "", &run->files)) != 0)
     return r;
   run->ok = !run->error && res->exit_status == 0 && !res->term_signal && !res->timed_out &&
@@ -354,6 +357,30 @@ static int run_spawn(hp__session_ctx *c, const hp__unit *u, hp_run *run, run_io 
   return r;
 }
 
+/* Runs the unit's `prepare` or `cleanup` hook around a run, never while hprun is stopping. A
+ * failed prepare fails the run (its error says why) so that the app is not started; a failed
+ * cleanup is only a warning, since the run's measurement is whole. */
+static int run_hooks(hp__session_ctx *c, const hp__unit *u, hp_run *run, const run_io *io,
+                     const char *which)
+{
+  const hp_app *a = u->variant ? &u->variant->app : &c->plan->app;
+  int prepare = strcmp(which, "prepare") == 0;
+  char *why = NULL;
+  int r;
+
+  if (c->stopping)
+    return 0;
+  r = hp__run_hook(c, which, prepare ? &a->prepare : &a->cleanup, io->dir, io->env, &why);
+  if (r || why == NULL)
+    return r;
+  fprintf(hp__session_log(c), "hprun: %srun %s: %s\n", prepare ? "" : "warning: ", run->dir, why);
+  if (prepare)
+    run->error = why;
+  else
+    free(why);
+  return 0;
+}
+
 int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_run *run, int round)
 {
   hp__unit *u = &c->units[sl->unit];
@@ -372,12 +399,16 @@ int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_r
     r = HP_ENOMEM;
     goto fail;
   }
+  if ((r = run_hooks(c, u, run, &io, "prepare")) != 0 || run->error)
+    goto fail;
   if ((r = run_spawn(c, u, run, &io, &res, &werr, &wpath)) != 0)
     goto not_run;
   /* What the run lost is said before it is recorded, so that its record (ok, advice) says so. */
   if (werr && (r = hp__run_lost_output(c, run, wpath, werr)) == HP_ENOMEM)
     goto fail;
   r = run_record(c, u, sl, pr, run, &io, &res, werr && strcmp(wpath, io.outp) == 0);
+  if (r == 0)
+    r = run_hooks(c, u, run, &io, "cleanup");
   if (r == 0 && werr)
     r = HP_EIO;
   goto fail;

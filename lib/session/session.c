@@ -207,6 +207,10 @@ static int session_close(hp__session_ctx *c, int r)
   }
   if (c->io_failed)
     return HP_EIO;
+  /* Only a complete session moves <name>-latest: an interrupted one never hides the last good. */
+  if (s->complete && !s->interrupted && hp__session_link_latest(s->dir, c->plan->name) != 0)
+    fprintf(hp__session_log(c), "hprun: warning: cannot update %s-latest: %s\n", c->plan->name,
+            strerror(errno));
   if (r == 0 && s->interrupted)
     r = HP_EINTR;
   return r;

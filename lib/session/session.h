@@ -93,6 +93,19 @@ int hp__session_copy_plan(const hp_plan *plan, int dirfd);
 int hp__session_io_error(hp__session_ctx *c, const char *verb, const char *rel, int e);
 /* The current time as ISO 8601 UTC, malloc'd; NULL when out of memory. */
 char *hp__session_now_iso(void);
+/* Points <parent>/<name>-latest at the session folder `dir` (<parent>/<leaf>), atomically: a
+ * relative link to <leaf> is made under a temporary name, then renamed over the old one. Returns
+ * 0, or -1 with errno set (the caller warns: a stale link loses no measurement). */
+int hp__session_link_latest(const char *dir, const char *name);
+
+/* hooks.c */
+
+/* Runs the app's hook `which` ("prepare" or "cleanup", argv; nothing when empty) in the app's
+ * folder with `env`, saving its output as <dir>/<which>.stdout.txt and .stderr.txt. Returns 0
+ * with *why NULL when it succeeded, 0 with *why (malloc'd, the caller's) saying how it failed,
+ * or HP_ENOMEM. */
+int hp__run_hook(hp__session_ctx *c, const char *which, const hp_strv *argv, const char *dir,
+                 char **env, char **why);
 
 /* prepare.c */
 

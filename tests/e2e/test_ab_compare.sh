@@ -80,13 +80,13 @@ YAML
 mkplan old 1.0
 mkplan same 1.0
 mkplan slow 1.10
-OLD=$(ls -d "$T"/cmp/old-*)
-expect_exit 1 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slow-*)" --tolerance 5% --force
+OLD=$(ls -d "$T"/cmp/old-latest)
+expect_exit 1 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slow-latest)" --tolerance 5% --force
 grep -q "REGRESSION" "$T/out" || { cat "$T/out"; fail "compare table"; }
-expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/same-*)/summary.json" --tolerance 5% --force
+expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/same-latest)/summary.json" --tolerance 5% --force
 grep -q "0 regression" "$T/out" || { cat "$T/out"; fail "compare same"; }
 # A metric's own tolerance in the plan (20%) wins over --tolerance 5%: +10% is no regression.
 mkplan slowtol 1.10 "[{name: mean_kernel_ms, tolerance: 20%}]"
-expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slowtol-*)" --tolerance 5% --force
+expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slowtol-latest)" --tolerance 5% --force
 expect_exit 4 "$HPRUN" compare "$OLD" "$T/nope"
 ok "compare"

@@ -17,7 +17,7 @@ passes: [normal, stats]
 thresholds: {warn: 0.005}
 YAML
 }
-flag() { pass_get "$(ls -d "$T"/sessions/$1-*)/summary.json" stats "$2"; }
+flag() { pass_get "$(ls -d "$T"/sessions/$1-latest)/summary.json" stats "$2"; }
 
 plan many 12 1
 expect_exit 0 "$HPRUN" --quiet "$T/many.yaml"

@@ -22,7 +22,7 @@ YAML
 for seed in 18446744073709551615 9007199254740993; do
   plan "s$seed" "$seed"
   (cd "$T" && expect_exit 0 "$HPRUN" --quiet "s$seed.yaml")
-  S=$(ls -d "$T"/sessions/"s$seed"-*)
+  S=$(ls -d "$T"/sessions/"s$seed"-latest)
   grep -qx "  \"seed\": $seed," "$S/summary.json" || { grep seed "$S/summary.json"; fail "summary.json: seed $seed"; }
   grep -q "seed $seed," "$S/report.md" || fail "report.md: seed $seed"
   expect_exit 0 "$HPRUN" report --format json "$S"
@@ -33,8 +33,8 @@ done
 ok "64-bit seeds round-trip"
 
 # A good session with one member broken: report and compare exit 4 and name it.
-GOOD=$(ls -d "$T"/sessions/s9007199254740993-*)
-cp -r "$GOOD" "$T/bad"
+GOOD=$(ls -d "$T"/sessions/s9007199254740993-latest)
+cp -rL "$GOOD" "$T/bad"
 "$PY" - "$T/bad/summary.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

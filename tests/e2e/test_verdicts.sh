@@ -85,11 +85,11 @@ thresholds: {alpha: 0.1}
 YAML
 expect_exit 0 "$HPRUN" --quiet "$T/ci.yaml"
 grep -q "vs baseline      90% CI       n    CV flag" "$T/out" || { cat "$T/out"; fail "90% CI in the table"; }
-grep -q "| vs baseline | 90% CI of ratio |" "$(ls -d "$T"/ci/ci-*)/report.md" || fail "90% CI in report.md"
+grep -q "| vs baseline | 90% CI of ratio |" "$(ls -d "$T"/ci/ci-latest)/report.md" || fail "90% CI in report.md"
 if grep -q "95% CI" "$T/out"; then fail "no 95% label at alpha 0.1"; fi
 rm -rf "$T/ci"
 expect_exit 0 "$HPRUN" --quiet "$T/ci.yaml" --repeat 2
-assert_eq "$(pass_get "$(ls -d "$T"/ci/ci-*)/summary.json" stats "p['overhead']['ci95']")" "[None, None]" "no interval from 2 runs"
+assert_eq "$(pass_get "$(ls -d "$T"/ci/ci-latest)/summary.json" stats "p['overhead']['ci95']")" "[None, None]" "no interval from 2 runs"
 grep -q '^stats .* -   2 ' "$T/out" || { cat "$T/out"; fail "no interval in the table from 2 runs"; }
 ok "interval level and minimum runs"
 
@@ -109,7 +109,7 @@ HIPPROF_FAKE_FACTORS="stats=1.31" expect_exit 1 "$HPRUN" --quiet "$T/gate.yaml" 
 grep -q '^fail: stats: mean_kernel_ms +31.00% > fail 25% (p=0.00[0-9]*)$' "$T/out" \
   || { cat "$T/out"; fail "the threshold cause line"; }
 assert_eq "$(grep -c '^fail: ' "$T/out")" 1 "one cause (pmc is expected to distort)"
-G=$(ls -d "$T"/gate/gate-*)
+G=$(ls -d "$T"/gate/gate-latest)
 grep -q '^## Why this session failed$' "$G/report.md" || fail "report.md has the section"
 grep -q '^- fail: stats: mean_kernel_ms +31.00% > fail 25% (p=' "$G/report.md" || fail "report.md has the line"
 grep -q '<failure type="threshold" message="mean_kernel_ms +31.00% &gt; fail 25% (p=' "$T/gate.xml" \

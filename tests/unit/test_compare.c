@@ -121,6 +121,26 @@ static void test_regression(void **state)
   hp_session_free(b);
 }
 
+/* The built-in wall_ms as the only (so the primary) metric is judged like any metric: a slower
+ * wall time is a regression, not a note. */
+static void test_wall_primary_regresses(void **state)
+{
+  const pass_spec old_p[] = {{"normal", "wall_ms", 0, -1, base6, 6}};
+  const pass_spec new_p[] = {{"normal", "wall_ms", 0, -1, slow6, 6}};
+  hp_session *a = session("old", old_p, 1), *b = session("new", new_p, 1);
+  hp__comparison c;
+
+  (void)state;
+  assert_int_equal(hp__compare_sessions(a, b, &opts, &c), 0);
+  assert_int_equal(c.nrows, 1);
+  assert_false(c.rows[0].note_only);
+  assert_int_equal(c.rows[0].change, HP__CHANGE_REGRESSION);
+  assert_int_equal(c.nregressions, 1);
+  hp__comparison_free(&c);
+  hp_session_free(a);
+  hp_session_free(b);
+}
+
 static void test_identical(void **state)
 {
   const pass_spec p[] = {{"normal", "t", 0, -1, base6, 6}, {"stats", "t", 0, -1, slow6, 6}};
@@ -334,13 +354,10 @@ static void test_same_plan(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_regression),
-      cmocka_unit_test(test_identical),
-      cmocka_unit_test(test_direction_and_tolerance),
-      cmocka_unit_test(test_unconfirmed_and_new),
-      cmocka_unit_test(test_missing),
-      cmocka_unit_test(test_exact_tolerance),
-      cmocka_unit_test(test_same_plan),
+      cmocka_unit_test(test_regression),          cmocka_unit_test(test_wall_primary_regresses),
+      cmocka_unit_test(test_identical),           cmocka_unit_test(test_direction_and_tolerance),
+      cmocka_unit_test(test_unconfirmed_and_new), cmocka_unit_test(test_missing),
+      cmocka_unit_test(test_exact_tolerance),     cmocka_unit_test(test_same_plan),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -266,7 +266,7 @@ static void test_full_plan(void **state)
   assert_string_equal(p->profiler.env_script, "/opt/dtk/env.sh");
   assert_words(&p->profiler.args, (const char *const[]){"--log-level", "warning", NULL});
 
-  assert_int_equal(p->nmetrics, 2);
+  assert_int_equal(p->nmetrics, 3);
   assert_string_equal(p->metrics[0].name, "mean_kernel_ms");
   assert_null(p->metrics[0].unit);
   assert_int_equal(p->metrics[0].higher_is_better, 0);
@@ -375,8 +375,14 @@ static void test_defaults(void **state)
   assert_null(p->profiler.path);
   assert_null(p->profiler.env_script);
   assert_int_equal(p->profiler.args.n, 0);
-  assert_int_equal(p->nmetrics, 1);
+  assert_int_equal(p->nmetrics, 2);
   assert_string_equal(p->metrics[0].name, "m");
+  assert_false(p->metrics[0].wall);
+  assert_string_equal(p->metrics[1].name, "wall_ms");
+  assert_string_equal(p->metrics[1].unit, "ms");
+  assert_null(p->metrics[1].pattern);
+  assert_false(p->metrics[1].higher_is_better);
+  assert_true(p->metrics[1].wall);
   assert_int_equal(p->npasses, 2);
   assert_int_equal(p->baseline, 0);
   assert_string_equal(p->passes[1].name, "stats");
@@ -435,6 +441,54 @@ static void test_command_forms(void **state)
   hp_plan_free(p);
 }
 
+/* A plan without `metrics` (or with an empty list) is valid: the built-in wall_ms is its only,
+ * hence primary, metric, and a gate may name it. */
+static void test_no_metrics_wall_primary(void **state)
+{
+  const char *texts[] = {"app: {command: x}\npasses: [normal]\n",
+                         "app: {command: x}\nmetrics: []\npasses: [normal]\n"
+                         "variants: [{name: a, command: x}, {name: b, command: y}]\n"
+                         "gates: [{metric: wall_ms, max_rel_delta: 10%}]\n"};
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < 2; i++) {
+    hp_plan *p = load_ok(texts[i]);
+    assert_int_equal(p->nmetrics, 1);
+    assert_string_equal(p->metrics[0].name, "wall_ms");
+    assert_string_equal(p->metrics[0].unit, "ms");
+    assert_null(p->metrics[0].pattern);
+    assert_true(p->metrics[0].wall);
+    assert_true(p->metrics[0].tolerance < 0);
+    hp_plan_free(p);
+  }
+}
+
+/* `app.prepare` and `app.cleanup` are words (split as a shell would) or lists; variants inherit
+ * them; an empty one is an error. */
+static void test_app_hooks(void **state)
+{
+  hp_plan *p =
+      load_ok("app:\n  command: x\n  prepare: \"sh -c 'echo x'\"\n"
+              "  cleanup: [rm, -f, cache.bin]\n"
+              "passes: [normal]\nvariants: [{name: a, command: y}, {name: b, command: z}]\n");
+
+  (void)state;
+  assert_words(&p->app.prepare, (const char *const[]){"sh", "-c", "echo x", NULL});
+  assert_words(&p->app.cleanup, (const char *const[]){"rm", "-f", "cache.bin", NULL});
+  assert_words(&p->variants[1].app.prepare, (const char *const[]){"sh", "-c", "echo x", NULL});
+  assert_words(&p->variants[1].app.cleanup, (const char *const[]){"rm", "-f", "cache.bin", NULL});
+  hp_plan_free(p);
+  p = load_ok("app: {command: x}\npasses: [normal]\n");
+  assert_int_equal(p->app.prepare.n, 0);
+  assert_int_equal(p->app.cleanup.n, 0);
+  hp_plan_free(p);
+  expect_error1("app: {command: x, prepare: []}\npasses: [normal]\n", 1, 28,
+                "`app.prepare` is empty", NULL);
+  expect_error1("app: {command: x, cleanup: {a: b}}\npasses: [normal]\n", 1, 28, "app.cleanup",
+                NULL);
+}
+
 /* The shorthand `- name` means {name, pattern: 'name=([-+0-9.eE]+)'}; check it really matches
  * what the article's app prints. */
 static void test_metric_shorthand(void **state)
@@ -446,7 +500,7 @@ static void test_metric_shorthand(void **state)
   const char *line = "elements=1048576 mean_kernel_ms=0.0185488 max_abs_error=0";
 
   (void)state;
-  assert_int_equal(p->nmetrics, 3);
+  assert_int_equal(p->nmetrics, 4);
   assert_string_equal(p->metrics[0].pattern, "mean_kernel_ms=([-+0-9.eE]+)");
   assert_null(p->metrics[0].unit);
   assert_int_equal(regcomp(&re, p->metrics[0].pattern, REG_EXTENDED), 0);
@@ -881,9 +935,11 @@ static void test_err_missing(void **state)
                 NULL);
   expect_error1("app: {command: }\nmetrics: [m]\npasses: [normal]\n", 1, 7, "missing `app.command`",
                 NULL);
-  expect_error1("app: {command: x}\npasses: [normal]\n", 1, 1, "missing `metrics`", NULL);
-  expect_error1("app: {command: x}\nmetrics: []\npasses: [normal]\n", 2, 10, "`metrics` is empty",
-                NULL);
+  expect_error1("app: {command: x}\nmetrics: [m, wall_ms]\npasses: [normal]\n", 2, 14,
+                "`wall_ms` is a built-in metric", NULL);
+  expect_error1(
+      "app: {command: x}\nmetrics: [{name: wall_ms, pattern: 'w=(1)'}]\npasses: [normal]\n", 2, 11,
+      "`wall_ms` is a built-in metric", NULL);
   expect_error1("app: {command: x}\nmetrics: [m]\n", 1, 1, "missing `passes`", NULL);
   expect_error1("app: {command: x}\nmetrics: [{pattern: 'x=(1)'}]\npasses: [normal]\n", 2, 11,
                 "a metric needs a `name`", NULL);
@@ -1197,12 +1253,14 @@ static void test_err_gates(void **state)
   (void)state;
   expect_error1(BASE "gates:\n  - {metric: n, max_abs_delta: 1}\n", 5, 14,
                 "gate on unknown metric `n` (declared metrics: m", NULL);
-  expect_error1("app: {command: x}\nmetrics: [mean_ms, p99_ms]\npasses: [normal]\n"
-                "gates:\n  - {metric: mean_sm, max_rel_delta: 1%}\n",
-                5, 14,
-                "gate on unknown metric `mean_sm` (declared metrics: mean_ms, p99_ms; did you mean "
-                "`mean_ms`?)",
-                NULL);
+  expect_error1(
+      "app: {command: x}\nmetrics: [mean_ms, p99_ms]\npasses: [normal]\n"
+      "gates:\n  - {metric: mean_sm, max_rel_delta: 1%}\n",
+      5, 14,
+      "gate on unknown metric `mean_sm` (declared metrics: mean_ms, p99_ms, wall_ms; did you "
+      "mean "
+      "`mean_ms`?)",
+      NULL);
   expect_error1(BASE "gates:\n  - {metric: m}\n", 5, 5,
                 "a gate needs `max_abs_delta`, `max_rel_delta` or both", NULL);
   expect_error1(BASE "gates:\n  - {max_abs_delta: 1}\n", 5, 5, "a gate needs a `metric`", NULL);
@@ -1257,7 +1315,7 @@ static void test_err_many_sorted(void **state)
   size_t n = 0;
 
   (void)state;
-  assert_int_equal(load_text("app: {command: []}\nmetrics: []\npasses: [stats]\n"
+  assert_int_equal(load_text("app: {command: []}\nmetrics: [wall_ms]\npasses: [stats]\n"
                              "repeat: 0\norder: x\n",
                              &p, &d),
                    HP_EPLAN);
@@ -1405,6 +1463,8 @@ int main(void)
       cmocka_unit_test(test_null_is_default),
       cmocka_unit_test(test_command_forms),
       cmocka_unit_test(test_metric_shorthand),
+      cmocka_unit_test(test_no_metrics_wall_primary),
+      cmocka_unit_test(test_app_hooks),
       cmocka_unit_test(test_modes_per_tool),
       cmocka_unit_test(test_sampler_forms),
       cmocka_unit_test(test_variants_reference_default),
