@@ -124,9 +124,10 @@ typedef struct hp_app {
   hp_strv command; /* argv; a YAML string is split into words as a shell would, without a shell */
   hp_kv *env;      /* added to (or replacing in) hprun's own environment */
   size_t nenv;
-  char *cwd;      /* NULL: the plan file's folder */
-  double timeout; /* seconds; 0 = none */
-  hp_strv build;  /* optional; run once before anything else */
+  char *cwd;       /* NULL: the plan file's folder */
+  double timeout;  /* seconds; 0 = none */
+  hp_strv build;   /* optional; run once before anything else */
+  int workdir_run; /* `app.workdir: run`: runs start in their own run folder, not in cwd */
 } hp_app;
 
 typedef struct hp_metric_spec {
@@ -185,7 +186,8 @@ typedef struct hp_plan {
   int repeat;   /* counted runs per pass; default 1 */
   int warmup;   /* uncounted runs per pass before the counted ones; default 0 */
   hp_order order;
-  uint64_t seed; /* for `random` order and the bootstrap; default 1 */
+  int keep_going; /* `keep_going: true`: a failing first run neither stops nor skips anything */
+  uint64_t seed;  /* for `random` order and the bootstrap; default 1 */
 
   hp_app app;
 

@@ -16,9 +16,12 @@ enum {
   A_CWD,
   A_TIMEOUT,
   A_BUILD,
+  A_WORKDIR,
   A_N
 };
-static const char *const app_keys[] = {"command", "env", "cwd", "timeout", "build", NULL};
+static const char *const app_keys[] = {"command", "env",     "cwd", "timeout",
+                                       "build",   "workdir", NULL};
+static const char *const workdirs[] = {"cwd", "run", NULL};
 
 /* The fields an app and a variant share. `prefix` starts each key in messages ("app." or ""). */
 static void parse_app_fields(hp__loader *ld, yaml_node_t *m, const char *prefix,
@@ -57,6 +60,8 @@ void hp__plan_parse_app(hp__loader *ld, const hp__mapent *ae, yaml_node_t *root,
     return;
   hp__yaml_fields(ld, v, "app", app_keys, e);
   parse_app_fields(ld, v, "app.", e, a);
+  /* Only the plan's app has a workdir: it says where every run starts, variants' included. */
+  hp__plan_enum(ld, "app.workdir", e[A_WORKDIR].val, workdirs, &a->workdir_run);
 }
 
 enum {

@@ -16,7 +16,8 @@ passes:
   - stats
 YAML
 start=$(date +%s)
-expect_exit 3 "$HPRUN" --quiet --grace 1 "$T/plan.yaml"
+# --keep-going: the stats pass must time out too, after the baseline did.
+expect_exit 3 "$HPRUN" --quiet --keep-going --grace 1 "$T/plan.yaml"
 end=$(date +%s)
 [ $((end - start)) -lt 20 ] || fail "stopping took $((end - start)) s"
 S=$(session_dir "$T/sessions")
