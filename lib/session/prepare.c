@@ -84,7 +84,7 @@ static char **unit_env(hp__session_ctx *c, const hp_app *app)
 }
 
 /* Finds the profiler of a profiled pass: profiler.path when the pass uses the plan's tool, else
- * the tool's name on PATH. A dry run shows the bare name of a tool it cannot find. */
+ * the tool's name on PATH. A dry run with env_script shows the bare name of a tool not found. */
 static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
 {
   const hp_plan *plan = c->plan;
@@ -98,7 +98,7 @@ static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
     u->tool_path = hp__session_abspath(plan->dir, plan->profiler.path);
     if (u->tool_path == NULL)
       return HP_ENOMEM;
-    if (access(u->tool_path, X_OK) && !c->opts->dry_run) {
+    if (access(u->tool_path, X_OK)) {
       hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, p->line, 0,
                    "pass '%s': profiler '%s' (profiler.path) is not executable", p->name,
                    u->tool_path);
@@ -109,7 +109,9 @@ static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
   tool = hp__driver_name(u->driver);
   r = hp__which(tool, &u->tool_path);
   if (r == HP_ENOENT) {
-    if (c->opts->dry_run) {
+    /* A dry run does not source env_script, which usually puts the profiler on PATH: it shows
+     * the bare name then. Without one, it fails as the run would. */
+    if (c->opts->dry_run && plan->profiler.env_script) {
       u->tool_path = hp__strdup(tool);
       return 0;
     }
