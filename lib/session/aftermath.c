@@ -139,8 +139,8 @@ void hp__run_failed_show(hp__session_ctx *c, const hp__unit *u, const hp_run *ru
   size_t len = 0;
   struct stat st;
 
-  fprintf(log, "hprun: %s run %s failed%s; %s\n", u->name, run->dir,
-          run->timed_out ? " (timed out)" : "", what);
+  fprintf(log, "hprun: run %s failed%s; %s\n", run->dir, run->timed_out ? " (timed out)" : "",
+          what);
   /* A huge stderr is not read whole: its end is not worth hprun's memory. */
   if (path && stat(path, &st) == 0 && st.st_size < (4 << 20) &&
       hp__read_file(path, &text, &len) == 0 && len > 0) {

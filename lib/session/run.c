@@ -404,6 +404,11 @@ int hp__run_skip(hp__session_ctx *c, const hp__slot *sl, hp_run *run, int round)
   int r = run_init(c, &c->units[sl->unit], sl, run, round);
 
   run->skipped = 1;
+  /* The report's run table then says why this run has no values. */
+  if (r == 0 &&
+      (run->error = hp__strdup("not run: its pass's first run failed (keep_going: true "
+                               "runs it anyway)")) == NULL)
+    r = HP_ENOMEM;
   return r;
 }
 
