@@ -18,9 +18,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* How many lines of a failed run's stderr the terminal shows. */
 #define TAIL_LINES 15
@@ -64,33 +67,57 @@ int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out)
   return r;
 }
 
-int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before,
-                     const char *run_dir, const char *rel, int quiet)
+/* Moves `name` from folder cfd into folder rfd, never replacing what is there (the run's own
+ * stdout.txt, say): renameat2's RENAME_NOREPLACE, or a check first where the file system lacks it. */
+static int move_noreplace(int cfd, int rfd, const char *name)
+{
+  struct stat st;
+
+  if (renameat2(cfd, name, rfd, name, RENAME_NOREPLACE) == 0)
+    return 0;
+  if (errno != EINVAL && errno != ENOSYS)
+    return -1;
+  if (fstatat(rfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    errno = EEXIST;
+    return -1;
+  }
+  return renameat(cfd, name, rfd, name);
+}
+
+int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before, const char *rel,
+                     int quiet)
 {
   hp_strv after = {NULL, 0}, fresh = {NULL, 0};
+  int cfd = -1, rfd = -1, r;
   size_t i;
-  int r;
 
   if ((r = hp__cwd_list(cwd, &after)) != 0 || (r = hp__cwd_new_names(before, &after, &fresh)) != 0)
     goto fail;
+  /* The run's folder is reached from the session's descriptor without following a link, so that
+   * a run that replaced it with one cannot have hprun move files outside the session. */
+  if (fresh.n && (hp__dir_open(cwd, &cfd) != 0 || hp__dir_open_at(c->dirfd, rel, &rfd) != 0)) {
+    fprintf(hp__session_log(c),
+            "hprun: warning: run %s left %zu file%s in %s; they could not be "
+            "moved into %s/ (%s)\n",
+            rel, fresh.n, fresh.n == 1 ? "" : "s", cwd, rel, strerror(errno));
+    goto fail;
+  }
   for (i = 0; i < fresh.n; i++) {
-    char *from = hp__path_join(cwd, fresh.v[i]), *to = hp__path_join(run_dir, fresh.v[i]);
-    if (from == NULL || to == NULL)
-      r = HP_ENOMEM;
-    else if (rename(from, to) == 0) {
-      if (!quiet)
-        fprintf(hp__session_log(c), "hprun: warning: run %s left '%s' in %s: moved into %s/\n", rel,
-                fresh.v[i], cwd, rel);
-    } else
+    if (move_noreplace(cfd, rfd, fresh.v[i]) != 0)
       fprintf(hp__session_log(c),
               "hprun: warning: run %s left '%s' in %s; it could not be moved "
               "into %s/ (%s)\n",
               rel, fresh.v[i], cwd, rel, strerror(errno));
-    free(from);
-    free(to);
+    else if (!quiet)
+      fprintf(hp__session_log(c), "hprun: warning: run %s left '%s' in %s: moved into %s/\n", rel,
+              fresh.v[i], cwd, rel);
   }
 
 fail:
+  if (cfd >= 0)
+    close(cfd);
+  if (rfd >= 0)
+    close(rfd);
   hp_strv_free(&after);
   hp_strv_free(&fresh);
   return r;

@@ -372,7 +372,7 @@ int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_r
    * its working directory, and its files are moved into the run's folder like any other, without
    * a warning, since they are expected. */
   if (u->cwd &&
-      (r = hp__cwd_move_new(c, u->cwd, &before, io.dir, run->dir,
+      (r = hp__cwd_move_new(c, u->cwd, &before, run->dir,
                             u->driver && !strcmp(hp__driver_name(u->driver), "hipprof"))))
     goto fail;
   /* What the run lost is said before it is recorded, so that its record (ok, advice) says so. */

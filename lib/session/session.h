@@ -127,11 +127,12 @@ int hp__run_lost_output(hp__session_ctx *c, hp_run *run, const char *path, int e
 int hp__cwd_list(const char *dir, hp_strv *out);
 /* The names of `after` that are not in `before`, into *out (the caller's). 0 or HP_ENOMEM. */
 int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out);
-/* Moves every top-level file that appeared in `cwd` since `before` was listed into the run's
- * folder `run_dir` (absolute; `rel` names it in the warning each move prints unless `quiet`).
- * Returns 0 or HP_ENOMEM; a file that cannot be moved is warned about and left. */
-int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before,
-                     const char *run_dir, const char *rel, int quiet);
+/* Moves every top-level file or folder that appeared in `cwd` since `before` was listed into the
+ * run's folder `rel` (below the session folder, reached without following a link), never
+ * replacing anything there; each move is warned about unless `quiet`. Returns 0 or HP_ENOMEM; what
+ * cannot be moved is warned about and left. */
+int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before, const char *rel,
+                     int quiet);
 /* Whether a run failed: it could not start, exited non-zero, was killed or timed out. A run
  * without its metric has not failed in this sense: it ran, and the report says why it has no
  * value. */

@@ -18,6 +18,7 @@ if os.environ.get("FAIL"):
 v = float(open(sys.argv[sys.argv.index("--input") + 1]).read())
 if os.environ.get("STRAY") and os.environ.get("HPRUN_RUN") == "2":
     open("results.csv", "w").write("x\n")
+    open("stdout.txt", "w").write("not the run's\n")
 print("m=%g" % (v * 2))
 PY
 
@@ -46,6 +47,12 @@ S=$(session_dir "$T/sessions")
 grep -q "warning: run normal/2 left 'results.csv' in .*: moved into normal/2/" "$T/err" ||
   fail "no warning: $(cat "$T/err")"
 [ -f "$P/app.py" ] && [ -f "$P/plan.yaml" ] && [ -f "$P/data/x.txt" ] || fail "a plan file moved"
+# A stray with the name of one of the run's own files replaces nothing: it stays, with a warning.
+grep -q "m=42" "$S/normal/2/stdout.txt" || fail "the run's stdout.txt was replaced"
+[ -f "$P/stdout.txt" ] || fail "the stray stdout.txt vanished"
+grep -q "left 'stdout.txt' in .*could not be moved into normal/2/ (File exists)" "$T/err" ||
+  fail "no warning for stdout.txt: $(cat "$T/err")"
+rm "$P/stdout.txt"
 ok "a stray file is moved with a warning"
 
 # app.workdir: run restores the old start folder: the relative input is then not found, and the
