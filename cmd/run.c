@@ -18,7 +18,8 @@ struct run_args {
 enum {
   OPT_OUTPUT = CMD_OPT_OWN,
   OPT_REPEAT,
-  OPT_GRACE
+  OPT_GRACE,
+  OPT_KEEP_GOING
 };
 
 static const struct option run_longopts[] = {CMD_LONG_HELP,
@@ -27,6 +28,7 @@ static const struct option run_longopts[] = {CMD_LONG_HELP,
                                              {"output", required_argument, NULL, OPT_OUTPUT},
                                              {"repeat", required_argument, NULL, OPT_REPEAT},
                                              {"grace", required_argument, NULL, OPT_GRACE},
+                                             {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
                                              CMD_LONG_JUNIT,
                                              CMD_LONG_MARKDOWN,
                                              CMD_LONG_END};
@@ -69,6 +71,7 @@ static void run_usage(FILE *fp)
           "  --output DIR      parent folder for the session (default: the plan's `output`)\n"
           "  --repeat N        counted runs per pass (overrides the plan)\n"
           "  --grace SECONDS   wait between SIGTERM and SIGKILL when stopping a run (default 5)\n"
+          "  --keep-going      run every run even when a pass's first run fails\n"
           "  --junit FILE      also write JUnit XML (one testcase per pass and variant)\n"
           "  --markdown FILE   also write the Markdown report there\n"
           "\ntools (plan: `profiler.tool` or a pass's `tool`) and modes (a pass's `mode`):\n");
@@ -91,6 +94,7 @@ static int run_option(struct run_args *a, int c, const char *v)
   case 'h': run_usage(stdout); return HP_EXIT_OK;
   case 'n': a->opts.dry_run = 1; break;
   case 'q': a->opts.quiet = 1; break;
+  case OPT_KEEP_GOING: a->opts.keep_going = 1; break;
   case OPT_OUTPUT:
     if (!(a->opts.output = v))
       return HP_EXIT_USAGE;

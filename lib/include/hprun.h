@@ -129,6 +129,7 @@ typedef struct hp_app {
   hp_strv build;   /* optional; run once before anything else */
   hp_strv prepare; /* optional; run before each run, outside its timing; a failure fails the run */
   hp_strv cleanup; /* optional; run after each run, outside its timing; a failure is a warning */
+  int workdir_run; /* `app.workdir: run`: runs start in their own run folder, not in cwd */
 } hp_app;
 
 typedef struct hp_metric_spec {
@@ -191,7 +192,8 @@ typedef struct hp_plan {
   int repeat;   /* counted runs per pass; default 1 */
   int warmup;   /* uncounted runs per pass before the counted ones; default 0 */
   hp_order order;
-  uint64_t seed; /* for `random` order and the bootstrap; default 1 */
+  int keep_going; /* `keep_going: true`: a failing first run neither stops nor skips anything */
+  uint64_t seed;  /* for `random` order and the bootstrap; default 1 */
 
   hp_app app;
 

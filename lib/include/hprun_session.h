@@ -42,7 +42,8 @@ typedef struct hp_run {
   double mem_mean_mib; /* sampled device memory; NaN when not sampled */
   double mem_peak_mib;
   long mem_samples;
-  int ok; /* exited 0, not timed out, primary metric present */
+  int ok;      /* exited 0, not timed out, primary metric present */
+  int skipped; /* never run: its pass's first run failed (see keep_going) */
 } hp_run;
 
 typedef struct hp_metric_result {
@@ -156,6 +157,7 @@ typedef struct hp_run_opts {
   double grace_s;     /* between SIGTERM and SIGKILL; 0: 5 s */
   const char *output; /* overrides the plan's output folder */
   int repeat;         /* > 0 overrides the plan's repeat */
+  int keep_going;     /* like the plan's keep_going: true */
 } hp_run_opts;
 
 /* Runs the plan: builds (if any), then every run of every pass and variant, one at a time, each in

@@ -18,10 +18,12 @@ enum {
   A_BUILD,
   A_PREPARE,
   A_CLEANUP,
+  A_WORKDIR,
   A_N
 };
-static const char *const app_keys[] = {"command", "env",     "cwd",     "timeout",
-                                       "build",   "prepare", "cleanup", NULL};
+static const char *const app_keys[] = {"command", "env",     "cwd",     "timeout", "build",
+                                       "prepare", "cleanup", "workdir", NULL};
+static const char *const workdirs[] = {"cwd", "run", NULL};
 
 /* The fields an app and a variant share. `prefix` starts each key in messages ("app." or ""). */
 static void parse_app_fields(hp__loader *ld, yaml_node_t *m, const char *prefix,
@@ -65,6 +67,8 @@ void hp__plan_parse_app(hp__loader *ld, const hp__mapent *ae, yaml_node_t *root,
     hp__plan_err(ld, e[A_PREPARE].val, "`app.prepare` is empty: give a command or leave it out");
   if (hp__plan_words(ld, "app.cleanup", e[A_CLEANUP].val, &a->cleanup) == 1 && a->cleanup.n == 0)
     hp__plan_err(ld, e[A_CLEANUP].val, "`app.cleanup` is empty: give a command or leave it out");
+  /* Only the plan's app has a workdir: it says where every run starts, variants' included. */
+  hp__plan_enum(ld, "app.workdir", e[A_WORKDIR].val, workdirs, &a->workdir_run);
 }
 
 enum {

@@ -126,11 +126,13 @@ enum {
   K_THRESHOLDS,
   K_SAMPLER,
   K_CATEGORIES,
+  K_KEEP_GOING,
   K_N
 };
 static const char *const top_keys[] = {
-    "name",    "output", "repeat",   "warmup", "order",      "seed",    "app",        "profiler",
-    "metrics", "passes", "variants", "gates",  "thresholds", "sampler", "categories", NULL};
+    "name",       "output",   "repeat",     "warmup",     "order",    "seed",
+    "app",        "profiler", "metrics",    "passes",     "variants", "gates",
+    "thresholds", "sampler",  "categories", "keep_going", NULL};
 static const char *const orders[] = {"interleaved", "sequential", "abba", "random", NULL};
 
 static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
@@ -154,6 +156,7 @@ static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
   if (hp__plan_enum(ld, "order", e[K_ORDER].val, orders, &order) == 1)
     p->order = (hp_order)order;
   hp__plan_u64(ld, "seed", e[K_SEED].val, &p->seed);
+  hp__plan_bool(ld, "keep_going", e[K_KEEP_GOING].val, &p->keep_going);
   hp__plan_parse_app(ld, &e[K_APP], root, &p->app);
   hp__plan_parse_profiler(ld, e[K_PROFILER].val, p);
   hp__plan_parse_metrics(ld, &e[K_METRICS], root, p);

@@ -83,6 +83,9 @@ static void write_run(hp__json *j, const hp_run *r, const hp_pass_result *pr)
   hp__json_knum(j, HP__K_RUN_WALL_MS, r->wall_ms);
   write_known(j, HP__K_RUN_MAX_RSS_KB, r->max_rss_kb);
   hp__json_kbool(j, HP__K_RUN_OK, r->ok);
+  /* Only a skipped run says so, so that summaries of sessions without one stay as they were. */
+  if (r->skipped)
+    hp__json_kbool(j, HP__K_RUN_SKIPPED, 1);
   /* One value per metric, keyed by the metric's name. */
   hp__json_key(j, HP__K_RUN_VALUES);
   hp__json_obj_begin(j);

@@ -119,6 +119,7 @@
 #define HP__K_RUN_WALL_MS "wall_ms"
 #define HP__K_RUN_MAX_RSS_KB "max_rss_kb"
 #define HP__K_RUN_OK "ok"
+#define HP__K_RUN_SKIPPED "skipped"
 #define HP__K_RUN_VALUES "values"
 #define HP__K_RUN_MEMORY "memory"
 #define HP__K_RUN_FILES "files"

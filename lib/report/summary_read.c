@@ -174,7 +174,9 @@ static int load_run(const hp__sf *pc, size_t i, const hp_pass_result *pr, hp_run
       (e = hp__sf_num(&rc, HP__K_RUN_WALL_MS, HP__SF_OPTIONAL, &r->wall_ms)) != 0 ||
       (e = hp__sf_long(&rc, HP__K_RUN_MAX_RSS_KB, HP__SF_OPTIONAL, 0, LONG_MAX, &r->max_rss_kb)) !=
           0 ||
-      (e = hp__sf_bool(&rc, HP__K_RUN_OK, &r->ok)) != 0 || (e = load_values(&rc, pr, r)) != 0 ||
+      (e = hp__sf_bool(&rc, HP__K_RUN_OK, &r->ok)) != 0 ||
+      (e = hp__sf_bool(&rc, HP__K_RUN_SKIPPED, &r->skipped)) != 0 ||
+      (e = load_values(&rc, pr, r)) != 0 ||
       (e = hp__sf_object(&rc, HP__K_RUN_MEMORY, HP__SF_OPTIONAL, &mem)) != 0 ||
       (e = hp__sf_num(&mem, HP__K_MEMORY_MEAN, HP__SF_OPTIONAL, &r->mem_mean_mib)) != 0 ||
       (e = hp__sf_num(&mem, HP__K_MEMORY_PEAK, HP__SF_OPTIONAL, &r->mem_peak_mib)) != 0 ||

@@ -74,6 +74,9 @@ int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, h
     fprintf(fp, "build (in %s):\n  %s\n", c.app_cwd, b ? b : "?");
     free(b);
   }
+  /* Where runs start decides what their relative paths mean. */
+  fprintf(fp, "runs start in %s\n",
+          plan->app.workdir_run ? "their own folder (app.workdir: run)" : c.app_cwd);
   for (i = 0; i < c.nslots; i++)
     if ((r = print_slot(&c, i, sdir, fp)) != 0)
       goto fail;

@@ -5,6 +5,7 @@
  * the device-memory sampler and lays out the schedule (lib/schedule/).
  */
 #include "exec/runner.h"
+#include "plan/plan.h"
 #include "session/session.h"
 #include "util/buf.h"
 #include "util/fsutil.h"
@@ -15,9 +16,15 @@
 #include <string.h>
 #include <unistd.h>
 
+/* Programs a plan often names, for the "did you mean" of a typo. */
+static const char *const known_programs[] = {
+    "valgrind", "compute-sanitizer", "nsys",      "ncu",     "perf",   "strace", "ltrace",
+    "gdb",      "numactl",           "taskset",   "python3", "python", "env",    "time",
+    "hipprof",  "rocprof",           "rocprofv3", "rocgdb",  "mpirun", "srun",   NULL};
+
 /* Resolves the program of an argv: a word with a slash is made absolute against the app's folder
- * (runs start in their own folder, so a relative path would break); a bare name is looked up on
- * PATH now, so a typo fails before anything runs. */
+ * (so it does not depend on where a run starts); a bare name is looked up on PATH now, so a typo
+ * fails before anything runs. A dry run checks the same, so that it exits as the run would. */
 static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, const char *what,
                            long line)
 {
@@ -30,7 +37,7 @@ static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, c
     p = hp__session_abspath(cwd, argv->v[0]);
     if (p == NULL)
       return HP_ENOMEM;
-    if (access(p, X_OK) != 0 && !c->opts->dry_run) {
+    if (access(p, X_OK) != 0) {
       hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, line, 0,
                    "%s: program '%s' does not exist or is not executable (%s)", what, p,
                    strerror(errno));
@@ -40,10 +47,11 @@ static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, c
   } else {
     r = hp__which(argv->v[0], &p);
     if (r == HP_ENOENT) {
-      if (c->opts->dry_run)
-        return 0;
+      const char *hint = hp__plan_suggest(argv->v[0], known_programs);
       hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, line, 0,
-                   "%s: program '%s' not found on PATH", what, argv->v[0]);
+                   "%s: '%s' was not found on PATH%s%s%s", what, argv->v[0],
+                   hint ? "; did you mean '" : " (give its path, or add its folder to PATH)",
+                   hint ? hint : "", hint ? "'?" : "");
       return HP_ENOENT;
     }
     if (r)
@@ -76,7 +84,7 @@ static char **unit_env(hp__session_ctx *c, const hp_app *app)
 }
 
 /* Finds the profiler of a profiled pass: profiler.path when the pass uses the plan's tool, else
- * the tool's name on PATH. A dry run shows the bare name of a tool it cannot find. */
+ * the tool's name on PATH. A dry run with env_script shows the bare name of a tool not found. */
 static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
 {
   const hp_plan *plan = c->plan;
@@ -90,7 +98,7 @@ static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
     u->tool_path = hp__session_abspath(plan->dir, plan->profiler.path);
     if (u->tool_path == NULL)
       return HP_ENOMEM;
-    if (access(u->tool_path, X_OK) && !c->opts->dry_run) {
+    if (access(u->tool_path, X_OK)) {
       hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, p->line, 0,
                    "pass '%s': profiler '%s' (profiler.path) is not executable", p->name,
                    u->tool_path);
@@ -101,7 +109,9 @@ static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
   tool = hp__driver_name(u->driver);
   r = hp__which(tool, &u->tool_path);
   if (r == HP_ENOENT) {
-    if (c->opts->dry_run) {
+    /* A dry run does not source env_script, which usually puts the profiler on PATH: it shows
+     * the bare name then. Without one, it fails as the run would. */
+    if (c->opts->dry_run && plan->profiler.env_script) {
       u->tool_path = hp__strdup(tool);
       return 0;
     }
@@ -111,6 +121,22 @@ static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
                  p->name, tool);
     return HP_ENOENT;
   }
+  return r;
+}
+
+/* A `command` pass's program (its template's first word once {app} and {dir} are filled in) is
+ * checked like the app's, so that a misspelled wrapper fails before the baseline runs. */
+static int check_wrapper(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
+{
+  hp_strv argv = {NULL, 0};
+  char what[160];
+  int r;
+
+  if ((r = hp__run_argv(c, u, c->app_cwd, &argv)) != 0)
+    return r;
+  snprintf(what, sizeof(what), "pass '%s'", p->name);
+  r = argv.n ? resolve_program(c, c->app_cwd, &argv, what, p->line) : 0;
+  hp_strv_free(&argv);
   return r;
 }
 
@@ -128,6 +154,10 @@ static int setup_pass(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
     return r;
   if ((u->env = unit_env(c, &plan->app)) == NULL)
     return HP_ENOMEM;
+  if (!plan->app.workdir_run && (u->cwd = hp__strdup(c->app_cwd)) == NULL)
+    return HP_ENOMEM;
+  if (strcmp(p->mode, "command") == 0)
+    return check_wrapper(c, u, p);
   if (hp__mode_is_generic(p->mode))
     return 0;
   return find_tool(c, u, p);
@@ -150,7 +180,10 @@ static int setup_variant(hp__session_ctx *c, hp__unit *u, const hp_variant *v)
   if (vcwd == NULL)
     return HP_ENOMEM;
   r = resolve_program(c, vcwd, &u->app, "variant command", v->line);
-  free(vcwd);
+  if (r == 0 && !plan->app.workdir_run)
+    u->cwd = vcwd;
+  else
+    free(vcwd);
   if (r)
     return r;
   if ((u->env = unit_env(c, &v->app)) == NULL)
@@ -264,11 +297,20 @@ int hp__session_prepare(hp__session_ctx *c)
     return HP_ENOMEM;
   if ((r = hp__metrics_new(plan, &c->metrics, c->diags)) != 0)
     return r;
-  if (plan->profiler.env_script && !c->opts->dry_run) {
+  if (plan->profiler.env_script) {
     char *script = hp__session_abspath(plan->dir, plan->profiler.env_script);
     if (script == NULL)
       return HP_ENOMEM;
-    r = hp__env_from_script(&c->loop, script, &c->base_env, c->diags);
+    /* A dry run sources nothing, but a missing script fails it as it would fail the run. */
+    if (c->opts->dry_run && access(script, R_OK) != 0) {
+      hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, 0, 0,
+                   "profiler.env_script '%s' cannot be read (%s)", script, strerror(errno));
+      r = HP_ENOENT;
+    } else if (c->opts->dry_run) {
+      r = 0;
+    } else {
+      r = hp__env_from_script(&c->loop, script, &c->base_env, c->diags);
+    }
     free(script);
     if (r)
       return r;
@@ -289,6 +331,7 @@ void hp__session_ctx_free(hp__session_ctx *c)
     hp_strv_free(&c->units[i].app);
     hp__env_free(c->units[i].env);
     free(c->units[i].tool_path);
+    free(c->units[i].cwd);
   }
   free(c->units);
   hp__schedule_free(c->slots);

@@ -64,22 +64,12 @@ static int expand_template(const hp_strv *tmpl, const hp_strv *app, const char *
 int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out)
 {
   hp__run_spec rs;
-  char *found = NULL;
-  int r;
 
   if (u->variant || strcmp(u->pass->mode, "normal") == 0)
     return hp__strv_copy(out, &u->app);
   if (strcmp(u->pass->mode, "command") == 0) {
-    r = expand_template(&u->pass->command, &u->app, dir, out);
-    if (r == 0 && out->n && !strchr(out->v[0], '/') && !c->opts->dry_run &&
-        hp__which(out->v[0], &found) == HP_ENOENT) {
-      hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, u->pass->line, 0,
-                   "pass '%s': program '%s' not found on PATH", u->pass->name, out->v[0]);
-      hp_strv_free(out);
-      return HP_ENOENT;
-    }
-    free(found);
-    return r;
+    /* Its program was checked before the first run (prepare.c). */
+    return expand_template(&u->pass->command, &u->app, dir, out);
   }
   memset(&rs, 0, sizeof(rs));
   rs.plan = c->plan;
@@ -245,7 +235,7 @@ static int run_child(hp__session_ctx *c, const hp__unit *u, run_io *io, hp__chil
   memset(&spec, 0, sizeof(spec));
   spec.argv = &io->argv;
   spec.env = io->env;
-  spec.cwd = io->dir;
+  spec.cwd = u->cwd ? u->cwd : io->dir;
   spec.timeout_s = u->timeout;
   spec.grace_s = c->opts->grace_s;
   spec.profiled = u->driver != NULL;
@@ -386,6 +376,7 @@ int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_r
   hp__unit *u = &c->units[sl->unit];
   hp__child_result res;
   const char *wpath = NULL;
+  hp_strv before = {NULL, 0};
   run_io io;
   int r, werr = 0;
 
@@ -401,8 +392,19 @@ int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_r
   }
   if ((r = run_hooks(c, u, run, &io, "prepare")) != 0 || run->error)
     goto fail;
+  /* What the app's folder holds before the run (after its prepare hook), so that what the run
+   * adds can be moved. */
+  if (u->cwd && (r = hp__cwd_list(u->cwd, &before)) != 0)
+    goto fail;
   if ((r = run_spawn(c, u, run, &io, &res, &werr, &wpath)) != 0)
     goto not_run;
+  /* hipprof has no output folder option that every DTK version reads the same way: it writes into
+   * its working directory, and its files are moved into the run's folder like any other, without
+   * a warning, since they are expected. */
+  if (u->cwd &&
+      (r = hp__cwd_move_new(c, u->cwd, &before, run->dir,
+                            u->driver && !strcmp(hp__driver_name(u->driver), "hipprof"))))
+    goto fail;
   /* What the run lost is said before it is recorded, so that its record (ok, advice) says so. */
   if (werr && (r = hp__run_lost_output(c, run, wpath, werr)) == HP_ENOMEM)
     goto fail;
@@ -419,12 +421,26 @@ not_run:
     run->error = hp__asprintf("it did not run: %s", c->io_message);
 
 fail:
+  hp_strv_free(&before);
   hp_strv_free(&io.argv);
   hp__env_free(io.env);
   free(io.dir);
   free(io.outp);
   free(io.errp);
   free(io.memp);
+  return r;
+}
+
+int hp__run_skip(hp__session_ctx *c, const hp__slot *sl, hp_run *run, int round)
+{
+  int r = run_init(c, &c->units[sl->unit], sl, run, round);
+
+  run->skipped = 1;
+  /* The report's run table then says why this run has no values. */
+  if (r == 0 &&
+      (run->error = hp__strdup("not run: its pass's first run failed (keep_going: true "
+                               "runs it anyway)")) == NULL)
+    r = HP_ENOMEM;
   return r;
 }
 

@@ -138,6 +138,26 @@ static int passes_init(hp__session_ctx *c)
   return 0;
 }
 
+/* After a unit's first run: when it failed, the baseline's stops the session (every comparison
+ * needs it) and another unit's remaining runs are skipped, unless keep_going. Returns HP_ERUN when
+ * the session stops. */
+static int fail_fast(hp__session_ctx *c, hp__unit *u, const hp_run *run)
+{
+  int is_baseline = u->pass && (size_t)(u - c->units) == c->plan->baseline;
+
+  if (!hp__run_failed(run) || c->plan->keep_going || c->opts->keep_going)
+    return 0;
+  if (is_baseline) {
+    hp__run_failed_show(c, u, run, "the session stops, since every pass is compared with it");
+    c->s->error =
+        hp__asprintf("the baseline's first run (%s) failed; the session stopped", run->dir);
+    return HP_ERUN;
+  }
+  hp__run_failed_show(c, u, run, "its other runs are skipped");
+  u->skip = 1;
+  return 0;
+}
+
 /* The build, then every slot until the end or a stop. A child stopped by a signal that hprun did
  * not see (sent to its group only) stops the schedule too. */
 static int run_schedule(hp__session_ctx *c)
@@ -151,6 +171,11 @@ static int run_schedule(hp__session_ctx *c)
   for (i = 0; i < c->nslots && !c->stopping; i++) {
     hp_pass_result *pr = &s->passes[c->slots[i].unit];
     hp_run *run = &pr->runs[pr->nruns++];
+    if (c->units[c->slots[i].unit].skip) {
+      if ((r = hp__run_skip(c, &c->slots[i], run, (int)i + 1)) != 0)
+        break;
+      continue;
+    }
     hp__progress_run_start(c, i);
     r = hp__run_one(c, &c->slots[i], pr, run, (int)i + 1);
     if (r)
@@ -158,6 +183,8 @@ static int run_schedule(hp__session_ctx *c)
     hp__progress_run_end(c, i, run);
     if (run->interrupted && !c->stopping)
       c->stopping = 1;
+    if (pr->nruns == 1 && !c->stopping && (r = fail_fast(c, &c->units[c->slots[i].unit], run)))
+      break;
   }
   hp__progress_close(c);
   s->complete = r == 0 && !c->stopping && i == c->nslots;

@@ -32,6 +32,8 @@ typedef struct hp__unit {
   const hp__driver *driver;
   double timeout;
   int dir_made; /* hprun created its folder <session>/<name> (at its first run) */
+  char *cwd;    /* where its runs start (absolute); NULL: each run's own folder (workdir: run) */
+  int skip;     /* its first run failed: the rest are recorded as skipped, not run */
 } hp__unit;
 
 typedef struct hp__session_ctx {
@@ -123,6 +125,8 @@ int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv
  * A run that fails or cannot start is recorded, not an error: returns 0 then, and an HP_E* code
  * only when the session itself cannot go on (memory, files). */
 int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_run *run, int round);
+/* Records slot `sl` as skipped (its unit's first run failed) without running it. 0 or HP_ENOMEM. */
+int hp__run_skip(hp__session_ctx *c, const hp__slot *sl, hp_run *run, int round);
 /* Runs the plan's build command, if any. Returns 0, HP_ERUN (with s->error set) when it failed,
  * or another HP_E* code. */
 int hp__run_build(hp__session_ctx *c);
@@ -132,5 +136,30 @@ int hp__run_build(hp__session_ctx *c);
  * hold a value that was not the last; the advice then names the file, not the metric pattern.
  * Returns HP_EIO: the session stops (the disk that lost it would lose the next run's too). */
 int hp__run_lost_output(hp__session_ctx *c, hp_run *run, const char *path, int e);
+
+/* aftermath.c */
+
+/* The names in folder `dir` (top level only, without . and ..) into *out (the caller's; empty on
+ * failure). Returns 0 or HP_ENOMEM; a folder that cannot be read gives an empty list. */
+int hp__cwd_list(const char *dir, hp_strv *out);
+/* The names of `after` that are not in `before`, into *out (the caller's). 0 or HP_ENOMEM. */
+int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out);
+/* Moves every top-level file or folder that appeared in `cwd` since `before` was listed into the
+ * run's folder `rel` (below the session folder, reached without following a link), never
+ * replacing anything there; each move is warned about unless `quiet`. Returns 0 or HP_ENOMEM; what
+ * cannot be moved is warned about and left. */
+int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before, const char *rel,
+                     int quiet);
+/* Whether a run failed: it could not start, exited non-zero, was killed or timed out. A run
+ * without its metric has not failed in this sense: it ran, and the report says why it has no
+ * value. */
+int hp__run_failed(const hp_run *run);
+/* A one-sentence hint at why a run failed, from its stderr `err` (may be NULL), whether it timed
+ * out, and whether runs start in their own folder. Static text. */
+const char *hp__failure_hint(const char *err, int timed_out, int cwd_is_run_dir);
+/* Shows on the log that unit u's run failed and `what` hprun does about it, the end of its stderr
+ * and a hint. */
+void hp__run_failed_show(hp__session_ctx *c, const hp__unit *u, const hp_run *run,
+                         const char *what);
 
 #endif /* HPRUN_SESSION_SESSION_H */

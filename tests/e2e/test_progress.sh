@@ -8,6 +8,7 @@ name: prog
 output: sessions
 repeat: 2
 warmup: 1
+keep_going: true   # the failing pass runs to its end, so its every line shows
 app:
   command: [sh, -c, 'echo hello; sleep 0.3; if [ "\$HPRUN_PASS" = bad ]; then exit 3; fi; echo t=1.4812']
 metrics:

@@ -66,7 +66,10 @@ touch "$MARK.ran"
 echo "mean_kernel_ms=1.5"
 EOF
 chmod +x "$T/app.sh"
-export OUTSIDE="$OUT" MARK="$T/mark"
+# The marks live in a folder of their own: a file a run adds to the plan's folder (its cwd) would
+# be moved into the run's folder.
+mkdir -p "$T/marks"
+export OUTSIDE="$OUT" MARK="$T/marks/mark"
 
 cat >"$T/two.yaml" <<YAML
 name: two

@@ -92,10 +92,13 @@ app:
 passes: [normal]
 YAML
 expect_exit 3 "$HPRUN" --quiet "$T/plan4.yaml"
-J4="$T/sessions/bad-latest/summary.json"
+# The baseline's first run failed, so the session stopped (fail fast) and bad-latest never moved.
+[ ! -e "$T/sessions/bad-latest" ] || fail "an incomplete session moved bad-latest"
+B4=$(ls -d "$T"/sessions/bad-2*)
+J4="$B4/summary.json"
 err=$(pass_get "$J4" normal "p['runs'][0]['error']")
 case "$err" in *"prepare"*"exit status 7"*) ;; *) fail "run error: $err" ;; esac
 assert_eq "$(pass_get "$J4" normal "p['runs'][0]['ok']")" False "run not ok"
-[ ! -e "$T/sessions/bad-latest/normal/1/started" ] || fail "the app started after a failed prepare"
-assert_eq "$(cat "$T/sessions/bad-latest/normal/1/prepare.stderr.txt")" "no cache" "prepare stderr"
+[ ! -e "$B4/normal/1/started" ] && [ ! -e "$T/started" ] || fail "the app started after a failed prepare"
+assert_eq "$(cat "$B4/normal/1/prepare.stderr.txt")" "no cache" "prepare stderr"
 ok "a failing prepare fails the run with the reason"

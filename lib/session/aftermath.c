@@ -1,0 +1,185 @@
+/*
+ * What a run leaves behind outside its folder, and what hprun does when a first run fails.
+ *
+ * Runs start in the app's folder (app.cwd), so relative paths work as in a shell; an app that
+ * writes a file there would then mix the outputs of every run. Each run's new top-level files in
+ * that folder are moved into the run's own folder, with a warning; a file that was there before
+ * the run is never touched.
+ *
+ * A first run that fails usually means every later one fails the same way (a missing file, a bad
+ * option), so running them only costs time: the baseline's failing first run stops the session,
+ * any other pass's skips that pass's remaining runs, unless keep_going says otherwise. The user
+ * sees the end of the run's stderr and a hint at the likely cause.
+ */
+#include "session/session.h"
+#include "util/buf.h"
+#include "util/fsutil.h"
+#include "util/strv.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* How many lines of a failed run's stderr the terminal shows. */
+#define TAIL_LINES 15
+
+int hp__cwd_list(const char *dir, hp_strv *out)
+{
+  struct dirent **ents = NULL;
+  int n, i, r = 0;
+
+  out->v = NULL;
+  out->n = 0;
+  n = scandir(dir, &ents, NULL, alphasort);
+  for (i = 0; i < n; i++) {
+    const char *name = ents[i]->d_name;
+    if (r == 0 && strcmp(name, ".") != 0 && strcmp(name, "..") != 0)
+      r = hp__strv_push(out, name);
+    free(ents[i]);
+  }
+  free(ents);
+  if (r)
+    hp_strv_free(out);
+  return r;
+}
+
+int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out)
+{
+  size_t i, j;
+  int r = 0;
+
+  out->v = NULL;
+  out->n = 0;
+  for (i = 0; i < after->n && r == 0; i++) {
+    for (j = 0; j < before->n; j++)
+      if (strcmp(after->v[i], before->v[j]) == 0)
+        break;
+    if (j == before->n)
+      r = hp__strv_push(out, after->v[i]);
+  }
+  if (r)
+    hp_strv_free(out);
+  return r;
+}
+
+/* Moves `name` from folder cfd into folder rfd, never replacing what is there (the run's own
+ * stdout.txt, say): renameat2's RENAME_NOREPLACE, or a check first where the file system lacks it. */
+static int move_noreplace(int cfd, int rfd, const char *name)
+{
+  struct stat st;
+
+  if (renameat2(cfd, name, rfd, name, RENAME_NOREPLACE) == 0)
+    return 0;
+  if (errno != EINVAL && errno != ENOSYS)
+    return -1;
+  if (fstatat(rfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    errno = EEXIST;
+    return -1;
+  }
+  return renameat(cfd, name, rfd, name);
+}
+
+int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before, const char *rel,
+                     int quiet)
+{
+  hp_strv after = {NULL, 0}, fresh = {NULL, 0};
+  int cfd = -1, rfd = -1, r;
+  size_t i;
+
+  if ((r = hp__cwd_list(cwd, &after)) != 0 || (r = hp__cwd_new_names(before, &after, &fresh)) != 0)
+    goto fail;
+  /* The run's folder is reached from the session's descriptor without following a link, so that
+   * a run that replaced it with one cannot have hprun move files outside the session. */
+  if (fresh.n && (hp__dir_open(cwd, &cfd) != 0 || hp__dir_open_at(c->dirfd, rel, &rfd) != 0)) {
+    fprintf(hp__session_log(c),
+            "hprun: warning: run %s left %zu file%s in %s; they could not be "
+            "moved into %s/ (%s)\n",
+            rel, fresh.n, fresh.n == 1 ? "" : "s", cwd, rel, strerror(errno));
+    goto fail;
+  }
+  for (i = 0; i < fresh.n; i++) {
+    if (move_noreplace(cfd, rfd, fresh.v[i]) != 0)
+      fprintf(hp__session_log(c),
+              "hprun: warning: run %s left '%s' in %s; it could not be moved "
+              "into %s/ (%s)\n",
+              rel, fresh.v[i], cwd, rel, strerror(errno));
+    else if (!quiet)
+      fprintf(hp__session_log(c), "hprun: warning: run %s left '%s' in %s: moved into %s/\n", rel,
+              fresh.v[i], cwd, rel);
+  }
+
+fail:
+  if (cfd >= 0)
+    close(cfd);
+  if (rfd >= 0)
+    close(rfd);
+  hp_strv_free(&after);
+  hp_strv_free(&fresh);
+  return r;
+}
+
+int hp__run_failed(const hp_run *run)
+{
+  return run->error != NULL || run->exit_status != 0 || run->term_signal != 0 || run->timed_out;
+}
+
+const char *hp__failure_hint(const char *err, int timed_out, int cwd_is_run_dir)
+{
+  if (timed_out)
+    return "it ran past its timeout; raise app.timeout (or the pass's timeout) if it needs longer";
+  if (err &&
+      (strstr(err, "No such file or directory") || strstr(err, "can't open file") ||
+       strstr(err, "cannot open") || strstr(err, "not found")))
+    return cwd_is_run_dir
+        ? "a file was not found: with `app.workdir: run` each run starts in its own run folder, "
+          "so relative paths do not work; use absolute paths or drop `app.workdir: run`"
+        : "a file was not found: relative paths are relative to app.cwd (default: the plan's "
+          "folder); check the path or set app.cwd";
+  return "run the command shown above by hand to see why it fails";
+}
+
+/* The last TAIL_LINES lines of `text` (len bytes). */
+static const char *tail_of(const char *text, size_t len)
+{
+  const char *p = text + len;
+  int lines = 0;
+
+  if (p > text && p[-1] == '\n')
+    p--;
+  while (p > text) {
+    if (p[-1] == '\n' && ++lines == TAIL_LINES)
+      break;
+    p--;
+  }
+  return p;
+}
+
+void hp__run_failed_show(hp__session_ctx *c, const hp__unit *u, const hp_run *run, const char *what)
+{
+  FILE *log = hp__session_log(c);
+  char *path = hp__asprintf("%s/%s/stderr.txt", c->s->dir, run->dir), *text = NULL;
+  size_t len = 0;
+  struct stat st;
+
+  fprintf(log, "hprun: run %s failed%s; %s\n", run->dir, run->timed_out ? " (timed out)" : "",
+          what);
+  /* A huge stderr is not read whole: its end is not worth hprun's memory. */
+  if (path && stat(path, &st) == 0 && st.st_size < (4 << 20) &&
+      hp__read_file(path, &text, &len) == 0 && len > 0) {
+    const char *t = tail_of(text, len);
+    fprintf(log, "hprun: the end of its stderr (%s):\n%s%s", path, t,
+            text[len - 1] == '\n' ? "" : "\n");
+  }
+  fprintf(log, "hprun: hint: %s\n",
+          hp__failure_hint(text ? text : run->error, run->timed_out, u->cwd == NULL));
+  fprintf(log,
+          "hprun: set `keep_going: true` in the plan, or pass --keep-going, to run every "
+          "run anyway\n");
+  free(path);
+  free(text);
+}
