@@ -41,17 +41,23 @@ enum {
 #define NUM HP__V_NUM
 #define R HP__C_RIGHT
 
+/* The columns the time tables and the category table share, written once. */
+#define COLS_CALLS_TOTAL                                                                           \
+  {.key = "calls", .type = HP__V_INT, .in = HP__IN_ALL, .flags = R, .field = T_CALLS},             \
+      {.key = "total_ns", .type = NUM, .in = JC, .field = T_TOTAL},                                \
+  {                                                                                                \
+    .key = "total_ms", .type = NUM, .in = JT, .flags = R, .field = T_TOTAL, .div = 1e6,            \
+    .tfmt = "%.6f"                                                                                 \
+  }
+#define COL_PERCENT                                                                                \
+  {                                                                                                \
+    .key = "percent", .type = NUM, .in = HP__IN_ALL, .flags = R, .field = T_PERCENT,               \
+    .tfmt = "%.3f"                                                                                 \
+  }
+
 static const hp__col time_cols[] = {
     {.key = "name", .type = HP__V_STR, .in = HP__IN_ALL, .flags = HP__C_NAME, .field = T_NAME},
-    {.key = "calls", .type = HP__V_INT, .in = HP__IN_ALL, .flags = R, .field = T_CALLS},
-    {.key = "total_ns", .type = NUM, .in = JC, .field = T_TOTAL},
-    {.key = "total_ms",
-     .type = NUM,
-     .in = JT,
-     .flags = R,
-     .field = T_TOTAL,
-     .div = 1e6,
-     .tfmt = "%.6f"},
+    COLS_CALLS_TOTAL,
     {.key = "avg_ns", .type = NUM, .in = JC, .field = T_AVG},
     {.key = "average_us",
      .type = NUM,
@@ -62,12 +68,7 @@ static const hp__col time_cols[] = {
      .tfmt = "%.3f"},
     {.key = "min_ns", .type = NUM, .in = JC, .field = T_MIN},
     {.key = "max_ns", .type = NUM, .in = JC, .field = T_MAX},
-    {.key = "percent",
-     .type = NUM,
-     .in = HP__IN_ALL,
-     .flags = R,
-     .field = T_PERCENT,
-     .tfmt = "%.3f"},
+    COL_PERCENT,
     /* min/max only where the profiler gave them (rocprofv3 stats, traces). */
     {.key = "min_us",
      .type = NUM,
@@ -187,21 +188,8 @@ int hp__profile_categories(const hp_profile *p, hp__catstat **out, size_t *n)
 
 static const hp__col cat_cols[] = {
     {.key = "name", .head = "category", .type = HP__V_STR, .in = HP__IN_ALL, .field = T_NAME},
-    {.key = "calls", .type = HP__V_INT, .in = HP__IN_ALL, .flags = R, .field = T_CALLS},
-    {.key = "total_ns", .type = NUM, .in = JC, .field = T_TOTAL},
-    {.key = "total_ms",
-     .type = NUM,
-     .in = JT,
-     .flags = R,
-     .field = T_TOTAL,
-     .div = 1e6,
-     .tfmt = "%.6f"},
-    {.key = "percent",
-     .type = NUM,
-     .in = HP__IN_ALL,
-     .flags = R,
-     .field = T_PERCENT,
-     .tfmt = "%.3f"},
+    COLS_CALLS_TOTAL,
+    COL_PERCENT,
 };
 
 static int cat_open(hp__rows *r, int arg)

@@ -53,12 +53,8 @@ int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, h
   size_t i;
   int r;
 
-  memset(&c, 0, sizeof(c));
-  c.plan = plan;
-  c.opts = opts;
-  c.diags = diags;
-  c.dirfd = -1; /* a dry run has no session folder */
-  if (uv_loop_init(&c.loop))
+  /* A dry run has no session folder: the context's dirfd stays -1. */
+  if (hp__session_ctx_init(&c, plan, opts, diags))
     return HP_EIO;
   if ((r = hp__session_prepare(&c)) != 0)
     goto fail;

@@ -323,6 +323,17 @@ int hp__session_prepare(hp__session_ctx *c)
                             plan->warmup, plan->order, plan->seed, &c->slots, &c->nslots);
 }
 
+int hp__session_ctx_init(hp__session_ctx *c, const hp_plan *plan, const hp_run_opts *opts,
+                         hp_diags *diags)
+{
+  memset(c, 0, sizeof(*c));
+  c->plan = plan;
+  c->opts = opts;
+  c->diags = diags;
+  c->dirfd = -1;
+  return uv_loop_init(&c->loop) ? HP_EIO : 0;
+}
+
 void hp__session_ctx_free(hp__session_ctx *c)
 {
   size_t i;

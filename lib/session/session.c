@@ -249,12 +249,7 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
   int r;
 
   *out = NULL;
-  memset(&c, 0, sizeof(c));
-  c.plan = plan;
-  c.opts = opts;
-  c.diags = diags;
-  c.dirfd = -1;
-  if (uv_loop_init(&c.loop))
+  if (hp__session_ctx_init(&c, plan, opts, diags))
     return HP_EIO;
   signals_start(&c);
   if ((c.s = calloc(1, sizeof(*c.s))) == NULL) {

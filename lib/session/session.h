@@ -115,6 +115,10 @@ int hp__run_hook(hp__session_ctx *c, const char *which, const hp_strv *argv, con
  * patterns, env_script's environment, the units, the sampler and the schedule. Failures are
  * plan or usage errors, reported in diags; the caller frees the context either way. */
 int hp__session_prepare(hp__session_ctx *c);
+/* Empties `c`, points it at the caller's plan, options and diagnostics (kept, not copied) and
+ * starts its loop. No session folder yet (dirfd -1). HP_EIO when the loop cannot start. */
+int hp__session_ctx_init(hp__session_ctx *c, const hp_plan *plan, const hp_run_opts *opts,
+                         hp_diags *diags);
 void hp__session_ctx_free(hp__session_ctx *c);
 
 /* run.c */
