@@ -136,7 +136,23 @@ typedef struct hp_session {
   size_t ncauses;
   char *plan_sha256; /* read back: the plan's SHA-256 (manifest.json or plan.yaml); else NULL */
   unsigned written;  /* HP_WROTE_* bits: the session folder's files hp_session_run wrote */
+
+  /* Parameter sweeps (docs/summary.md). A combination's own session names its combination and
+   * parameter values; the sweep's session holds no passes, only its combinations. */
+  char *combo;   /* this session is a sweep's combination: its name (and folder); else NULL */
+  hp_kv *params; /* its parameter values, in the plan's order */
+  size_t nparams;
+  struct hp_combo *combos; /* the sweep's combinations, in the plan's order; NULL otherwise */
+  size_t ncombos;
 } hp_session;
+
+/* One combination of a sweep session. */
+typedef struct hp_combo {
+  char *name; /* "n=1048576,dtype=fp16": also its folder inside the sweep's session folder */
+  hp_kv *params;
+  size_t nparams;
+  hp_session *s; /* its sub-session; NULL when it never ran (the sweep stopped before it) */
+} hp_combo;
 
 /* The bits of hp_session.written: only a file that was written is announced. */
 enum {

@@ -10,6 +10,7 @@
  */
 #include "report/markdown.h"
 #include "report/report.h"
+#include "report/sweep.h"
 #include "util/buf.h"
 #include "util/fmt.h"
 
@@ -110,7 +111,7 @@ static int md_pass_row(hp__buf *b, const hp_pass_result *pr)
 }
 
 /* The profiling passes (variants have their own table). */
-static int md_pass_table(hp__buf *b, const hp_session *s)
+int hp__md_pass_table(hp__buf *b, const hp_session *s)
 {
   char ci[32];
   size_t i;
@@ -406,9 +407,11 @@ int hp_report_markdown(const hp_session *s, char **out)
   int r = 0;
 
   *out = NULL;
+  if (s->ncombos)
+    return hp__sweep_markdown(s, out);
   r |= md_header(&b, s);
   r |= md_causes(&b, s);
-  r |= md_pass_table(&b, s);
+  r |= hp__md_pass_table(&b, s);
   r |= md_variant_table(&b, s);
   r |= md_advice(&b, s);
   r |= hp__md_runs(&b, s);

@@ -6,6 +6,7 @@
  * of the exit code (`fail: ...`) and per gate that could not be evaluated (`note: ...`).
  */
 #include "report/report.h"
+#include "report/sweep.h"
 #include "util/buf.h"
 #include "util/fmt.h"
 
@@ -162,6 +163,10 @@ static void term_causes(FILE *fp, const hp_session *s)
 
 void hp_report_table(const hp_session *s, FILE *fp)
 {
+  if (s->ncombos) {
+    hp__sweep_table(s, fp);
+    return;
+  }
   term_pass_table(fp, s);
   term_variant_table(fp, s);
   term_notes(fp, s);
