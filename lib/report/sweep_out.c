@@ -98,7 +98,7 @@ const char *hp__sweep_metric(const hp_session *s, const char **unit)
 static void term_overview(FILE *fp, const hp_session *s, const char **names, size_t n)
 {
   const char *unit, *metric = hp__sweep_metric(s, &unit);
-  size_t width = 24, per, k0, k, i;
+  size_t width = 24, per, k0, k, i, end;
   char cell[96], ci[32];
 
   for (k = 0; k < s->ncombos; k++)
@@ -111,14 +111,16 @@ static void term_overview(FILE *fp, const hp_session *s, const char **names, siz
       hp__report_ci_label(ci, sizeof(ci),
                           s->ncombos && s->combos[0].s ? s->combos[0].s->alpha : HP_STATS_ALPHA));
   for (k0 = 0; k0 < s->ncombos; k0 += per) {
+    /* The last column is not padded: no line ends in blanks. */
+    end = k0 + per < s->ncombos ? k0 + per : s->ncombos;
     fprintf(fp, "\n%-16s", "pass");
-    for (k = k0; k < k0 + per && k < s->ncombos; k++)
-      fprintf(fp, " %-*s", (int)width - 1, s->combos[k].name);
+    for (k = k0; k < end; k++)
+      fprintf(fp, " %-*s", k + 1 < end ? (int)width - 1 : 0, s->combos[k].name);
     fputc('\n', fp);
     for (i = 0; i < n; i++) {
       fprintf(fp, "%-16s", names[i]);
-      for (k = k0; k < k0 + per && k < s->ncombos; k++)
-        fprintf(fp, " %-*s", (int)width - 1,
+      for (k = k0; k < end; k++)
+        fprintf(fp, " %-*s", k + 1 < end ? (int)width - 1 : 0,
                 hp__sweep_cell(cell, sizeof(cell), &s->combos[k], names[i], 0));
       fputc('\n', fp);
     }
