@@ -44,6 +44,8 @@ static int md_header(hp__buf *b, const hp_session *s)
   r |= hp__buf_printf(b, "# hprun session `%s`\n\n", s->name ? s->name : "?");
   r |= hp__buf_printf(b, "- complete: **%s**%s\n", s->complete ? "yes" : "no",
                       s->interrupted ? " (interrupted)" : "");
+  if (s->combo)
+    r |= hp__buf_printf(b, "- combination `%s` of a parameter sweep\n", s->combo);
   r |= hp__buf_printf(b, "- started %s, finished %s; order %s, seed %llu, repeat %d, warmup %d\n",
                       s->started ? s->started : "?", s->finished ? s->finished : "?",
                       s->order ? s->order : "?", (unsigned long long)s->seed, s->repeat, s->warmup);

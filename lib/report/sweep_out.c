@@ -20,7 +20,12 @@
 /* Overview columns per table: on the terminal within about 100 columns, in report.md 6. */
 #define TERM_WIDTH 100
 #define MD_COLUMNS 6
-/* report.md keeps adding per-combination tables while it is below this many bytes. */
+/* report.md stays under 60 KB (a PR comment): the causes show at most MD_CAUSES lines, the overview
+ * stops adding tables beyond MD_OVERVIEW_BUDGET bytes, and the per-combination tables beyond
+ * MD_COMBO_BUDGET; what is left out is said, and is in summary.json and each combination's own
+ * report.md. */
+#define MD_CAUSES 40
+#define MD_OVERVIEW_BUDGET 36000
 #define MD_COMBO_BUDGET 50000
 
 const hp_pass_result *hp__sweep_pass(const hp_combo *cb, const char *name)
@@ -179,7 +184,7 @@ static int md_head(hp__buf *b, const hp_session *s)
                       hp__report_any_failing(s->causes, s->ncauses)
                           ? "\n## Why this sweep failed\n\n"
                           : "\n## Notes\n\n");
-    for (i = 0; i < s->ncauses; i++) {
+    for (i = 0; i < s->ncauses && i < MD_CAUSES; i++) {
       hp__buf line = HP__BUF_INIT;
       r |= hp__report_cause(&line, &s->causes[i]);
       r |= hp__buf_adds(b, "- ");
@@ -187,6 +192,9 @@ static int md_head(hp__buf *b, const hp_session *s)
       r |= hp__buf_adds(b, "\n");
       hp__buf_free(&line);
     }
+    if (s->ncauses > MD_CAUSES)
+      r |= hp__buf_printf(b, "- \xE2\x80\xA6 and %zu more: see summary.json\n",
+                          s->ncauses - MD_CAUSES);
   }
   return r;
 }
@@ -206,6 +214,13 @@ static int md_overview(hp__buf *b, const hp_session *s, const char **names, size
       hp__report_ci_label(ci, sizeof(ci),
                           s->ncombos && s->combos[0].s ? s->combos[0].s->alpha : HP_STATS_ALPHA));
   for (k0 = 0; k0 < s->ncombos; k0 += MD_COLUMNS) {
+    if (b->len > MD_OVERVIEW_BUDGET) {
+      r |= hp__buf_printf(b,
+                          "\n\xE2\x80\xA6 and %zu more combinations: see summary.json "
+                          "(`sweep.combinations`).\n",
+                          s->ncombos - k0);
+      break;
+    }
     r |= hp__buf_adds(b, "\n| pass |");
     for (k = k0; k < k0 + MD_COLUMNS && k < s->ncombos; k++) {
       r |= hp__buf_adds(b, " ");

@@ -69,6 +69,8 @@ static void term_pass_table(FILE *fp, const hp_session *s)
                                : "  (INCOMPLETE)");
   if (s->dir)
     fprintf(fp, "folder: %s\n", s->dir);
+  if (s->combo)
+    fprintf(fp, "combination: %s\n", s->combo);
   snprintf(head, sizeof(head), "%s%s%s%s", mname, *unit ? " (" : "", unit, *unit ? ")" : "");
   /* The interval is labelled with the level it was computed at, 1 - alpha. */
   snprintf(cols, sizeof(cols), "%12s       n    CV", hp__report_ci_label(ci, sizeof(ci), s->alpha));
