@@ -65,8 +65,7 @@ int hp__sweep_judge(hp_session *s)
   hp__causes_free(s->causes, s->ncauses);
   s->causes = NULL;
   s->ncauses = 0;
-  s->complete = s->ncombos > 0;
-  s->interrupted = 0;
+  s->complete = s->ncombos > 0 && !s->interrupted; /* interrupted: set by the caller, kept */
   for (i = 0; i < s->ncombos && r == 0; i++) {
     const hp_combo *cb = &s->combos[i];
     code = hp__combo_exit_code(cb);

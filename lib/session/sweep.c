@@ -23,6 +23,7 @@
 #include "util/fsutil.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -175,22 +176,75 @@ static int sweep_open(const hp_plan *plan, const hp_run_opts *opts, hp_session *
   return 0;
 }
 
+/* SIGINT and SIGTERM between two combinations (while the next one is prepared, say) stop the sweep
+ * as they would stop a combination: each combination's session handles them while it runs, and
+ * these handles, on a loop of the sweep's own, see them too. */
+typedef struct sweep_signals {
+  uv_loop_t loop;
+  uv_signal_t sigint, sigterm;
+  int stop;
+  int ok; /* the loop and its handles were set up */
+} sweep_signals;
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+  (void)signum;
+  ((sweep_signals *)h->data)->stop = 1;
+}
+
+static void signals_start(sweep_signals *g)
+{
+  memset(g, 0, sizeof(*g));
+  if (uv_loop_init(&g->loop) != 0)
+    return;
+  uv_signal_init(&g->loop, &g->sigint);
+  uv_signal_init(&g->loop, &g->sigterm);
+  g->sigint.data = g->sigterm.data = g;
+  uv_signal_start(&g->sigint, on_signal, SIGINT);
+  uv_signal_start(&g->sigterm, on_signal, SIGTERM);
+  g->ok = 1;
+}
+
+/* Whether a signal came since the last look. */
+static int signalled(sweep_signals *g)
+{
+  if (g->ok)
+    uv_run(&g->loop, UV_RUN_NOWAIT);
+  return g->stop;
+}
+
+static void signals_stop(sweep_signals *g)
+{
+  if (!g->ok)
+    return;
+  uv_close((uv_handle_t *)&g->sigint, NULL);
+  uv_close((uv_handle_t *)&g->sigterm, NULL);
+  uv_run(&g->loop, UV_RUN_DEFAULT);
+  uv_loop_close(&g->loop);
+}
+
 /* Runs the combinations in order until the end or a stop. Returns what stopped the sweep:
  * HP_EINTR, HP_ERUN (a combination stopped early; with keep_going the rest still ran), or the
  * code of a failure that leaves the sweep unable to go on (memory, files). */
 static int run_combos(const hp_plan *plan, hp_plan **plans, const hp_run_opts *opts, int fd,
-                      hp_session *s, hp_diags *diags)
+                      hp_session *s, hp_diags *diags, sweep_signals *g)
 {
   int keep_going = plan->keep_going || opts->keep_going, r, result = 0;
   size_t k;
 
   for (k = 0; k < s->ncombos; k++) {
     hp__sweep_dir sd = {fd, s->dir, s->combos[k].name};
+    if (signalled(g)) {
+      s->interrupted = 1;
+      return HP_EINTR;
+    }
     fprintf(sweep_log(opts), "hprun: combination %zu of %zu: %s\n", k + 1, s->ncombos,
             s->combos[k].name);
     r = hp__session_run_in(plans[k], opts, &sd, &s->combos[k].s, diags);
-    if (r == HP_EINTR)
-      return r;
+    if (r == HP_EINTR || signalled(g)) {
+      s->interrupted = 1;
+      return HP_EINTR;
+    }
     if (r == HP_ERUN) {
       result = r;
       if (keep_going)
@@ -211,10 +265,12 @@ int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out
 {
   hp_plan **plans = NULL;
   hp_session *s = NULL;
+  sweep_signals g;
   size_t n = 0;
   int r, fd = -1;
 
   *out = NULL;
+  signals_start(&g);
   if ((r = expand_all(plan, &plans, &n, diags)) != 0 ||
       (r = preflight(plan, plans, n, opts, diags)) != 0)
     goto fail;
@@ -224,7 +280,7 @@ int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out
   }
   if ((r = record_init(plan, opts, n, s)) != 0 || (r = sweep_open(plan, opts, s, &fd, diags)) != 0)
     goto fail;
-  r = run_combos(plan, plans, opts, fd, s, diags);
+  r = run_combos(plan, plans, opts, fd, s, diags, &g);
   s->finished = hp__session_now_iso();
   if (hp__sweep_judge(s) != 0 && r == 0)
     r = HP_ENOMEM;
@@ -240,6 +296,7 @@ int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out
   s = NULL;
 
 fail:
+  signals_stop(&g);
   if (fd >= 0)
     close(fd);
   hp_session_free(s);

@@ -190,3 +190,31 @@ grep -q 'big.yaml:2:1: error: the parameters make more than 256 combinations' "$
   fail "cap: $(cat "$T/err")"
 [ ! -e "$T/sessions" ] || fail "a plan error made a session folder"
 ok "bad parameters are plan errors at their line (exit 2); more than 256 combinations are refused"
+
+# Ctrl-C during the first combination stops the sweep: exit 130, the first combination keeps what
+# it measured, the second never starts, and the sweep is marked interrupted.
+rm -rf "$T/sessions"
+cat >"$T/int.yaml" <<YAML
+name: int
+output: sessions
+repeat: 50
+parameters: {ms: ["200", "201"]}
+app: {command: [$FAKEAPP, --sleep, "{ms}"]}
+metrics: [mean_kernel_ms]
+passes: [normal]
+YAML
+set +e
+"$HPRUN" --quiet "$T/int.yaml" >"$T/out" 2>"$T/err" &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+code=$?
+set -e
+[ "$code" = 130 ] || { cat "$T/err"; fail "sweep: expected exit 130, got $code"; }
+S=$(session_dir "$T/sessions")
+assert_eq "$(json_get "$S/summary.json" "(d['complete'], d['interrupted'], d['exit_code'], [c['ran'] for c in d['sweep']['combinations']])")" \
+  "(False, True, 130, [True, False])" "interrupted sweep"
+assert_eq "$(json_get "$S/ms=200/summary.json" "d['interrupted']")" True "the combination is interrupted"
+[ ! -e "$S/ms=201" ] || fail "the second combination started after Ctrl-C"
+ok "Ctrl-C stops the sweep (exit 130) and keeps what the running combination measured"
