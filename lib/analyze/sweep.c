@@ -10,8 +10,9 @@
 
 #include <stdlib.h>
 
-/* How bad an exit code is, for "the worst over the combinations": an interruption over a file
- * that could not be written over a failed run over a threshold over success. */
+/* How bad an exit code is, for "the worst over the combinations": a file that could not be written
+ * over an interruption over a failed run over a threshold over success, the order one session's
+ * exit code follows (docs/ci.md). */
 static int severity(int code)
 {
   switch (code) {
@@ -19,8 +20,8 @@ static int severity(int code)
   case HP_EXIT_THRESHOLD: return 1;
   case HP_EXIT_USAGE: return 2;
   case HP_EXIT_RUNFAIL: return 3;
-  case HP_EXIT_IO: return 4;
-  default: return 5; /* 130, and anything unknown */
+  case HP_EXIT_INTERRUPTED: return 4;
+  default: return 5; /* 4, and anything unknown */
   }
 }
 
@@ -30,9 +31,9 @@ int hp__combo_exit_code(const hp_combo *cb)
 
   if (cb->s == NULL)
     return HP_EXIT_RUNFAIL;
-  if (cb->s->interrupted)
-    return HP_EXIT_INTERRUPTED;
   code = cb->s->exit_code;
+  if (cb->s->interrupted && severity(code) < severity(HP_EXIT_INTERRUPTED))
+    code = HP_EXIT_INTERRUPTED;
   if (!cb->s->complete && severity(code) < severity(HP_EXIT_RUNFAIL))
     code = HP_EXIT_RUNFAIL;
   return code;

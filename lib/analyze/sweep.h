@@ -8,11 +8,11 @@
 
 #include "hprun.h"
 
-/* The exit code a combination deserves: its session's own, at least 3 when it stopped before its
- * end (a failed baseline or build), 130 when interrupted; 3 for one that never ran. */
+/* The exit code a combination deserves: its session's own, at least 130 when interrupted and 3
+ * when it stopped before its end (a failed baseline or build); 3 for one that never ran. */
 int hp__combo_exit_code(const hp_combo *cb);
 /* Judges the sweep `s` from s->combos: complete when every combination ran to its end, the worst
- * exit code of them (130 over 4 over 3 over 1 over 0), and one cause per cause of a combination
+ * exit code of them (4 over 130 over 3 over 1 over 0), and one cause per cause of a combination
  * (its pass named "COMBINATION/PASS") and per combination that never ran. 0 or HP_ENOMEM. */
 int hp__sweep_judge(hp_session *s);
 

@@ -284,6 +284,9 @@ int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out
   s->finished = hp__session_now_iso();
   if (hp__sweep_judge(s) != 0 && r == 0)
     r = HP_ENOMEM;
+  /* A combination's file that could not be written wins, as in one session (docs/ci.md). */
+  if (s->exit_code == HP_EXIT_IO)
+    r = HP_EIO;
   if (hp__report_write_all_at(s, fd, diags, &s->written) != 0) {
     s->exit_code = HP_EXIT_IO;
     if (r == 0)
