@@ -181,10 +181,14 @@ typedef struct hp_run_opts {
  * manifest.json into the new session folder. On return *out holds the results whenever the
  * session folder was created (even when interrupted or a run failed): free with hp_session_free.
  * Returns 0 when the session ran to its end, HP_EINTR when interrupted, HP_ERUN when the build
- * failed, or another HP_E* code (with diagnostics) when nothing could be run. */
+ * failed, or another HP_E* code (with diagnostics) when nothing could be run.
+ * A plan with parameters (plan->combo -1) runs one session per combination, each in a folder of
+ * the sweep's session folder; *out is then the sweep's session (combos[], no passes), HP_ERUN
+ * when a combination stopped early, and its exit_code the worst of theirs (docs/summary.md). */
 int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags);
 
-/* Prints what hp_session_run would run: every command line with its folder. */
+/* Prints what hp_session_run would run: every command line with its folder, and the prepare and
+ * cleanup hooks; for a sweep, each combination's, expanded. */
 int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags);
 
 /* Reads a stored session: a session folder or its summary.json. Every judgement is taken as
