@@ -29,17 +29,18 @@ typedef struct hp__progress_pass {
 
 /* Everything the status line shows. */
 typedef struct hp__progress_state {
-  size_t k, n;       /* this run's 1-based position in the schedule, and the schedule's length */
-  const char *unit;  /* the pass or variant */
-  int warmup;        /* 1: a warmup run: "warmup 1/2" instead of "run 1/10" */
-  int run, runs;     /* this run's index among the unit's runs of its kind, and their number */
-  double elapsed_s;  /* since the first run started */
-  double eta_s;      /* < 0: not known yet */
-  const char *last;  /* the previous finished run's outcome, or NULL */
-  const char *combo; /* a sweep's combination (its name), shown first; NULL otherwise. k, n and
-                        the ETA are then the combination's own */
-  size_t combo_k,
-      combo_n; /* its 1-based position among the sweep's combinations, and their number */
+  size_t k, n;      /* this run's 1-based position in the schedule, and the schedule's length */
+  const char *unit; /* the pass or variant */
+  int warmup;       /* 1: a warmup run: "warmup 1/2" instead of "run 1/10" */
+  int run, runs;    /* this run's index among the unit's runs of its kind, and their number */
+  double elapsed_s; /* since the first run started */
+  double eta_s;     /* < 0: not known yet */
+  const char *last; /* the previous finished run's outcome, or NULL */
+
+  /* A sweep's combination (its name), shown first, or NULL; k, n and the ETA are then its own. */
+  const char *combo;
+  /* Its 1-based position among the sweep's combinations, and their number. */
+  size_t combo_k, combo_n;
 } hp__progress_state;
 
 /* Seconds as HH:MM:SS (hours grow past 99 as needed); "--:--:--" for a negative or NaN time. */
