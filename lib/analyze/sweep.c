@@ -85,6 +85,9 @@ int hp__sweep_judge(hp_session *s)
                                        : "not run: the sweep stopped before it (keep_going: true "
                                          "runs every combination)");
   }
+  /* Interrupted between two combinations: no combination says so, the sweep does. */
+  if (s->interrupted && severity(worst) < severity(HP_EXIT_INTERRUPTED))
+    worst = HP_EXIT_INTERRUPTED;
   s->exit_code = worst;
   return r;
 }

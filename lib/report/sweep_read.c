@@ -100,6 +100,7 @@ static int load_sweep(const hp__sf *rc, const char *dir, hp_session *s, hp_diags
       (r = hp__sf_str(rc, HP__K_SESSION_VERSION, HP__SF_OPTIONAL, &s->hprun_version)) != 0 ||
       (r = hp__sf_str(rc, HP__K_SESSION_PLAN, HP__SF_OPTIONAL, &s->plan_file)) != 0 ||
       (r = hp__sf_str(rc, HP__K_SESSION_ERROR, HP__SF_OPTIONAL, &s->error)) != 0 ||
+      (r = hp__sf_bool(rc, HP__K_SESSION_INTERRUPTED, &s->interrupted)) != 0 ||
       (r = hp__sf_str(rc, HP__K_SESSION_STARTED, HP__SF_OPTIONAL, &s->started)) != 0 ||
       (r = hp__sf_str(rc, HP__K_SESSION_FINISHED, HP__SF_OPTIONAL, &s->finished)) != 0 ||
       (r = hp__sf_object(rc, HP__K_SESSION_SWEEP, HP__SF_REQUIRED, &sc)) != 0 ||

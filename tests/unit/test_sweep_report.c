@@ -174,6 +174,26 @@ static void test_judge(void **state)
   hp_session_free(s);
 }
 
+/* Interrupted between two combinations: the first is whole, the second never ran; only the sweep
+ * knows it was interrupted, and says so (130, a note for the one not run). */
+static void test_interrupted_between(void **state)
+{
+  static const double r[] = {2.0};
+  hp_session *s = sweep(2);
+
+  (void)state;
+  s->combos[0].s = sub("c1", 1, r, 0);
+  s->interrupted = 1;
+  assert_int_equal(hp__sweep_judge(s), 0);
+  assert_int_equal(s->exit_code, 130);
+  assert_false(s->complete);
+  assert_int_equal(s->ncauses, 1);
+  assert_int_equal(s->causes[0].kind, HP_CAUSE_NOTE);
+  assert_string_equal(s->causes[0].pass, "c2");
+  assert_string_equal(s->causes[0].text, "not run: the sweep was interrupted before it");
+  hp_session_free(s);
+}
+
 /* 256 combinations of 8 passes with two causes each: report.md stays under 60 KB and says what it
  * leaves out. */
 static void test_markdown_bounded(void **state)
@@ -210,6 +230,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_overview_cells),
       cmocka_unit_test(test_judge),
+      cmocka_unit_test(test_interrupted_between),
       cmocka_unit_test(test_markdown_bounded),
   };
 
