@@ -72,16 +72,37 @@ static size_t ident_at(const char *s)
   return n;
 }
 
+/* The parameter whose name `name` is a likely typo of, or NULL. */
+static const char *suggest(const walk *w, const char *name, size_t len)
+{
+  const char *names[65], *hint = NULL;
+  char *word = hp__strndup(name, len);
+  size_t i, n = 0;
+
+  for (i = 0; i < w->p->nparams && n < 64; i++)
+    if (w->p->params[i].name)
+      names[n++] = w->p->params[i].name;
+  names[n] = NULL;
+  if (word)
+    hint = hp__plan_suggest(word, names);
+  free(word);
+  return hint;
+}
+
 /* Reports `{name}` that is no parameter, with the parameters there are. */
 static void unknown(walk *w, yaml_node_t *n, const char *what, const char *name, size_t len)
 {
   hp__buf list = HP__BUF_INIT;
+  const char *hint = suggest(w, name, len);
   size_t i;
 
   for (i = 0; i < w->p->nparams; i++)
     if (w->p->params[i].name)
       hp__buf_printf(&list, "%s%s", list.len ? ", " : "", w->p->params[i].name);
-  if (list.len)
+  if (list.len && hint)
+    hp__plan_err(w->ld, n, "`{%.*s}` in `%s` is not a parameter (did you mean `{%s}`?)", (int)len,
+                 name, what, hint);
+  else if (list.len)
     hp__plan_err(w->ld, n,
                  "`{%.*s}` in `%s` is not a parameter (parameters: %s); write {{%.*s}} for the "
                  "text {%.*s}",

@@ -194,10 +194,17 @@ static void test_errors(void **state)
   hp_plan *p;
 
   (void)state;
-  p = load("parameters: {n: [1, 2]}\napp: {command: [./a, \"{m}\"]}\npasses: [normal]\n", HP_EPLAN,
-           &d);
+  p = load("parameters: {n: [1, 2]}\napp: {command: [./a, \"{size}\"]}\npasses: [normal]\n",
+           HP_EPLAN, &d);
   assert_null(p);
-  assert_true(has_error(&d, 2, "`{m}` in `app.command` is not a parameter (parameters: n)"));
+  assert_true(has_error(&d, 2, "`{size}` in `app.command` is not a parameter (parameters: n)"));
+  hp_diags_free(&d);
+
+  /* A likely typo of a parameter gets a hint. */
+  load("parameters: {dtype: [a]}\napp: {command: [./a, \"--t={dtyp}\"]}\npasses: [normal]\n",
+       HP_EPLAN, &d);
+  assert_true(
+      has_error(&d, 2, "`{dtyp}` in `app.command` is not a parameter (did you mean `{dtype}`?)"));
   hp_diags_free(&d);
 
   /* Without parameters a placeholder is still an error: a forgotten `parameters:`. */
