@@ -166,6 +166,15 @@ int hp__profile_json(const hp_profile *p, hp__json *j, const hp_profile_opts *o)
   if ((r = json_table(j, &hp__files_table, p, o, 0, &tmp)) != 0)
     goto fail;
   hp__json_kint(j, "ignored_files", (long long)p->nignored);
+  {
+    const char *why, *set = hp_profile_category_set(p, &why);
+    /* The kernel category set used: a built-in set's name or "custom", and what chose it. */
+    hp__json_key(j, "category_set");
+    hp__json_obj_begin(j);
+    hp__json_kstr(j, "name", set);
+    hp__json_kstr(j, "chosen_by", why);
+    hp__json_obj_end(j);
+  }
   if ((r = json_counts(j, p)) != 0)
     goto fail;
   for (i = 0; i < hp__ntables; i++) {
