@@ -80,7 +80,14 @@ typedef struct hp_profile_opts {
   int top;        /* rows per table; 0 = all */
   int name_width; /* terminal cut of long names in text output; 0 = 60 */
   int wide;       /* text and Markdown: full kernel names, not short ones, never cut */
+  int child_top;  /* JSON: rows per nested table (a kernel's metrics, counters); 0 = all */
 } hp_profile_opts;
+
+/* What summary.json embeds of each profile: the top HP_PROFILE_SUMMARY_TOP rows of each table and
+ * HP_PROFILE_SUMMARY_CHILD rows of each nested one; the whole profile goes to a CSV file beside
+ * it (docs/summary.md). */
+#define HP_PROFILE_SUMMARY_TOP 20
+#define HP_PROFILE_SUMMARY_CHILD 40
 
 /* Writes the summary. Text and Markdown show kernels by short, unique names (`void
  * native::elementwise_kernel<128, 4, ...direct_copy_kernel_cuda...>(...)` as

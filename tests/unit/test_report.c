@@ -539,6 +539,7 @@ static void test_summary_round_trip(void **state)
   remove_in(dir, "summary.json", 0);
   remove_in(dir, "report.md", 0);
   remove_in(dir, "plan.yaml", 0);
+  remove_in(dir, "stats.profile.csv", 0); /* the full profile (report/profile_csv.c) */
   remove_in(dir, "stats/1/result_1.kernel.csv", 0);
   remove_in(dir, "stats/1", 1);
   remove_in(dir, "stats", 1);
@@ -606,6 +607,7 @@ static void test_reread_keeps_judgements(void **state)
 
   remove_in(dir, "summary.json", 0);
   remove_in(dir, "report.md", 0);
+  remove_in(dir, "stats.profile.csv", 0);
   remove_in(dir, "stats/1/result_1.kernel.csv", 0);
   remove_in(dir, "stats/1", 1);
   remove_in(dir, "stats", 1);
