@@ -11,15 +11,17 @@
 #include <string.h>
 
 static const char usage_text[] =
-    "usage: hprun summarize [--format text|json|md|csv] [--top N] [--categories FILE]\n"
-    "                       [--quiet-warnings] PATH...\n"
+    "usage: hprun summarize [--format text|json|md|csv] [--top N] [--categories FILE|SET]\n"
+    "                       [--wide] [--quiet-warnings] PATH...\n"
     "\n"
     "Summarises hipprof, rocprof, rocprofv3 and ncu output. Each PATH is a file or a folder\n"
     "(read recursively; files that are not profiler output are ignored).\n"
     "\n"
     "  --format F         text (default), json, md (GitHub Markdown) or csv\n"
     "  --top N            rows per table; 0 shows all (default 10 for text and md, all otherwise)\n"
-    "  --categories FILE  kernel categories from a YAML file holding `categories:`\n"
+    "  --categories FILE  kernel categories from a YAML file holding `categories:`, or the\n"
+    "                     built-in set cuda, rocm or pytorch (default: chosen by the profiler)\n"
+    "  --wide             full kernel names (default: short, unique names in text and md)\n"
     "  --quiet-warnings   do not print warnings about the input (errors are still printed)\n"
     "\n"
     "Exit status: 0 success, 2 usage error, 4 a path could not be read.\n";
@@ -67,7 +69,8 @@ enum {
   OPT_FORMAT = CMD_OPT_OWN,
   OPT_TOP,
   OPT_CATEGORIES,
-  OPT_QUIET_WARNINGS
+  OPT_QUIET_WARNINGS,
+  OPT_WIDE
 };
 
 static const struct option sum_longopts[] = {
@@ -76,6 +79,7 @@ static const struct option sum_longopts[] = {
     {"top", required_argument, NULL, OPT_TOP},
     {"categories", required_argument, NULL, OPT_CATEGORIES},
     {"quiet-warnings", no_argument, NULL, OPT_QUIET_WARNINGS},
+    {"wide", no_argument, NULL, OPT_WIDE},
     CMD_LONG_END};
 
 /* Takes one option or PATH; returns CMD_GO_ON or the exit status. */
@@ -88,6 +92,7 @@ static int sum_option(struct sum_args *a, int c, const char *v)
   case 'h': fputs(usage_text, stdout); return HP_EXIT_OK;
   case CMD_ARG: a->paths[a->npaths++] = v; break;
   case OPT_QUIET_WARNINGS: a->quiet = 1; break;
+  case OPT_WIDE: a->opts.wide = 1; break;
   case OPT_FORMAT:
     if (v == NULL)
       return usage("--format needs a value", NULL);
@@ -145,6 +150,16 @@ static int sum_categories(hp_profile *p, const char *catfile, hp_diags *diags)
   size_t nrules = 0;
   int r;
 
+  /* A bare word names a built-in set (configs/categories/NAME.yaml); a path names a file. */
+  if (strchr(catfile, '/') == NULL && strchr(catfile, '.') == NULL) {
+    if ((r = hp_profile_set_category_set(p, catfile)) == 0)
+      return CMD_GO_ON;
+    fprintf(stderr,
+            "hprun summarize: --categories %s: no such built-in set (cuda, rocm, pytorch, "
+            "auto); give a file as a path (./%s.yaml)\n",
+            catfile, catfile);
+    return r == HP_ENOENT ? HP_EXIT_USAGE : HP_EXIT_IO;
+  }
   r = hp_categories_load(catfile, &rules, &nrules, diags);
   if (r == 0)
     r = hp_profile_set_categories(p, rules, nrules);

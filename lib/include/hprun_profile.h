@@ -23,9 +23,17 @@ int hp_profile_new(hp_profile **out);
 void hp_profile_free(hp_profile *p);
 
 /* Copies the kernel category rules (the first rule with a case-insensitive substring match wins;
- * else "other"). NULL/0 restores the built-in defaults, the same as configs/categories/pytorch.yaml.
- * Nothing is kept from `r`. HP_ENOMEM leaves the previous rules in place. */
+ * else "other"). NULL/0 restores the default: a built-in set chosen by the profiler whose files
+ * were read (ncu, compute-sanitizer: "cuda"; hipprof, rocprof, rocprofv3: "rocm"), else by the
+ * kernel names (the set that leaves less time in "other"). Nothing is kept from `r`. HP_ENOMEM
+ * leaves the previous rules in place. */
 int hp_profile_set_categories(hp_profile *p, const hp_category_rule *r, size_t n);
+/* Uses the built-in set `name` ("cuda", "rocm", "pytorch": configs/categories/NAME.yaml), or
+ * "auto" for the default. HP_ENOENT for another name. */
+int hp_profile_set_category_set(hp_profile *p, const char *name);
+/* The category set in use: "cuda", "rocm", "pytorch", or "custom" (rules given by the user).
+ * *why (if not NULL) says what chose it: "profiler", "kernel names" or "user". */
+const char *hp_profile_category_set(const hp_profile *p, const char **why);
 
 /* Sets the markers of runtime stack frames, skipped when looking for the first user frame of a
  * launch: a frame is runtime when it contains a marker (case-insensitive), or, for a marker that
@@ -71,10 +79,21 @@ int hp_format_parse(const char *s, hp_format *out);
 typedef struct hp_profile_opts {
   int top;        /* rows per table; 0 = all */
   int name_width; /* terminal cut of long names in text output; 0 = 60 */
+  int wide;       /* text and Markdown: full kernel names, not short ones, never cut */
+  int child_top;  /* JSON: rows per nested table (a kernel's metrics, counters); 0 = all */
 } hp_profile_opts;
 
-/* Writes the summary. Text cuts long names with "…"; JSON, Markdown and CSV keep them whole. `o`
- * may be NULL. HP_EIO when writing fails. */
+/* What summary.json embeds of each profile: the top HP_PROFILE_SUMMARY_TOP rows of each table and
+ * HP_PROFILE_SUMMARY_CHILD rows of each nested one; the whole profile goes to a CSV file beside
+ * it (docs/summary.md). */
+#define HP_PROFILE_SUMMARY_TOP 20
+#define HP_PROFILE_SUMMARY_CHILD 40
+
+/* Writes the summary. Text and Markdown show kernels by short, unique names (`void
+ * native::elementwise_kernel<128, 4, ...direct_copy_kernel_cuda...>(...)` as
+ * `elementwise_kernel<direct_copy_kernel_cuda>`, a repeat as "... #2") and text cuts long names
+ * with "…", unless o->wide; JSON and CSV keep full names. `o` may be NULL. HP_EIO when writing
+ * fails. */
 int hp_profile_write(const hp_profile *p, FILE *fp, hp_format f, const hp_profile_opts *o);
 
 #ifdef __cplusplus

@@ -234,6 +234,11 @@ int hp__ncu_metric(hp_profile *p, const char *name, size_t n, const char *unit, 
     return HP_ENOMEM;
   if (r == 1 && un > 0 && (p->metric_unit[*id] = hp__strndup(unit, un)) == NULL)
     return HP_ENOMEM;
+  if (hp__grow((void **)&p->metric_class, &p->metric_class_cap, (size_t)*id + 1,
+               sizeof(*p->metric_class)))
+    return HP_ENOMEM;
+  if (r == 1)
+    p->metric_class[*id] = (unsigned char)hp__ncu_metric_class(name, n);
   return 0;
 }
 
@@ -352,5 +357,6 @@ int hp__profile_sort_kernels(hp_profile *p)
   p->ktotal = 0;
   for (i = 0; i < p->nkorder; i++)
     p->ktotal += p->t[HP__T_KERNEL].st[i].total_ns;
-  return 0;
+  /* The default category set follows what was read (lib/profile/catsets.c). */
+  return hp__profile_pick_catset(p);
 }

@@ -7,10 +7,11 @@
 #include "profile/out.h"
 #include "profile/table.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static int json_table(hp__json *j, const hp__table *t, const hp_profile *p,
-                      const hp_profile_opts *o, size_t parent, hp__buf *tmp);
+                      const hp_profile_opts *o, size_t parent, size_t limit, hp__buf *tmp);
 
 /* The keys of the tables a file fed, in bit order. */
 static void json_tables_bits(hp__json *j, unsigned bits)
@@ -80,7 +81,8 @@ static int json_members(hp__json *j, const hp__table *t, const hp__rows *r, size
   return 0;
 }
 
-static int json_row(hp__json *j, const hp__table *t, const hp__rows *r, size_t id, hp__buf *tmp)
+static int json_row(hp__json *j, const hp__table *t, const hp__rows *r, size_t id,
+                    const hp_profile_opts *o, hp__buf *tmp)
 {
   size_t k;
   hp__cell c;
@@ -100,8 +102,19 @@ static int json_row(hp__json *j, const hp__table *t, const hp__rows *r, size_t i
       json_value(j, col, &c);
   }
   if (rc == 0 && t->child) {
+    hp__rows cr;
+    size_t limit = o && o->child_top > 0 ? (size_t)o->child_top : 0;
     hp__json_key(j, t->child->key);
-    rc = json_table(j, t->child, r->p, NULL, id, tmp);
+    rc = json_table(j, t->child, r->p, NULL, id, limit, tmp);
+    /* A cut nested table says how many rows it has (the CSV file holds them all). */
+    if (rc == 0 && limit && hp__rows_open(&cr, t->child, r->p, NULL, id) == 0) {
+      if (cr.total > limit) {
+        char key[64];
+        snprintf(key, sizeof(key), "%s_total", t->child->key);
+        hp__json_kint(j, key, (long long)cr.total);
+      }
+      hp__rows_free(&cr);
+    }
   }
   hp__json_obj_end(j);
   return rc;
@@ -109,7 +122,7 @@ static int json_row(hp__json *j, const hp__table *t, const hp__rows *r, size_t i
 
 /* A table's rows as an array; a table with a note as {"note", "entries", "dropped"}. */
 static int json_table(hp__json *j, const hp__table *t, const hp_profile *p,
-                      const hp_profile_opts *o, size_t parent, hp__buf *tmp)
+                      const hp_profile_opts *o, size_t parent, size_t limit, hp__buf *tmp)
 {
   hp__rows r;
   size_t i;
@@ -117,6 +130,8 @@ static int json_table(hp__json *j, const hp__table *t, const hp_profile *p,
 
   if ((rc = hp__rows_open(&r, t, p, o, parent)) != 0)
     return rc;
+  if (limit && limit < r.n)
+    r.n = limit;
   if (t->note) {
     hp__json_obj_begin(j);
     hp__json_kstr(j, "note", t->note);
@@ -124,7 +139,7 @@ static int json_table(hp__json *j, const hp__table *t, const hp_profile *p,
   }
   hp__json_arr_begin(j);
   for (i = 0; i < r.n && rc == 0; i++)
-    rc = json_row(j, t, &r, hp__rows_id(&r, i), tmp);
+    rc = json_row(j, t, &r, hp__rows_id(&r, i), o, tmp);
   hp__json_arr_end(j);
   if (t->note) {
     hp__json_kint(j, "dropped", t->dropped ? t->dropped(p) : 0);
@@ -163,14 +178,23 @@ int hp__profile_json(const hp_profile *p, hp__json *j, const hp_profile_opts *o)
   hp__json_obj_begin(j);
   hp__json_kint(j, "schema", 1);
   hp__json_key(j, "files");
-  if ((r = json_table(j, &hp__files_table, p, o, 0, &tmp)) != 0)
+  if ((r = json_table(j, &hp__files_table, p, o, 0, 0, &tmp)) != 0)
     goto fail;
   hp__json_kint(j, "ignored_files", (long long)p->nignored);
+  {
+    const char *why, *set = hp_profile_category_set(p, &why);
+    /* The kernel category set used: a built-in set's name or "custom", and what chose it. */
+    hp__json_key(j, "category_set");
+    hp__json_obj_begin(j);
+    hp__json_kstr(j, "name", set);
+    hp__json_kstr(j, "chosen_by", why);
+    hp__json_obj_end(j);
+  }
   if ((r = json_counts(j, p)) != 0)
     goto fail;
   for (i = 0; i < hp__ntables; i++) {
     hp__json_key(j, hp__tables[i]->key);
-    if ((r = json_table(j, hp__tables[i], p, o, 0, &tmp)) != 0)
+    if ((r = json_table(j, hp__tables[i], p, o, 0, 0, &tmp)) != 0)
       goto fail;
   }
   hp__json_obj_end(j);

@@ -185,6 +185,7 @@ typedef struct out_ctx {
   FILE *fp;
   int md;
   size_t width; /* name cut for text; 0 = whole (Markdown) */
+  int wide;     /* kernel names whole (--wide), not short */
   const hp_profile_opts *o;
   hp__buf tmp, join;
   int err;
@@ -213,7 +214,11 @@ static char *text_value(out_ctx *c, const hp__col *col, const hp__cell *v)
 
   if (!v->ok)
     s = hp__strdup(col->missing ? col->missing : col->type == HP__V_STR ? "" : "n/a");
-  else if (col->type == HP__V_STR)
+  else if (col->type == HP__V_STR && (col->flags & HP__C_KNAME) && !c->wide) {
+    char *full = hp__strndup(v->s, v->len);
+    s = full ? hp__kernel_short(full) : NULL;
+    free(full);
+  } else if (col->type == HP__V_STR)
     s = hp__strndup(v->s, v->len);
   else if (col->type == HP__V_VALS)
     s = hp__vals_join(v->v, &c->join) ? NULL : hp__strdup(c->join.data);
@@ -226,7 +231,7 @@ static char *text_value(out_ctx *c, const hp__col *col, const hp__cell *v)
       snprintf(num, sizeof(num), col->tfmt, hp__cell_value(col, v));
     s = hp__strdup(num);
   }
-  if (s && (col->flags & HP__C_NAME) && c->width) {
+  if (s && (col->flags & HP__C_NAME) && c->width && !c->wide) {
     char *t = cut(s, c->width);
     free(s);
     s = t;
@@ -293,6 +298,25 @@ static int shown_col(out_ctx *c, const hp__table *t, const hp__rows *r, size_t k
   return 0;
 }
 
+/* Short names can collide: the repeats of a kernel-name column get " #2", " #3" (kname.c). */
+static void unique_column(grid *g, size_t k)
+{
+  char **col = malloc((g->nrows ? g->nrows : 1) * sizeof(*col));
+  size_t i;
+
+  if (col == NULL) {
+    g->err = HP_ENOMEM;
+    return;
+  }
+  for (i = 0; i < g->nrows; i++)
+    col[i] = g->cell[i * g->ncols + k];
+  if (hp__names_unique(col, g->nrows))
+    g->err = HP_ENOMEM;
+  for (i = 0; i < g->nrows; i++)
+    g->cell[i * g->ncols + k] = col[i];
+  free(col);
+}
+
 /* One line per shown row of `r`, in the shown columns. */
 static void build_grid(out_ctx *c, const hp__table *t, const hp__rows *r, grid *g)
 {
@@ -314,6 +338,9 @@ static void build_grid(out_ctx *c, const hp__table *t, const hp__rows *r, grid *
       cells[k] = text_cell(c, t, r, hp__rows_id(r, i), &t->cols[vis[k]], NULL);
     grid_row(g, cells);
   }
+  for (k = 0; g->err == 0 && k < nvis; k++)
+    if (t->cols[vis[k]].flags & HP__C_KNAME)
+      unique_column(g, k);
   free(cells);
   free(vis);
 }
@@ -375,16 +402,34 @@ static int has_text_cols(const hp__table *t)
   return 0;
 }
 
-/* The section heading of the i-th of n rows into c->tmp. */
-static int section_heading(out_ctx *c, const hp__table *t, const hp__rows *r, size_t i)
+/* The names of the shown rows as their sections' headings show them: short and unique (an array
+ * of r->n malloc'd strings, NULL entries for a table without a name column; NULL on failure). */
+static char **section_names(out_ctx *c, const hp__table *t, const hp__rows *r)
 {
-  size_t id = hp__rows_id(r, i), k;
-  char *name = NULL;
+  char **names = calloc(r->n ? r->n : 1, sizeof(*names));
+  size_t i, k;
+
+  for (k = 0; names && k < t->ncols; k++) {
+    if (!(t->cols[k].flags & HP__C_NAME))
+      continue;
+    for (i = 0; i < r->n; i++)
+      names[i] = text_cell(c, t, r, hp__rows_id(r, i), &t->cols[k], NULL);
+    if ((t->cols[k].flags & HP__C_KNAME) && hp__names_unique(names, r->n))
+      c->err = HP_ENOMEM;
+    break;
+  }
+  if (names == NULL)
+    c->err = HP_ENOMEM;
+  return names;
+}
+
+/* The section heading of the i-th of n rows into c->tmp. */
+static int section_heading(out_ctx *c, const hp__table *t, const hp__rows *r, size_t i,
+                           const char *name)
+{
+  size_t id = hp__rows_id(r, i);
   int rc;
 
-  for (k = 0; k < t->ncols && name == NULL; k++)
-    if (t->cols[k].flags & HP__C_NAME)
-      name = text_cell(c, t, r, id, &t->cols[k], NULL);
   hp__buf_reset(&c->tmp);
   if (t->heading)
     rc = t->heading(r, id, name, &c->tmp);
@@ -392,13 +437,12 @@ static int section_heading(out_ctx *c, const hp__table *t, const hp__rows *r, si
     rc = hp__buf_adds(&c->tmp, t->title);
   else
     rc = hp__buf_printf(&c->tmp, "%s %zu/%zu", t->title, i + 1, r->n);
-  free(name);
   return rc ? HP_ENOMEM : 0;
 }
 
 /* With a field table first, the child table has its own title and is left out when empty;
  * otherwise it is the section, under the row's heading. */
-static void section(out_ctx *c, const hp__table *t, const hp__rows *r, size_t i)
+static void section(out_ctx *c, const hp__table *t, const hp__rows *r, size_t i, const char *name)
 {
   size_t id = hp__rows_id(r, i);
   int record = has_text_cols(t);
@@ -406,7 +450,7 @@ static void section(out_ctx *c, const hp__table *t, const hp__rows *r, size_t i)
   hp__rows cr;
   grid g;
 
-  if (section_heading(c, t, r, i) || (title = hp__strdup(c->tmp.data)) == NULL) {
+  if (section_heading(c, t, r, i, name) || (title = hp__strdup(c->tmp.data)) == NULL) {
     c->err = HP_ENOMEM;
     return;
   }
@@ -431,13 +475,18 @@ static void text_sections(out_ctx *c, const hp__table *t)
 {
   hp__rows r;
   size_t i;
+  char **names;
 
   if (hp__rows_open(&r, t, c->p, c->o, 0)) {
     c->err = HP_ENOMEM;
     return;
   }
-  for (i = 0; i < r.n && c->err == 0; i++)
-    section(c, t, &r, i);
+  names = section_names(c, t, &r);
+  for (i = 0; names && i < r.n && c->err == 0; i++)
+    section(c, t, &r, i, names[i]);
+  for (i = 0; names && i < r.n; i++)
+    free(names[i]);
+  free(names);
   if (r.n < r.total)
     fprintf(c->fp, c->md ? "\n%zu more %s not shown.\n" : "(%zu more %s; --top 0 shows all)\n",
             r.total - r.n, t->noun);
@@ -445,6 +494,20 @@ static void text_sections(out_ctx *c, const hp__table *t)
 }
 
 /* ---------------------------------------------------------------------------------------------- */
+
+/* Which kernel category set the category table used, and what chose it (docs/summarize.md). */
+static void catset_line(const hp_profile *p, FILE *fp, int md)
+{
+  const char *why, *set = hp_profile_category_set(p, &why);
+
+  if (strcmp(set, "custom") == 0)
+    fputs(md ? "Kernel categories: your own rules.\n" : "kernel categories: your own rules\n", fp);
+  else if (md)
+    fprintf(fp, "Kernel categories: the built-in `%s` set (chosen by the %s).\n", set,
+            strcmp(why, "user") == 0 ? "user" : why);
+  else
+    fprintf(fp, "kernel categories: built-in set %s (chosen by the %s)\n", set, why);
+}
 
 int hp__write_text(const hp_profile *p, FILE *fp, int md, const hp_profile_opts *o)
 {
@@ -457,12 +520,15 @@ int hp__write_text(const hp_profile *p, FILE *fp, int md, const hp_profile_opts 
   c.md = md;
   c.o = o;
   c.width = md ? 0 : (o && o->name_width > 0 ? (size_t)o->name_width : 60);
+  c.wide = o && o->wide;
   if (md)
     fprintf(fp, "## Profile summary\n\n%zu files read, %zu ignored.\n", p->nfiles, p->nignored);
   else
     fprintf(fp, "hprun summarize: %zu files read, %zu ignored\n", p->nfiles, p->nignored);
   if (p->nfiles == 0)
     fputs(md ? "\nNo profiler output was found.\n" : "no profiler output was found\n", fp);
+  else if (p->nkorder > 0)
+    catset_line(p, fp, md);
   for (i = 0; i < hp__ntables && c.err == 0; i++) {
     if (hp__tables[i]->flags & HP__TF_SECTIONS)
       text_sections(&c, hp__tables[i]);

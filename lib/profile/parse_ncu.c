@@ -64,6 +64,27 @@ static const char *const nwant[] = {
     "Block Size",  "Grid Size",   "Metric Name",
     "Metric Unit", "Metric Value"};
 
+/* Column prefixes of the raw page that are not measurements. ncu prints ~250 device attributes
+ * and ~50 launch properties with every launch, whatever was asked: shown as metrics they bury the
+ * one that was (gpu__time_duration.sum). Device properties are the same for every launch on one
+ * GPU; launch properties are the same for every launch of one kernel shape. */
+static const char *const device_prefixes[] = {"device__", "c2clink__",    "nvlink__",      "numa__",
+                                              "pci__",    "sm__maximum_", "smsp__maximum_"};
+static const char *const launch_prefixes[] = {"launch__", "profiler__"};
+
+int hp__ncu_metric_class(const char *name, size_t n)
+{
+  size_t i, k;
+
+  for (i = 0; i < sizeof(device_prefixes) / sizeof(device_prefixes[0]); i++)
+    if (n >= (k = strlen(device_prefixes[i])) && memcmp(name, device_prefixes[i], k) == 0)
+      return HP__MC_DEVICE;
+  for (i = 0; i < sizeof(launch_prefixes) / sizeof(launch_prefixes[0]); i++)
+    if (n >= (k = strlen(launch_prefixes[i])) && memcmp(name, launch_prefixes[i], k) == 0)
+      return HP__MC_LAUNCH;
+  return HP__MC_METRIC;
+}
+
 static int is_ident(const char *s, size_t n)
 {
   size_t i;
@@ -359,7 +380,11 @@ static int launch_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec)
   hp__recent_ent *ent;
   int isnew, r = 0;
 
-  if (rec->n != s->ncols)
+  /* Newer ncu ends the details page's header with five rule columns (Rule Name ... Estimated
+   * Speedup) that only its rule rows fill: metric rows stop after Metric Value. */
+  if (rec->n != s->ncols &&
+      !(s->details && s->idx[N_MVALUE] >= 0 && rec->n > (size_t)s->idx[N_MVALUE] &&
+        rec->n < s->ncols))
     hp__check_width(x, rec, s->ncols);
   id = hp__fld(rec, s->idx[N_ID], &idn);
   if (id == NULL || hp__parse_ll(id, idn, &idv) != 1) {

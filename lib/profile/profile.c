@@ -7,6 +7,7 @@
  * reads which file is decided in scan.c. The writers are in profile_out.c. Design notes:
  * docs/internals/profile.md.
  */
+#include "profile/catsets.h"
 #include "profile/profile.h"
 #include "util/buf.h"
 
@@ -76,39 +77,6 @@ int hp__is_runtime_frame(const hp_profile *p, const char *s, size_t n)
 /* ---------------------------------------------------------------------------------------------- */
 /* Categories and runtime markers.                                                                 */
 
-/* The article's CATEGORY_RULES; configs/categories/pytorch.yaml holds the same (a test checks). */
-static const char *const pat_vector_add[] = {"vector_add"};
-static const char *const pat_direct_copy[] = {"direct_copy_kernel"};
-static const char *const pat_softmax[] = {"softmax"};
-static const char *const pat_add[] = {"cudafunctor_add", "addfunctor", "binary_internal::add"};
-static const char *const pat_layernorm[] = {"layer_norm", "layernorm"};
-static const char *const pat_gelu[] = {"gelu"};
-static const char *const pat_roll[] = {"roll_cuda"};
-static const char *const pat_gemm[] = {"cijk_", "gemm", "addmm"};
-static const char *const pat_conv[] = {"conv3d", "convolution", "col_2_image"};
-static const char *const pat_cat[] = {"catarray", "index_elementwise", "index_kernel"};
-
-#define RULE(n, a)                                                                                 \
-  {                                                                                                \
-    n, a, sizeof(a) / sizeof(a[0])                                                                 \
-  }
-static const struct {
-  const char *name;
-  const char *const *pat;
-  size_t npat;
-} default_rules[] = {
-    RULE("vector_add", pat_vector_add),
-    RULE("direct_copy", pat_direct_copy),
-    RULE("softmax", pat_softmax),
-    RULE("add", pat_add),
-    RULE("layernorm", pat_layernorm),
-    RULE("gelu", pat_gelu),
-    RULE("roll", pat_roll),
-    RULE("gemm", pat_gemm),
-    RULE("convolution", pat_conv),
-    RULE("cat_or_index", pat_cat),
-};
-
 static const char *const default_runtime[] = {"^python(", "libgalaxy", "libamdhip", "libc.so",
                                               "libtorch", "libpython", "python3"};
 
@@ -136,7 +104,8 @@ static void free_rules(hp__catrule *r, size_t n)
 }
 
 /* Builds lowercased rules from (name, patterns) given either way; nothing is kept from the input. */
-static int build_rules(hp__catrule **out, size_t n, const hp_category_rule *user)
+static int build_rules(hp__catrule **out, size_t n, const hp_category_rule *user,
+                       const hp__catset *set)
 {
   hp__catrule *r = calloc(n ? n : 1, sizeof(*r));
   size_t i, k;
@@ -145,14 +114,14 @@ static int build_rules(hp__catrule **out, size_t n, const hp_category_rule *user
   if (r == NULL)
     return HP_ENOMEM;
   for (i = 0; i < n; i++) {
-    const char *name = user ? user[i].name : default_rules[i].name;
-    size_t np = user ? user[i].patterns.n : default_rules[i].npat;
+    const char *name = user ? user[i].name : set->rules[i].name;
+    size_t np = user ? user[i].patterns.n : set->rules[i].npat;
     r[i].name = hp__strdup(name ? name : "unnamed");
     r[i].pat = calloc(np ? np : 1, sizeof(char *));
     if (r[i].name == NULL || r[i].pat == NULL)
       goto fail;
     for (k = 0; k < np; k++) {
-      const char *pt = user ? user[i].patterns.v[k] : default_rules[i].pat[k];
+      const char *pt = user ? user[i].patterns.v[k] : set->rules[i].pat[k];
       if ((r[i].pat[k] = lower_dup(pt ? pt : "")) == NULL)
         goto fail;
       r[i].npat++;
@@ -166,23 +135,72 @@ fail:
   return HP_ENOMEM;
 }
 
-int hp_profile_set_categories(hp_profile *p, const hp_category_rule *r, size_t n)
+/* Installs rules: the user's (`set` NULL) or a built-in set's. */
+static int install_rules(hp_profile *p, const hp_category_rule *user, size_t n,
+                         const hp__catset *set)
 {
   hp__catrule *nr;
+  int e;
+
+  if (set)
+    n = set->nrules;
+  if ((e = build_rules(&nr, n, user, set)) != 0)
+    return e;
+  free_rules(p->cats, p->ncats);
+  p->cats = nr;
+  p->ncats = n;
+  p->catset = set;
+  return 0;
+}
+
+int hp__profile_use_catset(hp_profile *p, const hp__catset *set)
+{
+  return install_rules(p, NULL, 0, set);
+}
+
+int hp_profile_set_categories(hp_profile *p, const hp_category_rule *r, size_t n)
+{
   int e;
 
   if (p == NULL)
     return HP_EINVAL;
   if (r == NULL || n == 0) {
-    r = NULL;
-    n = sizeof(default_rules) / sizeof(default_rules[0]);
+    p->cat_auto = 1;
+    p->catset = NULL;
+    return hp__profile_pick_catset(p);
   }
-  if ((e = build_rules(&nr, n, r)) != 0)
-    return e;
-  free_rules(p->cats, p->ncats);
-  p->cats = nr;
-  p->ncats = n;
-  return 0;
+  if ((e = install_rules(p, r, n, NULL)) == 0) {
+    p->cat_auto = 0;
+    p->cat_why = "user";
+  }
+  return e;
+}
+
+int hp_profile_set_category_set(hp_profile *p, const char *name)
+{
+  const hp__catset *set;
+  int e;
+
+  if (p == NULL || name == NULL)
+    return HP_EINVAL;
+  if (strcmp(name, "auto") == 0)
+    return hp_profile_set_categories(p, NULL, 0);
+  if ((set = hp__catset_find(name)) == NULL)
+    return HP_ENOENT;
+  if ((e = install_rules(p, NULL, 0, set)) == 0) {
+    p->cat_auto = 0;
+    p->cat_why = "user";
+  }
+  return e;
+}
+
+const char *hp_profile_category_set(const hp_profile *p, const char **why)
+{
+  if (why)
+    *why = p && p->cat_why ? p->cat_why : "user";
+  if (p == NULL)
+    return NULL;
+  return p->catset ? p->catset->name : "custom";
 }
 
 int hp_profile_set_runtime_frames(hp_profile *p, const char *const *markers, size_t n)
@@ -320,6 +338,7 @@ void hp_profile_free(hp_profile *p)
     free(p->metric_unit[i]);
   hp__strtab_free(&p->metrics);
   free(p->metric_unit);
+  free(p->metric_class);
   for (i = 0; i < p->nleaks; i++) {
     free(p->leaks[i].file);
     free(p->leaks[i].scope);

@@ -188,7 +188,23 @@ struct hp_profile {
   size_t nignored;
   unsigned file_seq;
   long long rowseq; /* rows across files, for hp__recent windows and tie-breaks */
+
+  const struct hp__catset *catset; /* the built-in category set in use; NULL: the user's rules */
+  int cat_auto;                    /* the set is chosen by hp__profile_pick_catset */
+  unsigned char *metric_class;     /* by metric id: HP__MC_* (ncu columns that are constants) */
+  size_t metric_class_cap;
+  const char *cat_why; /* static: "profiler", "kernel names" or "user" */
 };
+
+/* What an ncu column is: a measured metric, a per-launch constant (launch__*, profiler__*), or a
+ * property of the device (device__attribute_*, nvlink__*, ...), shown once and never summed as a
+ * metric. */
+enum {
+  HP__MC_METRIC,
+  HP__MC_LAUNCH,
+  HP__MC_DEVICE
+};
+int hp__ncu_metric_class(const char *name, size_t n);
 
 /* A metric's name without its unit (metrics are keyed by name and unit): returns its length. */
 size_t hp__ncu_metric_name(const hp_profile *p, uint32_t id, const char **name);
@@ -201,6 +217,12 @@ int hp__is_runtime_frame(const hp_profile *p, const char *s, size_t n);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Views of the model for the writers (lib/profile/out.h and table.h hold the writers' own).      */
+
+/* Installs a built-in category set's rules (lib/profile/catsets.h). 0 or HP_ENOMEM. */
+int hp__profile_use_catset(hp_profile *p, const struct hp__catset *set);
+/* In automatic mode, chooses the category set from the files and kernels read so far (catsets.c);
+ * otherwise does nothing. 0 or HP_ENOMEM. */
+int hp__profile_pick_catset(hp_profile *p);
 
 /* The category of one kernel name. */
 const char *hp__profile_classify(const hp_profile *p, const char *name);

@@ -47,7 +47,8 @@ enum {
   HP__C_SPARSE = 4,  /* text: left out when no shown row has a value (min/max) */
   HP__C_KEY = 8,     /* identifies the row: repeated in front of a child's own CSV table */
   HP__C_MEMBER = 16, /* JSON: a member of the HP__V_OBJ column before it; CSV: a plain column */
-  HP__C_BYTES = 32   /* text: a byte count in powers of 1024 ("170.06 MB") */
+  HP__C_BYTES = 32,  /* text: a byte count in powers of 1024 ("170.06 MB") */
+  HP__C_KNAME = 64   /* text and Markdown: a kernel name, shown short and unique (kname.c) */
 };
 
 typedef struct hp__col {
@@ -129,7 +130,8 @@ extern const hp__table hp__files_table;
 
 /* The descriptions (tables*.c). */
 extern const hp__table hp__tab_api, hp__tab_hsa, hp__tab_copies, hp__tab_kernels,
-    hp__tab_categories, hp__tab_stacks, hp__tab_pmc, hp__tab_leaks, hp__tab_ncu, hp__tab_agents;
+    hp__tab_categories, hp__tab_stacks, hp__tab_pmc, hp__tab_leaks, hp__tab_ncu, hp__tab_agents,
+    hp__tab_ncu_device;
 
 /* Opens the rows of `t` (of parent row `parent` for a child); --top from `o` (may be NULL)
  * applies to tables with HP__TF_TOP. 0 or HP_ENOMEM. */
@@ -160,6 +162,18 @@ void hp__vals_sorted(const hp__vals *v, const char **s);
 /* Distinct values joined like the article's unique_values: sorted, comma-separated, "n/a" when
  * there are none. b is reset first. 0 or HP_ENOMEM. */
 int hp__vals_join(const hp__vals *v, hp__buf *b);
+
+/* Row orders the per-kernel tables share (tables_kernel.c): ids 0..n-1 by the long long count at
+ * byte `off` of each `size`-byte item of `base`, descending, ties by id; and the ids below
+ * min(ncap, nnames) whose cnt is not zero. 0 or HP_ENOMEM. */
+int hp__rows_sort_by_count(hp__rows *r, size_t n, const void *base, size_t size, size_t off);
+int hp__rows_nonzero_ids(hp__rows *r, const long long *cnt, size_t ncap, size_t nnames);
+
+/* The short form of a kernel name (lib/profile/kname.c): malloc'd, NULL when out of memory. */
+char *hp__kernel_short(const char *name);
+/* Makes names[0..n) distinct by adding " #2", " #3" to repeats, in order (each a malloc'd string
+ * that may be replaced). 0 or HP_ENOMEM. */
+int hp__names_unique(char **names, size_t n);
 
 /* The documents. `md` selects Markdown. Each returns 0 or a negative HP_E* code. */
 int hp__write_text(const hp_profile *p, FILE *fp, int md, const hp_profile_opts *o);

@@ -1,7 +1,7 @@
 /*
  * The per-kernel detail tables, each a parent table with a child table per row: kernel stacks
- * (the launching user frames), PMC (resources, kernel time, and counters) and ncu (launch shape
- * and metrics). Parents are sorted by their count, descending, ties by first appearance as
+ * (the launching user frames) and PMC (resources, kernel time, and counters); ncu's are in
+ * tables_ncu.c. Parents are sorted by their count, descending, ties by first appearance as
  * Python's stable sort in the article's script; children keep the model's order, except stack
  * origins, sorted by launches.
  */
@@ -30,7 +30,7 @@ static int cmp_cnt(const void *a, const void *b)
 
 /* Orders ids 0..n-1 by the long long count at byte `off` of each `size`-byte item of `base`,
  * descending (one sort for the three tables, whose counts sit in different structs). */
-static int sort_by_count(hp__rows *r, size_t n, const void *base, size_t size, size_t off)
+int hp__rows_sort_by_count(hp__rows *r, size_t n, const void *base, size_t size, size_t off)
 {
   cnt_item *it = malloc((n ? n : 1) * sizeof(*it));
   size_t i;
@@ -136,7 +136,11 @@ static const hp__table origins_table = {
 };
 
 static const hp__col stack_cols[] = {
-    {.key = "kernel", .type = HP__V_STR, .in = HP__IN_ALL, .flags = HP__C_NAME, .field = S_KERNEL},
+    {.key = "kernel",
+     .type = HP__V_STR,
+     .in = HP__IN_ALL,
+     .flags = HP__C_NAME | HP__C_KNAME,
+     .field = S_KERNEL},
     {.key = "launches", .type = HP__V_INT, .in = HP__IN_ALL, .flags = R, .field = S_LAUNCHES},
     {.key = "user_frame",
      .head = "most_common_user_frame",
@@ -149,8 +153,8 @@ static const hp__col stack_cols[] = {
 
 static int stacks_open(hp__rows *r, int arg)
 {
-  return sort_by_count(r, r->p->stk_names.n, r->p->stk, sizeof(*r->p->stk),
-                       offsetof(hp__stack_kernel, launches));
+  return hp__rows_sort_by_count(r, r->p->stk_names.n, r->p->stk, sizeof(*r->p->stk),
+                                offsetof(hp__stack_kernel, launches));
 }
 
 static int stacks_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
@@ -211,7 +215,7 @@ static const hp__col pmc_cols[] = {
     {.key = "kernel",
      .type = HP__V_STR,
      .in = HP__IN_ALL,
-     .flags = HP__C_NAME | HP__C_KEY,
+     .flags = HP__C_NAME | HP__C_KEY | HP__C_KNAME,
      .field = P_KERNEL},
     {.key = "records", .type = HP__V_INT, .in = HP__IN_ALL, .field = P_RECORDS},
     {.key = "dispatches", .type = HP__V_INT, .in = HP__IN_ALL, .field = P_DISPATCHES},
@@ -258,7 +262,7 @@ static const hp__col counter_cols[] = {
 };
 
 /* The ids of the counters (or metrics) a kernel has a value for. */
-static int nonzero_ids(hp__rows *r, const long long *cnt, size_t ncap, size_t nnames)
+int hp__rows_nonzero_ids(hp__rows *r, const long long *cnt, size_t ncap, size_t nnames)
 {
   size_t k, m = 0;
 
@@ -277,7 +281,7 @@ static int counters_open(hp__rows *r, int arg)
   const hp__pmc_kernel *k = &r->p->pmc[r->parent];
 
   r->src = k;
-  return nonzero_ids(r, k->cn, k->ncap, r->p->counters.n);
+  return hp__rows_nonzero_ids(r, k->cn, k->ncap, r->p->counters.n);
 }
 
 static int counters_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
@@ -305,8 +309,8 @@ static const hp__table counters_table = {
 
 static int pmc_open(hp__rows *r, int arg)
 {
-  return sort_by_count(r, r->p->pmc_names.n, r->p->pmc, sizeof(*r->p->pmc),
-                       offsetof(hp__pmc_kernel, records));
+  return hp__rows_sort_by_count(r, r->p->pmc_names.n, r->p->pmc, sizeof(*r->p->pmc),
+                                offsetof(hp__pmc_kernel, records));
 }
 
 static int pmc_time(const hp__pmc_kernel *k, int field, hp__cell *c, hp__buf *tmp)
@@ -364,125 +368,4 @@ const hp__table hp__tab_pmc = {
     .get = pmc_get,
     .child = &counters_table,
     .noun = "PMC kernels",
-};
-
-/* ---------------------------------------------------------------------------------------------- */
-/* ncu: per kernel its launches and launch shape, and the metrics (keyed by name and unit).       */
-
-enum {
-  N_KERNEL,
-  N_LAUNCHES,
-  N_BLOCK,
-  N_BLOCK_VARIES,
-  N_GRID,
-  N_GRID_VARIES,
-  N_METRIC,
-  N_UNIT,
-  N_SUM,
-  N_AVG,
-  N_COUNT
-};
-
-static const hp__col ncu_cols[] = {
-    {.key = "kernel", .type = HP__V_STR, .in = JC, .flags = HP__C_NAME, .field = N_KERNEL},
-    {.key = "launches", .type = HP__V_INT, .in = JC, .field = N_LAUNCHES},
-    {.key = "block_size", .type = HP__V_STR, .in = JC, .field = N_BLOCK},
-    {.key = "block_size_varies", .type = HP__V_BOOL, .in = HP__IN_JSON, .field = N_BLOCK_VARIES},
-    {.key = "grid_size", .type = HP__V_STR, .in = JC, .field = N_GRID},
-    {.key = "grid_size_varies", .type = HP__V_BOOL, .in = HP__IN_JSON, .field = N_GRID_VARIES},
-};
-
-static const hp__col metric_cols[] = {
-    {.key = "name", .csv = "metric", .type = HP__V_STR, .in = HP__IN_ALL, .field = N_METRIC},
-    {.key = "unit", .type = HP__V_STR, .in = HP__IN_ALL, .field = N_UNIT},
-    {.key = "sum",
-     .type = HP__V_NUM,
-     .in = HP__IN_ALL,
-     .flags = R,
-     .field = N_SUM,
-     .tfmt = "%.15g"},
-    {.key = "avg", .type = HP__V_NUM, .in = HP__IN_ALL, .flags = R, .field = N_AVG, .tfmt = "%.6g"},
-    {.key = "count", .type = HP__V_INT, .in = HP__IN_ALL, .flags = R, .field = N_COUNT},
-};
-
-static int metrics_open(hp__rows *r, int arg)
-{
-  const hp__ncu_kernel *k = &r->p->ncu[r->parent];
-
-  r->src = k;
-  return nonzero_ids(r, k->mn, k->ncap, r->p->metrics.n);
-}
-
-static int metrics_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
-{
-  const hp__ncu_kernel *k = r->src;
-
-  switch (field) {
-  case N_METRIC:
-    /* The name without its unit: not NUL-terminated at len. */
-    c->ok = 1;
-    c->len = hp__ncu_metric_name(r->p, (uint32_t)id, &c->s);
-    break;
-  case N_UNIT: hp__cell_setstr(c, r->p->metric_unit[id]); break;
-  case N_SUM: hp__cell_setnum(c, k->msum[id]); break;
-  case N_AVG: hp__cell_setnum(c, k->msum[id] / (double)k->mn[id]); break;
-  case N_COUNT: hp__cell_setint(c, k->mn[id]); break;
-  }
-  return 0;
-}
-
-static const hp__table metrics_table = {
-    .key = "metrics",
-    .cols = metric_cols,
-    .ncols = sizeof(metric_cols) / sizeof(metric_cols[0]),
-    .open = metrics_open,
-    .get = metrics_get,
-};
-
-static int ncu_open(hp__rows *r, int arg)
-{
-  return sort_by_count(r, r->p->ncu_names.n, r->p->ncu, sizeof(*r->p->ncu),
-                       offsetof(hp__ncu_kernel, launches));
-}
-
-static int ncu_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
-{
-  const hp__ncu_kernel *k = &r->p->ncu[id];
-
-  switch (field) {
-  case N_KERNEL: hp__cell_setstr(c, r->p->ncu_names.s[id]); break;
-  case N_LAUNCHES: hp__cell_setint(c, k->launches); break;
-  case N_BLOCK: hp__cell_setstr(c, k->block); break;
-  case N_GRID: hp__cell_setstr(c, k->grid); break;
-  case N_BLOCK_VARIES: hp__cell_setint(c, k->block_varies); break;
-  case N_GRID_VARIES: hp__cell_setint(c, k->grid_varies); break;
-  }
-  return 0;
-}
-
-/* "ncu: NAME (3 launches, block (256, 1, 1), grid (4096, 1, 1) varies)" */
-static int ncu_heading(const hp__rows *r, size_t id, const char *name, hp__buf *out)
-{
-  const hp__ncu_kernel *k = &r->p->ncu[id];
-
-  hp__buf_reset(out);
-  return hp__buf_printf(out, "ncu: %s (%lld launches, block %s%s, grid %s%s)", name ? name : "",
-                        k->launches, k->block ? k->block : "n/a", k->block_varies ? " varies" : "",
-                        k->grid ? k->grid : "n/a", k->grid_varies ? " varies" : "")
-      ? HP_ENOMEM
-      : 0;
-}
-
-const hp__table hp__tab_ncu = {
-    .key = "ncu",
-    .title = "ncu",
-    .cols = ncu_cols,
-    .ncols = sizeof(ncu_cols) / sizeof(ncu_cols[0]),
-    .flags = HP__TF_TOP | HP__TF_COUNT | HP__TF_SECTIONS,
-    .bit = HP__TB_NCU,
-    .open = ncu_open,
-    .get = ncu_get,
-    .child = &metrics_table,
-    .noun = "ncu kernels",
-    .heading = ncu_heading,
 };

@@ -56,7 +56,11 @@ enum {
   }
 
 static const hp__col time_cols[] = {
-    {.key = "name", .type = HP__V_STR, .in = HP__IN_ALL, .flags = HP__C_NAME, .field = T_NAME},
+    {.key = "name",
+     .type = HP__V_STR,
+     .in = HP__IN_ALL,
+     .flags = HP__C_NAME | HP__C_KNAME,
+     .field = T_NAME},
     COLS_CALLS_TOTAL,
     {.key = "avg_ns", .type = NUM, .in = JC, .field = T_AVG},
     {.key = "average_us",

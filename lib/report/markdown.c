@@ -308,7 +308,7 @@ static int cut_tables(hp__buf *t, const hp_session *s, const char *text, size_t 
 static int profile_text(const hp_session *s, const hp_profile *p, int top, size_t rows, hp__buf *t)
 {
   static const char title[] = "## Profile summary\n\n";
-  hp_profile_opts po = {top, 0};
+  hp_profile_opts po = {top, 0, 0, 0};
   const char *body;
   char *text = NULL;
   size_t tlen = 0;

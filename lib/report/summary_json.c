@@ -6,12 +6,14 @@
  */
 #include "analyze/results.h"
 #include "profile/out.h"
+#include "report/profile_csv.h"
 #include "report/summary_keys.h"
 #include "report/sweep.h"
 #include "util/buf.h"
 #include "util/json.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* A metric's change against the baseline (or reference): null for the baseline itself. */
 static void write_overhead(hp__json *j, const hp_metric_result *m)
@@ -170,10 +172,16 @@ static void write_pass(hp__json *j, const hp_pass_result *pr)
     write_run(j, &pr->runs[i], pr);
   hp__json_arr_end(j);
   hp__json_key(j, HP__K_PASS_PROFILE);
-  if (pr->profile)
-    hp__profile_json(pr->profile, j, NULL);
-  else
+  if (pr->profile) {
+    /* Bounded: the top rows only; the pass's CSV file has every row (report/profile_csv.c). */
+    hp_profile_opts top = {HP_PROFILE_SUMMARY_TOP, 0, 0, HP_PROFILE_SUMMARY_CHILD};
+    char *csv = hp_profile_nfiles(pr->profile) ? hp__profile_csv_name(pr->name) : NULL;
+    hp__profile_json(pr->profile, j, &top);
+    hp__json_kstr(j, HP__K_PASS_PROFILE_CSV, csv);
+    free(csv);
+  } else {
     hp__json_null(j);
+  }
   hp__json_obj_end(j);
 }
 

@@ -60,6 +60,7 @@
 #define HP__K_PASS_CROSSCHECK "crosscheck"
 #define HP__K_PASS_RUNS "runs"
 #define HP__K_PASS_PROFILE "profile"
+#define HP__K_PASS_PROFILE_CSV "profile_csv"
 /* The values of `expect`. */
 #define HP__V_EXPECT_OK "ok"
 #define HP__V_EXPECT_DISTORTED "distorted"

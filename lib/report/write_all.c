@@ -8,6 +8,7 @@
  * report.md is still tried. Each failure is reported once, with the file and the system's reason.
  */
 #include "report/write_all.h"
+#include "report/profile_csv.h"
 #include "report/summary_keys.h"
 #include "util/fsutil.h"
 
@@ -50,6 +51,9 @@ int hp__report_write_all_at(const hp_session *s, int dirfd, hp_diags *diags, uns
     if (r && first == 0)
       first = r;
   }
+  /* The full profiles that summary.json and report.md show only the top of. */
+  if ((r = hp__report_write_profile_csvs(s, dirfd, diags)) != 0 && first == 0)
+    first = r;
   return first;
 }
 

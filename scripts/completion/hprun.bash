@@ -11,7 +11,7 @@ _hprun_commands="run check summarize report compare help"
 _hprun_opts_global="-V --version" # with those of run: `hprun --dry-run plan.yaml` runs
 _hprun_opts_run="-h --help -n --dry-run -q --quiet --output --repeat --grace --keep-going --junit --markdown"
 _hprun_opts_check="-h --help"
-_hprun_opts_summarize="-h --help --format --top --categories --quiet-warnings"
+_hprun_opts_summarize="-h --help --format --top --categories --wide --quiet-warnings"
 _hprun_opts_report="-h --help --format --junit --markdown"
 _hprun_opts_compare="-h --help --tolerance --alpha --markdown --allow-missing --force"
 
