@@ -8,6 +8,7 @@
  * docs/internals/profile.md.
  */
 #include "profile/profile.h"
+#include "profile/sanitizer.h"
 #include "util/buf.h"
 
 #include <ctype.h>
@@ -335,6 +336,7 @@ void hp_profile_free(hp_profile *p)
   for (i = 0; i < p->nfiles; i++)
     free(p->files[i].path);
   free(p->files);
+  hp__san_free(p->san);
   free(p);
 }
 

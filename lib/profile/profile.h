@@ -132,7 +132,8 @@ enum {
   HP__TB_PMC = 32,
   HP__TB_NCU = 64,
   HP__TB_LEAK = 128,
-  HP__TB_AGENT = 256
+  HP__TB_AGENT = 256,
+  HP__TB_SAN = 512 /* compute-sanitizer reports (profile/sanitizer.h) */
 };
 
 typedef struct hp__pfile {
@@ -187,7 +188,11 @@ struct hp_profile {
   size_t nfiles, file_cap;
   size_t nignored;
   unsigned file_seq;
-  long long rowseq; /* rows across files, for hp__recent windows and tie-breaks */
+  long long rowseq;    /* rows across files, for hp__recent windows and tie-breaks */
+  struct hp__san *san; /* compute-sanitizer reports; NULL when none (profile/sanitizer.h) */
+  /* First kernel start and last kernel end over the traces with timestamps (totals.c). */
+  long long span_first, span_last;
+  int have_span;
 };
 
 /* A metric's name without its unit (metrics are keyed by name and unit): returns its length. */
