@@ -124,15 +124,33 @@ static size_t kind_len(const char *h, size_t n)
 /* Headers that are not errors. */
 static int is_banner(const char *h, size_t n)
 {
-  static const char *const banners[] = {"COMPUTE-SANITIZER",  "LEAK SUMMARY:",
-                                        "RACECHECK SUMMARY:", "Target application returned",
-                                        "This is ",           "Saved host backtrace"};
+  static const char *const banners[] = {"COMPUTE-SANITIZER",
+                                        "LEAK SUMMARY:", "Target application returned", "This is ",
+                                        "Saved host backtrace"};
   size_t i;
 
   for (i = 0; i < sizeof(banners) / sizeof(banners[0]); i++)
     if (starts(h, n, banners[i]))
       return 1;
   return 0;
+}
+
+/* "Program hit cudaErrorLaunchFailure (error 719) due to "unspecified launch failure" on CUDA API
+ * call to cudaFree." is kind "Program hit cudaErrorLaunchFailure on cudaFree": the error and the
+ * call, without the explanation every such line repeats. */
+static int api_kind(hp__buf *kind, const char *h, size_t n)
+{
+  const char *err = h + 12, *e = err, *call = find(h, n, "API call to "), *ce;
+
+  while (e < h + n && *e != ' ')
+    e++;
+  if (call == NULL)
+    return hp__buf_add(kind, h, kind_len(h, n));
+  call += 12;
+  for (ce = call; ce < h + n && *ce != ' ' && *ce != '.'; ce++)
+    ;
+  return hp__buf_printf(kind, "Program hit %.*s on %.*s", (int)(e - err), err, (int)(ce - call),
+                        call);
 }
 
 /* A header line: closes the open block and opens one of this kind. */
@@ -147,14 +165,27 @@ static int header(hp__pctx *x, hp__santext *st, const char *h, size_t n, long li
     return r;
   run = &x->p->san->runs[st->run];
   if (starts(h, n, "ERROR SUMMARY:")) {
+    /* "ERROR SUMMARY: 1000 errors", then, past --print-limit, a second line "ERROR SUMMARY: 900
+     * errors were not printed. Use --print-limit ..." that is no new count. */
     const char *num = h + 14;
     size_t nn = n - 14;
     hp__trim(&num, &nn);
     q = memchr(num, ' ', nn);
+    if (find(h, n, "not printed"))
+      return 1;
     if (hp__parse_ll(num, q ? (size_t)(q - num) : nn, &v) == 1)
       run->summary = (run->summary < 0 ? 0 : run->summary) + v;
     else
       hp__pwarn(x, line, "ERROR SUMMARY without a count; skipped");
+    return 1;
+  }
+  /* racecheck: "RACECHECK SUMMARY: 3 hazards displayed (2 errors, 1 warnings)". */
+  if (starts(h, n, "RACECHECK SUMMARY:")) {
+    if ((q = find(h, n, "(")) != NULL) {
+      const char *e = memchr(q, ' ', (size_t)(h + n - q));
+      if (e && hp__parse_ll(q + 1, (size_t)(e - q - 1), &v) == 1)
+        run->summary = (run->summary < 0 ? 0 : run->summary) + v;
+    }
     return 1;
   }
   if (is_banner(h, n))
@@ -167,6 +198,8 @@ static int header(hp__pctx *x, hp__santext *st, const char *h, size_t n, long li
   r = hp__buf_add(&st->where, h, n);
   if (starts(h, n, "Leaked "))
     r |= hp__buf_adds(&st->kind, "Leaked memory");
+  else if (starts(h, n, "Program hit "))
+    r |= api_kind(&st->kind, h, n);
   else
     r |= hp__buf_add(&st->kind, h, kind_len(h, n));
   if (r)
@@ -206,7 +239,7 @@ static int at_kernel(hp__santext *st, const char *d, size_t n)
 static int detail(hp__santext *st, const char *d, size_t n)
 {
   int keep = starts(d, n, "at ") || starts(d, n, "by thread") || starts(d, n, "Address ") ||
-      starts(d, n, "and ");
+      starts(d, n, "Access to ") || starts(d, n, "and ");
   int r = 0;
 
   if (!st->open)
