@@ -126,4 +126,37 @@ static inline hipError_t hprun_timer_destroy(hprun_timer_t *t)
   return first;
 }
 
+/* Range markers for hprun's `app.region: NAME` (docs/plan.md): push a named range around the timed
+ * iterations so that ncu (--nvtx --nvtx-include NAME/) profiles only them and rocprofv3/hipprof
+ * record them. Compiled in only with -DHPRUN_MARKERS and when the marker header is there (NVTX 3
+ * is header-only under nvcc; roctx needs -lroctx64 under hipcc); otherwise they do nothing.
+ *
+ *   hprun_range_push("timed");  ... the timed loop ...  hprun_range_pop();
+ */
+#if defined(HPRUN_MARKERS) && defined(__has_include)
+#if (defined(__CUDACC__) || defined(__HIP_PLATFORM_NVIDIA__)) && __has_include(<nvtx3/nvToolsExt.h>)
+#include <nvtx3/nvToolsExt.h>
+#define HPRUN_RANGE_PUSH(name) nvtxRangePushA(name)
+#define HPRUN_RANGE_POP() nvtxRangePop()
+#elif __has_include(<roctracer/roctx.h>)
+#include <roctracer/roctx.h>
+#define HPRUN_RANGE_PUSH(name) roctxRangePushA(name)
+#define HPRUN_RANGE_POP() roctxRangePop()
+#endif
+#endif
+#ifndef HPRUN_RANGE_PUSH
+#define HPRUN_RANGE_PUSH(name) ((void)(name))
+#define HPRUN_RANGE_POP() ((void)0)
+#endif
+
+static inline void hprun_range_push(const char *name)
+{
+  HPRUN_RANGE_PUSH(name);
+}
+
+static inline void hprun_range_pop(void)
+{
+  HPRUN_RANGE_POP();
+}
+
 #endif /* HPRUN_TIMER_H */

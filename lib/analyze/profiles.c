@@ -2,6 +2,7 @@
  * The profiles of a session's profiled passes, read from the run folders, and the cross-check of
  * the profiler's kernel figures against the app's own.
  */
+#include "analyze/crosscheck.h"
 #include "analyze/profiles.h"
 #include "util/buf.h"
 #include "util/fsutil.h"
@@ -14,21 +15,16 @@
 void hp__session_parse_profiles(hp_session *s, const hp_category_rule *cats, size_t ncats,
                                 hp_diags *diags)
 {
-  size_t i, k;
+  size_t i;
 
   for (i = 0; i < s->npasses; i++) {
     hp_pass_result *pr = &s->passes[i];
-    const hp_run *pick = NULL;
+    const hp_run *pick;
     hp_kernel_stat ks;
     char *dir;
     if (pr->is_variant || pr->is_baseline)
       continue;
-    for (k = 0; k < pr->nruns && !pick; k++)
-      if (!pr->runs[k].warmup && pr->runs[k].dir && pr->runs[k].ok && pr->runs[k].files.n)
-        pick = &pr->runs[k];
-    for (k = 0; k < pr->nruns && !pick; k++)
-      if (!pr->runs[k].warmup && pr->runs[k].dir)
-        pick = &pr->runs[k];
+    pick = hp__pass_profiled_run(pr);
     if (pick == NULL || hp_profile_new(&pr->profile))
       continue;
     if (cats)

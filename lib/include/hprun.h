@@ -130,6 +130,13 @@ typedef struct hp_app {
   hp_strv prepare; /* optional; run before each run, outside its timing; a failure fails the run */
   hp_strv cleanup; /* optional; run after each run, outside its timing; a failure is a warning */
   int workdir_run; /* `app.workdir: run`: runs start in their own run folder, not in cwd */
+  /* The cross-check (docs/plan.md): how many timed iterations one run does, as a number or as
+   * the name of a metric the app prints, and the NVTX/roctx range around them. The plan's app
+   * only; variants leave them unset. */
+  long iterations;         /* 0: not given */
+  char *iterations_metric; /* NULL: not given */
+  char *region;            /* NULL: none */
+  long iterations_line;    /* where iterations_metric was given, for messages */
 } hp_app;
 
 typedef struct hp_metric_spec {

@@ -66,6 +66,17 @@ int hp_profile_kernel(const hp_profile *p, size_t i, hp_kernel_stat *out);
  * none does. For the cross-check of a pass's `kernel`. */
 int hp_profile_kernel_find(const hp_profile *p, const char *pattern, hp_kernel_stat *out);
 
+/* The whole profile's kernel figures, for the cross-check (lib/profile/totals.c). */
+typedef struct hp_profile_totals {
+  size_t kernels;     /* distinct kernels */
+  long long launches; /* kernel launches (dispatches) over all kernels */
+  double kernel_ns;   /* the sum of every kernel's time; NaN when no kernel has a time */
+  double span_ns;     /* first kernel start to last kernel end; NaN when no trace had timestamps */
+} hp_profile_totals;
+
+/* Fills *out (never fails on a valid profile; HP_EINVAL for NULL). */
+int hp_profile_get_totals(const hp_profile *p, hp_profile_totals *out);
+
 typedef enum {
   HP_FMT_TEXT,
   HP_FMT_JSON,

@@ -87,6 +87,15 @@ typedef struct hp_pass_result {
   double xk_avg_ms; /* NaN when no profiler kernel times */
   long long xk_calls;
   long long app_launches; /* the app's own `launches=` figure, -1 unknown */
+  /* The whole profile against the app's own figure (lib/analyze/crosscheck.c, docs/summary.md):
+   * recomputed from the run folders whenever profiles are parsed. */
+  double xc_kernel_ms;   /* kernel time of the profiled run; NaN when unknown */
+  long long xc_launches; /* its kernel launches; 0 when it has no kernels */
+  double xc_span_ms;     /* first kernel start to last kernel end; NaN without timestamps */
+  double xc_iterations;  /* timed iterations of that run; NaN when the plan does not say */
+  double xc_iter_ms;     /* kernel time per iteration; NaN when unknown */
+  double xc_busy;        /* xc_iter_ms / the baseline's primary metric; NaN when unknown */
+  const char *xc_note;   /* why a figure is missing or what limits it (static), or NULL */
 } hp_pass_result;
 
 /* Why a session (or a comparison) fails, one per pass and reason: the exit code's explanation.

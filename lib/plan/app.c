@@ -19,10 +19,14 @@ enum {
   A_PREPARE,
   A_CLEANUP,
   A_WORKDIR,
+  A_ITERATIONS,
+  A_ITERATIONS_METRIC,
+  A_REGION,
   A_N
 };
-static const char *const app_keys[] = {"command", "env",     "cwd",     "timeout", "build",
-                                       "prepare", "cleanup", "workdir", NULL};
+static const char *const app_keys[] = {
+    "command", "env",     "cwd",        "timeout",           "build",  "prepare",
+    "cleanup", "workdir", "iterations", "iterations_metric", "region", NULL};
 static const char *const workdirs[] = {"cwd", "run", NULL};
 
 /* The fields an app and a variant share. `prefix` starts each key in messages ("app." or ""). */
@@ -49,6 +53,25 @@ static void parse_app_fields(hp__loader *ld, yaml_node_t *m, const char *prefix,
   hp__plan_words(ld, what, e[A_BUILD].val, &a->build);
 }
 
+/* The cross-check's keys: the timed iterations (a number, or a metric the app prints) and the
+ * marked region a profiler can keep to. A region name is what ncu's --nvtx-include and the
+ * markers take, so it may not hold '/' or '@', which those read as separators. */
+static void parse_crosscheck(hp__loader *ld, const hp__mapent *e, hp_app *a)
+{
+  yaml_node_t *it = e[A_ITERATIONS].val, *im = e[A_ITERATIONS_METRIC].val;
+
+  hp__plan_long(ld, "app.iterations", it, 1, 1000000000L, &a->iterations);
+  if (hp__plan_str(ld, "app.iterations_metric", im, HP__NONEMPTY, &a->iterations_metric) == 1)
+    a->iterations_line = (long)im->start_mark.line + 1;
+  if (it && im)
+    hp__plan_err(ld, im, "give `app.iterations` or `app.iterations_metric`, not both");
+  if (hp__plan_str(ld, "app.region", e[A_REGION].val, HP__NONEMPTY, &a->region) == 1 &&
+      strpbrk(a->region, "/@\"\n") != NULL)
+    hp__plan_err(ld, e[A_REGION].val,
+                 "`app.region` may not hold '/', '@', '\"' or a line break (ncu reads them as "
+                 "separators): give the range name as the app pushes it");
+}
+
 void hp__plan_parse_app(hp__loader *ld, const hp__mapent *ae, yaml_node_t *root, hp_app *a)
 {
   hp__mapent e[A_N] = {{NULL, NULL}};
@@ -69,6 +92,22 @@ void hp__plan_parse_app(hp__loader *ld, const hp__mapent *ae, yaml_node_t *root,
     hp__plan_err(ld, e[A_CLEANUP].val, "`app.cleanup` is empty: give a command or leave it out");
   /* Only the plan's app has a workdir: it says where every run starts, variants' included. */
   hp__plan_enum(ld, "app.workdir", e[A_WORKDIR].val, workdirs, &a->workdir_run);
+  parse_crosscheck(ld, e, a);
+}
+
+void hp__plan_check_iterations(hp__loader *ld, const hp_plan *p)
+{
+  size_t i;
+
+  if (p->app.iterations_metric == NULL)
+    return;
+  for (i = 0; i < p->nmetrics; i++)
+    if (strcmp(p->metrics[i].name, p->app.iterations_metric) == 0)
+      return;
+  hp__plan_err_at(ld, p->app.iterations_line, 0,
+                  "`app.iterations_metric: %s` names no metric: add it under `metrics:` with a "
+                  "pattern that captures the number of timed iterations",
+                  p->app.iterations_metric);
 }
 
 enum {

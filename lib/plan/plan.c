@@ -35,6 +35,10 @@ static void app_free(hp_app *a)
   hp_strv_free(&a->build);
   hp_strv_free(&a->prepare);
   hp_strv_free(&a->cleanup);
+  free(a->iterations_metric);
+  a->iterations_metric = NULL;
+  free(a->region);
+  a->region = NULL;
 }
 
 /* Frees the plan and everything it holds. Safe on a half-built plan: arrays are allocated zeroed
@@ -165,6 +169,7 @@ static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
   hp__plan_parse_app(ld, &e[K_APP], root, &p->app);
   hp__plan_parse_profiler(ld, e[K_PROFILER].val, p);
   hp__plan_parse_metrics(ld, &e[K_METRICS], root, p);
+  hp__plan_check_iterations(ld, p);
   hp__plan_parse_passes(ld, &e[K_PASSES], root, p);
   hp__plan_parse_variants(ld, e[K_VARIANTS].val, p);
   hp__plan_parse_gates(ld, e[K_GATES].val, p);

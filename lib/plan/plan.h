@@ -157,6 +157,8 @@ int hp__plan_reserved_name(const char *s);
  * variants. A required section gets its entry `e` and the root, to point at what is missing. */
 
 void hp__plan_parse_app(hp__loader *ld, const hp__mapent *e, yaml_node_t *root, hp_app *a);
+/* After the metrics: `app.iterations_metric` must name one of them (lib/plan/app.c). */
+void hp__plan_check_iterations(hp__loader *ld, const hp_plan *p);
 void hp__plan_parse_variants(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 void hp__plan_parse_profiler(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 void hp__plan_parse_passes(hp__loader *ld, const hp__mapent *e, yaml_node_t *root, hp_plan *p);

@@ -40,6 +40,8 @@ int hp__pmc_counter(hp_profile *p, const char *name, size_t n, uint32_t *id);
 /* Adds `v` to counter `cid` of kernel `k` (`newrow`: count this as one more row). */
 int hp__pmc_add(hp_profile *p, uint32_t k, uint32_t cid, double v, int newrow);
 void hp__pmc_time(hp__pmc_kernel *k, double ns);
+/* One kernel dispatch's begin and end timestamps (ns), for the profiled span (totals.c). */
+void hp__kspan_add(hp_profile *p, long long begin, long long end);
 int hp__stack_kernel_get(hp_profile *p, const char *name, size_t n, uint32_t *id);
 /* Records one finished launch of stack kernel `k` whose first user frame is `frame`. */
 int hp__stack_origin(hp_profile *p, uint32_t k, const char *frame, long long first_row);

@@ -35,7 +35,8 @@ const char *hp__fmt_name(hp__fmt f)
                                              "rocprofv3-hip-api-trace",
                                              "rocprofv3-hsa-api-trace",
                                              "rocprofv3-memory-copy-trace",
-                                             "ncu-csv"};
+                                             "ncu-csv",
+                                             "compute-sanitizer"};
 
   return f >= 0 && f < HP__F_N ? names[f] : "unknown";
 }

@@ -10,6 +10,7 @@
  */
 #include "profile/build.h"
 #include "profile/parsers.h"
+#include "profile/sanitizer.h"
 #include "util/buf.h"
 #include "util/csv.h"
 
@@ -266,18 +267,27 @@ int hp__leak_line(hp__pctx *x, const char *s, size_t n, long line)
 int hp__parse_text(hp__pctx *x)
 {
   hp__pmctext pt;
+  hp__santext san;
   const char *s;
   size_t n;
   long line;
   int r;
 
   memset(&pt, 0, sizeof(pt));
+  memset(&san, 0, sizeof(san));
   while ((r = hp__csv_next_line(x->csv, &s, &n, &line)) == 1) {
     if (n >= 15 && memcmp(s, "\"ID\",\"Process ", 14) == 0) {
       /* ncu printed its CSV to stdout: the rest of the file is its. */
       hp__csv_unread_line(x->csv);
       hp__pmc_text_end(&pt);
+      if ((r = hp__san_end(x, &san)) != 0)
+        return r;
       return hp__parse_ncu(x);
+    }
+    if (n >= 9 && s[0] == '=' && (r = hp__san_line(x, &san, s, n, line)) != 0) {
+      if (r < 0)
+        break;
+      continue;
     }
     if ((r = hp__pmc_text_line(x, &pt, s, n, line)) != 0) {
       if (r < 0)
@@ -288,5 +298,7 @@ int hp__parse_text(hp__pctx *x)
       break;
   }
   hp__pmc_text_end(&pt);
+  if (hp__san_end(x, &san) && r >= 0)
+    r = HP_ENOMEM;
   return r < 0 ? r : 0;
 }

@@ -9,11 +9,27 @@
  * A dispatch line names the kernel, its resources and its time; the indented lines under it are
  * its counters (or, in hipprof's wording, resources given as `label: value`). hp__parse_text
  * (parse_hipprof.c) reads text files line by line and hands every line here first.
+ *
+ * DTK 26.04 hipprof writes another layout (seen in a real file: tests/fixtures/real/hipprof/):
+ * one block per dispatch, opened by the kernel's mangled name, then `label  value` lines whose
+ * unit, if any, sits in brackets after the number, and a blank line:
+ *
+ *   kernel-name:"_Z31flash_fwd_kernel_16x64_prefetch..."
+ *    kernel dispatch index                     0
+ *    work group size                           256
+ *    kernel time                               0.143125(s)
+ *    L2 cache hit rate                         98.461029(%)
+ *
+ * Its resources go where the other layout's do, `kernel time` is the dispatch's time, the
+ * identifiers (gpu, queue, process, thread, signal) are skipped, and every other line is a
+ * counter named with its unit (`L2 cache hit rate (%)`), so values in different units never mix.
  */
 #include "profile/build.h"
 #include "profile/parsers.h"
 #include "util/csv.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -23,6 +39,7 @@ static const struct {
   int prop;
 } text_props[] = {
     {"grd", HP__P_GRID},
+    {"grid size", HP__P_GRID},
     {"wgr", HP__P_WG},
     {"wave_size", HP__P_WAVE},
     {"arch_vgpr", HP__P_AVGPR},
@@ -248,6 +265,156 @@ static int counter_line(hp__pctx *x, hp__pmctext *st, const char *s, size_t n, l
   return 1;
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* The DTK 26.04 layout.                                                                           */
+
+/* Labels that identify a dispatch rather than measure it. */
+static const char *const dtk_ids[] = {"gpu id",     "dispatch queue id", "dispatch queue index",
+                                      "process id", "thread id",         "signal handle"};
+
+/* `kernel-name:"NAME"`: a new dispatch of kernel NAME; the lines below are its values. */
+static int dtk_kernel_line(hp__pctx *x, hp__pmctext *st, const char *s, size_t n, long line)
+{
+  const char *name = s + 13;
+  size_t len = n - 13;
+  hp__pmc_kernel *pk;
+  uint32_t kid;
+
+  while (len > 0 && (name[len - 1] == ' ' || name[len - 1] == '\t' || name[len - 1] == '\r'))
+    len--;
+  if (len < 2 || name[len - 1] != '"') {
+    hp__pwarn(x, line, "kernel-name:\"...\" without its closing quote; the dispatch is skipped");
+    st->active = 0;
+    return 1;
+  }
+  len--;
+  if (len == 0) {
+    hp__pwarn(x, line, "empty kernel-name; the dispatch is skipped");
+    st->active = 0;
+    return 1;
+  }
+  if (hp__pmc_kernel_get(x->p, name, len, &kid))
+    return HP_ENOMEM;
+  pk = &x->p->pmc[kid];
+  pk->records++;
+  pk->dispatches++;
+  st->active = 2;
+  st->kid = kid;
+  x->tables |= HP__TB_PMC;
+  return 1;
+}
+
+/* Splits " label    value(unit)" into the label, the number and the unit (empty when none). The
+ * value is the last word: DTK's values never hold spaces, its labels do. Returns 0 when the line
+ * has no label or no value. */
+static int dtk_split(const char *s, size_t n, const char **lab, size_t *ln, const char **num,
+                     size_t *nn, const char **unit, size_t *un)
+{
+  const char *b = s, *e = s + n, *v;
+
+  while (b < e && (*b == ' ' || *b == '\t'))
+    b++;
+  while (e > b && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+    e--;
+  for (v = e; v > b && v[-1] != ' ' && v[-1] != '\t'; v--)
+    ;
+  if (v == b || v == e)
+    return 0;
+  *lab = b;
+  *ln = (size_t)(v - b);
+  hp__trim(lab, ln);
+  *num = v;
+  *nn = (size_t)(e - v);
+  *unit = e;
+  *un = 0;
+  if (e[-1] == ')') {
+    const char *open = memchr(v, '(', (size_t)(e - v));
+    if (open) {
+      *nn = (size_t)(open - v);
+      *unit = open + 1;
+      *un = (size_t)(e - 1 - *unit);
+    }
+  }
+  return *ln > 0;
+}
+
+/* A dispatch's time in its unit (DTK writes seconds), in nanoseconds; NaN for an unknown unit. */
+static double dtk_time_ns(double v, const char *u, size_t un)
+{
+  static const struct {
+    const char *unit;
+    double ns;
+  } units[] = {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}, {"", 1e9}};
+  size_t i;
+
+  for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+    if (strlen(units[i].unit) == un && strncasecmp(u, units[i].unit, un) == 0)
+      return v * units[i].ns;
+  return NAN;
+}
+
+/* The dispatch index: a replayed dispatch (an index seen before) is a record, not a dispatch. */
+static int dtk_index(hp__pctx *x, hp__pmctext *st, const char *v, size_t vn)
+{
+  hp__recent_ent *ent;
+  int added = 1;
+
+  if (hp__recent_touch(&st->seen, 0, v, vn, ++x->p->rowseq, &ent, &added))
+    return HP_ENOMEM;
+  if (!added)
+    x->p->pmc[st->kid].dispatches--;
+  return hp__recent_tick(&st->seen, x->p->rowseq) ? HP_ENOMEM : 0;
+}
+
+/* One ` label  value(unit)` line of a DTK block. Returns 1 or HP_ENOMEM. */
+static int dtk_value_line(hp__pctx *x, hp__pmctext *st, const char *s, size_t n, long line)
+{
+  hp_profile *p = x->p;
+  const char *lab, *num, *unit;
+  size_t ln, nn, un, i;
+  char cname[256];
+  double v;
+  uint32_t cid;
+  int prop, pr;
+
+  if (!dtk_split(s, n, &lab, &ln, &num, &nn, &unit, &un))
+    return 1;
+  for (i = 0; i < sizeof(dtk_ids) / sizeof(dtk_ids[0]); i++)
+    if (strlen(dtk_ids[i]) == ln && strncasecmp(lab, dtk_ids[i], ln) == 0)
+      return 1;
+  if (ln == 21 && strncasecmp(lab, "kernel dispatch index", 21) == 0)
+    return dtk_index(x, st, num, nn) ? HP_ENOMEM : 1;
+  prop = text_prop(lab, ln);
+  if (prop >= 0 && hp__vals_add(&p->pmc[st->kid].props[prop], num, nn))
+    return HP_ENOMEM;
+  if (prop >= 0 && prop != HP__P_LDSBANK)
+    return 1;
+  pr = hp__parse_num(num, nn, &v);
+  if (pr < 0) {
+    hp__pwarn(x, line, "'%.*s': \"%.*s\" is not a number; skipped", (int)ln, lab,
+              (int)(nn > 40 ? 40 : nn), num);
+    return 1;
+  }
+  if (pr == 0)
+    return 1;
+  if (ln == 11 && strncasecmp(lab, "kernel time", 11) == 0) {
+    double ns = dtk_time_ns(v, unit, un);
+    if (isnan(ns))
+      hp__pwarn(x, line, "kernel time in an unknown unit '%.*s'; skipped", (int)un, unit);
+    else
+      hp__pmc_time(&p->pmc[st->kid], ns);
+    return 1;
+  }
+  if (un)
+    snprintf(cname, sizeof(cname), "%.*s (%.*s)", (int)(ln > 200 ? 200 : ln), lab,
+             (int)(un > 40 ? 40 : un), unit);
+  else
+    snprintf(cname, sizeof(cname), "%.*s", (int)(ln > 200 ? 200 : ln), lab);
+  if (hp__pmc_counter(p, cname, strlen(cname), &cid) || hp__pmc_add(p, st->kid, cid, v, 1))
+    return HP_ENOMEM;
+  return 1;
+}
+
 int hp__pmc_text_line(hp__pctx *x, hp__pmctext *st, const char *s, size_t n, long line)
 {
   if (!st->init) {
@@ -256,6 +423,10 @@ int hp__pmc_text_line(hp__pctx *x, hp__pmctext *st, const char *s, size_t n, lon
   }
   if (n > 9 && memcmp(s, "dispatch[", 9) == 0)
     return dispatch_line(x, st, s, n, line);
+  if (n > 13 && memcmp(s, "kernel-name:\"", 13) == 0)
+    return dtk_kernel_line(x, st, s, n, line);
+  if (st->active == 2 && n > 0 && (s[0] == ' ' || s[0] == '\t'))
+    return dtk_value_line(x, st, s, n, line);
   if (st->active && n > 0 && (s[0] == ' ' || s[0] == '\t'))
     return counter_line(x, st, s, n, line);
   if (n > 0)

@@ -367,6 +367,9 @@ static int dispatch_time(hp__pctx *x, const dispatch_state *d, const hp__csv_rec
       hp__pwarn(x, rec->line, "EndNs is before BeginNs; the kernel time is skipped");
     else
       dur = hp__span_ns(b, e);
+    /* hipprof's PMC rows are replays: their times are the profiler's, not the program's. */
+    if (e >= b && d->feed_kernels && first)
+      hp__kspan_add(x->p, b, e);
   } else if (d->idx[D_BEGIN] < 0 || d->idx[D_END] < 0) {
     hp__fnum(x, rec, d->idx[D_DUR], "DurationNs", &dur);
   }

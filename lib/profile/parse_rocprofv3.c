@@ -37,8 +37,9 @@ int hp__parse_v3_trace(hp__pctx *x, int table)
 
   use = table == HP__T_KERNEL ? x->use_kernels : table == HP__T_COPY ? x->use_copies : x->use_api;
   /* A stats file in the same folder already gives these totals: reading the trace as well would
-   * count every call twice. */
-  if (!use)
+   * count every call twice. A kernel trace is still read for its timestamps alone: the profiled
+   * span of the cross-check comes only from traces. */
+  if (!use && table != HP__T_KERNEL)
     return 0;
   want[0] = names[table];
   want[1] = "Start_Timestamp|Start_Ns|BeginNs|Start";
@@ -49,7 +50,8 @@ int hp__parse_v3_trace(hp__pctx *x, int table)
   if (hp__require(x, rec.line, want, idx, 3))
     return 0;
   ncols = rec.n;
-  x->tables |= hp__table_bit(table);
+  if (use)
+    x->tables |= hp__table_bit(table);
   while ((r = hp__csv_next(x->csv, &rec)) == 1) {
     const char *name;
     size_t n;
@@ -71,6 +73,10 @@ int hp__parse_v3_trace(hp__pctx *x, int table)
       hp__pwarn(x, rec.line, "End_Timestamp is before Start_Timestamp; the row is skipped");
       continue;
     }
+    if (table == HP__T_KERNEL)
+      hp__kspan_add(x->p, b, e);
+    if (!use)
+      continue;
     if (st == NULL || prev.len != n || memcmp(prev.data, name, n) != 0) {
       hp__buf_reset(&prev);
       if (hp__buf_add(&prev, name, n) || hp__ttable_get(t, name, n, &st)) {

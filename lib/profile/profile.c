@@ -9,6 +9,7 @@
  */
 #include "profile/catsets.h"
 #include "profile/profile.h"
+#include "profile/sanitizer.h"
 #include "util/buf.h"
 
 #include <ctype.h>
@@ -354,6 +355,7 @@ void hp_profile_free(hp_profile *p)
   for (i = 0; i < p->nfiles; i++)
     free(p->files[i].path);
   free(p->files);
+  hp__san_free(p->san);
   free(p);
 }
 

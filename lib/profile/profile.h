@@ -132,7 +132,8 @@ enum {
   HP__TB_PMC = 32,
   HP__TB_NCU = 64,
   HP__TB_LEAK = 128,
-  HP__TB_AGENT = 256
+  HP__TB_AGENT = 256,
+  HP__TB_SAN = 512 /* compute-sanitizer reports (profile/sanitizer.h) */
 };
 
 typedef struct hp__pfile {
@@ -194,6 +195,10 @@ struct hp_profile {
   unsigned char *metric_class;     /* by metric id: HP__MC_* (ncu columns that are constants) */
   size_t metric_class_cap;
   const char *cat_why; /* static: "profiler", "kernel names" or "user" */
+  struct hp__san *san; /* compute-sanitizer reports; NULL when none (profile/sanitizer.h) */
+  /* First kernel start and last kernel end over the traces with timestamps (totals.c). */
+  long long span_first, span_last;
+  int have_span;
 };
 
 /* What an ncu column is: a measured metric, a per-launch constant (launch__*, profiler__*), or a

@@ -215,6 +215,8 @@ static int parse_one(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip
       return 0;
     }
     fmt = x.tables & HP__TB_PMC ? HP__F_PMC_TEXT : x.tables & HP__TB_NCU ? HP__F_NCU : HP__F_TEXT;
+    if (x.tables & HP__TB_SAN)
+      fmt = HP__F_SANITIZER;
   }
   return hp__profile_add_file(p, path, hp__fmt_name(fmt), x.tables);
 }

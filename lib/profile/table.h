@@ -132,6 +132,8 @@ extern const hp__table hp__files_table;
 extern const hp__table hp__tab_api, hp__tab_hsa, hp__tab_copies, hp__tab_kernels,
     hp__tab_categories, hp__tab_stacks, hp__tab_pmc, hp__tab_leaks, hp__tab_ncu, hp__tab_agents,
     hp__tab_ncu_device;
+/* compute-sanitizer (san_table.c). */
+extern const hp__table hp__tab_san_runs, hp__tab_san_kinds, hp__tab_san_kernels;
 
 /* Opens the rows of `t` (of parent row `parent` for a child); --top from `o` (may be NULL)
  * applies to tables with HP__TF_TOP. 0 or HP_ENOMEM. */

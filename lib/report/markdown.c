@@ -8,6 +8,7 @@
  * session folder (hp__md_text and hp__md_rel, below), so that the report names nothing of the
  * machine that ran the session and reads the same wherever the folder has moved.
  */
+#include "analyze/crosscheck.h"
 #include "report/markdown.h"
 #include "report/report.h"
 #include "report/sweep.h"
@@ -170,6 +171,26 @@ static int md_variant_table(hp__buf *b, const hp_session *s)
   return r;
 }
 
+/* The cross-check of every profiled pass (lib/analyze/crosscheck.c), one bullet each. */
+static int md_crosscheck(hp__buf *b, const hp_session *s)
+{
+  size_t i;
+  int r = 0, any = 0;
+
+  for (i = 0; i < s->npasses; i++) {
+    hp__buf t = HP__BUF_INIT;
+    if (hp__crosscheck_text(s, &s->passes[i], &t) == 0 && t.data) {
+      r |= hp__buf_adds(b, any ? "" : "\n### Cross-check: kernel time against the app's own\n\n");
+      r |= hp__buf_printf(b, "- **%s**: ", s->passes[i].name);
+      r |= hp__md_text(b, s, t.data, HP__MD_CELL);
+      r |= hp__buf_adds(b, "\n");
+      any = 1;
+    }
+    hp__buf_free(&t);
+  }
+  return r;
+}
+
 /* One bullet per pass with advice, then the reminder of what a profiled time means. */
 static int md_advice(hp__buf *b, const hp_session *s)
 {
@@ -183,6 +204,7 @@ static int md_advice(hp__buf *b, const hp_session *s)
       r |= hp__md_text(b, s, s->passes[i].advice, HP__MD_CELL);
       r |= hp__buf_adds(b, "\n");
     }
+  r |= md_crosscheck(b, s);
   r |= hp__buf_adds(b,
                     "\n> Times measured under a profiler are for attribution only; the "
                     "baseline is the performance figure.\n");

@@ -4,6 +4,7 @@
  * summary_read.c), scripts and CI read it too. The keys are named in lib/report/summary_keys.h
  * and documented in docs/summary.md; members are written in the order that page lists them.
  */
+#include "analyze/crosscheck.h"
 #include "analyze/results.h"
 #include "profile/out.h"
 #include "report/profile_csv.h"
@@ -125,7 +126,7 @@ static void write_pass_memory(hp__json *j, const hp_pass_result *pr)
 static void write_crosscheck(hp__json *j, const hp_pass_result *pr)
 {
   hp__json_key(j, HP__K_PASS_CROSSCHECK);
-  if (pr->xk_name == NULL) {
+  if (pr->xk_name == NULL && pr->xc_launches <= 0) {
     hp__json_null(j);
     return;
   }
@@ -135,6 +136,18 @@ static void write_crosscheck(hp__json *j, const hp_pass_result *pr)
   hp__json_kint(j, HP__K_CROSSCHECK_CALLS, pr->xk_calls);
   write_known(j, HP__K_CROSSCHECK_APP_LAUNCHES, pr->app_launches);
   hp__json_knum(j, HP__K_CROSSCHECK_APP_MEDIAN, pr->nmetrics ? pr->metrics[0].st.median : NAN);
+  hp__json_knum(j, HP__K_CROSSCHECK_KERNEL_MS, pr->xc_kernel_ms);
+  hp__json_kint(j, HP__K_CROSSCHECK_LAUNCHES, pr->xc_launches);
+  hp__json_knum(j, HP__K_CROSSCHECK_SPAN_MS, pr->xc_span_ms);
+  hp__json_knum(j, HP__K_CROSSCHECK_ITERATIONS, pr->xc_iterations);
+  hp__json_knum(j, HP__K_CROSSCHECK_ITER_MS, pr->xc_iter_ms);
+  hp__json_knum(j, HP__K_CROSSCHECK_BUSY, pr->xc_busy);
+  hp__json_key(j, HP__K_CROSSCHECK_LAUNCH_BOUND);
+  if (isnan(pr->xc_busy))
+    hp__json_null(j);
+  else
+    hp__json_bool(j, pr->xc_busy < HP__LAUNCH_BOUND);
+  hp__json_kstr(j, HP__K_CROSSCHECK_NOTE, pr->xc_note);
   hp__json_obj_end(j);
 }
 

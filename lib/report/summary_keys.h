@@ -105,6 +105,15 @@
 #define HP__K_CROSSCHECK_CALLS "profiler_calls"
 #define HP__K_CROSSCHECK_APP_LAUNCHES "app_launches"
 #define HP__K_CROSSCHECK_APP_MEDIAN "app_median"
+/* The whole profile's cross-check (lib/analyze/crosscheck.c); recomputed when read back. */
+#define HP__K_CROSSCHECK_KERNEL_MS "kernel_ms"
+#define HP__K_CROSSCHECK_LAUNCHES "launches"
+#define HP__K_CROSSCHECK_SPAN_MS "span_ms"
+#define HP__K_CROSSCHECK_ITERATIONS "iterations"
+#define HP__K_CROSSCHECK_ITER_MS "kernel_ms_per_iteration"
+#define HP__K_CROSSCHECK_BUSY "busy_fraction"
+#define HP__K_CROSSCHECK_LAUNCH_BOUND "launch_bound"
+#define HP__K_CROSSCHECK_NOTE "note"
 
 /* runs[] items. */
 #define HP__K_RUN_INDEX "index"

@@ -12,6 +12,7 @@
  * analysis relies on (every pass has the same metrics, every run one value per metric); the first
  * bad member refuses the whole file with one error that names it, and the commands exit 4.
  */
+#include "analyze/crosscheck.h"
 #include "analyze/profiles.h"
 #include "analyze/results.h"
 #include "report/plan_copy.h"
@@ -442,6 +443,7 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
     goto fail;
   hp__session_parse_profiles(s, plan ? plan->categories : NULL, plan ? plan->ncategories : 0,
                              diags);
+  hp__session_crosscheck(s, plan);
   *out = s;
   s = NULL;
   r = 0;

@@ -5,6 +5,7 @@
  * sections: the header and pass table, the A/B variant table, the notes, then one line per cause
  * of the exit code (`fail: ...`) and per gate that could not be evaluated (`note: ...`).
  */
+#include "analyze/crosscheck.h"
 #include "report/report.h"
 #include "report/sweep.h"
 #include "util/buf.h"
@@ -138,9 +139,16 @@ static void term_notes(FILE *fp, const hp_session *s)
   for (i = 0; i < s->npasses; i++)
     if (s->passes[i].advice)
       fprintf(fp, "  %s: %s\n", s->passes[i].name, s->passes[i].advice);
-  for (i = 0; i < s->npasses; i++)
-    if (s->passes[i].xk_name)
+  /* One kernel's average against the app's whole metric only when the plan's `kernel:` names the
+   * kernel the app times; the whole profile's cross-check for every profiled pass. */
+  for (i = 0; i < s->npasses; i++) {
+    hp__buf b = HP__BUF_INIT;
+    if (s->passes[i].xk_name && s->passes[i].kernel)
       term_crosscheck(fp, &s->passes[i], primary_unit(s));
+    if (hp__crosscheck_text(s, &s->passes[i], &b) == 0 && b.data)
+      fprintf(fp, "  %s: %s\n", s->passes[i].name, b.data);
+    hp__buf_free(&b);
+  }
   if (s->error)
     fprintf(fp, "  error: %s\n", s->error);
   fprintf(fp,

@@ -8,6 +8,7 @@
  * Why one run at a time: passes share the GPU, and two runs at once would perturb each other more
  * than any profiler does.
  */
+#include "analyze/crosscheck.h"
 #include "analyze/profiles.h"
 #include "analyze/results.h"
 #include "exec/runner.h"
@@ -229,6 +230,7 @@ static int session_close(hp__session_ctx *c, int r)
   hp_strv_free(&tools);
   hp__session_parse_profiles(s, c->plan->categories, c->plan->ncategories, c->diags);
   hp__session_analyze(s, c->plan);
+  hp__session_crosscheck(s, c->plan);
   s->exit_code = c->io_failed ? HP_EXIT_IO : hp__session_exit_code(s);
   if (hp__report_write_all_at(s, c->dirfd, c->diags, &s->written) != 0) {
     c->io_failed = 1;

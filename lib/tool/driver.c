@@ -90,6 +90,29 @@ static int push_mode(hp_strv *out, const hp__mode *m)
   return 0;
 }
 
+/* `app.region`: the options that make the tool keep to (ncu) or record (hipprof, rocprofv3) the
+ * NVTX/roctx range the app pushes around its timed iterations; NULL-terminated, empty for a tool
+ * that has none. ncu's --nvtx-include takes a push/pop range as `NAME/`. docs/plan.md says what
+ * each tool does with it. */
+static int push_region(hp_strv *out, const hp__run_spec *rs, const char *tool)
+{
+  const char *region = rs->plan->app.region;
+  int r = 0;
+
+  if (region == NULL)
+    return 0;
+  if (strcmp(tool, "ncu") == 0) {
+    r |= hp__strv_push(out, "--nvtx");
+    r |= hp__strv_push(out, "--nvtx-include");
+    r |= hp__strv_push_own(out, hp__asprintf("%s/", region));
+  } else if (strcmp(tool, "hipprof") == 0 && strcmp(rs->pass->mode, "hiptx-trace") != 0) {
+    r |= hp__strv_push(out, "--hiptx-trace");
+  } else if (strcmp(tool, "rocprofv3") == 0) {
+    r |= hp__strv_push(out, "--marker-trace");
+  }
+  return r ? HP_ENOMEM : 0;
+}
+
 /* The plan's and then the pass's extra options: the pass's come last so they can override. */
 static int push_extra(hp_strv *out, const hp__run_spec *rs)
 {
@@ -105,6 +128,7 @@ static int hipprof_argv(const hp__driver *d, const hp__mode *m, const hp__run_sp
 
   r |= hp__strv_push(out, rs->tool_path);
   r |= push_mode(out, m);
+  r |= push_region(out, rs, "hipprof");
   if (m->pmc && rs->pass->kernel) {
     r |= hp__strv_push(out, "--kernel-name");
     r |= hp__strv_push(out, rs->pass->kernel);
@@ -134,6 +158,7 @@ static int rocprofv3_argv(const hp__driver *d, const hp__mode *m, const hp__run_
     r |= hp__strv_push(out, "--kernel-include-regex");
     r |= hp__strv_push(out, rs->pass->kernel);
   }
+  r |= push_region(out, rs, "rocprofv3");
   r |= hp__strv_push(out, "--output-format");
   r |= hp__strv_push(out, "csv");
   r |= hp__strv_push(out, "-d");
@@ -215,6 +240,7 @@ static int ncu_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *
     r |= hp__strv_push(out, "-k");
     r |= hp__strv_push_own(out, hp__asprintf("regex:%s", rs->pass->kernel));
   }
+  r |= push_region(out, rs, "ncu");
   if (rs->pass->launch_count > 0) {
     r |= hp__strv_push(out, "-c");
     r |= hp__strv_push_own(out, hp__asprintf("%ld", rs->pass->launch_count));

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/crosscheck.h"
 #include "analyze/profiles.h"
 #include "analyze/results.h"
 #include "report/markdown.h"
@@ -131,10 +132,18 @@ static hp_session *demo(void)
   pr->tool = hp__strdup("hipprof");
   pr->flag = HP_FLAG_PERTURBED;
   pr->advice = hp__strdup("t & co < 2x | noted");
+  pr->kernel = hp__strdup("vector_add"); /* the only timed kernel: its average is compared */
   pr->xk_name = hp__strdup("vector_add(float*)");
   pr->xk_avg_ms = 0.02;
   pr->xk_calls = 100;
   pr->app_launches = 100;
+  /* The whole profile: 100 launches, 2.5 ms, 100 iterations against the baseline's 1 ms. */
+  pr->xc_launches = 100;
+  pr->xc_kernel_ms = 2.5;
+  pr->xc_span_ms = NAN;
+  pr->xc_iterations = 100;
+  pr->xc_iter_ms = 0.025;
+  pr->xc_busy = 0.025;
   assert_int_equal(hp__strv_push(&pr->runs[0].files, "result_1.kernel.csv"), 0);
   m = &pr->metrics[0];
   m->st.n = 3;
@@ -221,6 +230,10 @@ static void test_table(void **state)
   assert_contains(text,
                   "\n  stats: profiler says vector_add(float*) avg 0.02 ms over 100 "
                   "launches; the app measured 1.3 ms and 100 launches\n");
+  assert_contains(text,
+                  "\n  stats: kernels 2.5 ms in 100 launches; 100 iterations: 0.025 ms of "
+                  "kernels per iteration, 2.5% of the baseline's 1 ms: launch-bound (GPU "
+                  "busy below 60%)\n");
   /* The causes come last, one line each. */
   assert_contains(text,
                   "quote only the baseline as performance.\n\n"
@@ -446,6 +459,7 @@ static hp_session *measured(const char *dir)
   free(path);
   hp__session_parse_profiles(s, plan->categories, plan->ncategories, &d);
   assert_int_equal(hp__session_analyze(s, plan), 0);
+  hp__session_crosscheck(s, plan);
   hp_diags_free(&d);
   s->exit_code = hp__session_exit_code(s);
   hp_plan_free(plan);
