@@ -4,10 +4,11 @@
  *
  * Parsing never changes the buffer in a way it cannot take back until a record is known to be
  * complete, which is what makes the restart after a refill safe (see lib/util/csv.c). Field ends
- * are found with memchr or an 8-bytes-at-a-time search, so the cost per byte is that of a
- * vectorised search rather than a byte-at-a-time state machine.
+ * are found with the block masks of lib/util/csv_scan.h: one pass over 64 bytes finds every
+ * delimiter in them, so a short field costs a bit scan, not a search.
  */
 #include "util/csv_internal.h"
+#include "util/csv_scan.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,32 +57,6 @@ static long count_nl(const char *p, const char *end)
     p++;
   }
   return n;
-}
-
-/* The first comma or newline in [p, end), or NULL. Most unquoted fields are a few bytes long
- * (numbers), where a call to memchr costs more than the search: this looks at 8 bytes per step
- * with the "has a zero byte" bit trick (exact for the lowest match), then byte by byte. */
-static char *find_delim(char *p, char *end)
-{
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-  const uint64_t commas = 0x2C2C2C2C2C2C2C2CULL, newlines = 0x0A0A0A0A0A0A0A0AULL;
-
-  while (end - p >= 8) {
-    uint64_t w, a, b, t;
-    memcpy(&w, p, 8);
-    a = w ^ commas;
-    b = w ^ newlines;
-    t = (((a - ones) & ~a) | ((b - ones) & ~b)) & highs;
-    if (t)
-      return p + (__builtin_ctzll(t) >> 3);
-    p += 8;
-  }
-#endif
-  for (; p < end; p++)
-    if (*p == ',' || *p == '\n')
-      return p;
-  return NULL;
 }
 
 /* Undoes the quoting of a field in place: doubled quotes become one, the closing quote goes, and
@@ -144,8 +119,9 @@ static int scan_quoted(char *p, char *end, int eof, field *fl)
   char *q = p + 1;
 
   fl->kind = FK_QUOTED;
+  fl->nl = 0;
   for (;;) {
-    q = memchr(q, '"', (size_t)(end - q));
+    q = csv_find_quote(q, end, &fl->nl);
     if (q == NULL)
       return eof ? REC_UNTERMINATED : REC_NEED_MORE;
     if (q + 1 == end && !eof) /* a doubled quote may continue in the next read */
@@ -159,7 +135,6 @@ static int scan_quoted(char *p, char *end, int eof, field *fl)
   }
   fl->start = p + 1;
   fl->end = q;
-  fl->nl = count_nl(fl->start, q);
   fl->stray = 0;
   p = q + 1;
   if (p < end && *p != ',' && *p != '\n' && !(*p == '\r' && (p + 1 == end || p[1] == '\n'))) {
@@ -182,9 +157,10 @@ static int scan_quoted(char *p, char *end, int eof, field *fl)
 
 /* Finds the end of the unquoted field that starts at p. Returns 0 with *fl filled, or
  * REC_NEED_MORE when the data ends before the field does. */
-static int scan_plain(char *p, char *end, int eof, field *fl)
+static int scan_plain(csv_block *blk, char *p, char *end, int eof, field *fl)
 {
-  char *q = find_delim(p, end);
+  int is_nl = 0;
+  char *q = csv_block_find(blk, p, end, &is_nl);
 
   if (q == NULL) {
     if (!eof)
@@ -196,7 +172,7 @@ static int scan_plain(char *p, char *end, int eof, field *fl)
   fl->end = q;
   fl->nl = 0;
   fl->stray = 0;
-  if ((q == end || *q == '\n') && q > p && q[-1] == '\r')
+  if ((q == end || is_nl) && q > p && q[-1] == '\r')
     fl->end--;
   fl->next = q;
   return 0;
@@ -211,12 +187,13 @@ static int parse_record(hp__csv *c, hp__csv_rec *rec)
   size_t nf = 0, i;
   long nl = 0, stray_field = -1;
   int eof = c->eof, any_unquote = 0, r;
+  csv_block blk = {NULL, 0, 0};
   field fl;
 
   for (;;) {
     if (nf == c->fcap && grow_fields(c))
       return undo(c, nf, HP_ENOMEM);
-    r = p < end && *p == '"' ? scan_quoted(p, end, eof, &fl) : scan_plain(p, end, eof, &fl);
+    r = p < end && *p == '"' ? scan_quoted(p, end, eof, &fl) : scan_plain(&blk, p, end, eof, &fl);
     if (r)
       return undo(c, nf, r);
     if ((size_t)(fl.end - fl.start) > c->max_field)
