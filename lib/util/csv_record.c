@@ -155,6 +155,25 @@ static int scan_quoted(char *p, char *end, int eof, field *fl)
   return 0;
 }
 
+/* The common quoted field, through the block masks: a closing quote followed by ',' or '\n'.
+ * Returns 0 with *fl filled as scan_quoted would fill it, or -1 for anything else (a doubled
+ * quote, a CR, characters after the quote, the data ending), which scan_quoted then decides. */
+static int scan_quoted_fast(csv_block *blk, char *p, char *end, field *fl)
+{
+  long nl = 0;
+  char *q = csv_block_find_quote(blk, p + 1, end, &nl);
+
+  if (q == NULL || end - q < 2 || (q[1] != ',' && q[1] != '\n'))
+    return -1;
+  fl->kind = FK_QUOTED;
+  fl->start = p + 1;
+  fl->end = q;
+  fl->nl = nl;
+  fl->stray = 0;
+  fl->next = q + 1;
+  return 0;
+}
+
 /* Finds the end of the unquoted field that starts at p. Returns 0 with *fl filled, or
  * REC_NEED_MORE when the data ends before the field does. */
 static int scan_plain(csv_block *blk, char *p, char *end, int eof, field *fl)
@@ -187,13 +206,16 @@ static int parse_record(hp__csv *c, hp__csv_rec *rec)
   size_t nf = 0, i;
   long nl = 0, stray_field = -1;
   int eof = c->eof, any_unquote = 0, r;
-  csv_block blk = {NULL, 0, 0};
+  csv_block blk = {NULL, 0, 0, 0};
   field fl;
 
   for (;;) {
     if (nf == c->fcap && grow_fields(c))
       return undo(c, nf, HP_ENOMEM);
-    r = p < end && *p == '"' ? scan_quoted(p, end, eof, &fl) : scan_plain(&blk, p, end, eof, &fl);
+    if (p < end && *p == '"')
+      r = scan_quoted_fast(&blk, p, end, &fl) == 0 ? 0 : scan_quoted(p, end, eof, &fl);
+    else
+      r = scan_plain(&blk, p, end, eof, &fl);
     if (r)
       return undo(c, nf, r);
     if ((size_t)(fl.end - fl.start) > c->max_field)

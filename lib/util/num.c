@@ -242,9 +242,20 @@ int hp__parse_num(const char *s, size_t n, double *out)
   dec d;
 
   *out = NAN;
+  /* Up to 15 plain digits, the commonest field of all: exact (below 2^53) in one loop. */
+  if (n - 1 < 15) {
+    uint64_t m = 0;
+    size_t i;
+    for (i = 0; i < n && (unsigned)(s[i] - '0') <= 9; i++)
+      m = m * 10 + (unsigned)(s[i] - '0');
+    if (i == n) {
+      *out = (double)m;
+      return 1;
+    }
+  }
   if (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t'))
     hp__trim(&s, &n);
-  /* The fast path, tried first because it is what nearly every field is. */
+  /* The general fast path, for what nearly every other field is. */
   if (n > 0 && read_dec(s, n, &d) && dec_value(&d, out))
     return 1;
   if (is_no_value(s, n))
