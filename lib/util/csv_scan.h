@@ -21,6 +21,14 @@
 #include <emmintrin.h>
 #endif
 
+/* The search runs once per field: it must be inlined into the record loop, which GCC does not do
+ * on its own for functions of this size. */
+#if defined(__GNUC__)
+#define CSV_INLINE static inline __attribute__((always_inline))
+#else
+#define CSV_INLINE static inline
+#endif
+
 /* The masks of one block: bit i stands for blk[i]. Bits past the input's end are zero. */
 typedef struct csv_block {
   const char *blk; /* NULL until the first load */
@@ -29,13 +37,13 @@ typedef struct csv_block {
   uint64_t quote;  /* '"' */
 } csv_block;
 
-static inline uint64_t csv_ctz(uint64_t x)
+CSV_INLINE uint64_t csv_ctz(uint64_t x)
 {
   return (uint64_t)__builtin_ctzll(x);
 }
 
 #if defined(__SSE2__)
-static inline void csv_mask16(csv_block *b, const char *p, int shift)
+CSV_INLINE void csv_mask16(csv_block *b, const char *p, int shift)
 {
   __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
   __m128i n = _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'));
@@ -48,12 +56,32 @@ static inline void csv_mask16(csv_block *b, const char *p, int shift)
 }
 #endif
 
-static inline void csv_block_load(csv_block *b, const char *at, const char *end)
+/* A block that would cross `end`, byte by byte: once per buffer refill, so it stays out of line,
+ * and returns by value so that the hot block can live in registers. */
+static csv_block csv_block_tail(const char *at, const char *end)
 {
-  b->blk = at;
-  b->delim = b->nl = b->quote = 0;
+  csv_block b = {at, 0, 0, 0};
+  size_t i, n = end - at < 64 ? (size_t)(end - at) : 64;
+
+  for (i = 0; i < n; i++) {
+    if (at[i] == '\n') {
+      b.nl |= (uint64_t)1 << i;
+      b.delim |= (uint64_t)1 << i;
+    } else if (at[i] == ',') {
+      b.delim |= (uint64_t)1 << i;
+    } else if (at[i] == '"') {
+      b.quote |= (uint64_t)1 << i;
+    }
+  }
+  return b;
+}
+
+CSV_INLINE void csv_block_load(csv_block *b, const char *at, const char *end)
+{
 #if defined(__SSE2__)
   if (end - at >= 64) {
+    b->blk = at;
+    b->delim = b->nl = b->quote = 0;
     csv_mask16(b, at, 0);
     csv_mask16(b, at + 16, 16);
     csv_mask16(b, at + 32, 32);
@@ -61,24 +89,12 @@ static inline void csv_block_load(csv_block *b, const char *at, const char *end)
     return;
   }
 #endif
-  {
-    size_t i, n = end - at < 64 ? (size_t)(end - at) : 64;
-    for (i = 0; i < n; i++) {
-      if (at[i] == '\n') {
-        b->nl |= (uint64_t)1 << i;
-        b->delim |= (uint64_t)1 << i;
-      } else if (at[i] == ',') {
-        b->delim |= (uint64_t)1 << i;
-      } else if (at[i] == '"') {
-        b->quote |= (uint64_t)1 << i;
-      }
-    }
-  }
+  *b = csv_block_tail(at, end);
 }
 
 /* The first ',' or '\n' in [p, end), or NULL; *is_nl says which. The block is kept for the next
  * call, which is what makes short fields cheap. */
-static inline char *csv_block_find(csv_block *b, char *p, char *end, int *is_nl)
+CSV_INLINE char *csv_block_find(csv_block *b, char *p, char *end, int *is_nl)
 {
   uint64_t bits, off;
 
@@ -99,7 +115,7 @@ static inline char *csv_block_find(csv_block *b, char *p, char *end, int *is_nl)
 
 /* The first '"' in [p, end) by the block masks, or NULL, counting the newlines before it into
  * *nl: a short quoted field (ncu quotes every one) then costs a bit scan like an unquoted one. */
-static inline char *csv_block_find_quote(csv_block *b, char *p, char *end, long *nl)
+CSV_INLINE char *csv_block_find_quote(csv_block *b, char *p, char *end, long *nl)
 {
   uint64_t bits, nls, off;
 

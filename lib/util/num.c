@@ -171,8 +171,9 @@ static inline int digits(const char **pp, const char *e, dec *d, int frac)
 /* Reads s[0..n) as [+-]int[.frac][e[+-]exp], the integer part optionally in groups of three
  * digits split by commas, exactly as strip_groups allows them. Returns 1 when the whole text is
  * that, else 0. */
-static inline int read_dec(const char *s, size_t n, dec *d)
+static inline int read_dec(const char *s, size_t n, dec *out)
 {
+  dec dv, *d = &dv; /* a local: kept in registers, where stores through `out` could alias *p */
   const char *p = s, *e = s + n;
   int k, groups = 0;
 
@@ -211,6 +212,7 @@ static inline int read_dec(const char *s, size_t n, dec *d)
     d->exp = eneg ? -d->exp : d->exp;
     d->has_exp = 1;
   }
+  *out = dv;
   return p == e;
 }
 
