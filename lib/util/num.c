@@ -139,33 +139,34 @@ static inline int64_t eight_digits(const char *p)
 #endif
 }
 
-/* Appends digits at *pp to d->m while it fits in 64 bits. Returns how many digits were read, or
- * -1 when m would overflow (the slow path takes the text then). */
-static inline int digits(const char **pp, const char *e, dec *d, int frac)
+/* Appends the digits at p to *m while it fits in 64 bits (*ndig counts them). Returns where the
+ * digits end, or NULL when m would overflow (the slow path takes the text then). The state is
+ * passed by value and returned through pointers to the caller's locals, so that after inlining it
+ * stays in registers. */
+static inline const char *digits(const char *p, const char *e, uint64_t *mp, int *ndigp)
 {
-  const char *p = *pp;
-  int k = 0;
+  uint64_t m = *mp;
+  int ndig = *ndigp;
   int64_t v8;
 
   /* Eight at a time while the total stays within 19 digits, where m * 10^8 + v8 cannot overflow. */
-  while (e - p >= 8 && d->ndig + 8 <= 19 && (v8 = eight_digits(p)) >= 0) {
-    d->m = d->m * 100000000ULL + (uint64_t)v8;
-    d->ndig += 8;
-    d->nfrac += 8 * frac;
+  while (e - p >= 8 && ndig <= 11 && (v8 = eight_digits(p)) >= 0) {
+    m = m * 100000000ULL + (uint64_t)v8;
+    ndig += 8;
     p += 8;
-    k += 8;
   }
-
-  for (; p < e && (unsigned)(*p - '0') <= 9; p++, k++) {
-    unsigned dg = (unsigned)(*p - '0');
-    if (d->ndig >= 19 && (d->ndig >= 20 || d->m > (UINT64_MAX - dg) / 10))
-      return -1;
-    d->m = d->m * 10 + dg;
-    d->ndig++;
-    d->nfrac += frac;
+  for (; p < e; p++) {
+    unsigned dg = (unsigned)(unsigned char)*p - '0';
+    if (dg > 9)
+      break;
+    if (ndig >= 19 && (ndig >= 20 || m > (UINT64_MAX - dg) / 10))
+      return NULL;
+    m = m * 10 + dg;
+    ndig++;
   }
-  *pp = p;
-  return k;
+  *mp = m;
+  *ndigp = ndig;
+  return p;
 }
 
 /* Reads s[0..n) as [+-]int[.frac][e[+-]exp], the integer part optionally in groups of three
@@ -173,32 +174,31 @@ static inline int digits(const char **pp, const char *e, dec *d, int frac)
  * that, else 0. */
 static inline int read_dec(const char *s, size_t n, dec *out)
 {
-  dec dv, *d = &dv; /* a local: kept in registers, where stores through `out` could alias *p */
-  const char *p = s, *e = s + n;
-  int k, groups = 0;
+  const char *p = s, *e = s + n, *q;
+  uint64_t m = 0;
+  int ndig = 0, nint, groups = 0, neg = 0, ex = 0, has_exp = 0, point = 0;
 
-  d->m = 0;
-  d->ndig = d->nfrac = d->exp = d->neg = d->point = d->has_exp = 0;
   if (p < e && (*p == '-' || *p == '+'))
-    d->neg = *p++ == '-';
-  if ((k = digits(&p, e, d, 0)) < 0)
+    neg = *p++ == '-';
+  if ((q = digits(p, e, &m, &ndig)) == NULL)
     return 0;
-  while (p < e && *p == ',') {
+  while (q < e && *q == ',') {
     /* The first group holds 1-3 digits, every later one exactly 3. */
-    if (k == 0 || (groups ? k != 3 : k > 3))
+    if (q == p || (groups ? q - p != 3 : q - p > 3))
       return 0;
     groups = 1;
-    p++;
-    if ((k = digits(&p, e, d, 0)) != 3)
+    p = q + 1;
+    if ((q = digits(p, e, &m, &ndig)) == NULL || q - p != 3)
       return 0;
   }
+  p = q;
+  nint = ndig;
   if (p < e && *p == '.') {
-    p++;
-    d->point = 1;
-    if (digits(&p, e, d, 1) < 0)
+    point = 1;
+    if ((p = digits(p + 1, e, &m, &ndig)) == NULL)
       return 0;
   }
-  if (d->ndig == 0)
+  if (ndig == 0)
     return 0;
   if (p < e && (*p == 'e' || *p == 'E')) {
     int eneg = 0, ne = 0;
@@ -206,13 +206,19 @@ static inline int read_dec(const char *s, size_t n, dec *out)
     if (p < e && (*p == '-' || *p == '+'))
       eneg = *p++ == '-';
     for (; p < e && (unsigned)(*p - '0') <= 9 && ne < 5; p++, ne++)
-      d->exp = d->exp * 10 + (*p - '0');
+      ex = ex * 10 + (*p - '0');
     if (ne == 0 || ne == 5)
       return 0;
-    d->exp = eneg ? -d->exp : d->exp;
-    d->has_exp = 1;
+    ex = eneg ? -ex : ex;
+    has_exp = 1;
   }
-  *out = dv;
+  out->m = m;
+  out->ndig = ndig;
+  out->nfrac = ndig - nint;
+  out->exp = ex;
+  out->neg = neg;
+  out->point = point;
+  out->has_exp = has_exp;
   return p == e;
 }
 
