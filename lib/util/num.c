@@ -169,6 +169,22 @@ static inline const char *digits(const char *p, const char *e, uint64_t *mp, int
   return p;
 }
 
+/* Whether s[0..n) (n <= 18) is all digits, with their value in *m: eight at a time, then one by
+ * one. */
+static inline int plain_digits(const char *s, size_t n, uint64_t *m)
+{
+  uint64_t v = 0;
+  size_t i = 0;
+  int64_t v8;
+
+  for (; i + 8 <= n && (v8 = eight_digits(s + i)) >= 0; i += 8)
+    v = v * 100000000ULL + (uint64_t)v8;
+  for (; i < n && (unsigned)(s[i] - '0') <= 9; i++)
+    v = v * 10 + (unsigned)(s[i] - '0');
+  *m = v;
+  return i == n;
+}
+
 /* Reads s[0..n) as [+-]int[.frac][e[+-]exp], the integer part optionally in groups of three
  * digits split by commas, exactly as strip_groups allows them. Returns 1 when the whole text is
  * that, else 0. */
@@ -253,10 +269,7 @@ int hp__parse_num(const char *s, size_t n, double *out)
   /* Up to 15 plain digits, the commonest field of all: exact (below 2^53) in one loop. */
   if (n - 1 < 15) {
     uint64_t m = 0;
-    size_t i;
-    for (i = 0; i < n && (unsigned)(s[i] - '0') <= 9; i++)
-      m = m * 10 + (unsigned)(s[i] - '0');
-    if (i == n) {
+    if (plain_digits(s, n, &m)) {
       *out = (double)m;
       return 1;
     }
@@ -296,13 +309,10 @@ int hp__parse_ll(const char *s, size_t n, long long *out)
   dec d;
 
   *out = 0;
-  /* Up to 18 plain digits (ids, nanosecond timestamps): one loop, no overflow possible. */
+  /* Up to 18 plain digits (ids, nanosecond timestamps): no overflow possible. */
   if (n - 1 < 18) {
     uint64_t m18 = 0;
-    size_t i;
-    for (i = 0; i < n && (unsigned)(s[i] - '0') <= 9; i++)
-      m18 = m18 * 10 + (unsigned)(s[i] - '0');
-    if (i == n) {
+    if (plain_digits(s, n, &m18)) {
       *out = (long long)m18;
       return 1;
     }

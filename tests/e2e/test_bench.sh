@@ -20,17 +20,23 @@ grep -q '^compare: hprun compare of two 200-run sessions: [0-9.]* s$' "$T/out" |
 grep -q '^analysis: hprun report of a 2 x 50-run session' "$T/out" || fail "no analysis line"
 ok "the smoke run prints every part of its table"
 
-for f in ncu pmc rocprofv3 stack; do
-  size=$(wc -c < "$T/bench/$f-1.csv")
-  [ "$size" -ge 1000000 ] || fail "$f-1.csv has $size bytes, fewer than 1 MB"
+for f in 1-ncu/ncu.csv 1-pmc/pmc_results_1.csv 1-rocprofv3/run_kernel_trace.csv 1-stack/result_1.stack.csv; do
+  size=$(wc -c < "$T/bench/$f")
+  [ "$size" -ge 1000000 ] || fail "$f has $size bytes, fewer than 1 MB"
+  "$HPRUN" summarize --format json "$T/bench/$f" >"$T/one.json"
+  fmt=$(json_get "$T/one.json" 'd["files"][0]["format"]')
+  case "$f:$fmt" in
+    *ncu.csv:ncu-csv | *pmc_results_1.csv:hipprof-pmc-csv | *run_kernel_trace.csv:rocprofv3-kernel-trace | *stack.csv:hipprof-stack) ;;
+    *) fail "$f was read as $fmt" ;;
+  esac
 done
-want=$("$PY" - "$T/bench/stack-1.csv" <<'PY'
+want=$("$PY" - "$T/bench/1-stack/result_1.stack.csv" <<'PY'
 import csv, sys
 with open(sys.argv[1], encoding="utf-8-sig", newline="") as f:
     print(len({(r["str_name"], r["index"]) for r in csv.DictReader(f)}))
 PY
 )
-"$HPRUN" summarize --format json "$T/bench/stack-1.csv" >"$T/sum.json"
+"$HPRUN" summarize --format json "$T/bench/1-stack/result_1.stack.csv" >"$T/sum.json"
 got=$(json_get "$T/sum.json" 'sum(s["launches"] for s in d["stacks"])')
 [ "$got" = "$want" ] || fail "hprun counted $got launches in the generated stack file, Python $want"
 ok "the generated kernel-stack file holds $want launches, all read by hprun"
