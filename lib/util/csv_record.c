@@ -209,8 +209,9 @@ CSV_INLINE size_t field_run(hp__csv *c, csv_block *blk, char **pp, char *end, si
   char *p = *pp, **f = c->f, *q;
   size_t *len = c->flen, cap = c->fcap, maxf = c->max_field;
   unsigned char *kind = c->fkind;
-  int is_nl = 0;
+  uint64_t bits = 0, off;
   long nl = 0;
+  int fresh = 0; /* bits holds the delimiters at or after p; each plain field clears the lowest */
 
   while (nf < cap && p < end) {
     if (*p == '"') {
@@ -222,18 +223,33 @@ CSV_INLINE size_t field_run(hp__csv *c, csv_block *blk, char **pp, char *end, si
       kind[nf] = FK_QUOTED;
       *q = '\0';
       p = q + 2;
-    } else {
-      q = csv_block_find(blk, p, end, &is_nl);
-      if (q == NULL || is_nl || (size_t)(q - p) > maxf)
-        break;
-      f[nf] = p;
-      len[nf] = (size_t)(q - p);
-      kind[nf] = FK_PLAIN;
-      *q = '\0';
-      p = q + 1;
+      nf++;
+      fresh = 0;
+      continue;
     }
+    if (!fresh) {
+      bits = csv_block_bits(blk, p, end);
+      fresh = 1;
+    }
+    while (bits == 0) {
+      if (end - blk->blk <= 64)
+        goto out;
+      csv_block_load(blk, blk->blk + 64, end);
+      bits = blk->delim;
+    }
+    off = csv_ctz(bits);
+    q = (char *)blk->blk + off;
+    if (((blk->nl >> off) & 1) || (size_t)(q - p) > maxf)
+      break;
+    f[nf] = p;
+    len[nf] = (size_t)(q - p);
+    kind[nf] = FK_PLAIN;
+    *q = '\0';
+    p = q + 1;
     nf++;
+    bits &= bits - 1;
   }
+out:
   *pp = p;
   return nf;
 }

@@ -92,6 +92,15 @@ CSV_INLINE void csv_block_load(csv_block *b, const char *at, const char *end)
   *b = csv_block_tail(at, end);
 }
 
+/* The delimiter mask of the block holding p (loaded when p is outside the current one), with the
+ * bits before p cleared. p < end. */
+CSV_INLINE uint64_t csv_block_bits(csv_block *b, const char *p, const char *end)
+{
+  if (b->blk == NULL || p < b->blk || p - b->blk >= 64)
+    csv_block_load(b, p, end);
+  return b->delim & (~(uint64_t)0 << (uint64_t)(p - b->blk));
+}
+
 /* The first ',' or '\n' in [p, end), or NULL; *is_nl says which. The block is kept for the next
  * call, which is what makes short fields cheap. */
 CSV_INLINE char *csv_block_find(csv_block *b, char *p, char *end, int *is_nl)
