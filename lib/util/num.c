@@ -185,6 +185,32 @@ static inline int plain_digits(const char *s, size_t n, uint64_t *m)
   return i == n;
 }
 
+/* Whether s[0..n) (0 < n < 24) is a whole number of at most 19 digits, plain or split into groups
+ * of three by commas exactly as strip_groups allows ("1,980,000", not "1,98,000" nor "1234,567"),
+ * with its value in *m. One pass: a comma may stand only where 4, 8, ... characters remain, and when
+ * there is one, every such place must hold one, leaving 1-3 digits before the first. */
+static inline int whole_number(const char *s, size_t n, uint64_t *m)
+{
+  uint64_t v = 0;
+  size_t i, commas = 0;
+
+  for (i = 0; i < n; i++) {
+    unsigned d = (unsigned)(unsigned char)s[i] - '0';
+    if (d <= 9) {
+      v = v * 10 + d;
+      continue;
+    }
+    if (s[i] != ',' || i == 0 || (n - i) % 4 != 0)
+      return 0;
+    commas++;
+  }
+  /* With commas, every place n - 4k (k >= 1) holds one and the first group has 1-3 digits. */
+  if ((commas && (n % 4 == 0 || commas != n / 4)) || n - commas > 19)
+    return 0;
+  *m = v;
+  return 1;
+}
+
 /* Reads s[0..n) as [+-]int[.frac][e[+-]exp], the integer part optionally in groups of three
  * digits split by commas, exactly as strip_groups allows them. Returns 1 when the whole text is
  * that, else 0. */
@@ -266,10 +292,11 @@ int hp__parse_num(const char *s, size_t n, double *out)
   dec d;
 
   *out = NAN;
-  /* Up to 15 plain digits, the commonest field of all: exact (below 2^53) in one loop. */
-  if (n - 1 < 15) {
+  /* Plain digits or ncu's grouped integers ("1,980,000"), the commonest fields of all: up to 19
+   * digits, converted directly (a correctly rounded conversion, as strtod's). */
+  if (n - 1 < 23) {
     uint64_t m = 0;
-    if (plain_digits(s, n, &m)) {
+    if (whole_number(s, n, &m)) {
       *out = (double)m;
       return 1;
     }
