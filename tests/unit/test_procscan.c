@@ -75,7 +75,7 @@ static void test_skips_older_processes(void **state)
   for (round = 0; round < 3; round++) {
     scan(&s, since);
     assert_true(has(&s, a));
-    assert_true(has(&s, getpid()));  /* started at `since` itself: not older */
+    assert_true(has(&s, getpid()));   /* started at `since` itself: not older */
     assert_false(has(&s, getppid())); /* our parent started before us */
     assert_false(has(&s, 1));
   }
