@@ -10,7 +10,8 @@
  * gives without any further system call. procfs gives a new process a new inode (a global
  * counter, get_next_ino), so a reused pid does not match the remembered entry and is read again.
  * Only processes started since the last scans are read: usually a handful. The entry keeps the
- * start time too, so a call with an earlier `since` skips only what is older than that.
+ * start time too, so a call with an earlier `since` skips only what is older than that, and the
+ * scan that last saw it, so that entries of processes gone are dropped (old_prune).
  */
 #include "exec/procfs.h"
 
@@ -24,10 +25,12 @@ typedef struct old_ent {
   int pid;
   ino_t ino;
   unsigned long long start; /* so a call with an earlier `since` still reads it */
+  unsigned gen;             /* the last scan that saw the process */
 } old_ent;
 
 static old_ent *old_tab;
 static size_t old_cap, old_n;
+static unsigned old_gen; /* bumped by every scan */
 
 static size_t slot_of(int pid, size_t cap)
 {
@@ -57,6 +60,7 @@ static void old_put(int pid, ino_t ino, unsigned long long start)
   if (e) {
     e->ino = ino;
     e->start = start;
+    e->gen = old_gen;
     return;
   }
   if ((old_n + 1) * 2 > old_cap) {
@@ -80,7 +84,23 @@ static void old_put(int pid, ino_t ino, unsigned long long start)
   old_tab[k].pid = pid;
   old_tab[k].ino = ino;
   old_tab[k].start = start;
+  old_tab[k].gen = old_gen;
   old_n++;
+}
+
+/* Keeps only the entries the last full scan saw: processes that are gone leave the cache, so it
+ * stays within a few times the machine's process count however long the session runs. */
+static void old_prune(void)
+{
+  old_ent *keep = old_tab;
+  size_t cap = old_cap, i;
+
+  old_tab = NULL;
+  old_cap = old_n = 0;
+  for (i = 0; i < cap; i++)
+    if (keep[i].pid && keep[i].gen == old_gen)
+      old_put(keep[i].pid, keep[i].ino, keep[i].start);
+  free(keep);
 }
 
 int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since)
@@ -89,24 +109,33 @@ int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since)
   struct dirent *e;
   hp__proc_info p;
   old_ent *o;
-  int pid;
+  size_t seen = 0;
+  int pid, stopped = 0;
 
   if (d == NULL)
     return -1;
+  old_gen++;
   while ((e = readdir(d)) != NULL) {
     if ((pid = atoi(e->d_name)) <= 0)
       continue;
-    if ((o = old_find(pid)) != NULL && o->ino == e->d_ino && o->start < since)
+    seen++;
+    if ((o = old_find(pid)) != NULL && o->ino == e->d_ino && o->start < since) {
+      o->gen = old_gen;
       continue;
+    }
     if (hp__proc_info_read(pid, &p) != 0)
       continue;
     if (p.start < since) {
       old_put(pid, e->d_ino, p.start);
       continue;
     }
-    if (fn(&p, arg))
+    if (fn(&p, arg)) {
+      stopped = 1;
       break;
+    }
   }
   closedir(d);
+  if (!stopped && old_n > 2 * seen + 1024)
+    old_prune();
   return 0;
 }
