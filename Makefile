@@ -204,7 +204,7 @@ static: $(CMD_OBJ) $(LIBHPRUN)
 	  /usr/lib/x86_64-linux-gnu/libyaml.a /usr/lib/x86_64-linux-gnu/libuv_a.a -lm -lpthread -ldl
 
 bench: $(HPRUN)
-	sh scripts/bench-summarize
+	sh scripts/bench
 
 clean:
 	rm -rf $(BUILD) build-asan $(FUZZ_BUILD)

@@ -4,10 +4,12 @@
  * combines them, and the tolerant comparison of a change with a threshold. Why each piece is here
  * and which numbers it was checked against: docs/internals/stats.md.
  *
- * Every entry point first copies the finite samples into a private, sorted array, so callers may
- * pass runs that failed as NaN and keep their arrays untouched.
+ * Every entry point first copies the finite samples into a private array, so callers may pass runs
+ * that failed as NaN and keep their arrays untouched. Medians, MADs, the bootstrap's resamples and
+ * its quantiles come from selection (select.c), not full sorts: the same doubles, in O(n).
  */
 #include "hprun.h"
+#include "analyze/select.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -55,7 +57,7 @@ static double sorted_median(const double *s, size_t n)
   return s[n / 2 - 1] / 2 + s[n / 2] / 2;
 }
 
-/* The raw MAD of sorted finite samples s[0..n) around med. Returns 0 or HP_ENOMEM. */
+/* The raw MAD of finite samples s[0..n) around med. Returns 0 or HP_ENOMEM. */
 static int sorted_mad(const double *s, size_t n, double med, double *mad)
 {
   double *dev;
@@ -69,8 +71,7 @@ static int sorted_mad(const double *s, size_t n, double med, double *mad)
     return HP_ENOMEM;
   for (i = 0; i < n; i++)
     dev[i] = fabs(s[i] - med);
-  qsort(dev, n, sizeof(*dev), cmp_double);
-  *mad = sorted_median(dev, n);
+  *mad = hp__median_inplace(dev, n);
   free(dev);
   return 0;
 }
@@ -93,9 +94,9 @@ double hp_stats_median(const double *x, size_t n)
   double *s, med;
   size_t m;
 
-  if (x == NULL || finite_copy(x, n, 1, &s, &m))
+  if (x == NULL || finite_copy(x, n, 0, &s, &m))
     return NAN;
-  med = sorted_median(s, m);
+  med = hp__median_inplace(s, m);
   free(s);
   return med;
 }
@@ -162,10 +163,10 @@ int hp_stats_outliers(const double *x, size_t n, double outlier_z, unsigned char
     return HP_EINVAL;
   if (outlier_z <= 0 || isnan(outlier_z))
     outlier_z = HP_STATS_OUTLIER_Z;
-  err = finite_copy(x, n, 1, &s, &m);
+  err = finite_copy(x, n, 0, &s, &m);
   if (err)
     goto fail;
-  med = sorted_median(s, m);
+  med = hp__median_inplace(s, m);
   err = sorted_mad(s, m, med, &mad);
   if (err)
     goto fail;
@@ -329,38 +330,11 @@ done:
 /* ---------------------------------------------------------------------------------------------- */
 /* Bootstrap                                                                                        */
 
-/* The q-quantile of sorted values s[0..n) with linear interpolation between order statistics
- * (Hyndman-Fan type 7, the default of R and numpy). Infinite neighbours are not interpolated. */
-static double sorted_quantile(const double *s, size_t n, double q)
-{
-  double h = (double)(n - 1) * q, frac;
-  size_t i = (size_t)floor(h);
-
-  if (i >= n - 1)
-    return s[n - 1];
-  frac = h - (double)i;
-  if (frac == 0 || s[i] == s[i + 1])
-    return s[i];
-  if (!isfinite(s[i]) || !isfinite(s[i + 1]))
-    return frac < 0.5 ? s[i] : s[i + 1];
-  return s[i] + frac * (s[i + 1] - s[i]);
-}
-
-/* One resample of s[0..n) with replacement into tmp, and its median. */
-static double resample_median(hp_rng *rng, const double *s, size_t n, double *tmp)
-{
-  size_t i;
-
-  for (i = 0; i < n; i++)
-    tmp[i] = s[hp_rng_below(rng, n)];
-  qsort(tmp, n, sizeof(*tmp), cmp_double);
-  return sorted_median(tmp, n);
-}
-
 int hp_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
                              double level, uint64_t seed, double *lo, double *hi)
 {
-  double *fa = NULL, *fb = NULL, *ta = NULL, *tb = NULL, *ratios = NULL, r;
+  double *fa = NULL, *fb = NULL, *ratios = NULL, r;
+  hp__resampler ra = {0}, rb = {0};
   size_t ma, mb, m = 0, it;
   hp_rng rng;
   int err;
@@ -383,39 +357,36 @@ int hp_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t
     goto fail;
   if (ma == 0 || mb == 0)
     goto done;
+  if ((err = hp__resampler_init(&ra, fa, ma)) != 0 || (err = hp__resampler_init(&rb, fb, mb)) != 0)
+    goto fail;
   err = HP_ENOMEM;
-  ta = malloc(ma * sizeof(*ta));
-  tb = malloc(mb * sizeof(*tb));
   ratios = malloc((size_t)iters * sizeof(*ratios));
-  if (ta == NULL || tb == NULL || ratios == NULL)
+  if (ratios == NULL)
     goto fail;
 
+  /* Each resample draws ma indices for a, then mb for b, from one stream: the order of draws is
+   * part of the result, so it must not change. */
   hp_rng_seed(&rng, seed);
   for (it = 0; it < iters; it++) {
-    double ma_ = resample_median(&rng, fa, ma, ta);
-    double mb_ = resample_median(&rng, fb, mb, tb);
+    double ma_ = hp__resample_median(&ra, &rng);
+    double mb_ = hp__resample_median(&rb, &rng);
     r = mb_ / ma_;
     if (!isnan(r))
       ratios[m++] = r;
   }
+  /* Both quantiles by selection on the same array: the second only needs the multiset. */
   if (m > 0) {
-    qsort(ratios, m, sizeof(*ratios), cmp_double);
-    *lo = sorted_quantile(ratios, m, (1 - level) / 2);
-    *hi = sorted_quantile(ratios, m, 1 - (1 - level) / 2);
+    *lo = hp__quantile_inplace(ratios, m, (1 - level) / 2);
+    *hi = hp__quantile_inplace(ratios, m, 1 - (1 - level) / 2);
   }
 
 done:
-  free(ratios);
-  free(ta);
-  free(tb);
-  free(fa);
-  free(fb);
-  return 0;
+  err = 0;
 
 fail:
   free(ratios);
-  free(ta);
-  free(tb);
+  hp__resampler_free(&ra);
+  hp__resampler_free(&rb);
   free(fa);
   free(fb);
   return err;

@@ -4,7 +4,9 @@
  * orphan adopted through PR_SET_CHILD_SUBREAPER) or the environment it was started with holds
  * the session token. The start-time test keeps every older process out, so a sweep reads the
  * environment of only the few processes started during the run, and hprun's own earlier
- * children (the watchdog) are never mistaken for orphans.
+ * children (the watchdog) are never mistaken for orphans. Every process of the run starts no
+ * earlier than its leader (group members too: the leader's new session admits only its own
+ * descendants), so the scans skip older processes without reading them (hp__proc_each_since).
  */
 #include "exec/leftover.h"
 #include "exec/guard.h"
@@ -103,7 +105,7 @@ size_t hp__leftover_sweep(hp__leftover *l, int sig, int what)
   s.l = l;
   s.sig = sig;
   s.what = what;
-  hp__proc_each(visit, &s);
+  hp__proc_each_since(visit, &s, l->since);
   return s.found;
 }
 
@@ -122,7 +124,7 @@ void hp__leftover_finish(hp__leftover *l, int ms)
    * again until nothing is left alive, or the time is up. */
   for (waited = 0;; waited += 10) {
     s.found = s.pending = 0;
-    hp__proc_each(visit, &s);
+    hp__proc_each_since(visit, &s, l->since);
     if ((s.found == 0 && s.pending == 0) || waited >= ms)
       break;
     nanosleep(&tick, NULL);
@@ -131,6 +133,6 @@ void hp__leftover_finish(hp__leftover *l, int ms)
   if (s.found || s.pending) {
     s.sig = 0;
     s.what = 0;
-    hp__proc_each(visit, &s);
+    hp__proc_each_since(visit, &s, l->since);
   }
 }

@@ -32,6 +32,10 @@ int hp__proc_info_read(int pid, hp__proc_info *p);
  * read. */
 typedef int (*hp__proc_visit)(const hp__proc_info *p, void *arg);
 int hp__proc_each(hp__proc_visit fn, void *arg);
+/* The same, but only for processes that started at or after `since` (clock ticks since boot, as
+ * hp__proc_info.start): those known from earlier scans to be older are skipped without a read
+ * (lib/exec/procscan.c). Not thread-safe: the cache is the process's own. */
+int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since);
 /* Whether the environment process `pid` was started with holds `entry` ("K=V") as one whole
  * entry: 1 yes, 0 no, -1 unreadable (gone, or another user's process). */
 int hp__proc_env_has(int pid, const char *entry);

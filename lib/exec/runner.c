@@ -49,7 +49,8 @@ typedef struct child {
   int exited;
   int phase; /* 0 running, 1 app signalled, 2 group SIGTERM, 3 group SIGKILL */
   uint64_t t0;
-  uint64_t left_t0; /* when the leftovers were sent SIGTERM */
+  uint64_t left_t0;                /* when the leftovers were sent SIGTERM */
+  uint64_t rss_base_ms, rss_iv_ms; /* the sampler's dense interval and its current one */
 } child;
 
 /* How long the leftovers get between SIGTERM and SIGKILL: the run is over, so a short grace. */
@@ -59,6 +60,25 @@ typedef struct child {
 
 /* The child that Ctrl-C should stop. Runs are one at a time, so one pointer is enough. */
 static child *current;
+
+/* The RSS sampler backs off: every interval (20 ms) during the first RSS_DENSE_MS, where short
+ * runs live and most programs reach their peak, then twice as long each time up to RSS_SLOW_MS,
+ * so that a long run wakes hprun less than twice a second. VmHWM is a high-water mark, so a slow
+ * look misses nothing of a process still alive; what a process that exits between looks used is
+ * caught by RUSAGE_CHILDREN (finish()) when hprun reaps it. */
+#define RSS_DENSE_MS 100
+#define RSS_SLOW_MS 600
+
+static uint64_t rss_next_ms(const child *c, uint64_t iv)
+{
+  double ms = (double)(uv_hrtime() - c->t0) / 1e6;
+  uint64_t next = c->rss_iv_ms;
+
+  if (ms < RSS_DENSE_MS)
+    return iv;
+  next = next * 2 > RSS_SLOW_MS ? RSS_SLOW_MS : next * 2;
+  return next < iv ? iv : next;
+}
 
 static void on_rss_timer(uv_timer_t *t)
 {
@@ -70,6 +90,8 @@ static void on_rss_timer(uv_timer_t *t)
   kb = hp__proc_group_hwm_kb(c->pgid);
   if (kb > c->res->max_rss_kb)
     c->res->max_rss_kb = kb;
+  c->rss_iv_ms = rss_next_ms(c, c->rss_base_ms);
+  uv_timer_start(&c->rss_timer, on_rss_timer, c->rss_iv_ms, 0);
 }
 
 static double grace_ms(const child *c)
@@ -320,8 +342,10 @@ static void start_timers(child *c, uv_loop_t *loop)
   c->timer.data = c->rss_timer.data = c->left_timer.data = c;
   if (spec->timeout_s > 0)
     uv_timer_start(&c->timer, on_timeout, (uint64_t)llround(spec->timeout_s * 1000.0), 0);
-  /* The first look comes early, so short runs are seen too; RUSAGE_CHILDREN covers the rest. */
-  uv_timer_start(&c->rss_timer, on_rss_timer, iv / 4 ? iv / 4 : 1, iv);
+  /* The first look comes early, so short runs are seen too; RUSAGE_CHILDREN covers the rest.
+   * Each look arms the next (on_rss_timer), further apart as the run goes on. */
+  c->rss_base_ms = c->rss_iv_ms = iv;
+  uv_timer_start(&c->rss_timer, on_rss_timer, iv / 4 ? iv / 4 : 1, 0);
 }
 
 /* Keeps the first failure to write an output file; its path is the spec's. */

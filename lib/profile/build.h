@@ -84,8 +84,17 @@ void hp__pwarn(hp__pctx *x, long line, const char *fmt, ...) HP_PRINTF(3, 4);
 /* The hp__csv warning callback that routes through hp__pwarn. */
 void hp__pwarn_csv(void *ud, long line, const char *msg);
 
-/* Field i of a record, or NULL when the column is absent (i < 0) or the row is short. */
-const char *hp__fld(const hp__csv_rec *r, int i, size_t *n);
+/* Field i of a record, or NULL when the column is absent (i < 0) or the row is short. Inline: the
+ * parsers call it for nearly every field of every row. */
+static inline const char *hp__fld(const hp__csv_rec *r, int i, size_t *n)
+{
+  if (i < 0 || (size_t)i >= r->n) {
+    *n = 0;
+    return NULL;
+  }
+  *n = r->len[i];
+  return r->f[i];
+}
 /* Reports a row whose width differs from the header's (once per row). */
 void hp__check_width(hp__pctx *x, const hp__csv_rec *r, size_t ncols);
 /* A numeric field: 1 parsed, 0 absent or no value, -1 not a number (reported with the column). */

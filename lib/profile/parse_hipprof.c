@@ -139,7 +139,9 @@ static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp_
   addr = stack_field(st, rec, C_ADDR, "", &an);
   if (hp__fll(x, rec, st->idx[C_SQ], "stack_sq", &sq) != 1)
     sq = 0;
-  if (frame_class(st->p, addr, an) != 0 || (e->s != NULL && sq >= e->a))
+  /* The cheap test first: a frame deeper than the kept one cannot replace it, whatever its class,
+   * so most rows of a launch need no hash of their frame. */
+  if ((e->s != NULL && sq >= e->a) || frame_class(st->p, addr, an) != 0)
     return 0;
   sn = hp__sanitize_frame(addr, an, buf, sizeof(buf));
   if ((copy = hp__strndup(buf, sn)) == NULL)

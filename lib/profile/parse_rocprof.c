@@ -334,6 +334,18 @@ static int dispatch_first(dispatch_state *d, const hp__csv_rec *rec, long long r
   return 0;
 }
 
+/* Whether a[0..n) equals b[0..n): resource fields are a few bytes, where a library call costs more
+ * than the comparison. */
+static int same_bytes(const char *a, const char *b, size_t n)
+{
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    if (a[i] != b[i])
+      return 0;
+  return 1;
+}
+
 static int dispatch_props(hp__pmc_kernel *pk, const dispatch_state *d, const hp__csv_rec *rec)
 {
   const char *s;
@@ -344,7 +356,7 @@ static int dispatch_props(hp__pmc_kernel *pk, const dispatch_state *d, const hp_
     if ((s = hp__fld(rec, d->idx[i], &n)) == NULL)
       continue;
     /* Resources rarely change between dispatches: the first kept value usually matches. */
-    if (pv->n && pv->len[0] == n && memcmp(pv->v[0], s, n) == 0)
+    if (pv->n && pv->len[0] == n && same_bytes(pv->v[0], s, n))
       continue;
     if (hp__vals_add(&pk->props[i], s, n))
       return HP_ENOMEM;

@@ -1,9 +1,16 @@
 /*
- * The recent-key window (see recent.h). Entries live in an open-addressing table keyed by a hash of
- * (kid, key). Every `window` rows a sweep rebuilds the table without the keys not touched during
- * the last window, handing each to the finish callback; so a key lives between one and two windows
- * and memory is bounded by the keys of 2 * window rows. The hashes of finished keys are kept in a
- * second bounded set, so that a key coming back after it was finished can be counted and reported.
+ * The recent-key window (see recent.h), built so that nothing is ever rebuilt. Entries live in a
+ * slab (`tab`, reused through a free list) and are found through an open-addressing table of
+ * entry indices (`slot`), so growing the table moves 4-byte indices, not entries. The entries are
+ * also chained in sweep order. Every `window` rows a sweep walks that chain once: a key not
+ * touched since the cutoff is handed to the finish callback, deleted from the table (backward
+ * shift, no tombstones) and its entry freed; a key still in use goes to the chain's end. So a key
+ * lives between one and two windows, memory is bounded by the keys of 2 * window rows, and the
+ * set of keys each sweep finishes is exactly the one "last touched before row - window".
+ *
+ * The seed rebuilt the whole table (calloc, rehash of every live key) at every sweep, which cost a
+ * quarter of the time of a kernel-stack file. The hashes of finished keys are kept in a second
+ * bounded set, so that a key coming back after it was finished can be counted and reported.
  */
 #include "profile/recent.h"
 #include "hprun.h"
@@ -15,6 +22,25 @@
 #include <string.h>
 
 #define RECENT_DONE_MAX ((size_t)1 << 18)
+/* The filter in front of the finished-key set: 2^21 bits, one per hash (from bits the set's own
+ * slot index does not use). A clear bit means "not finished" for sure; a set bit sends the lookup
+ * on to the set, which decides. With the set at its cap the filter is 1/8 full, so 7 new keys in
+ * 8 never touch the 4 MB set. */
+#define RECENT_BITS_LOG 21
+
+static size_t done_bit(uint64_t h)
+{
+  return (size_t)(h >> 40) & (((size_t)1 << RECENT_BITS_LOG) - 1);
+}
+
+static inline void prefetch(const void *p)
+{
+#if defined(__GNUC__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
 
 void hp__recent_init(hp__recent *r, long long window, hp__recent_fin fin, void *ud)
 {
@@ -37,6 +63,10 @@ static void done_add(hp__recent *r, uint64_t h)
 
   if (r->done_n >= RECENT_DONE_MAX)
     return;
+  /* The filter is made with the set, before its first key, or never: a filter made later would
+   * lack the keys added before it. */
+  if (r->done_cap == 0 && r->done_bits == NULL)
+    r->done_bits = calloc((size_t)1 << (RECENT_BITS_LOG - 6), sizeof(*r->done_bits));
   if ((r->done_n + 1) * 2 > r->done_cap) {
     size_t ncap = r->done_cap ? r->done_cap * 2 : 1024, i;
     uint64_t *nd = calloc(ncap, sizeof(*nd));
@@ -59,6 +89,8 @@ static void done_add(hp__recent *r, uint64_t h)
       return;
   r->done[k] = h;
   r->done_n++;
+  if (r->done_bits)
+    r->done_bits[done_bit(h) >> 6] |= (uint64_t)1 << (done_bit(h) & 63);
 }
 
 static int done_has(const hp__recent *r, uint64_t h)
@@ -67,6 +99,9 @@ static int done_has(const hp__recent *r, uint64_t h)
 
   if (r->done_cap == 0)
     return 0;
+  /* Without the filter (its allocation failed) every lookup goes to the set. */
+  if (r->done_bits && !(r->done_bits[done_bit(h) >> 6] & ((uint64_t)1 << (done_bit(h) & 63))))
+    return 0;
   mask = r->done_cap - 1;
   for (k = (size_t)h & mask; r->done[k]; k = (k + 1) & mask)
     if (r->done[k] == h)
@@ -74,44 +109,95 @@ static int done_has(const hp__recent *r, uint64_t h)
   return 0;
 }
 
-static void recent_place(hp__recent_ent *tab, size_t cap, const hp__recent_ent *e)
+/* Doubles the slot table and places every live entry's index again. Returns 0 or HP_ENOMEM. */
+static int slots_grow(hp__recent *r)
 {
-  size_t k, mask = cap - 1;
+  size_t ncap = r->slot_cap ? r->slot_cap * 2 : 256, i, k, mask = ncap - 1;
+  uint32_t *ns = calloc(ncap, sizeof(*ns));
 
-  for (k = (size_t)e->h & mask; tab[k].h; k = (k + 1) & mask)
-    ;
-  tab[k] = *e;
+  if (ns == NULL)
+    return HP_ENOMEM;
+  for (i = 0; i < r->slot_cap; i++) {
+    if (r->slot[i] == 0)
+      continue;
+    for (k = (size_t)r->tab[r->slot[i] - 1].h & mask; ns[k]; k = (k + 1) & mask)
+      ;
+    ns[k] = r->slot[i];
+  }
+  free(r->slot);
+  r->slot = ns;
+  r->slot_cap = ncap;
+  return 0;
 }
 
-/* Rebuilds the table with capacity `cap`, finishing every entry last touched before `cutoff`. */
-static int recent_rebuild(hp__recent *r, size_t cap, long long cutoff)
+/* Deletes entry index+1 `id` from the slot table by backward shift: every later entry of the
+ * probe run that may move into the hole does, so lookups never need tombstones. */
+static void slots_delete(hp__recent *r, uint32_t id)
 {
-  hp__recent_ent *nt = calloc(cap, sizeof(*nt));
-  size_t i, n = 0;
+  size_t mask = r->slot_cap - 1, i, j, home;
 
-  if (nt == NULL)
-    return HP_ENOMEM;
-  for (i = 0; i < r->cap; i++) {
-    hp__recent_ent *e = &r->tab[i];
-    if (e->h == 0)
-      continue;
-    if (e->last < cutoff) {
-      if (r->fin)
-        r->fin(r->ud, e);
-      done_add(r, e->h);
-      free(e->key);
-      free(e->s);
-      continue;
+  for (i = (size_t)r->tab[id - 1].h & mask; r->slot[i] != id; i = (i + 1) & mask)
+    ;
+  for (j = (i + 1) & mask; r->slot[j]; j = (j + 1) & mask) {
+    home = (size_t)r->tab[r->slot[j] - 1].h & mask;
+    /* The entry at j may fill the hole at i when its home is not cyclically in (i, j]. */
+    if (((j - home) & mask) >= ((j - i) & mask)) {
+      r->slot[i] = r->slot[j];
+      i = j;
     }
-    recent_place(nt, cap, e);
-    n++;
   }
-  free(r->tab);
-  r->tab = nt;
-  r->cap = cap;
-  r->n = n;
-  r->epoch++;
-  return 0;
+  r->slot[i] = 0;
+}
+
+/* Whether the entry's key lives in its kbuf (decided by length, as pointers into the slab move). */
+static int key_inline(const hp__recent_ent *e)
+{
+  return e->klen < sizeof(e->kbuf);
+}
+
+/* A free entry's index + 1, growing the slab when none is free; 0 on HP_ENOMEM. */
+static uint32_t ent_alloc(hp__recent *r)
+{
+  uint32_t id = r->free_head;
+  size_t i;
+
+  if (id) {
+    r->free_head = r->tab[id - 1].next;
+    return id;
+  }
+  if (r->used == r->cap) {
+    if (r->cap >= UINT32_MAX / 2 ||
+        hp__grow((void **)&r->tab, &r->cap, r->cap + 1, sizeof(*r->tab)))
+      return 0;
+    r->epoch++; /* the slab moved: older entry pointers are stale, and so are inline keys' */
+    for (i = 0; i < r->used; i++)
+      if (r->tab[i].h != 0 && key_inline(&r->tab[i]))
+        r->tab[i].key = r->tab[i].kbuf;
+  }
+  return (uint32_t)++r->used;
+}
+
+static void ent_release(hp__recent *r, uint32_t id)
+{
+  hp__recent_ent *e = &r->tab[id - 1];
+
+  if (!key_inline(e))
+    free(e->key);
+  free(e->s);
+  e->key = e->s = NULL;
+  e->h = 0;
+  e->next = r->free_head;
+  r->free_head = id;
+}
+
+static void chain_append(hp__recent *r, uint32_t id)
+{
+  r->tab[id - 1].next = 0;
+  if (r->tail)
+    r->tab[r->tail - 1].next = id;
+  else
+    r->head = id;
+  r->tail = id;
 }
 
 int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, long long row,
@@ -119,13 +205,18 @@ int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, 
 {
   uint64_t h = recent_hash(kid, key, klen);
   size_t k, mask;
+  uint32_t id;
   hp__recent_ent *e;
 
-  if ((r->n + 1) * 2 > r->cap && recent_rebuild(r, r->cap ? r->cap * 2 : 256, LLONG_MIN))
+  /* The finished-key filter is looked up only for a new key: start loading its word now, while
+   * the table is probed. */
+  if (r->done_bits)
+    prefetch(&r->done_bits[done_bit(h) >> 6]);
+  if ((r->n + 1) * 2 > r->slot_cap && slots_grow(r))
     return HP_ENOMEM;
-  mask = r->cap - 1;
-  for (k = (size_t)h & mask; r->tab[k].h; k = (k + 1) & mask) {
-    e = &r->tab[k];
+  mask = r->slot_cap - 1;
+  for (k = (size_t)h & mask; r->slot[k]; k = (k + 1) & mask) {
+    e = &r->tab[r->slot[k] - 1];
     if (e->h == h && e->kid == kid && e->klen == klen && memcmp(e->key, key, klen) == 0) {
       e->last = row;
       *out = e;
@@ -133,10 +224,19 @@ int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, 
       return 0;
     }
   }
-  e = &r->tab[k];
-  e->key = hp__strndup(key, klen);
-  if (e->key == NULL)
+  if ((id = ent_alloc(r)) == 0)
     return HP_ENOMEM;
+  e = &r->tab[id - 1];
+  e->klen = (uint32_t)klen;
+  if (key_inline(e)) {
+    memcpy(e->kbuf, key, klen);
+    e->kbuf[klen] = '\0';
+    e->key = e->kbuf;
+  } else if ((e->key = hp__strndup(key, klen)) == NULL) {
+    e->next = r->free_head;
+    r->free_head = id;
+    return HP_ENOMEM;
+  }
   e->h = h;
   e->kid = kid;
   e->klen = (uint32_t)klen;
@@ -144,6 +244,8 @@ int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, 
   e->a = 0;
   e->s = NULL;
   e->flag = 0;
+  r->slot[k] = id;
+  chain_append(r, id);
   r->n++;
   if (done_has(r, h))
     r->reappeared++;
@@ -152,32 +254,65 @@ int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, 
   return 0;
 }
 
+/* Finishes every entry last touched before `cutoff`, in one walk of the chain. */
+static void sweep(hp__recent *r, long long cutoff)
+{
+  size_t todo = r->n;
+  uint32_t id;
+
+  while (todo-- > 0 && (id = r->head) != 0) {
+    hp__recent_ent *e = &r->tab[id - 1];
+    r->head = e->next;
+    /* The next entry's finished-set slot, loading while this one is handled. */
+    if (r->head && r->done_cap)
+      prefetch(&r->done[(size_t)r->tab[r->head - 1].h & (r->done_cap - 1)]);
+    if (r->head == 0)
+      r->tail = 0;
+    if (e->last >= cutoff) {
+      chain_append(r, id);
+      continue;
+    }
+    if (r->fin)
+      r->fin(r->ud, e);
+    done_add(r, e->h);
+    slots_delete(r, id);
+    ent_release(r, id);
+    r->n--;
+  }
+  r->epoch++;
+}
+
 int hp__recent_tick(hp__recent *r, long long row)
 {
   if (row < r->next_sweep)
     return 0;
   r->next_sweep = row + r->window;
-  return recent_rebuild(r, r->cap ? r->cap : 256, row - r->window);
+  sweep(r, row - r->window);
+  return 0;
 }
 
 void hp__recent_finish(hp__recent *r)
 {
-  size_t i;
+  uint32_t id;
 
-  /* Finished in row order of their first appearance would be nicer, but the results are sums and
-   * counts, and ties between origins are broken by row numbers, so the order does not matter. */
-  for (i = 0; i < r->cap; i++) {
-    hp__recent_ent *e = &r->tab[i];
-    if (e->h == 0)
-      continue;
+  /* In sweep order; the results are sums and counts, and ties between origins are broken by row
+   * numbers, so the order does not matter. */
+  for (id = r->head; id != 0; id = r->tab[id - 1].next) {
+    hp__recent_ent *e = &r->tab[id - 1];
     if (r->fin)
       r->fin(r->ud, e);
-    free(e->key);
+    if (!key_inline(e))
+      free(e->key);
     free(e->s);
   }
   free(r->tab);
+  free(r->slot);
   free(r->done);
+  free(r->done_bits);
   r->tab = NULL;
+  r->slot = NULL;
   r->done = NULL;
-  r->cap = r->n = r->done_cap = r->done_n = 0;
+  r->done_bits = NULL;
+  r->cap = r->n = r->done_cap = r->done_n = r->slot_cap = r->used = 0;
+  r->head = r->tail = r->free_head = 0;
 }

@@ -24,13 +24,15 @@ typedef struct hp__recent_ent {
   long long a;           /* payload: stacks keep the best frame's stack_sq here */
   char *s;               /* payload: an owned string (stacks: the best user frame) */
   int flag;              /* payload: e.g. "this launch already has a duration" */
+  uint32_t next; /* the next entry in sweep order (index + 1; 0 = none), or on the free list */
+  char kbuf[20]; /* short keys live here (key points at it), sparing a malloc per key */
 } hp__recent_ent;
 
 typedef void (*hp__recent_fin)(void *ud, hp__recent_ent *e);
 
 typedef struct hp__recent {
-  hp__recent_ent *tab;
-  size_t cap, n;
+  hp__recent_ent *tab; /* the entries (a slab: indices stay, pointers move when it grows) */
+  size_t cap, n;       /* tab's capacity, live entries */
   long long window, next_sweep;
   hp__recent_fin fin; /* may be NULL */
   void *ud;
@@ -38,6 +40,13 @@ typedef struct hp__recent {
   uint64_t *done;           /* hashes of finished keys (bounded), to notice a key coming back */
   size_t done_cap, done_n;
   long long reappeared; /* new keys whose hash was among the finished ones */
+  uint32_t *slot;       /* the hash table: entry index + 1 per slot, 0 = empty */
+  size_t slot_cap;      /* a power of two, at least twice n */
+  uint32_t head, tail;  /* sweep order: entries in order of insertion or last sweep (index + 1) */
+  uint32_t free_head;   /* unused entries of tab (index + 1) */
+  size_t used;          /* entries of tab ever handed out */
+  uint64_t *done_bits;  /* a one-bit-per-hash filter of `done` (256 KB): most new keys are told
+                           apart without a cache miss in the 4 MB set */
 } hp__recent;
 
 /* The window every parser uses, in rows. */
@@ -45,7 +54,8 @@ typedef struct hp__recent {
 
 void hp__recent_init(hp__recent *r, long long window, hp__recent_fin fin, void *ud);
 /* Finds or adds (kid, key) and marks it touched at `row`. *added is 1 for a new key. The entry
- * pointer stays valid until the next touch or sweep. */
+ * pointer stays valid until the next touch or sweep; `epoch` changes whenever an older pointer may
+ * have gone stale (a sweep, or the entries growing), so a caller may keep one while it does not. */
 int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, long long row,
                      hp__recent_ent **out, int *added);
 /* Finishes keys older than the window when `row` has passed the next sweep point. */

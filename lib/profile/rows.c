@@ -35,16 +35,6 @@ void hp__pwarn_csv(void *ud, long line, const char *msg)
   hp__pwarn(ud, line, "%s", msg);
 }
 
-const char *hp__fld(const hp__csv_rec *r, int i, size_t *n)
-{
-  if (i < 0 || (size_t)i >= r->n) {
-    *n = 0;
-    return NULL;
-  }
-  *n = r->len[i];
-  return r->f[i];
-}
-
 void hp__check_width(hp__pctx *x, const hp__csv_rec *r, size_t ncols)
 {
   if (r->n != ncols)

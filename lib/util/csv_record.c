@@ -4,10 +4,11 @@
  *
  * Parsing never changes the buffer in a way it cannot take back until a record is known to be
  * complete, which is what makes the restart after a refill safe (see lib/util/csv.c). Field ends
- * are found with memchr or an 8-bytes-at-a-time search, so the cost per byte is that of a
- * vectorised search rather than a byte-at-a-time state machine.
+ * are found with the block masks of lib/util/csv_scan.h: one pass over 64 bytes finds every
+ * delimiter in them, so a short field costs a bit scan, not a search.
  */
 #include "util/csv_internal.h"
+#include "util/csv_scan.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -56,32 +57,6 @@ static long count_nl(const char *p, const char *end)
     p++;
   }
   return n;
-}
-
-/* The first comma or newline in [p, end), or NULL. Most unquoted fields are a few bytes long
- * (numbers), where a call to memchr costs more than the search: this looks at 8 bytes per step
- * with the "has a zero byte" bit trick (exact for the lowest match), then byte by byte. */
-static char *find_delim(char *p, char *end)
-{
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-  const uint64_t commas = 0x2C2C2C2C2C2C2C2CULL, newlines = 0x0A0A0A0A0A0A0A0AULL;
-
-  while (end - p >= 8) {
-    uint64_t w, a, b, t;
-    memcpy(&w, p, 8);
-    a = w ^ commas;
-    b = w ^ newlines;
-    t = (((a - ones) & ~a) | ((b - ones) & ~b)) & highs;
-    if (t)
-      return p + (__builtin_ctzll(t) >> 3);
-    p += 8;
-  }
-#endif
-  for (; p < end; p++)
-    if (*p == ',' || *p == '\n')
-      return p;
-  return NULL;
 }
 
 /* Undoes the quoting of a field in place: doubled quotes become one, the closing quote goes, and
@@ -144,8 +119,9 @@ static int scan_quoted(char *p, char *end, int eof, field *fl)
   char *q = p + 1;
 
   fl->kind = FK_QUOTED;
+  fl->nl = 0;
   for (;;) {
-    q = memchr(q, '"', (size_t)(end - q));
+    q = csv_find_quote(q, end, &fl->nl);
     if (q == NULL)
       return eof ? REC_UNTERMINATED : REC_NEED_MORE;
     if (q + 1 == end && !eof) /* a doubled quote may continue in the next read */
@@ -159,7 +135,6 @@ static int scan_quoted(char *p, char *end, int eof, field *fl)
   }
   fl->start = p + 1;
   fl->end = q;
-  fl->nl = count_nl(fl->start, q);
   fl->stray = 0;
   p = q + 1;
   if (p < end && *p != ',' && *p != '\n' && !(*p == '\r' && (p + 1 == end || p[1] == '\n'))) {
@@ -180,11 +155,31 @@ static int scan_quoted(char *p, char *end, int eof, field *fl)
   return 0;
 }
 
+/* The common quoted field, through the block masks: a closing quote followed by ',' or '\n'.
+ * Returns 0 with *fl filled as scan_quoted would fill it, or -1 for anything else (a doubled
+ * quote, a CR, characters after the quote, the data ending), which scan_quoted then decides. */
+CSV_INLINE int scan_quoted_fast(csv_block *blk, char *p, char *end, field *fl)
+{
+  long nl = 0;
+  char *q = csv_block_find_quote(blk, p + 1, end, &nl);
+
+  if (q == NULL || end - q < 2 || (q[1] != ',' && q[1] != '\n'))
+    return -1;
+  fl->kind = FK_QUOTED;
+  fl->start = p + 1;
+  fl->end = q;
+  fl->nl = nl;
+  fl->stray = 0;
+  fl->next = q + 1;
+  return 0;
+}
+
 /* Finds the end of the unquoted field that starts at p. Returns 0 with *fl filled, or
  * REC_NEED_MORE when the data ends before the field does. */
-static int scan_plain(char *p, char *end, int eof, field *fl)
+CSV_INLINE int scan_plain(csv_block *blk, char *p, char *end, int eof, field *fl)
 {
-  char *q = find_delim(p, end);
+  int is_nl = 0;
+  char *q = csv_block_find(blk, p, end, &is_nl);
 
   if (q == NULL) {
     if (!eof)
@@ -196,10 +191,67 @@ static int scan_plain(char *p, char *end, int eof, field *fl)
   fl->end = q;
   fl->nl = 0;
   fl->stray = 0;
-  if ((q == end || *q == '\n') && q > p && q[-1] == '\r')
+  if ((q == end || is_nl) && q > p && q[-1] == '\r')
     fl->end--;
   fl->next = q;
   return 0;
+}
+
+/* A run of fields that end in ',' inside the loaded data: the loop most bytes of a profiler CSV
+ * go through, with nothing to decide per field but where it ends. Unquoted fields and clean quoted
+ * ones (ncu quotes every field) are both taken. It stops before the record's last field, before a
+ * field the general path must judge (a doubled quote, a newline inside quotes, characters after a
+ * closing quote, too long, running to the end of the data) and when the field arrays are full, and
+ * leaves those to parse_record, which gives the same fields. The arrays are held in locals because
+ * the NUL stores may alias anything. Returns the new field count; *pp moves past the run. */
+CSV_INLINE size_t field_run(hp__csv *c, csv_block *blk, char **pp, char *end, size_t nf)
+{
+  char *p = *pp, **f = c->f, *q;
+  size_t *len = c->flen, cap = c->fcap, maxf = c->max_field;
+  unsigned char *kind = c->fkind;
+  uint64_t bits = 0, off;
+  long nl = 0;
+  int fresh = 0; /* bits holds the delimiters at or after p; each plain field clears the lowest */
+
+  while (nf < cap && p < end) {
+    if (*p == '"') {
+      q = csv_block_find_quote(blk, p + 1, end, &nl);
+      if (q == NULL || nl != 0 || end - q < 2 || q[1] != ',' || (size_t)(q - p - 1) > maxf)
+        break;
+      f[nf] = p + 1;
+      len[nf] = (size_t)(q - p - 1);
+      kind[nf] = FK_QUOTED;
+      *q = '\0';
+      p = q + 2;
+      nf++;
+      fresh = 0;
+      continue;
+    }
+    if (!fresh) {
+      bits = csv_block_bits(blk, p, end);
+      fresh = 1;
+    }
+    while (bits == 0) {
+      if (end - blk->blk <= 64)
+        goto out;
+      csv_block_load(blk, blk->blk + 64, end);
+      bits = blk->delim;
+    }
+    off = csv_ctz(bits);
+    q = (char *)blk->blk + off;
+    if (((blk->nl >> off) & 1) || (size_t)(q - p) > maxf)
+      break;
+    f[nf] = p;
+    len[nf] = (size_t)(q - p);
+    kind[nf] = FK_PLAIN;
+    *q = '\0';
+    p = q + 1;
+    nf++;
+    bits &= bits - 1;
+  }
+out:
+  *pp = p;
+  return nf;
 }
 
 /* Parses one record starting at buf[pos]. The buffer is changed only where undo() can put it
@@ -211,12 +263,17 @@ static int parse_record(hp__csv *c, hp__csv_rec *rec)
   size_t nf = 0, i;
   long nl = 0, stray_field = -1;
   int eof = c->eof, any_unquote = 0, r;
+  csv_block blk = {NULL, 0, 0, 0};
   field fl;
 
   for (;;) {
+    nf = field_run(c, &blk, &p, end, nf);
     if (nf == c->fcap && grow_fields(c))
       return undo(c, nf, HP_ENOMEM);
-    r = p < end && *p == '"' ? scan_quoted(p, end, eof, &fl) : scan_plain(p, end, eof, &fl);
+    if (p < end && *p == '"')
+      r = scan_quoted_fast(&blk, p, end, &fl) == 0 ? 0 : scan_quoted(p, end, eof, &fl);
+    else
+      r = scan_plain(&blk, p, end, eof, &fl);
     if (r)
       return undo(c, nf, r);
     if ((size_t)(fl.end - fl.start) > c->max_field)

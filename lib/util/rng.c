@@ -5,6 +5,7 @@
  * it and the bootstrap resamples with it, and both must give the same sequence on every platform.
  */
 #include "hprun.h"
+#include "util/rng.h"
 
 #include <stdint.h>
 
@@ -30,9 +31,9 @@ void hp_rng_seed(hp_rng *r, uint64_t seed)
     r->s[i] = splitmix64(&seed);
 }
 
-uint64_t hp_rng_next(hp_rng *r)
+/* One xoshiro256** step; static inline so that the bulk draw below keeps the state in registers. */
+static inline uint64_t step(uint64_t *s)
 {
-  uint64_t *s = r->s;
   uint64_t result = rotl(s[1] * 5, 7) * 9;
   uint64_t t = s[1] << 17;
 
@@ -43,6 +44,11 @@ uint64_t hp_rng_next(hp_rng *r)
   s[2] ^= t;
   s[3] = rotl(s[3], 45);
   return result;
+}
+
+uint64_t hp_rng_next(hp_rng *r)
+{
+  return step(r->s);
 }
 
 double hp_rng_uniform(hp_rng *r)
@@ -76,4 +82,42 @@ void hp_rng_shuffle(hp_rng *r, size_t *idx, size_t n)
     idx[i - 1] = idx[j];
     idx[j] = t;
   }
+}
+
+/* x mod n by a multiplication: m = floor((2^64 - 1) / n) is at least 2^64 / n - 1, so for x below
+ * 2^64 the quotient estimate mulhi(x, m) falls short of floor(x / n) by at most 1, and one
+ * conditional subtraction corrects it; the remainder is then exact for every x. */
+__extension__ typedef unsigned __int128 u128;
+
+static uint64_t mod_by_mul(uint64_t x, uint64_t n, uint64_t m)
+{
+  uint64_t q = (uint64_t)(((u128)x * m) >> 64), rem = x - q * n;
+
+  /* A select, not a loop: the branch would be mispredicted about every other draw. */
+  return rem >= n ? rem - n : rem;
+}
+
+void hp__rng_below_many(hp_rng *r, size_t n, uint32_t *out, size_t count)
+{
+  uint64_t bound = (uint64_t)n, threshold, m, x, st[4];
+  size_t i;
+
+  if (n == 0) {
+    for (i = 0; i < count; i++)
+      out[i] = 0;
+    return;
+  }
+  /* The same rejection as hp_rng_below, computed once; the state lives in a local copy. */
+  threshold = (uint64_t)(0 - bound) % bound;
+  m = UINT64_MAX / bound;
+  for (i = 0; i < 4; i++)
+    st[i] = r->s[i];
+  for (i = 0; i < count; i++) {
+    do
+      x = step(st);
+    while (x < threshold);
+    out[i] = (uint32_t)mod_by_mul(x, bound, m);
+  }
+  for (i = 0; i < 4; i++)
+    r->s[i] = st[i];
 }
