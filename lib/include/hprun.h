@@ -230,6 +230,9 @@ typedef struct hp_plan {
 
   hp_category_rule *categories; /* NULL: the built-in rules (configs/categories/pytorch.yaml) */
   size_t ncategories;
+  /* `roofline:`: the ceilings, from its peaks file with the inline figures over them; NULL when
+   * the plan has none (roofline points are still computed, without a roof). */
+  struct hp_peaks *roofline;
 } hp_plan;
 
 /* Loads and validates a plan. On success *out is a new plan (free with hp_plan_free). On failure
@@ -275,5 +278,6 @@ const char *hp_tool_modes(const char *tool);
 #include "hprun_stats.h"
 #include "hprun_profile.h"
 #include "hprun_session.h"
+#include "hprun_roofline.h"
 
 #endif /* HPRUN_H */

@@ -86,7 +86,8 @@ typedef struct hp_pass_result {
   char *xk_name;
   double xk_avg_ms; /* NaN when no profiler kernel times */
   long long xk_calls;
-  long long app_launches; /* the app's own `launches=` figure, -1 unknown */
+  long long app_launches;       /* the app's own `launches=` figure, -1 unknown */
+  struct hp_roofline *roofline; /* the profile's kernels on the roofline; NULL when none */
 } hp_pass_result;
 
 /* Why a session (or a comparison) fails, one per pass and reason: the exit code's explanation.
@@ -136,13 +137,15 @@ typedef struct hp_session {
   size_t ncauses;
   char *plan_sha256; /* read back: the plan's SHA-256 (manifest.json or plan.yaml); else NULL */
   unsigned written;  /* HP_WROTE_* bits: the session folder's files hp_session_run wrote */
+  struct hp_peaks *peaks; /* the roofline's ceilings (plan or summary.json); NULL when none */
 } hp_session;
 
 /* The bits of hp_session.written: only a file that was written is announced. */
 enum {
   HP_WROTE_MANIFEST = 1,
   HP_WROTE_SUMMARY = 2,
-  HP_WROTE_REPORT = 4
+  HP_WROTE_REPORT = 4,
+  HP_WROTE_HTML = 8
 };
 
 void hp_session_free(hp_session *s);
@@ -189,6 +192,9 @@ void hp_report_table(const hp_session *s, FILE *fp);
 int hp_report_json(const hp_session *s, char **out);
 int hp_report_markdown(const hp_session *s, char **out);
 int hp_report_junit(const hp_session *s, char **out);
+/* report.html: one self-contained page with the tables and inline SVG charts (no script, no
+ * network; docs/report-html.md). *out is malloc'd. */
+int hp_report_html(const hp_session *s, char **out);
 /* Writes summary.json and report.md into the session folder (replacing earlier renderings of the
  * same session, never the measurements). Each is written even when the other fails; returns 0 or
  * the first failure's HP_E* code. */

@@ -9,6 +9,7 @@
  * than any profiler does.
  */
 #include "analyze/profiles.h"
+#include "analyze/roofline.h"
 #include "analyze/results.h"
 #include "exec/runner.h"
 #include "report/write_all.h"
@@ -226,6 +227,7 @@ static int session_close(hp__session_ctx *c, int r)
     hp__session_io_error(c, "write", "manifest.json", errno);
   hp_strv_free(&tools);
   hp__session_parse_profiles(s, c->plan->categories, c->plan->ncategories, c->diags);
+  hp__session_peaks(s, c->plan->roofline);
   hp__session_analyze(s, c->plan);
   s->exit_code = c->io_failed ? HP_EXIT_IO : hp__session_exit_code(s);
   if (hp__report_write_all_at(s, c->dirfd, c->diags, &s->written) != 0) {

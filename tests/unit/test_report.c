@@ -20,6 +20,7 @@
 
 #include "analyze/profiles.h"
 #include "analyze/results.h"
+#include "report/html.h"
 #include "report/markdown.h"
 #include "util/buf.h"
 #include "util/fsutil.h"
@@ -182,6 +183,72 @@ static hp_session *demo(void)
                    0);
   s->exit_code = HP_EXIT_RUNFAIL;
   return s;
+}
+
+/* report.html: the same figures and causes, every text escaped, and the charts drawn where hand
+ * arithmetic puts them. The overhead axis is log10 over [0.8775, 1.3725] (the ratios 0.9..1.35 and
+ * the interval 1.25..1.35 padded by 5% of their span) on pixels 180..710, so 1x sits at 334.8 and
+ * the stats bar (1.3x) ends at 645.7: x=334.8, width=310.9; warn (1.05) at 392.6, fail at 447.8. */
+static void test_html(void **state)
+{
+  hp_session *s = demo();
+  char *text = NULL;
+  const char *p;
+  int n = 0;
+
+  (void)state;
+  assert_int_equal(hp_report_html(s, &text), 0);
+  assert_contains(text, "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">");
+  for (p = text; (p = strstr(p, "<svg ")) != NULL; p++)
+    n++;
+  assert_int_equal(n, 3);
+  assert_contains(text, "id=\"chart-overhead\"");
+  assert_contains(text, "id=\"chart-timeline\"");
+  assert_contains(text, "id=\"chart-distributions\"");
+  assert_contains(text,
+                  "<rect x=\"334.8\" y=\"33.0\" width=\"310.9\" height=\"16.0\" "
+                  "class=\"bar perturbed\"><title>stats (stats): +30.00% of the baseline, "
+                  "95% CI [1.25, 1.35], perturbed</title></rect>");
+  assert_contains(text, "<line x1=\"392.6\" y1=\"22.0\" x2=\"392.6\"");
+  assert_contains(text, "<line x1=\"447.8\" y1=\"22.0\" x2=\"447.8\"");
+  assert_contains(text, ">+30.00% perturbed</text>");
+  assert_contains(text, ">failed: no value</text>");
+  assert_contains(text, ">-10.00% perturbed</text>");
+  assert_contains(text, "<td class=\"flag perturbed\">perturbed</td><td>accepted</td>");
+  /* Text from the session is escaped everywhere. */
+  assert_contains(text, "t &amp; co &lt; 2x | noted");
+  assert_contains(text,
+                  "<code>note: cand: a gate &amp; &lt;its&gt; limit were not evaluated</code>");
+  assert_contains(text,
+                  "<li class=\"fail-line\"><code>fail: stats: t +30.00% &gt; fail 10% "
+                  "(p=0.01)</code></li>");
+  assert_null(strstr(text, "<its>"));
+  free(text);
+  hp_session_free(s);
+}
+
+/* Escaping for XML (invalid UTF-8 and control bytes become '?', a cut ends in "…") and the axis
+ * ticks: decades on a log axis, 1-2-5 steps on a linear one. */
+static void test_html_helpers(void **state)
+{
+  hp__buf b = HP__BUF_INIT;
+  hp__axis a = {0.5, 150, 0, 100, 1};
+  double t[16];
+
+  (void)state;
+  assert_int_equal(hp__html_text(&b, "k<T&U>(\"x\") \xff\x01 \xc3\xa9", 0), 0);
+  assert_string_equal(b.data, "k&lt;T&amp;U&gt;(&quot;x&quot;) ?? \xc3\xa9");
+  hp__buf_reset(&b);
+  assert_int_equal(hp__html_text(&b, "abcdef", 3), 0);
+  assert_string_equal(b.data, "abc\xe2\x80\xa6");
+  hp__buf_free(&b);
+  assert_int_equal(hp__axis_ticks(&a, t, 16), 3);
+  assert_true(t[0] == 1 && t[1] == 10 && t[2] == 100);
+  a.log = 0, a.lo = 0, a.hi = 10;
+  assert_int_equal(hp__axis_ticks(&a, t, 16), 6);
+  assert_true(t[0] == 0 && t[1] == 2 && t[5] == 10);
+  a.log = 1, a.lo = 1, a.hi = 1000, a.p0 = 0, a.p1 = 300;
+  assert_true(fabs(hp__axis_px(&a, 10) - 100) < 1e-9);
 }
 
 static void test_table(void **state)
@@ -538,6 +605,7 @@ static void test_summary_round_trip(void **state)
 
   remove_in(dir, "summary.json", 0);
   remove_in(dir, "report.md", 0);
+  remove_in(dir, "report.html", 0);
   remove_in(dir, "plan.yaml", 0);
   remove_in(dir, "stats/1/result_1.kernel.csv", 0);
   remove_in(dir, "stats/1", 1);
@@ -606,6 +674,7 @@ static void test_reread_keeps_judgements(void **state)
 
   remove_in(dir, "summary.json", 0);
   remove_in(dir, "report.md", 0);
+  remove_in(dir, "report.html", 0);
   remove_in(dir, "stats/1/result_1.kernel.csv", 0);
   remove_in(dir, "stats/1", 1);
   remove_in(dir, "stats", 1);
@@ -921,6 +990,8 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_table),
+      cmocka_unit_test(test_html),
+      cmocka_unit_test(test_html_helpers),
       cmocka_unit_test(test_markdown),
       cmocka_unit_test(test_markdown_thousand_runs),
       cmocka_unit_test(test_markdown_bounded),
