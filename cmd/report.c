@@ -21,9 +21,14 @@ enum {
   OPT_HTML
 };
 
-static const struct option report_longopts[] = {
-    CMD_LONG_HELP,     {"format", required_argument, NULL, OPT_FORMAT}, CMD_LONG_JUNIT,
-    CMD_LONG_MARKDOWN, {"html", required_argument, NULL, OPT_HTML},     CMD_LONG_END};
+static const struct option report_longopts[] = {CMD_LONG_HELP,
+                                                {"format", required_argument, NULL, OPT_FORMAT},
+                                                CMD_LONG_JUNIT,
+                                                CMD_LONG_MARKDOWN,
+                                                {"html", required_argument, NULL, OPT_HTML},
+                                                CMD_LONG_ASCII,
+                                                CMD_LONG_BARS,
+                                                CMD_LONG_END};
 
 /* Takes one option or the session; returns CMD_GO_ON or the exit status. */
 static int report_option(struct report_args *a, int c, const char *v)
@@ -31,9 +36,10 @@ static int report_option(struct report_args *a, int c, const char *v)
   switch (c) {
   case 'h':
     printf("usage: hprun report SESSION [--format text|md|json|junit|html] [--junit FILE] "
-           "[--markdown FILE]\n                    [--html FILE]\nSESSION is a session folder or "
+           "[--markdown FILE]\n                    [--html FILE] [--ascii | --bars]\nSESSION is a "
+           "session folder or "
            "its summary.json. Prints the table (or the chosen format) and writes the requested "
-           "files.\n");
+           "files. The table has overhead bars on a terminal (not with --ascii) or with --bars.\n");
     return HP_EXIT_OK;
   case OPT_FORMAT:
     if (!(a->format = v))
@@ -45,6 +51,8 @@ static int report_option(struct report_args *a, int c, const char *v)
     break;
   case CMD_OPT_JUNIT:
   case CMD_OPT_MARKDOWN:
+  case CMD_OPT_ASCII:
+  case CMD_OPT_BARS:
     if (cmd_reports_option(&a->reports, c, v))
       return HP_EXIT_USAGE;
     break;
@@ -101,7 +109,7 @@ int cmd_report(int argc, char **argv)
     goto done;
   }
   if (strcmp(a.format, "text") == 0)
-    hp_report_table(s, stdout);
+    hp_report_table_bars(s, stdout, cmd_reports_bars(&a.reports));
   else {
     r = strcmp(a.format, "md") == 0     ? hp_report_markdown(s, &text)
         : strcmp(a.format, "json") == 0 ? hp_report_json(s, &text)

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define W 860.0
 #define H 420.0
@@ -71,6 +72,23 @@ static int roof(hp__buf *b, const hp__axis *ax, const hp__axis *ay, double bw, d
   return r;
 }
 
+/* A kernel's label on the chart: its name up to the argument list, at most 28 characters (the
+ * tooltip and the table have it whole). */
+static int point_label(hp__buf *b, double x, double y, const char *kernel)
+{
+  char name[64];
+  size_t n = strcspn(kernel, "(");
+  int r;
+
+  if (strncmp(kernel, "void ", 5) == 0 && n > 5)
+    kernel += 5, n -= 5;
+  snprintf(name, sizeof(name), "%.*s", (int)(n < 60 ? n : 60), kernel);
+  r = hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\" class=\"legend\">",
+                     x + 8, y - 7);
+  r |= hp__html_text(b, name, 28);
+  return r | hp__buf_adds(b, "</text>\n");
+}
+
 static int points(hp__buf *b, const hp__axis *ax, const hp__axis *ay, size_t pi,
                   const hp_pass_result *pr)
 {
@@ -89,6 +107,7 @@ static int points(hp__buf *b, const hp__axis *ax, const hp__axis *ay, size_t pi,
              pr->name, hp__fmt_num(a, sizeof(a), p->ai), hp__fmt_num(g, sizeof(g), p->gflops),
              hp_bound_name(p->bound), hp__fmt_num(e, sizeof(e), p->efficiency * 100));
     r |= hp__svg_circle(b, hp__axis_px(ax, p->ai), hp__axis_px(ay, p->gflops), 5, cls, tip);
+    r |= point_label(b, hp__axis_px(ax, p->ai), hp__axis_px(ay, p->gflops), p->kernel);
   }
   return r;
 }

@@ -209,10 +209,14 @@ int hp__svg_circle(hp__buf *b, double cx, double cy, double rad, const char *cls
   return r | close_shape(b, "circle", tip);
 }
 
-/* A tick's label: 6 significant digits at most, no trailing zeros ("0.5", "1e+06"). */
+/* A tick's label: whole numbers up to a million as they are ("100000"), others with 4
+ * significant digits and no trailing zeros ("0.5", "1e+07"). */
 static void tick_label(char *buf, size_t len, double v)
 {
-  snprintf(buf, len, "%.4g", v);
+  if (fabs(v) >= 1 && fabs(v) < 1e6 && v == floor(v))
+    snprintf(buf, len, "%.0f", v);
+  else
+    snprintf(buf, len, "%.4g", v);
 }
 
 int hp__svg_xaxis(hp__buf *b, const hp__axis *a, double y_top, double y, const char *label)

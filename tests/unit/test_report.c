@@ -22,6 +22,7 @@
 #include "analyze/results.h"
 #include "report/html.h"
 #include "report/markdown.h"
+#include "report/report.h"
 #include "util/buf.h"
 #include "util/fsutil.h"
 #include "util/jsonread.h"
@@ -249,6 +250,34 @@ static void test_html_helpers(void **state)
   assert_true(t[0] == 0 && t[1] == 2 && t[5] == 10);
   a.log = 1, a.lo = 1, a.hi = 1000, a.p0 = 0, a.p1 = 300;
   assert_true(fabs(hp__axis_px(&a, 10) - 100) < 1e-9);
+}
+
+/* The terminal's overhead bars: log10(ratio) / log10(scale) of 20 cells, in eighths. */
+static void test_term_bars(void **state)
+{
+  hp_session *s = demo();
+  char bar[96], *text = NULL;
+  size_t len = 0;
+  FILE *fp;
+
+  (void)state;
+  assert_int_equal(hp__term_bar(bar, sizeof(bar), 10, 100, 20), 0);
+  assert_string_equal(bar, "██████████");
+  assert_int_equal(hp__term_bar(bar, sizeof(bar), 2, 100, 20), 0);
+  assert_string_equal(bar, "███"); /* 3.01 cells */
+  assert_int_equal(hp__term_bar(bar, sizeof(bar), 1.0, 100, 20), 0);
+  assert_string_equal(bar, "▏");
+  assert_int_equal(hp__term_bar(bar, sizeof(bar), NAN, 100, 20), 0);
+  assert_string_equal(bar, "");
+  /* In the table: the scale is at least 10x, so stats' 1.3x is log10(1.3) x 20 = 2.28 cells. */
+  fp = open_memstream(&text, &len);
+  assert_non_null(fp);
+  hp_report_table_bars(s, fp, 1);
+  assert_int_equal(fclose(fp), 0);
+  assert_contains(text, " perturbed              ██▎\n");
+  assert_contains(text, " baseline\n");
+  free(text);
+  hp_session_free(s);
 }
 
 static void test_table(void **state)
@@ -991,6 +1020,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_table),
       cmocka_unit_test(test_html),
+      cmocka_unit_test(test_term_bars),
       cmocka_unit_test(test_html_helpers),
       cmocka_unit_test(test_markdown),
       cmocka_unit_test(test_markdown_thousand_runs),
