@@ -139,12 +139,14 @@ int hp__html_overhead(hp__buf *b, const hp_session *s)
   double warn_at = hib ? 1 / (1 + s->warn) : 1 + s->warn;
   double fail_at = s->fail > 0 ? (hib ? 1 / (1 + s->fail) : 1 + s->fail) : NAN;
   double *v, y, h;
-  size_t i, nbars = 0, nv;
+  size_t i, nbars = 0, nv, variants = 0;
   hp__axis a;
   char desc[2048], wl[48], fl[48];
 
-  for (i = 0; i < s->npasses; i++)
+  for (i = 0; i < s->npasses; i++) {
     nbars += has_bar(&s->passes[i]);
+    variants |= s->passes[i].is_variant && has_bar(&s->passes[i]);
+  }
   if (nbars == 0)
     return 0;
   if ((v = malloc((3 * s->npasses + 4) * sizeof(*v))) == NULL)
@@ -157,7 +159,8 @@ int hp__html_overhead(hp__buf *b, const hp_session *s)
   a.lo = fmin(a.lo, 1 / 1.05);
   a.p0 = LEFT;
   a.p1 = W - RIGHT;
-  h = TOP + ROW * (double)nbars + BOTTOM;
+  /* The variants get a heading row of their own: they are measured against the reference. */
+  h = TOP + ROW * (double)(nbars + (variants ? 1 : 0)) + BOTTOM;
   overhead_desc(s, desc, sizeof(desc));
   r |= hp__buf_adds(b, "<figure>\n");
   r |= hp__svg_begin(b, "chart-overhead", W, h, "Overhead of each pass (log scale)", desc);
@@ -167,11 +170,17 @@ int hp__html_overhead(hp__buf *b, const hp_session *s)
   snprintf(fl, sizeof(fl), "fail %+.3g%%", (fail_at - 1) * 100);
   r |= threshold_line(b, &a, warn_at, h - BOTTOM, "warn", hib ? "start" : "end", wl);
   r |= threshold_line(b, &a, fail_at, h - BOTTOM, "fail", hib ? "end" : "start", fl);
-  for (i = 0, y = TOP; i < s->npasses; i++)
-    if (has_bar(&s->passes[i])) {
-      r |= overhead_bar(b, &a, s, &s->passes[i], y);
+  for (i = 0, y = TOP; i < s->npasses; i++) {
+    if (!has_bar(&s->passes[i]))
+      continue;
+    if (s->passes[i].is_variant && variants) {
+      r |= hp__svg_text(b, LEFT - 8, y + ROW / 2 + 4, "end", "label", "A/B, vs the reference:");
       y += ROW;
+      variants = 0;
     }
+    r |= overhead_bar(b, &a, s, &s->passes[i], y);
+    y += ROW;
+  }
   r |= hp__svg_end(b);
   r |= hp__buf_adds(b,
                     "<figcaption>Each bar runs from 1x to the pass's ratio of medians; the "

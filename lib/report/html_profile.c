@@ -220,6 +220,7 @@ static int counter_table(hp__buf *b, const hp_profile *p, const hp__table *t, co
 
 static int pass_profile(hp__buf *b, const hp_pass_result *pr, size_t pi)
 {
+  hp__buf charts = HP__BUF_INIT;
   int r = 0;
 
   r |= hp__buf_adds(b, "<h3>");
@@ -228,12 +229,18 @@ static int pass_profile(hp__buf *b, const hp_pass_result *pr, size_t pi)
   r |= hp__html_text(b, pr->tool ? pr->tool : "?", 0);
   r |= hp__buf_adds(b, " ");
   r |= hp__html_text(b, pr->mode, 0);
-  r |= hp__buf_adds(b, ")</span></h3>\n<figure>\n");
-  r |= category_bar(b, pr->profile, pi);
-  r |= kernel_bars(b, pr->profile, pi);
-  r |= hp__buf_adds(b,
-                    "<figcaption>Kernel time as the profiler reports it (attribution, not "
-                    "performance). Hover a bar for its figures.</figcaption>\n</figure>\n");
+  r |= hp__buf_adds(b, ")</span></h3>\n");
+  /* A profile without kernel times (a PMC pass) has no time charts: no empty figure then. */
+  r |= category_bar(&charts, pr->profile, pi);
+  r |= kernel_bars(&charts, pr->profile, pi);
+  if (charts.len) {
+    r |= hp__buf_adds(b, "<figure>\n");
+    r |= hp__buf_add(b, charts.data, charts.len);
+    r |= hp__buf_adds(b,
+                      "<figcaption>Kernel time as the profiler reports it (attribution, not "
+                      "performance). Hover a bar for its figures.</figcaption>\n</figure>\n");
+  }
+  hp__buf_free(&charts);
   r |= counter_table(b, pr->profile, &hp__tab_pmc, "PMC counters");
   r |= counter_table(b, pr->profile, &hp__tab_ncu, "ncu metrics");
   return r;
