@@ -108,7 +108,8 @@ static int overhead_bar(hp__buf *b, const hp__axis *a, const hp_session *s,
     r |= hp__svg_line(b, l, cy - 5, l, cy + 5, "whisker");
     r |= hp__svg_line(b, h, cy - 5, h, cy + 5, "whisker");
   }
-  snprintf(tip, sizeof(tip), "%s %s", ov, hp_flag_name(pr->flag));
+  snprintf(tip, sizeof(tip), "%s %s%s", ov, hp_flag_name(pr->flag),
+           pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
   r |= hp__svg_text(b, W - RIGHT + 8, cy + 4, "start", "value", tip);
   return r | hp__buf_adds(b, "</g>\n");
 }

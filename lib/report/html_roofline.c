@@ -150,7 +150,9 @@ int hp__html_roofline(hp__buf *b, const hp_session *s)
   size_t i;
   int r = 0;
 
-  if (fit_axes(s, &ax, &ay) != 0)
+  for (i = 0; i < s->npasses && !s->passes[i].roofline; i++)
+    ;
+  if (i == s->npasses)
     return 0;
   r |= hp__buf_adds(b, "<h2>Roofline</h2>\n");
   if (hp_peaks_usable(pk)) {
@@ -166,6 +168,9 @@ int hp__html_roofline(hp__buf *b, const hp_session *s)
     r |= hp__buf_adds(b,
                       "<p>No peaks were given (plan key <code>roofline:</code>), so the points "
                       "are drawn without a roof and have no bound or efficiency.</p>\n");
+  /* Points without FLOPs (copies) cannot sit on a log axis: then only the table. */
+  if (fit_axes(s, &ax, &ay) != 0)
+    return r | table(b, s);
   r |= hp__buf_adds(b, "<figure>\n");
   r |= hp__svg_begin(b, "chart-roofline", W, H,
                      "Roofline: achieved GFLOP/s against arithmetic "
