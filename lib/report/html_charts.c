@@ -27,6 +27,10 @@
 #define ROW 26.0
 #define TOP 28.0
 #define BOTTOM 44.0
+/* At most this many runs of a pass are drawn as points (plus every outlier): a session of 100,000
+ * runs would otherwise make a page of tens of megabytes. The caption says when runs were left out;
+ * summary.json has them all. */
+#define MAX_POINTS 2000
 
 /* The primary metric of pass i, or NULL. */
 static const hp_metric_result *primary(const hp_pass_result *pr)
@@ -242,6 +246,23 @@ static int pass_outliers(const hp_pass_result *pr, unsigned char **out)
   return r;
 }
 
+/* Every how many runs of a pass one is drawn: 1 up to MAX_POINTS runs. */
+static size_t point_stride(const hp_pass_result *pr)
+{
+  return pr->nruns > MAX_POINTS ? (pr->nruns + MAX_POINTS - 1) / MAX_POINTS : 1;
+}
+
+/* Whether some pass has more runs than are drawn. */
+static int thinned(const hp_session *s)
+{
+  size_t i;
+
+  for (i = 0; i < s->npasses; i++)
+    if (point_stride(&s->passes[i]) > 1)
+      return 1;
+  return 0;
+}
+
 /* One pass's points on the timeline. */
 static int timeline_pass(hp__buf *b, const hp__axis *ax, const hp__axis *ay, size_t pi,
                          const hp_pass_result *pr)
@@ -258,7 +279,7 @@ static int timeline_pass(hp__buf *b, const hp__axis *ax, const hp__axis *ay, siz
     const hp_run *run = &pr->runs[k];
     double v = run->values && pr->nmetrics ? run->values[0] : NAN;
     double x = hp__axis_px(ax, run->round), y;
-    if (run->skipped || !isfinite(v))
+    if (run->skipped || !isfinite(v) || (k % point_stride(pr) != 0 && !out[k]))
       continue;
     y = hp__axis_px(ay, v);
     snprintf(cls, sizeof(cls), "pt%s", run->warmup ? " warmup" : "");
@@ -348,8 +369,11 @@ int hp__html_timeline(hp__buf *b, const hp_session *s)
   r |= hp__svg_end(b);
   r |= hp__buf_printf(b,
                       "<figcaption>%s scale. A slope or a step within one colour is drift or "
-                      "an order effect; a ringed point is an outlier.</figcaption>\n</figure>\n",
-                      ay.log ? "Log" : "Linear");
+                      "an order effect; a ringed point is an outlier.%s</figcaption>\n</figure>\n",
+                      ay.log ? "Log" : "Linear",
+                      thinned(s) ? " Passes with more than 2000 runs show an evenly spaced "
+                                   "selection and every outlier; summary.json has every run."
+                                 : "");
   return r;
 }
 
@@ -401,7 +425,7 @@ static int dist_pass(hp__buf *b, const hp__axis *a, size_t pi, const hp_pass_res
     r |= hp__svg_line(b, hp__axis_px(a, med), y + 2, hp__axis_px(a, med), y + ROW - 2, "median");
     snprintf(cls, sizeof(cls), "pt s%zu", pi % HP__HTML_SERIES);
     /* The strip: a deterministic jitter by index keeps equal values apart and the file stable. */
-    for (k = 0; k < n; k++)
+    for (k = 0; k < n; k += point_stride(pr))
       r |= hp__svg_circle(b, hp__axis_px(a, x[k]), cy + (double)((int)(k % 5) - 2) * 2.5, 2.2, cls,
                           NULL);
   } else

@@ -779,6 +779,33 @@ static hp_session *many_runs(size_t npasses, size_t nruns, size_t nmetrics)
 
 /* 1,000 runs (4 passes of 250): report.md shows 200 rows, 50 per pass, each pass's failed run
  * among them, says how many it left out, and stays far below a PR comment's limit. */
+/* A pass of 5000 runs: the timeline draws every third run (stride ceil(5000 / 2000)), 1667 of
+ * them, plus the one outlier, and its caption says so; the distribution strip draws 1667 dots. */
+static void test_html_many_runs(void **state)
+{
+  hp_session *s = many_runs(2, 5000, 1);
+  char *html = NULL;
+  const char *tl, *dist;
+  size_t k;
+
+  (void)state;
+  for (k = 0; k < 5000; k++)
+    s->passes[1].runs[k].values[0] = 1.0 + (double)(k % 7) * 0.01;
+  s->passes[1].runs[4000].values[0] = 50.0; /* an outlier, and 4000 is not a multiple of 3 */
+  assert_int_equal(hp_report_html(s, &html), 0);
+  tl = strstr(html, "id=\"chart-timeline\"");
+  dist = strstr(html, "id=\"chart-distributions\"");
+  assert_non_null(tl);
+  assert_non_null(dist);
+  assert_int_equal(count(html, "class=\"outlier\""), 1);
+  assert_contains(html, "<title>stats, round 8002: 50 (outlier)</title>");
+  assert_contains(html, "Passes with more than 2000 runs show an evenly spaced selection");
+  /* Timeline points of pass 1 (series s1) carry a tooltip; strip dots do not. */
+  assert_int_equal(count(html, "<title>stats, round"), 1667 + 1);
+  free(html);
+  hp_session_free(s);
+}
+
 static void test_markdown_thousand_runs(void **state)
 {
   hp_session *s = many_runs(4, 250, 1);
@@ -1020,6 +1047,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_table),
       cmocka_unit_test(test_html),
+      cmocka_unit_test(test_html_many_runs),
       cmocka_unit_test(test_term_bars),
       cmocka_unit_test(test_html_helpers),
       cmocka_unit_test(test_markdown),
