@@ -59,6 +59,10 @@ static const char css[] =
     "svg .roof{stroke:var(--fg);stroke-width:2;fill:none}svg .roof2{stroke:var(--muted);"
     "stroke-width:1.5;stroke-dasharray:5 3;fill:none}\n"
     "svg .pt.mem{stroke:var(--bg)}svg .pt.comp{stroke:var(--fg)}\n"
+    "svg polyline.line{fill:none;stroke:var(--c);stroke-width:1.5}svg .pt.sweep{stroke:var(--c);"
+    "stroke-width:2}svg .pt.sweep.ok{fill:var(--ok)}svg .pt.sweep.perturbed{fill:var(--perturbed)}"
+    "svg .pt.sweep.distorted{fill:var(--distorted)}svg .pt.sweep.failed{fill:var(--failed)}"
+    "svg .pt.sweep.unconfirmed{fill:var(--unconfirmed)}\n"
     "details{margin:.5em 0}\n"
     "@media print{body{max-width:none;padding:0}figure,table{break-inside:avoid}"
     "details{display:block}h2{break-after:avoid}}\n";
