@@ -361,7 +361,7 @@ int hp__html_timeline(hp__buf *b, const hp_session *s)
                      "session's schedule, one colour per pass; warmup runs are hollow and "
                      "outliers (modified z-score above 3.5) are ringed.");
   r |= hp__svg_xaxis(b, &ax, TOP, ay.p0, "round (global position in the schedule)");
-  r |= hp__svg_yaxis(b, &ay, LEFT, W - 40, ay.log ? NULL : NULL);
+  r |= hp__svg_yaxis(b, &ay, LEFT, W - 40, NULL); /* labelled on top, where it has room */
   r |= hp__svg_text(b, LEFT, TOP - 12, "start", "label", ylab);
   for (i = 0; i < s->npasses; i++)
     r |= timeline_pass(b, &ax, &ay, i, &s->passes[i]);
