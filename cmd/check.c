@@ -32,8 +32,11 @@ static int check_plan(const char *path)
     if (diags.count == 0)
       fprintf(stderr, "%s: error: %s\n", path, hp_strerror(r));
   } else {
-    printf("%s: ok (%zu passes, %zu variants, %zu metrics, repeat %d)\n", path, plan->npasses,
+    printf("%s: ok (%zu passes, %zu variants, %zu metrics, repeat %d", path, plan->npasses,
            plan->nvariants, plan->nmetrics, plan->repeat);
+    if (plan->nparams)
+      printf(", %zu combinations", hp_plan_combinations(plan));
+    printf(")\n");
   }
   hp_plan_free(plan);
   hp_diags_free(&diags);

@@ -119,7 +119,8 @@ static int other_plans(const hp_session *a, const hp_session *b)
   int same = 1;
 
   if (hp_compare_same_plan(a, b, &same, &why) == 0 && !same)
-    fprintf(stderr, "hprun: compare: %s; --force compares them anyway\n", why);
+    fprintf(stderr, "hprun: compare: %s%s\n", why,
+            (a->ncombos > 0) != (b->ncombos > 0) ? "" : "; --force compares them anyway");
   free(why);
   return !same;
 }
@@ -147,6 +148,14 @@ int cmd_compare(int argc, char **argv)
     goto done;
   }
   if ((r = hp_compare(old_s, new_s, &a.opts, &md, &nreg)) != 0) {
+    if (r == HP_ENOTSUP) {
+      /* Even with --force: a sweep has no passes of its own to set against a session's. */
+      fprintf(stderr,
+              "hprun: compare: one of OLD and NEW is a parameter sweep and the other is "
+              "not; compare one combination's folder (SWEEP/NAME) with the session\n");
+      code = HP_EXIT_USAGE;
+      goto done;
+    }
     fprintf(stderr, "hprun: compare: %s\n", hp_strerror(r));
     code = HP_EXIT_IO;
     goto done;

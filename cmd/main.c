@@ -34,6 +34,8 @@ static void usage(FILE *fp)
           "       hprun COMMAND [ARGS]   (hprun COMMAND --help for its options)\n\ncommands:\n");
   for (i = 0; commands[i].name; i++)
     fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  /* `help` is no entry of the table (it dispatches to the others), but it is a command. */
+  fprintf(fp, "  %-10s %s\n", "help", "hprun help COMMAND: the same as hprun COMMAND --help");
   fprintf(fp,
           "\nexit codes: 0 done, 1 a fail threshold or regression gate was exceeded, 2 plan or\n"
           "usage error, 3 a run failed, 4 a file could not be read or written, 130 interrupted.\n"

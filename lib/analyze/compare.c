@@ -266,7 +266,12 @@ int hp_compare_same_plan(const hp_session *old_s, const hp_session *new_s, int *
 
   *same = 1;
   *why = NULL;
-  if (strcmp(a, b) != 0) {
+  if ((old_s->ncombos > 0) != (new_s->ncombos > 0)) {
+    *same = 0;
+    *why = hp__asprintf("%s is a parameter sweep and %s is not: compare two sweeps, or one "
+                        "combination's folder (SWEEP/NAME) with the session",
+                        old_s->ncombos ? "OLD" : "NEW", old_s->ncombos ? "NEW" : "OLD");
+  } else if (strcmp(a, b) != 0) {
     *same = 0;
     *why = hp__asprintf("OLD is session `%s` and NEW is session `%s`: different plans", a, b);
   } else if (old_s->plan_sha256 && new_s->plan_sha256 &&

@@ -112,7 +112,26 @@ void hp_session_free(hp_session *s)
   free(s->plan_sha256);
   hp_peaks_clear(s->peaks);
   free(s->peaks);
+  free(s->combo);
+  hp__kv_free(s->params, s->nparams);
+  for (i = 0; i < s->ncombos && s->combos; i++) {
+    free(s->combos[i].name);
+    hp__kv_free(s->combos[i].params, s->combos[i].nparams);
+    hp_session_free(s->combos[i].s);
+  }
+  free(s->combos);
   free(s);
+}
+
+void hp__kv_free(hp_kv *kv, size_t n)
+{
+  size_t i;
+
+  for (i = 0; kv && i < n; i++) {
+    free(kv[i].key);
+    free(kv[i].value);
+  }
+  free(kv);
 }
 
 size_t hp__counted_values(const hp_pass_result *pr, size_t m, double **out)

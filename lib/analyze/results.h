@@ -32,6 +32,8 @@ char *hp__gate_breach(const hp_plan *plan, const hp_pass_result *ref, const hp_p
  * (free with hp__causes_free) is NULL when there is none. Returns 0 or HP_ENOMEM. */
 int hp__session_causes(const hp_session *s, const hp_plan *plan, hp_cause **out, size_t *n);
 void hp__causes_free(hp_cause *c, size_t n);
+/* Frees n key-value pairs and the array (a sweep's parameter values). Accepts NULL. */
+void hp__kv_free(hp_kv *kv, size_t n);
 /* Appends a cause with copies of pass (may be NULL) and text to *c (*n entries). Takes nothing
  * over; returns 0 or HP_ENOMEM. */
 int hp__cause_add(hp_cause **c, size_t *n, hp_cause_kind kind, const char *pass, const char *text);

@@ -174,6 +174,13 @@ typedef struct hp_gate {
   long line;
 } hp_gate;
 
+/* One `parameters:` entry of a sweep: a name and its values, as written (YAML scalars). */
+typedef struct hp_param {
+  char *name; /* [A-Za-z_][A-Za-z0-9_]*, none of the names other templates use (dir, app, rank) */
+  hp_strv values; /* at least one, no two alike */
+  long line;
+} hp_param;
+
 /* One kernel-name category: a kernel belongs to the first rule with a pattern that is a
  * case-insensitive substring of its name. */
 typedef struct hp_category_rule {
@@ -233,6 +240,13 @@ typedef struct hp_plan {
   /* `roofline:`: the ceilings, from its peaks file with the inline figures over them; NULL when
    * the plan has none (roofline points are still computed, without a roof). */
   struct hp_peaks *roofline;
+
+  /* A parameter sweep (lib/plan/params.c, docs/plan.md): `parameters:` in the order written, and
+   * which combination of their values this plan was expanded for (hp_plan_expand); -1 for the
+   * plan as written, whose placeholders are checked but not replaced. */
+  hp_param *params;
+  size_t nparams;
+  long combo;
 } hp_plan;
 
 /* Loads and validates a plan. On success *out is a new plan (free with hp_plan_free). On failure
@@ -244,6 +258,25 @@ int hp_plan_load(const char *path, hp_plan **out, hp_diags *diags);
 int hp_plan_load_string(const char *name, const char *dir, const char *text, size_t len,
                         hp_plan **out, hp_diags *diags);
 void hp_plan_free(hp_plan *plan);
+
+/* The most combinations a sweep may have: a plan over it is refused (a typo in a list should not
+ * start a session of thousands of sub-sessions). */
+#define HP_MAX_COMBINATIONS 256
+
+/* How many combinations the plan's parameters make (the product of their value counts, in the
+ * order written: the last parameter varies fastest); 1 for a plan without parameters. */
+size_t hp_plan_combinations(const hp_plan *plan);
+/* Combination k's name, which is also its folder inside the session folder: `name=value` pairs
+ * joined by ',' ("n=1048576,dtype=fp16"), every character of a value other than letters, digits,
+ * '_', '.', '+' and '-' written as '_'. *name is malloc'd. HP_EINVAL for k out of range. */
+int hp_plan_combination_name(const hp_plan *plan, size_t k, char **name);
+/* The value parameter i takes in combination k (the plan's string); NULL when out of range. */
+const char *hp_plan_combination_value(const hp_plan *plan, size_t k, size_t i);
+/* The plan of combination k: the same plan read again with every `{name}` of a parameter
+ * replaced by its value in the fields docs/plan.md lists (app.command, app.env values, ...).
+ * *out is a new plan (hp_plan_free) whose `combo` is k. Pure: nothing is read but the plan's
+ * own text. */
+int hp_plan_expand(const hp_plan *plan, size_t k, hp_plan **out, hp_diags *diags);
 
 /* Loads kernel categories from a YAML file holding `categories:` (the same form as in a plan).
  * On success *rules and *n describe new rules (free with hp_categories_free). */

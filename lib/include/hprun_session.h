@@ -138,7 +138,23 @@ typedef struct hp_session {
   char *plan_sha256; /* read back: the plan's SHA-256 (manifest.json or plan.yaml); else NULL */
   unsigned written;  /* HP_WROTE_* bits: the session folder's files hp_session_run wrote */
   struct hp_peaks *peaks; /* the roofline's ceilings (plan or summary.json); NULL when none */
+
+  /* Parameter sweeps (docs/summary.md). A combination's own session names its combination and
+   * parameter values; the sweep's session holds no passes, only its combinations. */
+  char *combo;   /* this session is a sweep's combination: its name (and folder); else NULL */
+  hp_kv *params; /* its parameter values, in the plan's order */
+  size_t nparams;
+  struct hp_combo *combos; /* the sweep's combinations, in the plan's order; NULL otherwise */
+  size_t ncombos;
 } hp_session;
+
+/* One combination of a sweep session. */
+typedef struct hp_combo {
+  char *name; /* "n=1048576,dtype=fp16": also its folder inside the sweep's session folder */
+  hp_kv *params;
+  size_t nparams;
+  hp_session *s; /* its sub-session; NULL when it never ran (the sweep stopped before it) */
+} hp_combo;
 
 /* The bits of hp_session.written: only a file that was written is announced. */
 enum {
@@ -168,10 +184,14 @@ typedef struct hp_run_opts {
  * manifest.json into the new session folder. On return *out holds the results whenever the
  * session folder was created (even when interrupted or a run failed): free with hp_session_free.
  * Returns 0 when the session ran to its end, HP_EINTR when interrupted, HP_ERUN when the build
- * failed, or another HP_E* code (with diagnostics) when nothing could be run. */
+ * failed, or another HP_E* code (with diagnostics) when nothing could be run.
+ * A plan with parameters (plan->combo -1) runs one session per combination, each in a folder of
+ * the sweep's session folder; *out is then the sweep's session (combos[], no passes), HP_ERUN
+ * when a combination stopped early, and its exit_code the worst of theirs (docs/summary.md). */
 int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags);
 
-/* Prints what hp_session_run would run: every command line with its folder. */
+/* Prints what hp_session_run would run: every command line with its folder, and the prepare and
+ * cleanup hooks; for a sweep, each combination's, expanded. */
 int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags);
 
 /* Reads a stored session: a session folder or its summary.json. Every judgement is taken as

@@ -85,6 +85,7 @@ void hp_plan_free(hp_plan *p)
   hp_categories_free(p->categories, p->ncategories);
   hp_peaks_clear(p->roofline);
   free(p->roofline);
+  hp__plan_params_free(p);
   free(p);
 }
 
@@ -130,12 +131,14 @@ enum {
   K_CATEGORIES,
   K_KEEP_GOING,
   K_ROOFLINE,
+  K_PARAMETERS,
   K_N
 };
 static const char *const top_keys[] = {
     "name",       "output",   "repeat",     "warmup",     "order",    "seed",
     "app",        "profiler", "metrics",    "passes",     "variants", "gates",
-    "thresholds", "sampler",  "categories", "keep_going", "roofline", NULL};
+    "thresholds", "sampler",  "categories", "keep_going", "roofline", "parameters",
+    NULL};
 static const char *const orders[] = {"interleaved", "sequential", "abba", "random", NULL};
 
 static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
@@ -150,6 +153,9 @@ static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
     return;
   }
   hp__yaml_fields(ld, root, NULL, top_keys, e);
+  /* A sweep's placeholders are replaced before the sections that hold them are read. */
+  hp__plan_parse_params(ld, &e[K_PARAMETERS], p);
+  hp__plan_placeholders(ld, root, p);
   hp__plan_ident(ld, "name", e[K_NAME].val, &p->name);
   hp__plan_str(ld, "output", e[K_OUTPUT].val, HP__NONEMPTY, &p->output);
   if (hp__plan_long(ld, "repeat", e[K_REPEAT].val, 1, MAX_REPEAT, &n) == 1)
@@ -206,6 +212,7 @@ static hp_plan *plan_new(hp__loader *ld, const char *file, const char *dir, cons
   p->thresholds.alpha = 0.05;
   p->sampler.tool = hp__plan_dup(ld, "auto");
   p->sampler.interval_ms = 2.0;
+  p->combo = ld->combo;
   return p;
 }
 
@@ -217,6 +224,12 @@ static hp_plan *plan_new(hp__loader *ld, const char *file, const char *dir, cons
  * HP__PLAN_MAX_BYTES, or nesting deeper than HP__PLAN_MAX_DEPTH, is refused before it is parsed.
  */
 int hp_plan_load_string(const char *name, const char *dir, const char *text, size_t len,
+                        hp_plan **out, hp_diags *diags)
+{
+  return hp__plan_load_combo(name, dir, text, len, -1, out, diags);
+}
+
+int hp__plan_load_combo(const char *name, const char *dir, const char *text, size_t len, long combo,
                         hp_plan **out, hp_diags *diags)
 {
   hp__loader ld;
@@ -235,6 +248,7 @@ int hp_plan_load_string(const char *name, const char *dir, const char *text, siz
   ld.text = text ? text : "";
   ld.len = len;
   ld.tool_ok = 1;
+  ld.combo = combo;
   ld.doc = &doc;
   if (len > HP__PLAN_MAX_BYTES)
     return hp__plan_err_size(diags, name, len, 0);
@@ -259,6 +273,11 @@ int hp_plan_load_string(const char *name, const char *dir, const char *text, siz
   if (ld.nerrors) {
     hp_plan_free(p);
     return HP_EPLAN;
+  }
+  /* A sweep is valid when every one of its combinations is (params.c). */
+  if (combo < 0 && p->nparams && (r = hp__plan_check_combos(p, diags)) != 0) {
+    hp_plan_free(p);
+    return r;
   }
   *out = p;
   return 0;

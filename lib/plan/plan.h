@@ -13,6 +13,8 @@
  *   passes.c      `profiler` and `passes`, judged against the tool table in lib/tool/driver.c
  *   metrics.c     `metrics`, `gates` (which name metrics), `thresholds` and `sampler`
  *   categories.c  `categories`, in a plan or in a categories file of its own
+ *   params.c      `parameters:` of a sweep, its combinations and their names, hp_plan_expand
+ *   placeholders.c  `{name}` in the expanded fields: checked, and replaced for a combination
  *   plan.c        the defaults, the top level, and the public entry points
  *
  * Ownership: an hp__loader lives on the stack of one public entry point and owns only its
@@ -46,6 +48,7 @@ typedef struct hp__loader {
   size_t nerrors;
   int oom;
   int tool_ok; /* the plan's profiler.tool is known */
+  long combo;  /* the sweep combination the plan is read for (hp_plan_expand), or -1 */
 } hp__loader;
 
 /* A mapping's known key as found: both NULL when the key is absent. */
@@ -167,5 +170,22 @@ void hp__plan_parse_roofline(hp__loader *ld, yaml_node_t *v, hp_plan *p);
  * free with hp_categories_free. */
 void hp__plan_parse_categories(hp__loader *ld, const hp__mapent *e, hp_category_rule **rules,
                                size_t *nrules);
+
+/* ---- params.c and placeholders.c: parameter sweeps ------------------------------------------ */
+
+/* `parameters:` into p->params (checked: names, values, the number of combinations). */
+void hp__plan_parse_params(hp__loader *ld, const hp__mapent *e, hp_plan *p);
+/* Checks the `{name}` placeholders of the expanded fields below root against p's parameters and,
+ * for a combination's plan (p->combo >= 0) or a plan without parameters, replaces them in the
+ * tree. Called after the parameters are read and before any section that holds such a field. */
+void hp__plan_placeholders(hp__loader *ld, yaml_node_t *root, const hp_plan *p);
+void hp__plan_params_free(hp_plan *p);
+/* Reads the plan of every combination of p, so that a value that makes one invalid (a string
+ * command with an unterminated quote, say) fails the plan, with a note naming the combination.
+ * Returns 0, HP_EPLAN or HP_ENOMEM. */
+int hp__plan_check_combos(const hp_plan *p, hp_diags *diags);
+/* hp_plan_load_string for one combination of the plan's parameters (-1: the plan as written). */
+int hp__plan_load_combo(const char *name, const char *dir, const char *text, size_t len, long combo,
+                        hp_plan **out, hp_diags *diags);
 
 #endif /* HPRUN_PLAN_PLAN_H */

@@ -6,6 +6,7 @@
  */
 #include "analyze/compare.h"
 #include "report/report.h"
+#include "report/sweep.h"
 #include "util/buf.h"
 #include "util/fmt.h"
 
@@ -113,6 +114,8 @@ int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compar
 
   *md = NULL;
   *failures = 0;
+  if (old_s->ncombos || new_s->ncombos)
+    return hp__sweep_compare(old_s, new_s, o, md, failures);
   if ((r = hp__compare_sessions(old_s, new_s, o, &c)) != 0)
     return r;
   r = write_head(&b, old_s, new_s, o);

@@ -71,6 +71,9 @@ int hp__html_timeline(hp__buf *b, const hp_session *s);
 int hp__html_distributions(hp__buf *b, const hp_session *s);
 /* Each profiled pass: category and top-kernel bars, and the counter table of its top kernel. */
 int hp__html_profiles(hp__buf *b, const hp_session *s);
+/* A sweep's chart of each pass's overhead across the combinations, and its overview table
+ * (html_sweep.c). */
+int hp__html_sweep(hp__buf *b, const hp_session *s);
 /* The roofline chart and table of every pass whose profile allowed points (html_roofline.c). */
 int hp__html_roofline(hp__buf *b, const hp_session *s);
 

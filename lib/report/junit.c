@@ -41,6 +41,11 @@ static int write_testcase(hp__buf *b, const hp_session *s, const hp_pass_result 
     t += pr->runs[k].wall_ms;
   r |= hp__buf_adds(b, "    <testcase classname=\"hprun.");
   r |= hp__report_xml(b, s->name);
+  if (s->combo) {
+    r |= hp__buf_adds(b, "[");
+    r |= hp__report_xml(b, s->combo);
+    r |= hp__buf_adds(b, "]");
+  }
   r |= hp__buf_adds(b, pr->is_variant ? ".variants\" name=\"" : ".passes\" name=\"");
   r |= hp__report_xml(b, pr->name);
   r |= hp__buf_printf(b, "\" time=\"%.3f\">\n", t / 1000.0);
@@ -73,35 +78,57 @@ static int write_testcase(hp__buf *b, const hp_session *s, const hp_pass_result 
   return r;
 }
 
-int hp_report_junit(const hp_session *s, char **out)
+/* One session's <testsuite>, named hprun.NAME, or hprun.NAME[COMBINATION] for a sweep's
+ * combination, so that a CI page lists each combination's passes apart. */
+static int write_suite(hp__buf *b, const hp_session *s)
 {
-  hp__buf b = HP__BUF_INIT;
   size_t i, k, nfail = 0, nskip = 0;
   double total = 0;
   int r = 0;
 
-  *out = NULL;
   for (i = 0; i < s->npasses; i++) {
     nfail += s->passes[i].nruns > 0 && cause_of(s, &s->passes[i], 0) != NULL;
     nskip += s->passes[i].nruns == 0;
     for (k = 0; k < s->passes[i].nruns; k++)
       total += s->passes[i].runs[k].wall_ms;
   }
-  r |= hp__buf_adds(
-      &b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"hprun.");
-  r |= hp__report_xml(&b, s->name);
-  r |= hp__buf_printf(
-      &b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\"",
-      s->npasses, nfail, nskip, total / 1000.0);
-  if (s->started) {
-    r |= hp__buf_adds(&b, " timestamp=\"");
-    r |= hp__report_xml(&b, s->started);
-    r |= hp__buf_adds(&b, "\"");
+  r |= hp__buf_adds(b, "  <testsuite name=\"hprun.");
+  r |= hp__report_xml(b, s->name);
+  if (s->combo) {
+    r |= hp__buf_adds(b, "[");
+    r |= hp__report_xml(b, s->combo);
+    r |= hp__buf_adds(b, "]");
   }
-  r |= hp__buf_adds(&b, ">\n");
+  r |= hp__buf_printf(
+      b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\"", s->npasses,
+      nfail, nskip, total / 1000.0);
+  if (s->started) {
+    r |= hp__buf_adds(b, " timestamp=\"");
+    r |= hp__report_xml(b, s->started);
+    r |= hp__buf_adds(b, "\"");
+  }
+  r |= hp__buf_adds(b, ">\n");
   for (i = 0; i < s->npasses && !r; i++)
-    r |= write_testcase(&b, s, &s->passes[i]);
-  r |= hp__buf_adds(&b, "  </testsuite>\n</testsuites>\n");
+    r |= write_testcase(b, s, &s->passes[i]);
+  r |= hp__buf_adds(b, "  </testsuite>\n");
+  return r;
+}
+
+/* One <testsuite> per session: the session's, or each combination's of a sweep that ran. */
+int hp_report_junit(const hp_session *s, char **out)
+{
+  hp__buf b = HP__BUF_INIT;
+  size_t k;
+  int r = 0;
+
+  *out = NULL;
+  r |= hp__buf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+  if (s->ncombos == 0)
+    r |= write_suite(&b, s);
+  for (k = 0; k < s->ncombos && !r; k++)
+    if (s->combos[k].s)
+      r |= write_suite(&b, s->combos[k].s);
+  r |= hp__buf_adds(&b, "</testsuites>\n");
   if (r) {
     hp__buf_free(&b);
     return HP_ENOMEM;

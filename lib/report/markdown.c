@@ -10,6 +10,7 @@
  */
 #include "report/markdown.h"
 #include "report/report.h"
+#include "report/sweep.h"
 #include "util/buf.h"
 #include "util/fmt.h"
 
@@ -43,6 +44,8 @@ static int md_header(hp__buf *b, const hp_session *s)
   r |= hp__buf_printf(b, "# hprun session `%s`\n\n", s->name ? s->name : "?");
   r |= hp__buf_printf(b, "- complete: **%s**%s\n", s->complete ? "yes" : "no",
                       s->interrupted ? " (interrupted)" : "");
+  if (s->combo)
+    r |= hp__buf_printf(b, "- combination `%s` of a parameter sweep\n", s->combo);
   r |= hp__buf_printf(b, "- started %s, finished %s; order %s, seed %llu, repeat %d, warmup %d\n",
                       s->started ? s->started : "?", s->finished ? s->finished : "?",
                       s->order ? s->order : "?", (unsigned long long)s->seed, s->repeat, s->warmup);
@@ -110,7 +113,7 @@ static int md_pass_row(hp__buf *b, const hp_pass_result *pr)
 }
 
 /* The profiling passes (variants have their own table). */
-static int md_pass_table(hp__buf *b, const hp_session *s)
+int hp__md_pass_table(hp__buf *b, const hp_session *s)
 {
   char ci[32];
   size_t i;
@@ -406,9 +409,11 @@ int hp_report_markdown(const hp_session *s, char **out)
   int r = 0;
 
   *out = NULL;
+  if (s->ncombos)
+    return hp__sweep_markdown(s, out);
   r |= md_header(&b, s);
   r |= md_causes(&b, s);
-  r |= md_pass_table(&b, s);
+  r |= hp__md_pass_table(&b, s);
   r |= md_variant_table(&b, s);
   r |= md_advice(&b, s);
   r |= hp__md_runs(&b, s);

@@ -39,6 +39,10 @@ const char *hp__md_rel(const hp_session *s, const char *path);
  * backtick, a quote). Returns 0 or HP_ENOMEM. */
 int hp__md_text(hp__buf *b, const hp_session *s, const char *text, int mode);
 
+/* The table of the profiling passes (one row each: the primary metric against the baseline), as
+ * report.md shows it; a sweep's report.md shows one per combination. Returns 0 or HP_ENOMEM. */
+int hp__md_pass_table(hp__buf *b, const hp_session *s);
+
 /* The "## Runs" section: one collapsed <details> block per pass holding its run table, bounded
  * as above. Returns 0 or HP_ENOMEM. */
 int hp__md_runs(hp__buf *b, const hp_session *s);

@@ -50,7 +50,9 @@ static int run_row(hp__buf *b, const hp_session *s, const hp_pass_result *pr, co
   r |= hp__buf_printf(b, " | %s%d | `", rn->warmup ? "warmup " : "", rn->warmup ? 0 : rn->index);
   r |= hp__report_md_cell(b, rn->dir ? hp__md_rel(s, rn->dir) : "?");
   r |= hp__buf_adds(b, "` | ");
-  if (rn->error)
+  if (rn->skipped)
+    r |= hp__buf_adds(b, "skipped");
+  else if (rn->error)
     r |= error_cell(b, s, rn->error);
   else if (rn->timed_out)
     r |= hp__buf_adds(b, "timeout");
@@ -129,14 +131,17 @@ static size_t pick_runs(const hp_pass_result *pr, size_t cap, char *shown)
   return n;
 }
 
-/* The <summary> line: the pass, its runs, and how many failed (then the block starts open). */
+/* The <summary> line: the pass, its runs, how many failed (then the block starts open) and how many
+ * were skipped after its first run failed. */
 static int pass_summary(hp__buf *b, const hp_pass_result *pr, size_t failed)
 {
-  size_t k, warm = 0;
+  size_t k, warm = 0, skipped = 0;
   int r = 0;
 
-  for (k = 0; k < pr->nruns; k++)
+  for (k = 0; k < pr->nruns; k++) {
     warm += pr->runs[k].warmup != 0;
+    skipped += pr->runs[k].skipped != 0;
+  }
   r |= hp__buf_adds(b, failed ? "\n<details open><summary>" : "\n<details><summary>");
   r |= hp__report_xml(b, pr->name);
   r |= hp__buf_printf(b, ": %zu run%s", pr->nruns, pr->nruns == 1 ? "" : "s");
@@ -144,7 +149,9 @@ static int pass_summary(hp__buf *b, const hp_pass_result *pr, size_t failed)
     r |= hp__buf_printf(b, " (%zu warmup%s)", warm, warm == 1 ? "" : "s");
   if (failed)
     r |= hp__buf_printf(b, ", %zu failed", failed);
-  else
+  if (skipped)
+    r |= hp__buf_printf(b, ", %zu skipped", skipped);
+  if (!failed && !skipped)
     r |= hp__buf_adds(b, ", all ok");
   /* The blank line after </summary> lets GitHub read the table inside as Markdown. */
   r |= hp__buf_adds(b, "</summary>\n\n");
@@ -160,8 +167,8 @@ static int pass_block(hp__buf *b, const hp_session *s, const hp_pass_result *pr,
   int r = 0;
 
   for (k = 0; k < pr->nruns; k++) {
-    failed += !pr->runs[k].ok;
-    failed_shown += !pr->runs[k].ok && shown[k];
+    failed += !pr->runs[k].ok && !pr->runs[k].skipped;
+    failed_shown += !pr->runs[k].ok && !pr->runs[k].skipped && shown[k];
   }
   r |= pass_summary(b, pr, failed);
   r |= hp__buf_adds(b,

@@ -8,6 +8,7 @@
 #include "analyze/roofline.h"
 #include "profile/out.h"
 #include "report/summary_keys.h"
+#include "report/sweep.h"
 #include "util/buf.h"
 #include "util/json.h"
 
@@ -207,6 +208,7 @@ static void write_session_head(hp__json *j, const hp_session *s)
   hp__json_kstr(j, HP__K_SESSION_NAME, s->name);
   hp__json_kstr(j, HP__K_SESSION_DIR, s->dir);
   hp__json_kstr(j, HP__K_SESSION_PLAN, s->plan_file);
+  hp__sweep_json_label(j, s);
   hp__json_kbool(j, HP__K_SESSION_COMPLETE, s->complete);
   hp__json_kbool(j, HP__K_SESSION_INTERRUPTED, s->interrupted);
   hp__json_kstr(j, HP__K_SESSION_ERROR, s->error);
@@ -241,6 +243,8 @@ int hp_report_json(const hp_session *s, char **out)
   int r;
 
   *out = NULL;
+  if (s->ncombos)
+    return hp__sweep_json(s, out);
   hp__json_init(&j, 1);
   hp__json_obj_begin(&j);
   write_session_head(&j, s);

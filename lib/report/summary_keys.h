@@ -126,4 +126,30 @@
 #define HP__K_RUN_MEMORY "memory"
 #define HP__K_RUN_FILES "files"
 
+/* Parameter sweeps. A combination's session names itself with these two top-level members. */
+#define HP__K_SESSION_COMBINATION "combination"
+#define HP__K_SESSION_PARAMETERS "parameters"
+/* The sweep's summary.json has `sweep` where a session has its passes. */
+#define HP__K_SESSION_SWEEP "sweep"
+#define HP__K_SWEEP_PARAMETERS "parameters"
+#define HP__K_SWEEP_COMBINATIONS "combinations"
+/* sweep.parameters[] items. */
+#define HP__K_PARAM_NAME "name"
+#define HP__K_PARAM_VALUES "values"
+/* sweep.combinations[] items. */
+#define HP__K_COMBO_NAME "name"
+#define HP__K_COMBO_FOLDER "folder"
+#define HP__K_COMBO_PARAMETERS "parameters"
+#define HP__K_COMBO_RAN "ran"
+#define HP__K_COMBO_COMPLETE "complete"
+#define HP__K_COMBO_EXIT_CODE "exit_code"
+#define HP__K_COMBO_METRIC "metric"
+#define HP__K_COMBO_PASSES "passes"
+/* sweep.combinations[].passes[] items: each pass's primary-metric overhead. */
+#define HP__K_CPASS_NAME "name"
+#define HP__K_CPASS_BASELINE "baseline"
+#define HP__K_CPASS_FLAG "flag"
+#define HP__K_CPASS_RATIO "ratio"
+#define HP__K_CPASS_CI95 "ci95"
+
 #endif /* HPRUN_REPORT_SUMMARY_KEYS_H */

@@ -19,6 +19,7 @@
 #include "report/summary_field.h"
 #include "report/summary_keys.h"
 #include "report/summary_roofline.h"
+#include "report/sweep.h"
 #include "util/buf.h"
 #include "util/fsutil.h"
 #include "util/jsonread.h"
@@ -408,6 +409,11 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
   *out = NULL;
   if ((r = parse_file(path, &file, &root, diags)) != 0)
     goto fail;
+  /* A parameter sweep's file lists its combinations, each a session of its own. */
+  if (hp__jv_get(root, HP__K_SESSION_SWEEP) != NULL) {
+    r = hp__sweep_load(file, root, out, diags);
+    goto fail;
+  }
   s = calloc(1, sizeof(*s));
   passes = hp__jv_get(root, HP__K_SESSION_PASSES);
   if (s == NULL) {
@@ -433,8 +439,8 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
    * with the categories of the plan the session ran. */
   hp__sf_root(&rc, root, file, diags);
   if ((r = load_session_head(&rc, s)) != 0 || (r = load_passes(&rc, passes, s)) != 0 ||
-      (r = load_judgements(&rc, s)) != 0 || (r = hp__session_plan_copy(s, &plan, diags)) != 0 ||
-      (r = hp__summary_read_peaks(&rc, s)) != 0)
+      (r = load_judgements(&rc, s)) != 0 || (r = hp__sweep_read_label(root, file, s, diags)) != 0 ||
+      (r = hp__session_plan_copy(s, &plan, diags)) != 0 || (r = hp__summary_read_peaks(&rc, s)) != 0)
     goto fail;
   hp__session_parse_profiles(s, plan ? plan->categories : NULL, plan ? plan->ncategories : 0,
                              diags);

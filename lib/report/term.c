@@ -6,6 +6,7 @@
  * of the exit code (`fail: ...`) and per gate that could not be evaluated (`note: ...`).
  */
 #include "report/report.h"
+#include "report/sweep.h"
 #include "util/buf.h"
 #include "util/fmt.h"
 
@@ -74,6 +75,8 @@ static void term_pass_table(FILE *fp, const hp_session *s, int bars)
                                : "  (INCOMPLETE)");
   if (s->dir)
     fprintf(fp, "folder: %s\n", s->dir);
+  if (s->combo)
+    fprintf(fp, "combination: %s\n", s->combo);
   snprintf(head, sizeof(head), "%s%s%s%s", mname, *unit ? " (" : "", unit, *unit ? ")" : "");
   /* The interval is labelled with the level it was computed at, 1 - alpha. */
   snprintf(cols, sizeof(cols), "%12s       n    CV", hp__report_ci_label(ci, sizeof(ci), s->alpha));
@@ -173,6 +176,10 @@ void hp_report_table(const hp_session *s, FILE *fp)
 
 void hp_report_table_bars(const hp_session *s, FILE *fp, int bars)
 {
+  if (s->ncombos) {
+    hp__sweep_table(s, fp);
+    return;
+  }
   term_pass_table(fp, s, bars);
   term_variant_table(fp, s);
   term_notes(fp, s);

@@ -48,6 +48,33 @@ static int print_slot(hp__session_ctx *c, size_t i, const char *sdir, FILE *fp)
 
 int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
 {
+  if (plan->nparams && plan->combo < 0)
+    return hp__sweep_dry_run(plan, opts, fp, diags);
+  return hp__session_dry_run_in(plan, opts, NULL, fp, diags);
+}
+
+/* The app's prepare and cleanup hooks, which run around every run (variants share them). */
+static void print_hooks(const hp_plan *plan, FILE *fp)
+{
+  char *line;
+
+  if (plan->app.prepare.n) {
+    line = hp__strv_shell_join(&plan->app.prepare);
+    fprintf(fp, "prepare (before each run, untimed; its output goes to the run folder):\n  %s\n",
+            line ? line : "?");
+    free(line);
+  }
+  if (plan->app.cleanup.n) {
+    line = hp__strv_shell_join(&plan->app.cleanup);
+    fprintf(fp, "cleanup (after each run, untimed; its output goes to the run folder):\n  %s\n",
+            line ? line : "?");
+    free(line);
+  }
+}
+
+int hp__session_dry_run_in(const hp_plan *plan, const hp_run_opts *opts, const char *sdir_in,
+                           FILE *fp, hp_diags *diags)
+{
   hp__session_ctx c;
   char *parent = NULL, *sdir = NULL;
   size_t i;
@@ -60,7 +87,10 @@ int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, h
     goto fail;
   /* The same folder a real run would use, resolved the same way (nothing is created). */
   parent = hp__session_parent(plan, opts);
-  sdir = parent ? hp__asprintf("%s/%s-<YYYYmmdd-HHMMSS>", parent, plan->name) : NULL;
+  if (sdir_in)
+    sdir = hp__strdup(sdir_in);
+  else
+    sdir = parent ? hp__asprintf("%s/%s-<YYYYmmdd-HHMMSS>", parent, plan->name) : NULL;
   if (sdir == NULL) {
     r = HP_ENOMEM;
     goto fail;
@@ -73,6 +103,7 @@ int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, h
   /* Where runs start decides what their relative paths mean. */
   fprintf(fp, "runs start in %s\n",
           plan->app.workdir_run ? "their own folder (app.workdir: run)" : c.app_cwd);
+  print_hooks(plan, fp);
   for (i = 0; i < c.nslots; i++)
     if ((r = print_slot(&c, i, sdir, fp)) != 0)
       goto fail;

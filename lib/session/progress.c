@@ -67,11 +67,18 @@ void hp__progress_outcome(const hp_run *run, const char *unit, char *buf, size_t
     snprintf(buf, size, "%.4f%s%s", run->values[0], unit && unit[0] ? " " : "", unit ? unit : "");
 }
 
-/* "[37/120] pmc run 4/10" */
+/* "[37/120] pmc run 4/10", after "n=1048576 (2/4) " in a sweep */
 static int head(const hp__progress_state *st, char *buf, size_t size)
 {
-  return snprintf(buf, size, "[%zu/%zu] %s %s %d/%d", st->k, st->n, st->unit,
-                  st->warmup ? "warmup" : "run", st->run, st->runs);
+  int n = 0;
+
+  if (st->combo)
+    n = snprintf(buf, size, "%s (%zu/%zu) ", st->combo, st->combo_k, st->combo_n);
+  if (n < 0 || (size_t)n >= size)
+    return n;
+  return n +
+      snprintf(buf + n, size - (size_t)n, "[%zu/%zu] %s %s %d/%d", st->k, st->n, st->unit,
+               st->warmup ? "warmup" : "run", st->run, st->runs);
 }
 
 void hp__progress_status(const hp__progress_state *st, char *buf, size_t size)
@@ -128,6 +135,11 @@ static void fill_state(const hp__progress *p, size_t i, hp__progress_state *st)
   st->elapsed_s = (double)(uv_hrtime() - p->t0) / 1e9;
   st->eta_s = hp__progress_eta(p->pass, c->nunits);
   st->last = p->have_last ? p->last : NULL;
+  if (c->s->combo && c->plan->combo >= 0) {
+    st->combo = c->s->combo;
+    st->combo_k = (size_t)c->plan->combo + 1;
+    st->combo_n = hp_plan_combinations(c->plan);
+  }
 }
 
 static void draw(hp__progress *p)

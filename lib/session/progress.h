@@ -36,6 +36,11 @@ typedef struct hp__progress_state {
   double elapsed_s; /* since the first run started */
   double eta_s;     /* < 0: not known yet */
   const char *last; /* the previous finished run's outcome, or NULL */
+
+  /* A sweep's combination (its name), shown first, or NULL; k, n and the ETA are then its own. */
+  const char *combo;
+  /* Its 1-based position among the sweep's combinations, and their number. */
+  size_t combo_k, combo_n;
 } hp__progress_state;
 
 /* Seconds as HH:MM:SS (hours grow past 99 as needed); "--:--:--" for a negative or NaN time. */

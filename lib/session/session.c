@@ -85,7 +85,7 @@ static int record_init(hp__session_ctx *c)
   s->passes = calloc(c->nunits, sizeof(*s->passes));
   if (!s->name || !s->started || !s->order || !s->passes)
     return HP_ENOMEM;
-  return 0;
+  return hp__sweep_label(plan, s);
 }
 
 /* Creates the session folder (held open from here on), fills the record and copies the plan in.
@@ -97,7 +97,9 @@ static int session_open(hp__session_ctx *c)
 
   if (parent == NULL)
     return HP_ENOMEM;
-  if ((r = hp__session_dir_make(parent, c->plan->name, &c->s->dir, &c->dirfd, c->diags)) != 0)
+  if ((r = c->sub
+           ? hp__sweep_dir_make(c)
+           : hp__session_dir_make(parent, c->plan->name, &c->s->dir, &c->dirfd, c->diags)) != 0)
     goto fail;
   if ((r = record_init(c)) != 0)
     goto fail;
@@ -237,7 +239,8 @@ static int session_close(hp__session_ctx *c, int r)
   if (c->io_failed)
     return HP_EIO;
   /* Only a complete session moves <name>-latest: an interrupted one never hides the last good. */
-  if (s->complete && !s->interrupted && hp__session_link_latest(s->dir, c->plan->name) != 0)
+  if (s->complete && !s->interrupted && !c->sub &&
+      hp__session_link_latest(s->dir, c->plan->name) != 0)
     fprintf(hp__session_log(c), "hprun: warning: cannot update %s-latest: %s\n", c->plan->name,
             strerror(errno));
   if (r == 0 && s->interrupted)
@@ -247,12 +250,21 @@ static int session_close(hp__session_ctx *c, int r)
 
 int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags)
 {
+  if (plan->nparams && plan->combo < 0)
+    return hp__sweep_run(plan, opts, out, diags);
+  return hp__session_run_in(plan, opts, NULL, out, diags);
+}
+
+int hp__session_run_in(const hp_plan *plan, const hp_run_opts *opts, const hp__sweep_dir *sub,
+                       hp_session **out, hp_diags *diags)
+{
   hp__session_ctx c;
   int r;
 
   *out = NULL;
   if (hp__session_ctx_init(&c, plan, opts, diags))
     return HP_EIO;
+  c.sub = sub;
   signals_start(&c);
   if ((c.s = calloc(1, sizeof(*c.s))) == NULL) {
     r = HP_ENOMEM;

@@ -60,7 +60,16 @@ typedef struct hp__session_ctx {
   char *io_message;     /* the first such failure, "cannot write PATH: WHY" */
   struct hp__progress *progress; /* progress.c's state while the schedule runs, or NULL */
   FILE *log_wrap; /* on a terminal, the log through the status line (progress.c), or NULL */
+  const struct hp__sweep_dir *sub; /* a sweep's combination: where its folder goes; else NULL */
 } hp__session_ctx;
+
+/* Where a sweep's combination runs: the folder <dir>/<name>, made in the sweep's own session
+ * folder (open as fd) instead of a new session folder. Everything is the sweep's (sweep.c). */
+typedef struct hp__sweep_dir {
+  int fd;
+  const char *dir;
+  const char *name;
+} hp__sweep_dir;
 
 /* Where progress and the children's live output go. */
 static inline FILE *hp__session_log(const hp__session_ctx *c)
@@ -99,6 +108,25 @@ char *hp__session_now_iso(void);
  * relative link to <leaf> is made under a temporary name, then renamed over the old one. Returns
  * 0, or -1 with errno set (the caller warns: a stale link loses no measurement). */
 int hp__session_link_latest(const char *dir, const char *name);
+
+/* sweep.c: parameter sweeps, one session per combination of the plan's parameters */
+
+/* hp_session_run and hp_session_dry_run of a plan with parameters (plan->combo < 0): every
+ * combination is checked before the first runs, then each runs as a session of its own in a
+ * folder of the sweep's session folder; the sweep's session (returned) holds them. */
+int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags);
+int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags);
+/* hp_session_run in the folder `sub` says (NULL: a new session folder, as hp_session_run). */
+int hp__session_run_in(const hp_plan *plan, const hp_run_opts *opts, const hp__sweep_dir *sub,
+                       hp_session **out, hp_diags *diags);
+/* hp_session_dry_run with its runs shown below `sdir` (NULL: the session folder a run would make). */
+int hp__session_dry_run_in(const hp_plan *plan, const hp_run_opts *opts, const char *sdir, FILE *fp,
+                           hp_diags *diags);
+/* Makes the combination's folder c->sub says and opens it as c->dirfd; sets c->s->dir. */
+int hp__sweep_dir_make(hp__session_ctx *c);
+/* Names the combination a combination's plan was expanded for in its session record (s->combo,
+ * s->params); nothing for another plan. 0 or HP_ENOMEM. */
+int hp__sweep_label(const hp_plan *plan, hp_session *s);
 
 /* hooks.c */
 

@@ -1,6 +1,7 @@
 #!/bin/sh
-# report.html in a real browser: the quickstart's page (valgrind and strace, no GPU) and the page of
-# a profiled session captured on an H200 (tests/fixtures/real/h200-roofline/session: ncu counters,
+# report.html in a real browser: the quickstart's pages (valgrind and strace, no GPU; a sweep over
+# two sizes: the sweep's page and a combination's) and the page of a profiled session captured on
+# an H200 (tests/fixtures/real/h200-roofline/session: ncu counters,
 # a roofline) are checked as XML with xmllint, then rendered by headless Chromium:
 #   - the DOM Chromium built holds every chart the page should have (counted by id);
 #   - Chromium logged no console error (a page with a broken script shows that the check sees one);
@@ -15,22 +16,28 @@ command -v xmllint >/dev/null 2>&1 || fail "xmllint is not installed (scripts/de
 # ---- The pages.
 cd "$ROOT"
 expect_exit 0 "$HPRUN" configs/quickstart.yaml --quiet --repeat 3 --output "$T/qs"
-QS=$(session_dir "$T/qs" | head -n 1)
-[ -f "$QS/report.html" ] || fail "the quickstart session has no report.html"
+SW=$(session_dir "$T/qs" | head -n 1)
+QS=$(find "$SW" -mindepth 1 -maxdepth 1 -type d -name 'n=*' | sort | head -n 1)
+[ -n "$QS" ] || fail "the quickstart sweep has no combination folder"
+for d in "$SW" "$QS"; do
+  [ -f "$d/report.html" ] || fail "$d has no report.html"
+  expect_exit 0 "$HPRUN" report "$d" --format html
+  cmp -s "$T/out" "$d/report.html" || fail "hprun report --format html differs from $d/report.html"
+done
 expect_exit 0 "$HPRUN" report "$FIX" --html "$T/h200.html"
-expect_exit 0 "$HPRUN" report "$QS" --format html
-cmp -s "$T/out" "$QS/report.html" || fail "hprun report --format html differs from the session's report.html"
-ok "the quickstart session wrote report.html, and hprun report renders the same bytes"
+ok "the quickstart sweep and its combinations wrote report.html, and hprun report renders the same bytes"
 
-for f in "$QS/report.html" "$T/h200.html"; do
+for f in "$SW/report.html" "$QS/report.html" "$T/h200.html"; do
   xmllint --noout "$f" 2>"$T/xml.err" || { cat "$T/xml.err"; fail "$f is not well-formed XML"; }
 done
-ok "both pages are well-formed XML (xmllint)"
+ok "the pages are well-formed XML (xmllint)"
 
 # The figures on the page are summary.json's: the callgrind bar's label is its overhead ratio.
 ratio=$(pass_get "$QS/summary.json" callgrind "'%.2fx' % p['overhead']['ratio']")
 grep -q ">$ratio distorted (expected)</text>" "$QS/report.html" || fail "the overhead chart does not show callgrind's $ratio"
 grep -q 'id="chart-roofline"' "$T/h200.html" || fail "the H200 page has no roofline chart"
+combo=$(basename "$QS")
+grep -q "<a href=\"$combo/report.html\">$combo</a>" "$SW/report.html" || fail "the sweep's page does not link $combo's"
 grep -q '<td>memory</td>' "$T/h200.html" && grep -q '<td>compute</td>' "$T/h200.html" ||
   fail "the H200 roofline table lacks a memory- or a compute-bound kernel"
 ok "the pages show summary.json's overhead and the roofline's bounds"
@@ -72,6 +79,7 @@ check_page() {
   ok "$name: $n charts in the rendered DOM, no console error; $(cut -d: -f2- "$T/$name.png.txt")"
 }
 
+check_page "$SW/report.html" sweep chart-sweep
 check_page "$QS/report.html" quickstart chart-overhead chart-timeline chart-distributions
 check_page "$T/h200.html" h200 chart-overhead chart-timeline chart-distributions \
   chart-categories-1 chart-kernels-1 chart-roofline

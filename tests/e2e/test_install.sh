@@ -44,7 +44,8 @@ done
 [ -x "$ROOTDIR/usr/bin/hprun" ] || fail "the installed hprun is not executable"
 # Every example plan of the repository is installed, with the same bytes.
 n=0
-for f in "$ROOT"/configs/*.yaml "$ROOT"/configs/examples/*.yaml "$ROOT"/configs/categories/*.yaml; do
+for f in "$ROOT"/configs/*.yaml "$ROOT"/configs/examples/*.yaml "$ROOT"/configs/categories/*.yaml \
+  "$ROOT"/configs/demo/*.sh; do
   rel=${f#"$ROOT"/}
   cmp -s "$f" "$ROOTDIR/usr/share/hprun/$rel" || fail "$rel is not installed as it is in the repository"
   n=$((n + 1))

@@ -102,7 +102,7 @@ static void outcomes(void **state)
 
 static void status_line(void **state)
 {
-  hp__progress_state st = {37, 120, "pmc", 0, 4, 10, 192, 340, "1.4812 ms"};
+  hp__progress_state st = {37, 120, "pmc", 0, 4, 10, 192, 340, "1.4812 ms", NULL, 0, 0};
   char buf[256];
 
   (void)state;
@@ -122,7 +122,7 @@ static void status_line(void **state)
 
 static void done_line(void **state)
 {
-  hp__progress_state st = {37, 120, "pmc", 0, 4, 10, 192, 340, "1.4812 ms"};
+  hp__progress_state st = {37, 120, "pmc", 0, 4, 10, 192, 340, "1.4812 ms", NULL, 0, 0};
   char buf[256];
 
   (void)state;
@@ -133,6 +133,23 @@ static void done_line(void **state)
   assert_string_equal(buf, "[37/120] pmc run 4/10: exit 3, wall 0.04 s");
   hp__progress_done(&st, 40, buf, 10);
   assert_string_equal(buf, "[37/120] ");
+}
+
+/* In a sweep the combination and its place among them come first. */
+static void sweep_lines(void **state)
+{
+  hp__progress_state st = {3, 12, "pmc", 0, 1, 2, 5, 10, "0.5 ms", "n=1024,dtype=fp16", 2, 4};
+  char buf[256];
+
+  (void)state;
+  hp__progress_status(&st, buf, sizeof(buf));
+  assert_string_equal(buf,
+                      "n=1024,dtype=fp16 (2/4) [3/12] pmc run 1/2 \xc2\xb7 00:00:05 elapsed "
+                      "\xc2\xb7 ETA 00:00:10 \xc2\xb7 last 0.5 ms");
+  hp__progress_done(&st, 1500, buf, sizeof(buf));
+  assert_string_equal(buf, "n=1024,dtype=fp16 (2/4) [3/12] pmc run 1/2: 0.5 ms, wall 1.50 s");
+  hp__progress_done(&st, 1500, buf, 12);
+  assert_string_equal(buf, "n=1024,dtyp"); /* 11 characters and the NUL */
 }
 
 int main(void)
@@ -146,6 +163,7 @@ int main(void)
       cmocka_unit_test(outcomes),
       cmocka_unit_test(status_line),
       cmocka_unit_test(done_line),
+      cmocka_unit_test(sweep_lines),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

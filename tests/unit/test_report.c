@@ -280,6 +280,43 @@ static void test_term_bars(void **state)
   hp_session_free(s);
 }
 
+/* A sweep's page: one line per measured pass across the combinations, on the parameter's axis
+ * (10 and 1000: a log axis, since they span 100x), a link to each combination's page. */
+static void test_html_sweep(void **state)
+{
+  static const char *const names[] = {"n=10", "n=1000"}, *const values[] = {"10", "1000"};
+  hp_session *s = new_session("sessions/sweep-1");
+  char *html = NULL;
+  size_t i;
+
+  (void)state;
+  s->combos = calloc(2, sizeof(*s->combos));
+  assert_non_null(s->combos);
+  s->ncombos = 2;
+  for (i = 0; i < 2; i++) {
+    s->combos[i].name = hp__strdup(names[i]);
+    s->combos[i].params = calloc(1, sizeof(hp_kv));
+    assert_non_null(s->combos[i].params);
+    s->combos[i].params[0].key = hp__strdup("n");
+    s->combos[i].params[0].value = hp__strdup(values[i]);
+    s->combos[i].nparams = 1;
+    s->combos[i].s = demo();
+  }
+  assert_int_equal(hp_report_html(s, &html), 0);
+  assert_contains(html, "id=\"chart-sweep\"");
+  assert_contains(html, "<a href=\"n=10/report.html\">n=10</a>");
+  assert_contains(html, "<a href=\"n=1000/report.html\">n=1000</a>");
+  /* stats (1.3x) and the candidate (0.9x) have lines; pmc (failed) has none. */
+  assert_int_equal(count(html, "<polyline class=\"line\""), 2);
+  assert_contains(html, "<title>stats at n=1000: +30.00%, perturbed</title>");
+  /* The x axis is the parameter, labelled with its name; 10 and 1000 are ticks of a log axis. */
+  assert_contains(html, ">n</text>");
+  assert_contains(html, ">100</text>");
+  assert_null(strstr(html, "id=\"chart-overhead\""));
+  free(html);
+  hp_session_free(s);
+}
+
 static void test_table(void **state)
 {
   hp_session *s = demo();
@@ -1047,6 +1084,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_table),
       cmocka_unit_test(test_html),
+      cmocka_unit_test(test_html_sweep),
       cmocka_unit_test(test_html_many_runs),
       cmocka_unit_test(test_term_bars),
       cmocka_unit_test(test_html_helpers),

@@ -1,0 +1,347 @@
+/*
+ * Parameter sweeps: a plan with `parameters:` runs one session per combination of their values,
+ * each in its own folder inside the sweep's session folder:
+ *
+ *   <output>/<name>-<stamp>/            plan.yaml, summary.json and report.md of the sweep
+ *   <output>/<name>-<stamp>/n=1,dtype=fp16/   a whole session: its passes, summary.json, ...
+ *
+ * Every combination's plan is expanded (lib/plan/params.c) and prepared before the first run, so
+ * that a program missing for one value fails the sweep before anything runs, as it would a plan
+ * without parameters. Then each combination runs as a session of its own, in the plan's order,
+ * with its baseline, its passes in the plan's `order`, its table and verdicts; the sweep's record
+ * holds them, and its judgement (lib/analyze/sweep.c) is the worst of theirs.
+ *
+ * A combination that stops (its baseline's first run or its build failed) stops the sweep, exit 3,
+ * unless keep_going, which goes on with the next combination. An interruption stops it at once.
+ * The contract is in docs/internals/session.md; the folder and summary.json in docs/summary.md.
+ */
+#include "analyze/results.h"
+#include "analyze/sweep.h"
+#include "report/write_all.h"
+#include "session/session.h"
+#include "util/buf.h"
+#include "util/fsutil.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int hp__sweep_label(const hp_plan *plan, hp_session *s)
+{
+  size_t i;
+
+  if (plan->nparams == 0 || plan->combo < 0)
+    return 0;
+  if (hp_plan_combination_name(plan, (size_t)plan->combo, &s->combo) != 0)
+    return HP_ENOMEM;
+  if ((s->params = calloc(plan->nparams, sizeof(*s->params))) == NULL)
+    return HP_ENOMEM;
+  s->nparams = plan->nparams;
+  for (i = 0; i < plan->nparams; i++) {
+    s->params[i].key = hp__strdup(plan->params[i].name);
+    s->params[i].value = hp__strdup(hp_plan_combination_value(plan, (size_t)plan->combo, i));
+    if (s->params[i].key == NULL || s->params[i].value == NULL)
+      return HP_ENOMEM;
+  }
+  return 0;
+}
+
+int hp__sweep_dir_make(hp__session_ctx *c)
+{
+  if ((c->s->dir = hp__path_join(c->sub->dir, c->sub->name)) == NULL)
+    return HP_ENOMEM;
+  if (hp__mkdir_at(c->sub->fd, c->sub->name, 0755, &c->dirfd) != 0) {
+    char *msg = hp__fs_error("create", NULL, c->s->dir, errno);
+    hp_diags_add(c->diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
+    free(msg);
+    return HP_EIO;
+  }
+  return 0;
+}
+
+static FILE *sweep_log(const hp_run_opts *opts)
+{
+  return opts->log ? opts->log : stderr;
+}
+
+/* Every combination's plan, expanded. *plans has n entries (free each with hp_plan_free). */
+static int expand_all(const hp_plan *plan, hp_plan ***plans, size_t *n, hp_diags *diags)
+{
+  size_t k;
+  int r;
+
+  *n = hp_plan_combinations(plan);
+  if ((*plans = calloc(*n ? *n : 1, sizeof(**plans))) == NULL)
+    return HP_ENOMEM;
+  for (k = 0; k < *n; k++)
+    if ((r = hp_plan_expand(plan, k, &(*plans)[k], diags)) != 0)
+      return r;
+  return 0;
+}
+
+static void plans_free(hp_plan **plans, size_t n)
+{
+  size_t k;
+
+  for (k = 0; plans && k < n; k++)
+    hp_plan_free(plans[k]);
+  free(plans);
+}
+
+/* Prepares every combination as its session would (programs, profilers, metrics, schedule), so
+ * that a plan problem of any of them exits 2 before the first run. A failure names the
+ * combination after the messages that say what is wrong. */
+static int preflight(const hp_plan *plan, hp_plan **plans, size_t n, const hp_run_opts *opts,
+                     hp_diags *diags)
+{
+  hp__session_ctx c;
+  char *name = NULL;
+  size_t k;
+  int r = 0;
+
+  for (k = 0; k < n && r == 0; k++) {
+    if (hp__session_ctx_init(&c, plans[k], opts, diags))
+      return HP_EIO;
+    r = hp__session_prepare(&c);
+    hp__session_ctx_free(&c);
+    uv_run(&c.loop, UV_RUN_DEFAULT);
+    uv_loop_close(&c.loop);
+    if (r && hp_plan_combination_name(plan, k, &name) == 0) {
+      hp_diags_add(diags, HP_DIAG_NOTE, plan->file, 0, 0,
+                   "in combination %zu of %zu (%s); nothing was run", k + 1, n, name);
+      free(name);
+    }
+  }
+  return r;
+}
+
+/* The sweep's own record: its name, folder, settings and one entry per combination. */
+static int record_init(const hp_plan *plan, const hp_run_opts *opts, size_t n, hp_session *s)
+{
+  size_t k, i;
+
+  s->name = hp__strdup(plan->name);
+  s->plan_file = hp__strdup(plan->file);
+  s->hprun_version = hp__strdup(HPRUN_VERSION);
+  s->schema = HPRUN_SUMMARY_SCHEMA;
+  s->started = hp__session_now_iso();
+  s->seed = plan->seed;
+  s->repeat = opts->repeat > 0 ? opts->repeat : plan->repeat;
+  s->warmup = plan->warmup;
+  s->warn = plan->thresholds.warn;
+  s->fail = plan->thresholds.fail;
+  s->alpha = plan->thresholds.alpha;
+  if ((s->combos = calloc(n, sizeof(*s->combos))) == NULL || !s->name || !s->started)
+    return HP_ENOMEM;
+  s->ncombos = n;
+  for (k = 0; k < n; k++) {
+    hp_combo *cb = &s->combos[k];
+    if (hp_plan_combination_name(plan, k, &cb->name) != 0 ||
+        (cb->params = calloc(plan->nparams, sizeof(*cb->params))) == NULL)
+      return HP_ENOMEM;
+    cb->nparams = plan->nparams;
+    for (i = 0; i < plan->nparams; i++) {
+      cb->params[i].key = hp__strdup(plan->params[i].name);
+      cb->params[i].value = hp__strdup(hp_plan_combination_value(plan, k, i));
+      if (cb->params[i].key == NULL || cb->params[i].value == NULL)
+        return HP_ENOMEM;
+    }
+  }
+  return 0;
+}
+
+/* Creates the sweep's session folder (*fd open on it) and copies the plan into it. */
+static int sweep_open(const hp_plan *plan, const hp_run_opts *opts, hp_session *s, int *fd,
+                      hp_diags *diags)
+{
+  char *parent = hp__session_parent(plan, opts), *msg;
+  int r;
+
+  if (parent == NULL)
+    return HP_ENOMEM;
+  r = hp__session_dir_make(parent, plan->name, &s->dir, fd, diags);
+  free(parent);
+  if (r)
+    return r;
+  fprintf(sweep_log(opts), "hprun: sweep of %zu combinations, session folder %s\n", s->ncombos,
+          s->dir);
+  if (hp__session_copy_plan(plan, *fd) != 0) {
+    msg = hp__fs_error("create", s->dir, "plan.yaml", errno);
+    hp_diags_add(diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
+    free(msg);
+    return HP_EIO;
+  }
+  return 0;
+}
+
+/* SIGINT and SIGTERM between two combinations (while the next one is prepared, say) stop the sweep
+ * as they would stop a combination: each combination's session handles them while it runs, and
+ * these handles, on a loop of the sweep's own, see them too. */
+typedef struct sweep_signals {
+  uv_loop_t loop;
+  uv_signal_t sigint, sigterm;
+  int stop;
+  int ok; /* the loop and its handles were set up */
+} sweep_signals;
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+  (void)signum;
+  ((sweep_signals *)h->data)->stop = 1;
+}
+
+static void signals_start(sweep_signals *g)
+{
+  memset(g, 0, sizeof(*g));
+  if (uv_loop_init(&g->loop) != 0)
+    return;
+  uv_signal_init(&g->loop, &g->sigint);
+  uv_signal_init(&g->loop, &g->sigterm);
+  g->sigint.data = g->sigterm.data = g;
+  uv_signal_start(&g->sigint, on_signal, SIGINT);
+  uv_signal_start(&g->sigterm, on_signal, SIGTERM);
+  g->ok = 1;
+}
+
+/* Whether a signal came since the last look. */
+static int signalled(sweep_signals *g)
+{
+  if (g->ok)
+    uv_run(&g->loop, UV_RUN_NOWAIT);
+  return g->stop;
+}
+
+static void signals_stop(sweep_signals *g)
+{
+  if (!g->ok)
+    return;
+  uv_close((uv_handle_t *)&g->sigint, NULL);
+  uv_close((uv_handle_t *)&g->sigterm, NULL);
+  uv_run(&g->loop, UV_RUN_DEFAULT);
+  uv_loop_close(&g->loop);
+}
+
+/* Runs the combinations in order until the end or a stop. Returns what stopped the sweep:
+ * HP_EINTR, HP_ERUN (a combination stopped early; with keep_going the rest still ran), or the
+ * code of a failure that leaves the sweep unable to go on (memory, files). */
+static int run_combos(const hp_plan *plan, hp_plan **plans, const hp_run_opts *opts, int fd,
+                      hp_session *s, hp_diags *diags, sweep_signals *g)
+{
+  int keep_going = plan->keep_going || opts->keep_going, r, result = 0;
+  size_t k;
+
+  for (k = 0; k < s->ncombos; k++) {
+    hp__sweep_dir sd = {fd, s->dir, s->combos[k].name};
+    if (signalled(g)) {
+      s->interrupted = 1;
+      return HP_EINTR;
+    }
+    fprintf(sweep_log(opts), "hprun: combination %zu of %zu: %s\n", k + 1, s->ncombos,
+            s->combos[k].name);
+    r = hp__session_run_in(plans[k], opts, &sd, &s->combos[k].s, diags);
+    if (r == HP_EINTR || signalled(g)) {
+      s->interrupted = 1;
+      return HP_EINTR;
+    }
+    if (r == HP_ERUN) {
+      result = r;
+      if (keep_going)
+        continue;
+      fprintf(sweep_log(opts),
+              "hprun: combination %s stopped early: the sweep stops (keep_going: true goes on "
+              "with the next combination)\n",
+              s->combos[k].name);
+      return r;
+    }
+    if (r)
+      return r;
+  }
+  return result;
+}
+
+int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags)
+{
+  hp_plan **plans = NULL;
+  hp_session *s = NULL;
+  sweep_signals g;
+  size_t n = 0;
+  int r, fd = -1;
+
+  *out = NULL;
+  signals_start(&g);
+  if ((r = expand_all(plan, &plans, &n, diags)) != 0 ||
+      (r = preflight(plan, plans, n, opts, diags)) != 0)
+    goto fail;
+  if ((s = calloc(1, sizeof(*s))) == NULL) {
+    r = HP_ENOMEM;
+    goto fail;
+  }
+  if ((r = record_init(plan, opts, n, s)) != 0 || (r = sweep_open(plan, opts, s, &fd, diags)) != 0)
+    goto fail;
+  r = run_combos(plan, plans, opts, fd, s, diags, &g);
+  s->finished = hp__session_now_iso();
+  if (hp__sweep_judge(s) != 0 && r == 0)
+    r = HP_ENOMEM;
+  /* A combination's file that could not be written wins, as in one session (docs/ci.md). */
+  if (s->exit_code == HP_EXIT_IO)
+    r = HP_EIO;
+  if (hp__report_write_all_at(s, fd, diags, &s->written) != 0) {
+    s->exit_code = HP_EXIT_IO;
+    if (r == 0)
+      r = HP_EIO;
+  }
+  if (s->complete && !s->interrupted && hp__session_link_latest(s->dir, plan->name) != 0)
+    fprintf(sweep_log(opts), "hprun: warning: cannot update %s-latest: %s\n", plan->name,
+            strerror(errno));
+  *out = s;
+  s = NULL;
+
+fail:
+  signals_stop(&g);
+  if (fd >= 0)
+    close(fd);
+  hp_session_free(s);
+  plans_free(plans, n);
+  return r;
+}
+
+int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
+{
+  hp_plan **plans = NULL;
+  char *parent = NULL, *name = NULL, *sdir = NULL;
+  size_t n = 0, k;
+  int r;
+
+  if ((r = expand_all(plan, &plans, &n, diags)) != 0)
+    goto fail;
+  if ((parent = hp__session_parent(plan, opts)) == NULL) {
+    r = HP_ENOMEM;
+    goto fail;
+  }
+  fprintf(fp, "sweep: %zu combinations, each a session in a folder of %s/%s-<YYYYmmdd-HHMMSS>\n", n,
+          parent, plan->name);
+  for (k = 0; k < n && r == 0; k++) {
+    free(name);
+    free(sdir);
+    name = sdir = NULL;
+    if (hp_plan_combination_name(plan, k, &name) != 0 ||
+        (sdir = hp__asprintf("%s/%s-<YYYYmmdd-HHMMSS>/%s", parent, plan->name, name)) == NULL) {
+      r = HP_ENOMEM;
+      break;
+    }
+    fprintf(fp, "\ncombination %zu of %zu: %s\n", k + 1, n, name);
+    r = hp__session_dry_run_in(plans[k], opts, sdir, fp, diags);
+    if (r)
+      hp_diags_add(diags, HP_DIAG_NOTE, plan->file, 0, 0, "in combination %zu of %zu (%s)", k + 1,
+                   n, name);
+  }
+
+fail:
+  free(name);
+  free(sdir);
+  free(parent);
+  plans_free(plans, n);
+  return r;
+}
