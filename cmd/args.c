@@ -5,6 +5,8 @@
  */
 #include "args.h"
 
+#include <unistd.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -81,9 +83,18 @@ int cmd_getopt(int argc, char **argv, cmd_opts *o)
 
 int cmd_reports_option(cmd_reports *r, int c, const char *value)
 {
+  if (c == CMD_OPT_ASCII || c == CMD_OPT_BARS) {
+    *(c == CMD_OPT_ASCII ? &r->ascii : &r->bars) = 1;
+    return 0;
+  }
   if (c == CMD_OPT_JUNIT)
     r->junit = value;
   else
     r->markdown = value;
   return value ? 0 : -1;
+}
+
+int cmd_reports_bars(const cmd_reports *r)
+{
+  return r->bars || (!r->ascii && isatty(STDOUT_FILENO));
 }

@@ -27,6 +27,8 @@
 enum {
   CMD_OPT_JUNIT = 256,
   CMD_OPT_MARKDOWN,
+  CMD_OPT_ASCII,
+  CMD_OPT_BARS,
   CMD_OPT_OWN
 };
 
@@ -35,6 +37,8 @@ enum {
 #define CMD_LONG_HELP {"help", no_argument, NULL, 'h'}
 #define CMD_LONG_JUNIT {"junit", required_argument, NULL, CMD_OPT_JUNIT}
 #define CMD_LONG_MARKDOWN {"markdown", required_argument, NULL, CMD_OPT_MARKDOWN}
+#define CMD_LONG_ASCII {"ascii", no_argument, NULL, CMD_OPT_ASCII}
+#define CMD_LONG_BARS {"bars", no_argument, NULL, CMD_OPT_BARS}
 #define CMD_LONG_END {NULL, 0, NULL, 0}
 /* clang-format on */
 
@@ -67,10 +71,14 @@ int cmd_getopt(int argc, char **argv, cmd_opts *o);
 typedef struct cmd_reports {
   const char *junit;
   const char *markdown;
+  int ascii; /* --ascii: no overhead bars in the table */
+  int bars;  /* --bars: overhead bars even off a terminal */
 } cmd_reports;
 
 /* Keeps the value of --junit or --markdown (c is CMD_OPT_JUNIT or CMD_OPT_MARKDOWN). Returns 0, or
  * -1 when the value is missing (cmd_getopt has said so). */
 int cmd_reports_option(cmd_reports *r, int c, const char *value);
+/* Whether the terminal table gets its overhead bars: --bars, else on a terminal unless --ascii. */
+int cmd_reports_bars(const cmd_reports *r);
 
 #endif

@@ -12,6 +12,7 @@ int cmd_check(int argc, char **argv);
 int cmd_summarize(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_peaks(int argc, char **argv);
 
 /* cmd/output.c: write a text, or a session rendered by `render`, to `path` (replaced if it
  * exists). Return 0, or -1 after printing why. */

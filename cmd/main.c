@@ -21,6 +21,7 @@ static const struct subcommand commands[] = {
     {"summarize", cmd_summarize, "summarize profiler output files or a session folder"},
     {"report", cmd_report, "re-render a stored session's reports without running anything"},
     {"compare", cmd_compare, "compare two sessions; exit 1 on a significant regression"},
+    {"peaks", cmd_peaks, "measure the roofline's ceilings (bandwidth, FP32, FP64) on this GPU"},
     {NULL, NULL, NULL}};
 
 static void usage(FILE *fp)

@@ -12,17 +12,22 @@
 struct report_args {
   const char *path;
   const char *format;
+  const char *html; /* --html FILE */
   cmd_reports reports;
 };
 
 enum {
-  OPT_FORMAT = CMD_OPT_OWN
+  OPT_FORMAT = CMD_OPT_OWN,
+  OPT_HTML
 };
 
 static const struct option report_longopts[] = {CMD_LONG_HELP,
                                                 {"format", required_argument, NULL, OPT_FORMAT},
                                                 CMD_LONG_JUNIT,
                                                 CMD_LONG_MARKDOWN,
+                                                {"html", required_argument, NULL, OPT_HTML},
+                                                CMD_LONG_ASCII,
+                                                CMD_LONG_BARS,
                                                 CMD_LONG_END};
 
 /* Takes one option or the session; returns CMD_GO_ON or the exit status. */
@@ -30,16 +35,24 @@ static int report_option(struct report_args *a, int c, const char *v)
 {
   switch (c) {
   case 'h':
-    printf("usage: hprun report SESSION [--format text|md|json|junit] [--junit FILE] "
-           "[--markdown FILE]\nSESSION is a session folder or its summary.json. Prints the "
-           "table (or the chosen format) and writes the requested files.\n");
+    printf("usage: hprun report SESSION [--format text|md|json|junit|html] [--junit FILE] "
+           "[--markdown FILE]\n                    [--html FILE] [--ascii | --bars]\nSESSION is a "
+           "session folder or "
+           "its summary.json. Prints the table (or the chosen format) and writes the requested "
+           "files. The table has overhead bars on a terminal (not with --ascii) or with --bars.\n");
     return HP_EXIT_OK;
   case OPT_FORMAT:
     if (!(a->format = v))
       return HP_EXIT_USAGE;
     break;
+  case OPT_HTML:
+    if (!(a->html = v))
+      return HP_EXIT_USAGE;
+    break;
   case CMD_OPT_JUNIT:
   case CMD_OPT_MARKDOWN:
+  case CMD_OPT_ASCII:
+  case CMD_OPT_BARS:
     if (cmd_reports_option(&a->reports, c, v))
       return HP_EXIT_USAGE;
     break;
@@ -71,8 +84,8 @@ static int report_parse(int argc, char **argv, struct report_args *a)
     return HP_EXIT_USAGE;
   }
   if (strcmp(a->format, "text") && strcmp(a->format, "md") && strcmp(a->format, "json") &&
-      strcmp(a->format, "junit")) {
-    fprintf(stderr, "hprun: --format must be text, md, json or junit\n");
+      strcmp(a->format, "junit") && strcmp(a->format, "html")) {
+    fprintf(stderr, "hprun: --format must be text, md, json, junit or html\n");
     return HP_EXIT_USAGE;
   }
   return CMD_GO_ON;
@@ -96,10 +109,11 @@ int cmd_report(int argc, char **argv)
     goto done;
   }
   if (strcmp(a.format, "text") == 0)
-    hp_report_table(s, stdout);
+    hp_report_table_bars(s, stdout, cmd_reports_bars(&a.reports));
   else {
     r = strcmp(a.format, "md") == 0     ? hp_report_markdown(s, &text)
         : strcmp(a.format, "json") == 0 ? hp_report_json(s, &text)
+        : strcmp(a.format, "html") == 0 ? hp_report_html(s, &text)
                                         : hp_report_junit(s, &text);
     if (r) {
       code = HP_EXIT_IO;
@@ -109,7 +123,8 @@ int cmd_report(int argc, char **argv)
   }
   /* The first report that cannot be written ends the command: the later ones are not tried. */
   if ((a.reports.junit && cmd_write_report(a.reports.junit, hp_report_junit, s)) ||
-      (a.reports.markdown && cmd_write_report(a.reports.markdown, hp_report_markdown, s))) {
+      (a.reports.markdown && cmd_write_report(a.reports.markdown, hp_report_markdown, s)) ||
+      (a.html && cmd_write_report(a.html, hp_report_html, s))) {
     code = HP_EXIT_IO;
     goto done;
   }

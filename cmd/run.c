@@ -31,6 +31,8 @@ static const struct option run_longopts[] = {CMD_LONG_HELP,
                                              {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
                                              CMD_LONG_JUNIT,
                                              CMD_LONG_MARKDOWN,
+                                             CMD_LONG_ASCII,
+                                             CMD_LONG_BARS,
                                              CMD_LONG_END};
 
 /* Columns of the tool list in the usage: names, then modes wrapped before this width. */
@@ -74,6 +76,8 @@ static void run_usage(FILE *fp)
           "  --keep-going      run every run even when a pass's first run fails\n"
           "  --junit FILE      also write JUnit XML (one testcase per pass and variant)\n"
           "  --markdown FILE   also write the Markdown report there\n"
+          "  --ascii           no overhead bars in the table (they are drawn on a terminal)\n"
+          "  --bars            overhead bars in the table even when not on a terminal\n"
           "\ntools (plan: `profiler.tool` or a pass's `tool`) and modes (a pass's `mode`):\n");
   /* Read from the driver table, the one place that defines them (docs/drivers.md explains). */
   for (i = 0; i < hp_tool_count(); i++) {
@@ -117,6 +121,8 @@ static int run_option(struct run_args *a, int c, const char *v)
     break;
   case CMD_OPT_JUNIT:
   case CMD_OPT_MARKDOWN:
+  case CMD_OPT_ASCII:
+  case CMD_OPT_BARS:
     if (cmd_reports_option(&a->reports, c, v))
       return HP_EXIT_USAGE;
     break;
@@ -178,7 +184,7 @@ static int run_session(const hp_plan *plan, const struct run_args *a, hp_diags *
       fprintf(stderr, "hprun: %s\n", hp_strerror(r));
     return r == HP_EIO || r == HP_EEXIST ? HP_EXIT_IO : HP_EXIT_USAGE;
   }
-  hp_report_table(s, stdout);
+  hp_report_table_bars(s, stdout, cmd_reports_bars(&a->reports));
   code = s->exit_code;
   if (a->reports.junit && cmd_write_report(a->reports.junit, hp_report_junit, s))
     code = code ? code : HP_EXIT_IO;

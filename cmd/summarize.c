@@ -12,7 +12,7 @@
 
 static const char usage_text[] =
     "usage: hprun summarize [--format text|json|md|csv] [--top N] [--categories FILE|SET]\n"
-    "                       [--wide] [--quiet-warnings] PATH...\n"
+    "                       [--wide] [--quiet-warnings] [--roofline [--peaks FILE]] PATH...\n"
     "\n"
     "Summarises hipprof, rocprof, rocprofv3 and ncu output. Each PATH is a file or a folder\n"
     "(read recursively; files that are not profiler output are ignored).\n"
@@ -23,6 +23,8 @@ static const char usage_text[] =
     "                     built-in set cuda, rocm or pytorch (default: chosen by the profiler)\n"
     "  --wide             full kernel names (default: short, unique names in text and md)\n"
     "  --quiet-warnings   do not print warnings about the input (errors are still printed)\n"
+    "  --roofline         print the kernels' roofline points instead of the tables\n"
+    "  --peaks FILE       the ceilings for --roofline (a peaks file: hprun peaks, configs/peaks/)\n"
     "\n"
     "Exit status: 0 success, 2 usage error, 4 a path could not be read.\n";
 
@@ -61,6 +63,8 @@ struct sum_args {
   hp_profile_opts opts;
   const char *catfile;
   int quiet;
+  int roofline;
+  const char *peaks;  /* --peaks FILE */
   const char **paths; /* the PATH arguments, which may come before, between or after options */
   int npaths;
 };
@@ -70,7 +74,9 @@ enum {
   OPT_TOP,
   OPT_CATEGORIES,
   OPT_QUIET_WARNINGS,
-  OPT_WIDE
+  OPT_WIDE,
+  OPT_ROOFLINE,
+  OPT_PEAKS
 };
 
 static const struct option sum_longopts[] = {
@@ -80,6 +86,8 @@ static const struct option sum_longopts[] = {
     {"categories", required_argument, NULL, OPT_CATEGORIES},
     {"quiet-warnings", no_argument, NULL, OPT_QUIET_WARNINGS},
     {"wide", no_argument, NULL, OPT_WIDE},
+    {"roofline", no_argument, NULL, OPT_ROOFLINE},
+    {"peaks", required_argument, NULL, OPT_PEAKS},
     CMD_LONG_END};
 
 /* Takes one option or PATH; returns CMD_GO_ON or the exit status. */
@@ -93,6 +101,12 @@ static int sum_option(struct sum_args *a, int c, const char *v)
   case CMD_ARG: a->paths[a->npaths++] = v; break;
   case OPT_QUIET_WARNINGS: a->quiet = 1; break;
   case OPT_WIDE: a->opts.wide = 1; break;
+  case OPT_ROOFLINE: a->roofline = 1; break;
+  case OPT_PEAKS:
+    if (v == NULL)
+      return usage("--peaks needs a file", NULL);
+    a->peaks = v;
+    break;
   case OPT_FORMAT:
     if (v == NULL)
       return usage("--format needs a value", NULL);
@@ -137,6 +151,8 @@ static int sum_parse(int argc, char **argv, struct sum_args *a)
       return code;
   if (a->npaths == 0)
     return usage("no PATH given", NULL);
+  if (a->peaks && !a->roofline)
+    return usage("--peaks is for --roofline", NULL);
   /* Text and Markdown are read by people: the article's top 10 unless told otherwise. */
   if (a->opts.top < 0)
     a->opts.top = a->format == HP_FMT_TEXT || a->format == HP_FMT_MD ? 10 : 0;
@@ -171,6 +187,26 @@ static int sum_categories(hp_profile *p, const char *catfile, hp_diags *diags)
   return r == HP_ENOENT || r == HP_EIO ? HP_EXIT_IO : HP_EXIT_USAGE;
 }
 
+/* The roofline of the profile, with the --peaks file's ceilings. 0, HP_EPLAN (a bad peaks file,
+ * said already), or another HP_E* code. */
+static int sum_roofline(const hp_profile *p, const struct sum_args *a, hp_diags *diags)
+{
+  hp_roofline *roof = NULL;
+  hp_peaks pk;
+  int r = 0;
+
+  hp_peaks_init(&pk);
+  if (a->peaks && (r = hp_peaks_load(a->peaks, &pk, diags)) != 0) {
+    print_diags(diags, 0);
+    return r == HP_ENOMEM ? r : HP_EPLAN;
+  }
+  if ((r = hp_roofline_compute(p, a->peaks ? &pk : NULL, &roof)) == 0)
+    r = hp_roofline_write(roof, a->peaks ? &pk : NULL, stdout, a->format);
+  hp_roofline_free(roof);
+  hp_peaks_clear(&pk);
+  return r;
+}
+
 /* Reads every PATH into `p`, prints the messages and writes the summary. Returns the exit
  * status. */
 static int sum_write(hp_profile *p, const struct sum_args *a, hp_diags *diags)
@@ -192,7 +228,9 @@ static int sum_write(hp_profile *p, const struct sum_args *a, hp_diags *diags)
   print_diags(diags, a->quiet);
   if (hp_profile_nfiles(p) == 0)
     fprintf(stderr, "hprun summarize: warning: no profiler output was found\n");
-  r = hp_profile_write(p, stdout, a->format, &a->opts);
+  r = a->roofline ? sum_roofline(p, a, diags) : hp_profile_write(p, stdout, a->format, &a->opts);
+  if (r == HP_EPLAN)
+    return HP_EXIT_USAGE;
   if (r) {
     fprintf(stderr, "hprun summarize: writing the summary: %s\n", hp_strerror(r));
     status = HP_EXIT_IO;

@@ -6,6 +6,7 @@
 #   HPRUN_NO_DEPS=1   skip this step (you manage packages yourself)
 #   HPRUN_NO_HIPCC=1  do not install hipcc (the HIP compile check is then skipped)
 #   HPRUN_NO_FUZZ=1   do not install clang and its libFuzzer runtime (make fuzz, make fuzz-check)
+#   HPRUN_NO_BROWSER=1  do not install chromium (the report.html browser test is then skipped)
 set -eu
 
 [ "${HPRUN_NO_DEPS:-0}" = 1 ] && exit 0
@@ -17,6 +18,9 @@ pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev clang-format valg
 # make fuzz builds with clang. libFuzzer (libclang_rt.fuzzer-x86_64.a) is in libclang-rt-<N>-dev,
 # which clang only recommends, and recommends are not installed below.
 [ "${HPRUN_NO_FUZZ:-0}" = 1 ] || pkgs="$pkgs clang libclang-rt-dev"
+# tests/e2e/test_html.sh checks report.html as XML (xmllint) and renders it in headless Chromium.
+pkgs="$pkgs libxml2-utils"
+[ "${HPRUN_NO_BROWSER:-0}" = 1 ] || pkgs="$pkgs chromium"
 
 missing=""
 for p in $pkgs; do

@@ -88,6 +88,7 @@ void hp__pass_result_free(hp_pass_result *pr)
   free(pr->mem_note);
   free(pr->xk_name);
   hp_profile_free(pr->profile);
+  hp_roofline_free(pr->roofline);
 }
 
 void hp_session_free(hp_session *s)
@@ -109,6 +110,8 @@ void hp_session_free(hp_session *s)
   free(s->error);
   hp__causes_free(s->causes, s->ncauses);
   free(s->plan_sha256);
+  hp_peaks_clear(s->peaks);
+  free(s->peaks);
   free(s->combo);
   hp__kv_free(s->params, s->nparams);
   for (i = 0; i < s->ncombos && s->combos; i++) {

@@ -244,6 +244,9 @@ typedef struct hp_plan {
 
   hp_category_rule *categories; /* NULL: the built-in rules (configs/categories/pytorch.yaml) */
   size_t ncategories;
+  /* `roofline:`: the ceilings, from its peaks file with the inline figures over them; NULL when
+   * the plan has none (roofline points are still computed, without a roof). */
+  struct hp_peaks *roofline;
 
   /* A parameter sweep (lib/plan/params.c, docs/plan.md): `parameters:` in the order written, and
    * which combination of their values this plan was expanded for (hp_plan_expand); -1 for the
@@ -315,5 +318,6 @@ const char *hp_tool_modes(const char *tool);
 #include "hprun_stats.h"
 #include "hprun_profile.h"
 #include "hprun_session.h"
+#include "hprun_roofline.h"
 
 #endif /* HPRUN_H */

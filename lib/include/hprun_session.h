@@ -89,13 +89,14 @@ typedef struct hp_pass_result {
   long long app_launches; /* the app's own `launches=` figure, -1 unknown */
   /* The whole profile against the app's own figure (lib/analyze/crosscheck.c, docs/summary.md):
    * recomputed from the run folders whenever profiles are parsed. */
-  double xc_kernel_ms;   /* kernel time of the profiled run; NaN when unknown */
-  long long xc_launches; /* its kernel launches; 0 when it has no kernels */
-  double xc_span_ms;     /* first kernel start to last kernel end; NaN without timestamps */
-  double xc_iterations;  /* timed iterations of that run; NaN when the plan does not say */
-  double xc_iter_ms;     /* kernel time per iteration; NaN when unknown */
-  double xc_busy;        /* xc_iter_ms / the baseline's primary metric; NaN when unknown */
-  const char *xc_note;   /* why a figure is missing or what limits it (static), or NULL */
+  double xc_kernel_ms;          /* kernel time of the profiled run; NaN when unknown */
+  long long xc_launches;        /* its kernel launches; 0 when it has no kernels */
+  double xc_span_ms;            /* first kernel start to last kernel end; NaN without timestamps */
+  double xc_iterations;         /* timed iterations of that run; NaN when the plan does not say */
+  double xc_iter_ms;            /* kernel time per iteration; NaN when unknown */
+  double xc_busy;               /* xc_iter_ms / the baseline's primary metric; NaN when unknown */
+  const char *xc_note;          /* why a figure is missing or what limits it (static), or NULL */
+  struct hp_roofline *roofline; /* the profile's kernels on the roofline; NULL when none */
 } hp_pass_result;
 
 /* Why a session (or a comparison) fails, one per pass and reason: the exit code's explanation.
@@ -145,6 +146,7 @@ typedef struct hp_session {
   size_t ncauses;
   char *plan_sha256; /* read back: the plan's SHA-256 (manifest.json or plan.yaml); else NULL */
   unsigned written;  /* HP_WROTE_* bits: the session folder's files hp_session_run wrote */
+  struct hp_peaks *peaks; /* the roofline's ceilings (plan or summary.json); NULL when none */
 
   /* Parameter sweeps (docs/summary.md). A combination's own session names its combination and
    * parameter values; the sweep's session holds no passes, only its combinations. */
@@ -167,7 +169,8 @@ typedef struct hp_combo {
 enum {
   HP_WROTE_MANIFEST = 1,
   HP_WROTE_SUMMARY = 2,
-  HP_WROTE_REPORT = 4
+  HP_WROTE_REPORT = 4,
+  HP_WROTE_HTML = 8
 };
 
 void hp_session_free(hp_session *s);
@@ -214,10 +217,17 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags);
 /* The terminal table: pass, metric median, vs baseline, flag, one line of advice per flag, and
  * one `fail:` or `note:` line per cause. */
 void hp_report_table(const hp_session *s, FILE *fp);
+/* The same table with, when `bars` is 1, a compact overhead bar after each pass's flag (Unicode
+ * blocks, log scale). For a terminal: `hprun run` and `hprun report` draw them on a TTY unless
+ * --ascii, or when asked with --bars. */
+void hp_report_table_bars(const hp_session *s, FILE *fp, int bars);
 /* summary.json (docs/summary.md), report.md and JUnit XML, as text. *out is malloc'd. */
 int hp_report_json(const hp_session *s, char **out);
 int hp_report_markdown(const hp_session *s, char **out);
 int hp_report_junit(const hp_session *s, char **out);
+/* report.html: one self-contained page with the tables and inline SVG charts (no script, no
+ * network; docs/report-html.md). *out is malloc'd. */
+int hp_report_html(const hp_session *s, char **out);
 /* Writes summary.json and report.md into the session folder (replacing earlier renderings of the
  * same session, never the measurements). Each is written even when the other fails; returns 0 or
  * the first failure's HP_E* code. */

@@ -87,6 +87,8 @@ void hp_plan_free(hp_plan *p)
   free(p->sampler.tool);
   hp_strv_free(&p->sampler.command);
   hp_categories_free(p->categories, p->ncategories);
+  hp_peaks_clear(p->roofline);
+  free(p->roofline);
   hp__plan_params_free(p);
   free(p);
 }
@@ -132,13 +134,14 @@ enum {
   K_SAMPLER,
   K_CATEGORIES,
   K_KEEP_GOING,
+  K_ROOFLINE,
   K_PARAMETERS,
   K_N
 };
 static const char *const top_keys[] = {
-    "name",       "output",   "repeat",     "warmup",     "order",      "seed",
-    "app",        "profiler", "metrics",    "passes",     "variants",   "gates",
-    "thresholds", "sampler",  "categories", "keep_going", "parameters", NULL};
+    "name",       "output",     "repeat",   "warmup",     "order", "seed",       "app",
+    "profiler",   "metrics",    "passes",   "variants",   "gates", "thresholds", "sampler",
+    "categories", "keep_going", "roofline", "parameters", NULL};
 static const char *const orders[] = {"interleaved", "sequential", "abba", "random", NULL};
 
 static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
@@ -177,6 +180,7 @@ static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
   hp__plan_parse_sampler(ld, e[K_SAMPLER].val, p);
   if (e[K_CATEGORIES].key)
     hp__plan_parse_categories(ld, &e[K_CATEGORIES], &p->categories, &p->ncategories);
+  hp__plan_parse_roofline(ld, e[K_ROOFLINE].val, p);
 }
 
 /* The plan with every default set, before the file is read. */

@@ -166,6 +166,8 @@ void hp__plan_parse_metrics(hp__loader *ld, const hp__mapent *e, yaml_node_t *ro
 void hp__plan_parse_gates(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 void hp__plan_parse_thresholds(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 void hp__plan_parse_sampler(hp__loader *ld, yaml_node_t *v, hp_plan *p);
+/* roofline.c: `roofline:`, the ceilings (a peaks file and/or inline figures). */
+void hp__plan_parse_roofline(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 /* On any error the rules built so far are still stored in *rules / *nrules, for the caller to
  * free with hp_categories_free. */
 void hp__plan_parse_categories(hp__loader *ld, const hp__mapent *e, hp_category_rule **rules,

@@ -33,4 +33,11 @@ int hp__report_cause(hp__buf *b, const hp_cause *c);
 /* Whether any of the causes fails (an exit-code cause rather than a note). */
 int hp__report_any_failing(const hp_cause *c, size_t n);
 
+/* term_bar.c: a pass's overhead bar, `width` cells of Unicode blocks on a log scale that ends at
+ * max_ratio (at least 2x), written into buf (the caller's; 3 bytes a cell); "" for no value and a
+ * single tick for a ratio <= 1. Returns 0 or HP_ERANGE (len 0). */
+int hp__term_bar(char *buf, size_t len, double ratio, double max_ratio, int width);
+/* The largest finite primary ratio of the session's passes (0 when none): the bars' scale. */
+double hp__term_bar_max(const hp_session *s);
+
 #endif /* HPRUN_REPORT_REPORT_H */

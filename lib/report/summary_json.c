@@ -6,6 +6,7 @@
  */
 #include "analyze/crosscheck.h"
 #include "analyze/results.h"
+#include "analyze/roofline.h"
 #include "profile/out.h"
 #include "report/profile_csv.h"
 #include "report/summary_keys.h"
@@ -151,7 +152,7 @@ static void write_crosscheck(hp__json *j, const hp_pass_result *pr)
   hp__json_obj_end(j);
 }
 
-static void write_pass(hp__json *j, const hp_pass_result *pr)
+static void write_pass(hp__json *j, const hp_pass_result *pr, const hp_peaks *peaks)
 {
   int reference = pr->is_baseline || pr->is_reference;
   size_t i;
@@ -194,6 +195,11 @@ static void write_pass(hp__json *j, const hp_pass_result *pr)
     free(csv);
   } else {
     hp__json_null(j);
+  }
+  /* Only a pass whose profile gave roofline points has the member (docs/summary.md). */
+  if (pr->roofline) {
+    hp__json_key(j, HP__K_PASS_ROOFLINE);
+    hp__roofline_json(j, pr->roofline, peaks);
   }
   hp__json_obj_end(j);
 }
@@ -245,6 +251,10 @@ static void write_session_head(hp__json *j, const hp_session *s)
   hp__json_knum(j, HP__K_THRESHOLD_ALPHA, s->alpha);
   hp__json_obj_end(j);
   hp__json_kstr(j, HP__K_SESSION_BASELINE, s->npasses ? s->passes[s->baseline].name : NULL);
+  if (s->peaks) {
+    hp__json_key(j, HP__K_SESSION_PEAKS);
+    hp__peaks_json(j, s->peaks);
+  }
 }
 
 int hp_report_json(const hp_session *s, char **out)
@@ -262,7 +272,7 @@ int hp_report_json(const hp_session *s, char **out)
   hp__json_key(&j, HP__K_SESSION_PASSES);
   hp__json_arr_begin(&j);
   for (i = 0; i < s->npasses; i++)
-    write_pass(&j, &s->passes[i]);
+    write_pass(&j, &s->passes[i], s->peaks);
   hp__json_arr_end(&j);
   hp__json_obj_end(&j);
   r = hp__json_end(&j);

@@ -30,6 +30,7 @@
 #define HP__K_SESSION_WARMUP "warmup"
 #define HP__K_SESSION_THRESHOLDS "thresholds"
 #define HP__K_SESSION_BASELINE "baseline"
+#define HP__K_SESSION_PEAKS "peaks" /* only with `roofline:` */
 #define HP__K_SESSION_PASSES "passes"
 
 /* causes[] items: why the session deserves its exit code (docs/ci.md). */
@@ -61,6 +62,7 @@
 #define HP__K_PASS_RUNS "runs"
 #define HP__K_PASS_PROFILE "profile"
 #define HP__K_PASS_PROFILE_CSV "profile_csv"
+#define HP__K_PASS_ROOFLINE "roofline" /* only when the profile gave points */
 /* The values of `expect`. */
 #define HP__V_EXPECT_OK "ok"
 #define HP__V_EXPECT_DISTORTED "distorted"

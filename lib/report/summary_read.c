@@ -15,9 +15,11 @@
 #include "analyze/crosscheck.h"
 #include "analyze/profiles.h"
 #include "analyze/results.h"
+#include "analyze/roofline.h"
 #include "report/plan_copy.h"
 #include "report/summary_field.h"
 #include "report/summary_keys.h"
+#include "report/summary_roofline.h"
 #include "report/sweep.h"
 #include "util/buf.h"
 #include "util/fsutil.h"
@@ -439,11 +441,13 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
   hp__sf_root(&rc, root, file, diags);
   if ((r = load_session_head(&rc, s)) != 0 || (r = load_passes(&rc, passes, s)) != 0 ||
       (r = load_judgements(&rc, s)) != 0 || (r = hp__sweep_read_label(root, file, s, diags)) != 0 ||
-      (r = hp__session_plan_copy(s, &plan, diags)) != 0)
+      (r = hp__session_plan_copy(s, &plan, diags)) != 0 ||
+      (r = hp__summary_read_peaks(&rc, s)) != 0)
     goto fail;
   hp__session_parse_profiles(s, plan ? plan->categories : NULL, plan ? plan->ncategories : 0,
                              diags);
   hp__session_crosscheck(s, plan);
+  hp__session_roofline(s);
   *out = s;
   s = NULL;
   r = 0;

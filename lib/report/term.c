@@ -35,10 +35,11 @@ static const char *primary_unit(const hp_session *s)
   return m && m->unit ? m->unit : "";
 }
 
-static void term_pass_row(FILE *fp, const hp_pass_result *pr, int reps)
+/* bar_max > 0: the overhead bars are on, on that scale (term_bar.c). */
+static void term_pass_row(FILE *fp, const hp_pass_result *pr, int reps, double bar_max)
 {
   const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
-  char a[32], b[32], c[48], d[32];
+  char a[32], b[32], c[48], d[32], bar[96];
 
   fprintf(fp, "%-16s %-14s %14s %12s", pr->name, pr->mode,
           hp__fmt_num(a, sizeof(a), m ? m->st.median : NAN),
@@ -51,12 +52,17 @@ static void term_pass_row(FILE *fp, const hp_pass_result *pr, int reps)
     snprintf(d, sizeof(d), "%.2f%%", m && !isnan(m->st.cv) ? m->st.cv * 100 : NAN);
     fprintf(fp, " %19s %3zu %6s", c, m ? m->st.n : 0, m && !isnan(m->st.cv) ? d : "-");
   }
-  fprintf(fp, " %s%s\n", hp_flag_name(pr->flag),
-          pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
+  snprintf(c, sizeof(c), "%s%s", hp_flag_name(pr->flag),
+           pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
+  if (bar_max > 0 && !pr->is_baseline &&
+      hp__term_bar(bar, sizeof(bar), m ? m->ratio : NAN, bar_max, 20) == 0)
+    fprintf(fp, " %-22s %s\n", c, bar);
+  else
+    fprintf(fp, " %s\n", c);
 }
 
 /* The session line, its folder, and the profiling passes. */
-static void term_pass_table(FILE *fp, const hp_session *s)
+static void term_pass_table(FILE *fp, const hp_session *s, int bars)
 {
   const hp_metric_result *pm = hp__report_primary(s);
   const char *mname = pm && pm->name ? pm->name : "metric", *unit = primary_unit(s);
@@ -80,7 +86,7 @@ static void term_pass_table(FILE *fp, const hp_session *s)
   fprintf(fp, "%-16s %-14s %14s\n", "", "", head);
   for (i = 0; i < s->npasses; i++)
     if (!s->passes[i].is_variant)
-      term_pass_row(fp, &s->passes[i], reps);
+      term_pass_row(fp, &s->passes[i], reps, bars ? fmax(hp__term_bar_max(s), 10.0) : 0);
 }
 
 /* The A/B variants against their reference; nothing when the plan had none. */
@@ -173,11 +179,16 @@ static void term_causes(FILE *fp, const hp_session *s)
 
 void hp_report_table(const hp_session *s, FILE *fp)
 {
+  hp_report_table_bars(s, fp, 0);
+}
+
+void hp_report_table_bars(const hp_session *s, FILE *fp, int bars)
+{
   if (s->ncombos) {
     hp__sweep_table(s, fp);
     return;
   }
-  term_pass_table(fp, s);
+  term_pass_table(fp, s, bars);
   term_variant_table(fp, s);
   term_notes(fp, s);
   term_causes(fp, s);

@@ -24,6 +24,7 @@ static const struct {
 } renderings[] = {
     {HP__SUMMARY_FILE, HP_WROTE_SUMMARY, hp_report_json},
     {"report.md", HP_WROTE_REPORT, hp_report_markdown},
+    {"report.html", HP_WROTE_HTML, hp_report_html},
 };
 
 /* These are renderings of the measurements (which live in the run folders and stay untouched), so

@@ -10,6 +10,7 @@
  */
 #include "analyze/crosscheck.h"
 #include "analyze/profiles.h"
+#include "analyze/roofline.h"
 #include "analyze/results.h"
 #include "exec/runner.h"
 #include "report/write_all.h"
@@ -229,6 +230,7 @@ static int session_close(hp__session_ctx *c, int r)
     hp__session_io_error(c, "write", "manifest.json", errno);
   hp_strv_free(&tools);
   hp__session_parse_profiles(s, c->plan->categories, c->plan->ncategories, c->diags);
+  hp__session_peaks(s, c->plan->roofline);
   hp__session_analyze(s, c->plan);
   hp__session_crosscheck(s, c->plan);
   s->exit_code = c->io_failed ? HP_EXIT_IO : hp__session_exit_code(s);

@@ -7,12 +7,13 @@
 # Tab costs no process. tests/e2e/test_install.sh fails when an option of any `--help` is missing
 # from them, so they cannot drift apart.
 
-_hprun_commands="run check summarize report compare help"
+_hprun_commands="run check summarize report compare peaks help"
 _hprun_opts_global="-V --version" # with those of run: `hprun --dry-run plan.yaml` runs
-_hprun_opts_run="-h --help -n --dry-run -q --quiet --output --repeat --grace --keep-going --junit --markdown"
+_hprun_opts_run="-h --help -n --dry-run -q --quiet --output --repeat --grace --keep-going --junit --markdown --ascii --bars"
 _hprun_opts_check="-h --help"
-_hprun_opts_summarize="-h --help --format --top --categories --wide --quiet-warnings"
-_hprun_opts_report="-h --help --format --junit --markdown"
+_hprun_opts_summarize="-h --help --format --top --categories --wide --quiet-warnings --roofline --peaks"
+_hprun_opts_report="-h --help --format --junit --markdown --html --ascii --bars"
+_hprun_opts_peaks="-h --help --binary --output --device --timeout"
 _hprun_opts_compare="-h --help --tolerance --alpha --markdown --allow-missing --force"
 
 # COMPREPLY += the words of $1 that start with $2.
@@ -87,8 +88,10 @@ _hprun()
     # The value of an option that takes one.
     case "$cmd:$prev" in
         summarize:--format) _hprun_words "text json md csv" "$cur"; return 0 ;;
-        report:--format) _hprun_words "text md json junit" "$cur"; return 0 ;;
-        summarize:--categories) _hprun_files "$cur" yaml yml; return 0 ;;
+        report:--format) _hprun_words "text md json junit html" "$cur"; return 0 ;;
+        summarize:--categories|summarize:--peaks) _hprun_files "$cur" yaml yml; return 0 ;;
+        peaks:--binary|peaks:--output|report:--html) _hprun_files "$cur"; return 0 ;;
+        peaks:--device|peaks:--timeout) return 0 ;;
         run:--output) _hprun_dirs "$cur"; return 0 ;;
         *:--junit|*:--markdown) _hprun_files "$cur"; return 0 ;;
         *:--repeat|*:--grace|*:--top|*:--tolerance|*:--alpha) return 0 ;;
@@ -103,6 +106,7 @@ _hprun()
         summarize) i=$_hprun_opts_summarize ;;
         report) i=$_hprun_opts_report ;;
         compare) i=$_hprun_opts_compare ;;
+        peaks) i=$_hprun_opts_peaks ;;
     esac
     case "$cur" in
         -*) _hprun_words "$i" "$cur"; return 0 ;;

@@ -21,7 +21,9 @@
 #include "analyze/crosscheck.h"
 #include "analyze/profiles.h"
 #include "analyze/results.h"
+#include "report/html.h"
 #include "report/markdown.h"
+#include "report/report.h"
 #include "util/buf.h"
 #include "util/fsutil.h"
 #include "util/jsonread.h"
@@ -191,6 +193,137 @@ static hp_session *demo(void)
                    0);
   s->exit_code = HP_EXIT_RUNFAIL;
   return s;
+}
+
+/* report.html: the same figures and causes, every text escaped, and the charts drawn where hand
+ * arithmetic puts them. The overhead axis is log10 over [0.8775, 1.3725] (the ratios 0.9..1.35 and
+ * the interval 1.25..1.35 padded by 5% of their span) on pixels 180..710, so 1x sits at 334.8 and
+ * the stats bar (1.3x) ends at 645.7: x=334.8, width=310.9; warn (1.05) at 392.6, fail at 447.8. */
+static void test_html(void **state)
+{
+  hp_session *s = demo();
+  char *text = NULL;
+  const char *p;
+  int n = 0;
+
+  (void)state;
+  assert_int_equal(hp_report_html(s, &text), 0);
+  assert_contains(text, "<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">");
+  for (p = text; (p = strstr(p, "<svg ")) != NULL; p++)
+    n++;
+  assert_int_equal(n, 3);
+  assert_contains(text, "id=\"chart-overhead\"");
+  assert_contains(text, "id=\"chart-timeline\"");
+  assert_contains(text, "id=\"chart-distributions\"");
+  assert_contains(text,
+                  "<rect x=\"334.8\" y=\"33.0\" width=\"310.9\" height=\"16.0\" "
+                  "class=\"bar perturbed\"><title>stats (stats): +30.00% of the baseline, "
+                  "95% CI [1.25, 1.35], perturbed</title></rect>");
+  assert_contains(text, "<line x1=\"392.6\" y1=\"22.0\" x2=\"392.6\"");
+  assert_contains(text, "<line x1=\"447.8\" y1=\"22.0\" x2=\"447.8\"");
+  assert_contains(text, ">+30.00% perturbed</text>");
+  assert_contains(text, ">failed: no value</text>");
+  assert_contains(text, ">-10.00% perturbed</text>");
+  assert_contains(text, "<td class=\"flag perturbed\">perturbed</td><td>accepted</td>");
+  /* Text from the session is escaped everywhere. */
+  assert_contains(text, "t &amp; co &lt; 2x | noted");
+  assert_contains(text,
+                  "<code>note: cand: a gate &amp; &lt;its&gt; limit were not evaluated</code>");
+  assert_contains(text,
+                  "<li class=\"fail-line\"><code>fail: stats: t +30.00% &gt; fail 10% "
+                  "(p=0.01)</code></li>");
+  assert_null(strstr(text, "<its>"));
+  free(text);
+  hp_session_free(s);
+}
+
+/* Escaping for XML (invalid UTF-8 and control bytes become '?', a cut ends in "…") and the axis
+ * ticks: decades on a log axis, 1-2-5 steps on a linear one. */
+static void test_html_helpers(void **state)
+{
+  hp__buf b = HP__BUF_INIT;
+  hp__axis a = {0.5, 150, 0, 100, 1};
+  double t[16];
+
+  (void)state;
+  assert_int_equal(hp__html_text(&b, "k<T&U>(\"x\") \xff\x01 \xc3\xa9", 0), 0);
+  assert_string_equal(b.data, "k&lt;T&amp;U&gt;(&quot;x&quot;) ?? \xc3\xa9");
+  hp__buf_reset(&b);
+  assert_int_equal(hp__html_text(&b, "abcdef", 3), 0);
+  assert_string_equal(b.data, "abc\xe2\x80\xa6");
+  hp__buf_free(&b);
+  assert_int_equal(hp__axis_ticks(&a, t, 16), 3);
+  assert_true(t[0] == 1 && t[1] == 10 && t[2] == 100);
+  a.log = 0, a.lo = 0, a.hi = 10;
+  assert_int_equal(hp__axis_ticks(&a, t, 16), 6);
+  assert_true(t[0] == 0 && t[1] == 2 && t[5] == 10);
+  a.log = 1, a.lo = 1, a.hi = 1000, a.p0 = 0, a.p1 = 300;
+  assert_true(fabs(hp__axis_px(&a, 10) - 100) < 1e-9);
+}
+
+/* The terminal's overhead bars: log10(ratio) / log10(scale) of 20 cells, in eighths. */
+static void test_term_bars(void **state)
+{
+  hp_session *s = demo();
+  char bar[96], *text = NULL;
+  size_t len = 0;
+  FILE *fp;
+
+  (void)state;
+  assert_int_equal(hp__term_bar(bar, sizeof(bar), 10, 100, 20), 0);
+  assert_string_equal(bar, "██████████");
+  assert_int_equal(hp__term_bar(bar, sizeof(bar), 2, 100, 20), 0);
+  assert_string_equal(bar, "███"); /* 3.01 cells */
+  assert_int_equal(hp__term_bar(bar, sizeof(bar), 1.0, 100, 20), 0);
+  assert_string_equal(bar, "▏");
+  assert_int_equal(hp__term_bar(bar, sizeof(bar), NAN, 100, 20), 0);
+  assert_string_equal(bar, "");
+  /* In the table: the scale is at least 10x, so stats' 1.3x is log10(1.3) x 20 = 2.28 cells. */
+  fp = open_memstream(&text, &len);
+  assert_non_null(fp);
+  hp_report_table_bars(s, fp, 1);
+  assert_int_equal(fclose(fp), 0);
+  assert_contains(text, " perturbed              ██▎\n");
+  assert_contains(text, " baseline\n");
+  free(text);
+  hp_session_free(s);
+}
+
+/* A sweep's page: one line per measured pass across the combinations, on the parameter's axis
+ * (10 and 1000: a log axis, since they span 100x), a link to each combination's page. */
+static void test_html_sweep(void **state)
+{
+  static const char *const names[] = {"n=10", "n=1000"}, *const values[] = {"10", "1000"};
+  hp_session *s = new_session("sessions/sweep-1");
+  char *html = NULL;
+  size_t i;
+
+  (void)state;
+  s->combos = calloc(2, sizeof(*s->combos));
+  assert_non_null(s->combos);
+  s->ncombos = 2;
+  for (i = 0; i < 2; i++) {
+    s->combos[i].name = hp__strdup(names[i]);
+    s->combos[i].params = calloc(1, sizeof(hp_kv));
+    assert_non_null(s->combos[i].params);
+    s->combos[i].params[0].key = hp__strdup("n");
+    s->combos[i].params[0].value = hp__strdup(values[i]);
+    s->combos[i].nparams = 1;
+    s->combos[i].s = demo();
+  }
+  assert_int_equal(hp_report_html(s, &html), 0);
+  assert_contains(html, "id=\"chart-sweep\"");
+  assert_contains(html, "<a href=\"n=10/report.html\">n=10</a>");
+  assert_contains(html, "<a href=\"n=1000/report.html\">n=1000</a>");
+  /* stats (1.3x) and the candidate (0.9x) have lines; pmc (failed) has none. */
+  assert_int_equal(count(html, "<polyline class=\"line\""), 2);
+  assert_contains(html, "<title>stats at n=1000: +30.00%, perturbed</title>");
+  /* The x axis is the parameter, labelled with its name; 10 and 1000 are ticks of a log axis. */
+  assert_contains(html, ">n</text>");
+  assert_contains(html, ">100</text>");
+  assert_null(strstr(html, "id=\"chart-overhead\""));
+  free(html);
+  hp_session_free(s);
 }
 
 static void test_table(void **state)
@@ -552,6 +685,7 @@ static void test_summary_round_trip(void **state)
 
   remove_in(dir, "summary.json", 0);
   remove_in(dir, "report.md", 0);
+  remove_in(dir, "report.html", 0);
   remove_in(dir, "plan.yaml", 0);
   remove_in(dir, "stats.profile.csv", 0); /* the full profile (report/profile_csv.c) */
   remove_in(dir, "stats/1/result_1.kernel.csv", 0);
@@ -622,6 +756,7 @@ static void test_reread_keeps_judgements(void **state)
   remove_in(dir, "summary.json", 0);
   remove_in(dir, "report.md", 0);
   remove_in(dir, "stats.profile.csv", 0);
+  remove_in(dir, "report.html", 0);
   remove_in(dir, "stats/1/result_1.kernel.csv", 0);
   remove_in(dir, "stats/1", 1);
   remove_in(dir, "stats", 1);
@@ -697,6 +832,33 @@ static hp_session *many_runs(size_t npasses, size_t nruns, size_t nmetrics)
 
 /* 1,000 runs (4 passes of 250): report.md shows 200 rows, 50 per pass, each pass's failed run
  * among them, says how many it left out, and stays far below a PR comment's limit. */
+/* A pass of 5000 runs: the timeline draws every third run (stride ceil(5000 / 2000)), 1667 of
+ * them, plus the one outlier, and its caption says so; the distribution strip draws 1667 dots. */
+static void test_html_many_runs(void **state)
+{
+  hp_session *s = many_runs(2, 5000, 1);
+  char *html = NULL;
+  const char *tl, *dist;
+  size_t k;
+
+  (void)state;
+  for (k = 0; k < 5000; k++)
+    s->passes[1].runs[k].values[0] = 1.0 + (double)(k % 7) * 0.01;
+  s->passes[1].runs[4000].values[0] = 50.0; /* an outlier, and 4000 is not a multiple of 3 */
+  assert_int_equal(hp_report_html(s, &html), 0);
+  tl = strstr(html, "id=\"chart-timeline\"");
+  dist = strstr(html, "id=\"chart-distributions\"");
+  assert_non_null(tl);
+  assert_non_null(dist);
+  assert_int_equal(count(html, "class=\"outlier\""), 1);
+  assert_contains(html, "<title>stats, round 8002: 50 (outlier)</title>");
+  assert_contains(html, "Passes with more than 2000 runs show an evenly spaced selection");
+  /* Timeline points of pass 1 (series s1) carry a tooltip; strip dots do not. */
+  assert_int_equal(count(html, "<title>stats, round"), 1667 + 1);
+  free(html);
+  hp_session_free(s);
+}
+
 static void test_markdown_thousand_runs(void **state)
 {
   hp_session *s = many_runs(4, 250, 1);
@@ -922,6 +1084,11 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_table),
+      cmocka_unit_test(test_html),
+      cmocka_unit_test(test_html_sweep),
+      cmocka_unit_test(test_html_many_runs),
+      cmocka_unit_test(test_term_bars),
+      cmocka_unit_test(test_html_helpers),
       cmocka_unit_test(test_markdown),
       cmocka_unit_test(test_markdown_thousand_runs),
       cmocka_unit_test(test_markdown_bounded),

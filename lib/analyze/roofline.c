@@ -1,0 +1,415 @@
+/*
+ * Roofline points from a parsed profile: for each kernel, the FLOPs, device-memory bytes and time
+ * of one launch (means over the profiled launches), its arithmetic intensity, its achieved FLOP
+ * rate and bandwidth and, given the peaks, the roof at its intensity, whether it is memory- or
+ * compute-bound and how close it comes to the roof. docs/roofline.md gives every formula.
+ *
+ * Two sources, the same arithmetic:
+ *   - ncu (--page raw): sm__sass_thread_inst_executed_op_{f,d,h}{add,mul,fma}_pred_on.sum (one
+ *     thread instruction each; an FMA is 2 FLOP), dram__bytes_read.sum + dram__bytes_write.sum
+ *     (or dram__bytes.sum) and gpu__time_duration.sum, each scaled by its unit; or, from the
+ *     SpeedOfLight_RooflineChart section, the same instructions as rates
+ *     (smsp__..._pred_on.sum.per_cycle_elapsed x smsp__cycles_elapsed.avg.per_second) and
+ *     dram__bytes.sum.per_second, times the duration. The section's derived__*_x2 metrics are the
+ *     device's peak rates, not counts, and are not used;
+ *   - rocprof/rocprofv3/hipprof PMC: SQ_INSTS_VALU_{ADD,MUL,TRANS,FMA}_F{16,32,64} (one wave
+ *     instruction = 64 lanes; FMA 2 FLOP per lane), SQ_INSTS_VALU_MFMA_MOPS_* (512 FLOP each), a
+ *     counter named FLOP when a tool derives it, TCC_EA_RDREQ / TCC_EA_WRREQ (64-byte requests,
+ *     with the _32B / _64B split when present, as rocprof-compute counts them) and the dispatch's
+ *     own time. A trailing `_sum` (rocprof's derived form) is accepted.
+ */
+#include "analyze/roofline.h"
+#include "profile/profile.h"
+#include "util/buf.h"
+#include <stdio.h>
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum {
+  P_FP64,
+  P_FP32,
+  P_FP16,
+  P_BF16,
+  P_N
+};
+static const char *const precision_names[P_N] = {"fp64", "fp32", "fp16", "bf16"};
+
+/* What one kernel's counters add up to (per launch). */
+typedef struct counts {
+  double flop[P_N];
+  double rate[P_N]; /* ncu's section: FLOP per cycle (FMA doubled) */
+  int have_flop, have_rate;
+  double cycles_per_s, bytes_per_s;
+  double rd, wr, total, rd32, wr64;
+  int have_rd, have_wr, have_total;
+  double time_ns;
+} counts;
+
+const char *hp_bound_name(hp_bound b)
+{
+  return b == HP_BOUND_MEMORY ? "memory" : b == HP_BOUND_COMPUTE ? "compute" : "unknown";
+}
+
+/* The factor of a unit made of an SI prefix and `base` ("Kbyte", "usecond"); 1 for no unit,
+ * NaN for a unit of another kind. Times are also spelled short, as ncu's raw page prints them
+ * ("ns", "us", "ms", "s"). */
+static double unit_scale(const char *unit, const char *base)
+{
+  static const char *const short_time[] = {"ns", "us", "ms", "s"};
+  static const double short_scale[] = {1e-9, 1e-6, 1e-3, 1};
+  size_t n = unit ? strlen(unit) : 0, nb = strlen(base), i;
+
+  if (n == 0)
+    return 1;
+  if (strcmp(base, "second") == 0)
+    for (i = 0; i < 4; i++)
+      if (strcmp(unit, short_time[i]) == 0)
+        return short_scale[i];
+  if (n < nb || strcmp(unit + n - nb, base) != 0)
+    return NAN;
+  if (n == nb)
+    return 1;
+  if (n != nb + 1)
+    return NAN;
+  switch (unit[0]) {
+  case 'K':
+  case 'k': return 1e3;
+  case 'M': return 1e6;
+  case 'G': return 1e9;
+  case 'T': return 1e12;
+  case 'm': return 1e-3;
+  case 'u': return 1e-6;
+  case 'n': return 1e-9;
+  default: return NAN;
+  }
+}
+
+/* The precision of an ncu FLOP instruction name's op ("fadd", "dfma", "hmul"): P_*, or -1; *fma
+ * says whether it counts 2 FLOP. */
+static int op_precision(const char *op, int *fma)
+{
+  int p = op[0] == 'd' ? P_FP64 : op[0] == 'f' ? P_FP32 : op[0] == 'h' ? P_FP16 : -1;
+
+  *fma = strncmp(op + 1, "fma", 3) == 0;
+  if (!*fma && strncmp(op + 1, "add", 3) != 0 && strncmp(op + 1, "mul", 3) != 0)
+    return -1;
+  return p;
+}
+
+/* One FLOP instruction metric: `rest` is the name after the op ("_pred_on.sum" for a count per
+ * launch, "_pred_on.sum.per_cycle_elapsed" for the SpeedOfLight_RooflineChart section's rate). */
+static void ncu_flop(counts *c, const char *op, const char *rest, double v)
+{
+  int fma, p = op_precision(op, &fma);
+
+  if (p < 0 || !isfinite(v))
+    return;
+  if (strcmp(rest, "_pred_on.sum") == 0) {
+    c->flop[p] += fma ? 2 * v : v;
+    c->have_flop = 1;
+  } else if (strcmp(rest, "_pred_on.sum.per_cycle_elapsed") == 0) {
+    c->rate[p] += fma ? 2 * v : v;
+    c->have_rate = 1;
+  }
+}
+
+/* The factor of a rate unit "<prefix><base>/s" or "/second" ("Gbyte/second", "byte/s"), or of
+ * "hz" for cycles; NaN for another kind. */
+static double rate_scale(const char *unit, const char *base)
+{
+  char num[32];
+  const char *slash = unit ? strchr(unit, '/') : NULL;
+
+  if (unit && strcmp(base, "cycle") == 0 && strlen(unit) >= 2 &&
+      strcasecmp(unit + strlen(unit) - 2, "hz") == 0) {
+    memcpy(num, unit, strlen(unit) - 2);
+    memcpy(num + strlen(unit) - 2, "x", 2);
+    return strlen(unit) > 3 ? NAN : unit_scale(num, "x");
+  }
+  if (slash == NULL || (size_t)(slash - unit) >= sizeof(num) ||
+      (strcmp(slash, "/s") != 0 && strcmp(slash, "/second") != 0))
+    return NAN;
+  memcpy(num, unit, (size_t)(slash - unit));
+  num[slash - unit] = '\0';
+  return unit_scale(num, base);
+}
+
+/* One ncu metric of a kernel into c: name (len bytes), unit, per-launch value v. */
+static void ncu_metric(counts *c, const char *name, size_t len, const char *unit, double v)
+{
+  static const char sass[] = "sm__sass_thread_inst_executed_op_";
+  static const char smsp[] = "smsp__sass_thread_inst_executed_op_";
+  char buf[128];
+
+  if (len >= sizeof(buf))
+    return;
+  memcpy(buf, name, len);
+  buf[len] = '\0';
+  if (strcmp(buf, "gpu__time_duration.sum") == 0)
+    c->time_ns = v * unit_scale(unit, "second") * 1e9;
+  else if (strcmp(buf, "dram__bytes_read.sum") == 0)
+    c->rd = v * unit_scale(unit, "byte"), c->have_rd = 1;
+  else if (strcmp(buf, "dram__bytes_write.sum") == 0)
+    c->wr = v * unit_scale(unit, "byte"), c->have_wr = 1;
+  else if (strcmp(buf, "dram__bytes.sum") == 0)
+    c->total = v * unit_scale(unit, "byte"), c->have_total = 1;
+  else if (strcmp(buf, "dram__bytes.sum.per_second") == 0)
+    c->bytes_per_s = v * rate_scale(unit, "byte");
+  else if (strcmp(buf, "smsp__cycles_elapsed.avg.per_second") == 0)
+    c->cycles_per_s = v * rate_scale(unit, "cycle");
+  else if (strncmp(buf, sass, sizeof(sass) - 1) == 0 && strlen(buf) > sizeof(sass) + 3)
+    ncu_flop(c, buf + sizeof(sass) - 1, buf + sizeof(sass) - 1 + 4, v);
+  else if (strncmp(buf, smsp, sizeof(smsp) - 1) == 0 && strlen(buf) > sizeof(smsp) + 3)
+    ncu_flop(c, buf + sizeof(smsp) - 1, buf + sizeof(smsp) - 1 + 4, v);
+}
+
+/* The section's rates into per-launch counts, when the counts themselves are absent: FLOP =
+ * instructions per cycle x cycles per second x time, bytes = bytes per second x time (the
+ * arithmetic of ncu's own roofline chart). */
+static void ncu_rates(counts *c)
+{
+  double s = c->time_ns * 1e-9;
+  int p;
+
+  if (!c->have_flop && c->have_rate && c->cycles_per_s > 0 && s > 0) {
+    for (p = 0; p < P_N; p++)
+      c->flop[p] = c->rate[p] * c->cycles_per_s * s;
+    c->have_flop = 1;
+  }
+  if (!c->have_total && !c->have_rd && !c->have_wr && c->bytes_per_s > 0 && s > 0) {
+    c->total = c->bytes_per_s * s;
+    c->have_total = 1;
+  }
+}
+
+/* A counter name without rocprof's `_sum` suffix, compared with `want`. */
+static int counter_is(const char *name, const char *want)
+{
+  size_t n = strlen(want);
+
+  return strncmp(name, want, n) == 0 && (name[n] == '\0' || strcmp(name + n, "_sum") == 0);
+}
+
+/* One PMC counter of a kernel into c (v per dispatch). */
+static void pmc_counter(counts *c, const char *name, double v)
+{
+  static const char *const ops[] = {"ADD", "MUL", "TRANS", "FMA"};
+  static const char *const types[] = {"F64", "F32", "F16", "BF16"};
+  char want[64];
+  int o, t;
+
+  if (!isfinite(v))
+    return;
+  for (o = 0; o < 4; o++)
+    for (t = 0; t < P_N; t++) {
+      snprintf(want, sizeof(want), "SQ_INSTS_VALU_%s_%s", ops[o], types[t]);
+      if (counter_is(name, want)) {
+        c->flop[t] += v * 64 * (o == 3 ? 2 : 1);
+        c->have_flop = 1;
+        return;
+      }
+      snprintf(want, sizeof(want), "SQ_INSTS_VALU_MFMA_MOPS_%s", types[t]);
+      if (o == 0 && counter_is(name, want)) {
+        c->flop[t] += v * 512;
+        c->have_flop = 1;
+        return;
+      }
+    }
+  if (strcasecmp(name, "FLOP") == 0 || strcasecmp(name, "FLOPS") == 0)
+    c->flop[P_FP32] += v, c->have_flop = 1;
+  else if (counter_is(name, "TCC_EA_RDREQ"))
+    c->rd = v, c->have_rd = 1;
+  else if (counter_is(name, "TCC_EA_RDREQ_32B"))
+    c->rd32 = v;
+  else if (counter_is(name, "TCC_EA_WRREQ"))
+    c->wr = v, c->have_wr = 1;
+  else if (counter_is(name, "TCC_EA_WRREQ_64B"))
+    c->wr64 = v;
+}
+
+/* The peak (GFLOP/s) that bounds precision p: its own, else FP32's. */
+static double peak_gflops(const hp_peaks *pk, int p)
+{
+  double v[P_N] = {pk->fp64_tflops, pk->fp32_tflops, pk->fp16_tflops, pk->bf16_tflops};
+
+  return (v[p] > 0 ? v[p] : pk->fp32_tflops) * 1e3;
+}
+
+/* Fills a point from the counts; returns 1 when it has what a point needs (time and bytes). */
+static int make_point(hp_roof_point *pt, const counts *c, const hp_peaks *pk)
+{
+  double flop = 0, best = -1;
+  int p, dom = P_FP32, n = 0;
+
+  for (p = 0; p < P_N; p++) {
+    flop += c->flop[p];
+    if (c->flop[p] > best)
+      best = c->flop[p], dom = p;
+  }
+  /* Mixed when another precision than the dominant one has at least a tenth of the FLOPs. */
+  for (p = 0; p < P_N; p++)
+    n += p != dom && c->flop[p] >= flop / 10 && c->flop[p] > 0;
+  pt->flop = c->have_flop ? flop : NAN;
+  pt->bytes = c->have_total ? c->total : c->have_rd || c->have_wr ? c->rd + c->wr : NAN;
+  pt->time_ns = c->time_ns;
+  if (!(pt->time_ns > 0) || !(pt->bytes > 0) || !c->have_flop)
+    return 0;
+  pt->precision = flop == 0 ? NULL : n > 0 ? "mixed" : precision_names[dom];
+  pt->ai = pt->flop / pt->bytes;
+  pt->gflops = pt->flop / pt->time_ns;
+  pt->gbs = pt->bytes / pt->time_ns;
+  pt->bound = HP_BOUND_UNKNOWN;
+  pt->roof_gflops = pt->efficiency = NAN;
+  if (hp_peaks_usable(pk) && peak_gflops(pk, dom) > 0) {
+    double peak = peak_gflops(pk, dom), ridge = peak / pk->bw_gbs;
+    pt->bound = pt->ai < ridge ? HP_BOUND_MEMORY : HP_BOUND_COMPUTE;
+    pt->roof_gflops = fmin(peak, pk->bw_gbs * pt->ai);
+    pt->efficiency = pt->gflops / pt->roof_gflops;
+  }
+  return 1;
+}
+
+/* Appends a point for kernel `name` when the counts allow one. */
+static int add_point(hp_roofline *r, const char *name, long long launches, counts *c,
+                     const hp_peaks *pk)
+{
+  hp_roof_point pt, *grown;
+
+  memset(&pt, 0, sizeof(pt));
+  if (!make_point(&pt, c, pk)) {
+    r->skipped += c->have_flop || c->have_rd || c->have_total;
+    return 0;
+  }
+  if ((pt.kernel = hp__strdup(name)) == NULL)
+    return HP_ENOMEM;
+  pt.launches = launches;
+  if ((grown = realloc(r->pts, (r->n + 1) * sizeof(*grown))) == NULL) {
+    free(pt.kernel);
+    return HP_ENOMEM;
+  }
+  r->pts = grown;
+  r->pts[r->n++] = pt;
+  return 0;
+}
+
+static int ncu_points(const hp_profile *p, const hp_peaks *pk, hp_roofline *r)
+{
+  size_t i, id;
+  int rc = 0;
+
+  for (i = 0; i < p->ncu_names.n && rc == 0; i++) {
+    const hp__ncu_kernel *k = &p->ncu[i];
+    counts c;
+    memset(&c, 0, sizeof(c));
+    for (id = 0; id < k->ncap && id < p->metrics.n; id++) {
+      const char *name;
+      size_t len;
+      if (k->mn[id] <= 0)
+        continue;
+      len = hp__ncu_metric_name(p, (uint32_t)id, &name);
+      ncu_metric(&c, name, len, p->metric_unit ? p->metric_unit[id] : NULL,
+                 k->msum[id] / (double)k->mn[id]);
+    }
+    ncu_rates(&c);
+    rc = add_point(r, p->ncu_names.s[i], k->launches, &c, pk);
+  }
+  return rc;
+}
+
+static int pmc_points(const hp_profile *p, const hp_peaks *pk, hp_roofline *r)
+{
+  size_t i, id;
+  int rc = 0;
+
+  for (i = 0; i < p->pmc_names.n && rc == 0; i++) {
+    const hp__pmc_kernel *k = &p->pmc[i];
+    counts c;
+    memset(&c, 0, sizeof(c));
+    for (id = 0; id < k->ncap && id < p->counters.n; id++)
+      if (k->cn[id] > 0)
+        pmc_counter(&c, p->counters.s[id], k->csum[id] / (double)k->cn[id]);
+    /* Requests to bytes: 64-byte reads except the 32-byte ones, 32-byte writes except the
+     * 64-byte ones (rocprof-compute's roofline). Without the split, 64 bytes each. */
+    if (c.have_rd)
+      c.rd = c.rd32 > 0 ? c.rd32 * 32 + (c.rd - c.rd32) * 64 : c.rd * 64;
+    if (c.have_wr)
+      c.wr = c.wr64 > 0 ? c.wr64 * 64 + (c.wr - c.wr64) * 32 : c.wr * 64;
+    c.time_ns = k->tn > 0 ? k->tsum / (double)k->tn : NAN;
+    rc = add_point(r, p->pmc_names.s[i], k->dispatches > 0 ? k->dispatches : k->records, &c, pk);
+  }
+  return rc;
+}
+
+static int cmp_time(const void *a, const void *b)
+{
+  const hp_roof_point *x = a, *y = b;
+  double tx = x->time_ns * (double)x->launches, ty = y->time_ns * (double)y->launches;
+
+  return tx > ty ? -1 : tx < ty ? 1 : strcmp(x->kernel, y->kernel);
+}
+
+int hp_roofline_compute(const hp_profile *p, const hp_peaks *peaks, hp_roofline **out)
+{
+  hp_roofline *r;
+  int rc;
+
+  *out = NULL;
+  if (p == NULL)
+    return 0;
+  if ((r = calloc(1, sizeof(*r))) == NULL)
+    return HP_ENOMEM;
+  rc = ncu_points(p, peaks, r);
+  r->source = r->n ? "ncu" : NULL;
+  if (rc == 0 && r->n == 0) {
+    rc = pmc_points(p, peaks, r);
+    r->source = r->n ? "pmc" : NULL;
+  }
+  if (rc || r->n == 0) {
+    hp_roofline_free(r);
+    return rc;
+  }
+  qsort(r->pts, r->n, sizeof(*r->pts), cmp_time);
+  *out = r;
+  return 0;
+}
+
+void hp_roofline_free(hp_roofline *r)
+{
+  size_t i;
+
+  if (r == NULL)
+    return;
+  for (i = 0; i < r->n; i++)
+    free(r->pts[i].kernel);
+  free(r->pts);
+  free(r);
+}
+
+void hp__session_roofline(hp_session *s)
+{
+  size_t i;
+
+  for (i = 0; i < s->npasses; i++) {
+    hp_roofline_free(s->passes[i].roofline);
+    s->passes[i].roofline = NULL;
+    /* Out of memory leaves the pass without points; every report then simply shows none. */
+    (void)hp_roofline_compute(s->passes[i].profile, s->peaks, &s->passes[i].roofline);
+  }
+}
+
+void hp__session_peaks(hp_session *s, const hp_peaks *plan_peaks)
+{
+  hp_peaks_clear(s->peaks);
+  free(s->peaks);
+  s->peaks = NULL;
+  if (plan_peaks && (s->peaks = malloc(sizeof(*s->peaks))) != NULL &&
+      hp_peaks_copy(s->peaks, plan_peaks) != 0) {
+    free(s->peaks);
+    s->peaks = NULL;
+  }
+  hp__session_roofline(s);
+}

@@ -1,0 +1,284 @@
+/*
+ * The roofline's ceilings as configuration: a peaks file (YAML, written by `hprun peaks` or kept
+ * in configs/peaks/ with datasheet figures) and the plan's `roofline:` section, which names a
+ * peaks file and/or gives figures inline (inline figures win). Both are read with the plan's YAML
+ * loader, so a wrong value is reported as file:line:col like any plan error. The points themselves
+ * are computed later, from the profiles (lib/analyze/roofline.c).
+ */
+#include "plan/plan.h"
+#include "util/buf.h"
+#include "util/fsutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void hp_peaks_init(hp_peaks *p)
+{
+  p->bw_gbs = p->fp32_tflops = p->fp64_tflops = p->fp16_tflops = p->bf16_tflops = NAN;
+  p->device = p->source = NULL;
+}
+
+void hp_peaks_clear(hp_peaks *p)
+{
+  if (p == NULL)
+    return;
+  free(p->device);
+  free(p->source);
+  hp_peaks_init(p);
+}
+
+int hp_peaks_copy(hp_peaks *dst, const hp_peaks *src)
+{
+  *dst = *src;
+  dst->device = src->device ? hp__strdup(src->device) : NULL;
+  dst->source = src->source ? hp__strdup(src->source) : NULL;
+  if ((src->device && !dst->device) || (src->source && !dst->source)) {
+    hp_peaks_clear(dst);
+    return HP_ENOMEM;
+  }
+  return 0;
+}
+
+int hp_peaks_usable(const hp_peaks *p)
+{
+  return p && p->bw_gbs > 0 &&
+      (p->fp32_tflops > 0 || p->fp64_tflops > 0 || p->fp16_tflops > 0 || p->bf16_tflops > 0);
+}
+
+enum {
+  PK_DEVICE,
+  PK_SOURCE,
+  PK_BW,
+  PK_FP32,
+  PK_FP64,
+  PK_FP16,
+  PK_BF16,
+  PK_PEAKS, /* only in a plan's `roofline:` */
+  PK_N
+};
+static const char *const peak_keys[] = {"device",
+                                        "source",
+                                        "peak_bw_gbs",
+                                        "peak_fp32_tflops",
+                                        "peak_fp64_tflops",
+                                        "peak_fp16_tflops",
+                                        "peak_bf16_tflops",
+                                        "peaks",
+                                        NULL};
+
+/* The figures and labels of a mapping's entries into *p (each only when given). */
+static void take_figures(hp__loader *ld, hp__mapent *e, hp_peaks *p)
+{
+  double *dst[] = {&p->bw_gbs, &p->fp32_tflops, &p->fp64_tflops, &p->fp16_tflops, &p->bf16_tflops};
+  double v;
+  int k;
+
+  for (k = PK_BW; k <= PK_BF16; k++)
+    if (hp__plan_number(ld, peak_keys[k], e[k].val, 0, &v) == 1) {
+      if (!(v > 0) || !isfinite(v))
+        hp__plan_err(ld, e[k].val, "`%s` must be a positive number", peak_keys[k]);
+      else
+        *dst[k - PK_BW] = v;
+    }
+  hp__plan_str(ld, "device", e[PK_DEVICE].val, HP__NONEMPTY, &p->device);
+  hp__plan_str(ld, "source", e[PK_SOURCE].val, HP__NONEMPTY, &p->source);
+}
+
+/* A peaks file's root mapping (no `peaks:` key there). */
+static void parse_peaks_file(hp__loader *ld, yaml_node_t *root, hp_peaks *p)
+{
+  static const char *const file_keys[] = {
+      "device",           "source",           "peak_bw_gbs",      "peak_fp32_tflops",
+      "peak_fp64_tflops", "peak_fp16_tflops", "peak_bf16_tflops", NULL};
+  hp__mapent e[PK_N] = {{NULL, NULL}};
+  size_t before = ld->nerrors;
+
+  if (root->type != YAML_MAPPING_NODE) {
+    hp__plan_err(ld, root,
+                 "a peaks file must be a mapping (peak_bw_gbs, peak_fp32_tflops, ...), "
+                 "got %s",
+                 hp__yaml_kind(root));
+    return;
+  }
+  hp__yaml_fields(ld, root, "peaks", file_keys, e);
+  take_figures(ld, e, p);
+  /* Missing figures are worth a message only when no figure was wrong. */
+  if (ld->nerrors == before && !hp_peaks_usable(p))
+    hp__plan_err(ld, root,
+                 "a peaks file needs peak_bw_gbs and at least one compute peak "
+                 "(peak_fp32_tflops, ...)");
+}
+
+int hp_peaks_load(const char *path, hp_peaks *out, hp_diags *diags)
+{
+  hp__loader ld;
+  yaml_document_t doc;
+  char *text = NULL;
+  size_t len = 0;
+  int r;
+
+  hp_peaks_init(out);
+  if ((r = hp__read_file(path, &text, &len)) == HP_ENOMEM)
+    return r;
+  if (r) {
+    hp_diags_add(diags, HP_DIAG_ERROR, path, 0, 0, "cannot read the peaks file: %s",
+                 hp_strerror(r));
+    return HP_EIO;
+  }
+  memset(&ld, 0, sizeof(ld));
+  hp_diags_init(&ld.diags);
+  ld.file = path;
+  ld.text = text;
+  ld.len = len;
+  ld.doc = &doc;
+  if (hp__plan_check_depth(&ld) == 0 && hp__yaml_load(&ld, &doc) == 1) {
+    parse_peaks_file(&ld, yaml_document_get_root_node(&doc), out);
+    yaml_document_delete(&doc);
+  }
+  free(text);
+  hp__plan_flush(&ld, diags);
+  if (ld.oom || ld.nerrors) {
+    hp_peaks_clear(out);
+    return ld.oom ? HP_ENOMEM : HP_EPLAN;
+  }
+  return 0;
+}
+
+/* Whether the plan is a session's copy (plan.yaml beside the session's summary.json): its peaks
+ * file, named relative to where the plan was, is usually not beside the copy, and the session's
+ * peaks are in summary.json anyway, which is where `hprun report` takes them from. */
+static int session_copy(const hp_plan *p)
+{
+  char *sum = hp__path_join(p->dir ? p->dir : ".", "summary.json");
+  const char *base = p->file ? strrchr(p->file, '/') : NULL;
+  int yes = sum && access(sum, F_OK) == 0 && strcmp(base ? base + 1 : p->file, "plan.yaml") == 0;
+
+  free(sum);
+  return yes;
+}
+
+/* `roofline: {peaks: FILE, peak_bw_gbs: ..., ...}`: the file (relative to the plan's folder)
+ * first, then the inline figures over it. */
+void hp__plan_parse_roofline(hp__loader *ld, yaml_node_t *v, hp_plan *p)
+{
+  hp__mapent e[PK_N] = {{NULL, NULL}};
+  char *file = NULL, *path;
+  size_t before = ld->nerrors;
+  int copy = 0;
+
+  if (hp__yaml_want_map(ld, "roofline", v) <= 0)
+    return;
+  if ((p->roofline = malloc(sizeof(*p->roofline))) == NULL) {
+    ld->oom = 1;
+    return;
+  }
+  hp_peaks_init(p->roofline);
+  hp__yaml_fields(ld, v, "roofline", peak_keys, e);
+  if (hp__plan_str(ld, "roofline.peaks", e[PK_PEAKS].val, HP__NONEMPTY, &file) == 1) {
+    path = file[0] == '/' ? hp__strdup(file) : hp__path_join(p->dir ? p->dir : ".", file);
+    if (path == NULL)
+      ld->oom = 1;
+    else if (session_copy(p) && access(path, R_OK) != 0)
+      copy = 1;
+    else if (hp_peaks_load(path, p->roofline, &ld->diags) != 0)
+      hp__plan_err(ld, e[PK_PEAKS].val, "`roofline.peaks`: cannot use the peaks file %s", path);
+    free(path);
+    free(file);
+  }
+  take_figures(ld, e, p->roofline);
+  if (!copy && ld->nerrors == before && !hp_peaks_usable(p->roofline))
+    hp__plan_err(ld, v,
+                 "`roofline` needs a `peaks` file or peak_bw_gbs and a compute peak "
+                 "(peak_fp32_tflops, ...)");
+}
+
+/* The value of field `key` in a result line of space-separated key=value fields, copied into buf;
+ * NULL when absent. */
+static const char *line_field(const char *line, const char *key, char *buf, size_t len)
+{
+  size_t kl = strlen(key), n;
+  const char *p = line;
+
+  while ((p = strstr(p, key)) != NULL) {
+    if ((p == line || p[-1] == ' ') && p[kl] == '=') {
+      p += kl + 1;
+      n = strcspn(p, " \t\r\n");
+      if (n >= len)
+        n = len - 1;
+      memcpy(buf, p, n);
+      buf[n] = '\0';
+      return buf;
+    }
+    p += kl;
+  }
+  return NULL;
+}
+
+int hp_peaks_parse_line(const char *line, hp_peaks *out)
+{
+  static const char *const keys[] = {"peak_bw_gbs", "peak_fp32_tflops", "peak_fp64_tflops",
+                                     "peak_fp16_tflops", "peak_bf16_tflops"};
+  double *dst[] = {&out->bw_gbs, &out->fp32_tflops, &out->fp64_tflops, &out->fp16_tflops,
+                   &out->bf16_tflops};
+  char buf[256], *end;
+  size_t k;
+  int any = 0;
+
+  for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+    if (line_field(line, keys[k], buf, sizeof(buf))) {
+      double v = strtod(buf, &end);
+      if (end != buf && *end == '\0' && v > 0 && isfinite(v)) {
+        *dst[k] = v;
+        any = 1;
+      }
+    }
+  if (!any)
+    return HP_ENOENT;
+  if (line_field(line, "device", buf, sizeof(buf))) {
+    free(out->device);
+    if ((out->device = hp__strdup(buf)) == NULL)
+      return HP_ENOMEM;
+  }
+  return 0;
+}
+
+/* A YAML double-quoted scalar of s, with \ and " escaped and control characters dropped. */
+static int yaml_quoted(hp__buf *b, const char *s)
+{
+  int r = hp__buf_addc(b, '"');
+
+  for (; *s; s++)
+    if (*s == '"' || *s == '\\')
+      r |= hp__buf_addc(b, '\\') | hp__buf_addc(b, *s);
+    else if ((unsigned char)*s >= 0x20)
+      r |= hp__buf_addc(b, *s);
+  return r | hp__buf_addc(b, '"');
+}
+
+int hp_peaks_format(const hp_peaks *p, char **out)
+{
+  static const char *const keys[] = {"peak_bw_gbs", "peak_fp32_tflops", "peak_fp64_tflops",
+                                     "peak_fp16_tflops", "peak_bf16_tflops"};
+  const double v[] = {p->bw_gbs, p->fp32_tflops, p->fp64_tflops, p->fp16_tflops, p->bf16_tflops};
+  hp__buf b = HP__BUF_INIT;
+  size_t k;
+  int r = 0;
+
+  *out = NULL;
+  r |= hp__buf_adds(&b,
+                    "# Roofline ceilings (docs/roofline.md): bandwidth in GB/s (1e9 bytes), "
+                    "compute in TFLOP/s.\n");
+  if (p->device)
+    r |= hp__buf_adds(&b, "device: ") | yaml_quoted(&b, p->device) | hp__buf_addc(&b, '\n');
+  if (p->source)
+    r |= hp__buf_adds(&b, "source: ") | yaml_quoted(&b, p->source) | hp__buf_addc(&b, '\n');
+  for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+    if (v[k] > 0)
+      r |= hp__buf_printf(&b, "%s: %.6g\n", keys[k], v[k]);
+  if (r == 0)
+    *out = hp__buf_steal(&b);
+  hp__buf_free(&b);
+  return *out ? 0 : HP_ENOMEM;
+}

@@ -1,0 +1,251 @@
+/*
+ * Tests of the roofline (lib/analyze/roofline.c, lib/plan/roofline.c): points from the real ncu
+ * captures of an H200 (tests/fixtures/real/h200-roofline/, README there), from a rocprof PMC file
+ * written here, and the peaks file and result-line readers.
+ *
+ * The expected figures were computed outside hprun, with python3's csv module over the same files:
+ * per kernel, the mean over its launches of (fadd + fmul + 2 ffma + dadd + dmul + 2 dfma + hadd +
+ * hmul + 2 hfma) thread instructions, of dram__bytes_read.sum + dram__bytes_write.sum and of
+ * gpu__time_duration.sum (ns); for the PMC file, by hand from the counter values below.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "analyze/roofline.h"
+#include "util/fsutil.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define REAL "tests/fixtures/real/h200-roofline/"
+
+/* The H200's measured peaks (h200-measured.peaks.yaml). */
+static hp_peaks h200(void)
+{
+  hp_peaks p;
+
+  hp_peaks_init(&p);
+  p.bw_gbs = 4135.2;
+  p.fp32_tflops = 60.5212;
+  p.fp64_tflops = 32.8584;
+  return p;
+}
+
+static hp_roofline *points(const char *path, const hp_peaks *pk)
+{
+  hp_profile *p = NULL;
+  hp_roofline *r = NULL;
+  hp_diags d;
+
+  hp_diags_init(&d);
+  assert_int_equal(hp_profile_new(&p), 0);
+  assert_int_equal(hp_profile_add_path(p, path, &d), 0);
+  assert_int_equal(hp_roofline_compute(p, pk, &r), 0);
+  hp_profile_free(p);
+  hp_diags_free(&d);
+  return r;
+}
+
+/* |a - b| <= rel * |b| */
+static void near(double a, double b, double rel)
+{
+  if (!(fabs(a - b) <= rel * fabs(b)))
+    fail_msg("expected %.9g, got %.9g", b, a);
+}
+
+/* A tiled SGEMM lands on the compute side, the elementwise kernels on the memory side. */
+static void ncu_mix(void **state)
+{
+  hp_peaks pk = h200();
+  hp_roofline *r = points(REAL "ncu-roofline_mix.csv", &pk);
+
+  (void)state;
+  assert_non_null(r);
+  assert_string_equal(r->source, "ncu");
+  assert_int_equal(r->n, 3);
+  /* By total time: the GEMM (3 x 1.84 ms), scale_add, relu. */
+  assert_non_null(strstr(r->pts[0].kernel, "sgemm_tiled"));
+  near(r->pts[0].flop, 2 * 8589934592.0 + 2 * 4194304.0, 1e-12);
+  near(r->pts[0].time_ns, 5525312.0 / 3, 1e-12);
+  assert_int_equal(r->pts[0].bound, HP_BOUND_COMPUTE);
+  assert_string_equal(r->pts[0].precision, "fp32");
+  near(r->pts[0].roof_gflops, 60521.2, 1e-12);
+  assert_non_null(strstr(r->pts[1].kernel, "scale_add"));
+  near(r->pts[1].ai, 0.169285, 1e-5);
+  assert_int_equal(r->pts[1].bound, HP_BOUND_MEMORY);
+  near(r->pts[1].efficiency, 0.838266, 1e-5);
+  /* ReLU is a max: no add, multiply or FMA, so 0 FLOP, memory-bound, no precision. */
+  assert_non_null(strstr(r->pts[2].kernel, "relu"));
+  assert_true(r->pts[2].flop == 0);
+  assert_null(r->pts[2].precision);
+  assert_int_equal(r->pts[2].bound, HP_BOUND_MEMORY);
+  hp_roofline_free(r);
+}
+
+/* PyTorch: cuBLAS's FP32 GEMM near the FP32 roof, the elementwise kernels on the bandwidth one. */
+static void ncu_torch(void **state)
+{
+  hp_peaks pk = h200();
+  hp_roofline *r = points(REAL "ncu-torch-roofline.csv", &pk);
+  size_t i, gemm = 0, elementwise = 0;
+
+  (void)state;
+  assert_non_null(r);
+  for (i = 0; i < r->n; i++) {
+    if (strstr(r->pts[i].kernel, "gemm")) {
+      assert_int_equal(r->pts[i].bound, HP_BOUND_COMPUTE);
+      near(r->pts[i].efficiency, 0.846444, 1e-5);
+      gemm++;
+    } else if (strstr(r->pts[i].kernel, "vectorized_elementwise")) {
+      assert_int_equal(r->pts[i].bound, HP_BOUND_MEMORY);
+      elementwise++;
+    }
+  }
+  assert_int_equal(gemm, 1);
+  assert_int_equal(elementwise, 3);
+  hp_roofline_free(r);
+}
+
+/* vector_add from raw counts, and from the SpeedOfLight_RooflineChart section's rates. */
+static void ncu_vector_add(void **state)
+{
+  hp_peaks pk = h200();
+  hp_roofline *r = points(REAL "ncu-vector_add-16M.csv", &pk);
+
+  (void)state;
+  assert_int_equal(r->n, 1);
+  near(r->pts[0].flop, 16777216, 1e-12);
+  near(r->pts[0].ai, 0.0887151, 1e-5);
+  near(r->pts[0].gbs, 3243.57, 1e-5);
+  near(r->pts[0].efficiency, 0.784381, 1e-5);
+  hp_roofline_free(r);
+  /* 144.86 FLOP/cycle x 1972984419.335 cycles/s over 3221595584346.12 bytes/s (launch means). */
+  r = points(REAL "ncu-vector_add-rooflinechart.csv", &pk);
+  assert_int_equal(r->n, 1);
+  near(r->pts[0].ai, 144.86 * 1972984419.335 / 3221595584346.12, 1e-9);
+  near(r->pts[0].gflops, 144.86 * 1972984419.335 / 1e9, 1e-9);
+  hp_roofline_free(r);
+}
+
+/* rocprof PMC counters: FLOP from SQ_INSTS_VALU_*, bytes from TCC_EA requests. */
+static void pmc_counters(void **state)
+{
+  static const char csv[] =
+      "Index,KernelName,gpu-id,queue-id,queue-index,pid,tid,grd,wgr,lds,scr,arch_vgpr,accum_vgpr,"
+      "sgpr,wave_size,sig,obj,DispatchNs,BeginNs,EndNs,CompleteNs,SQ_INSTS_VALU_FMA_F32,"
+      "SQ_INSTS_VALU_ADD_F32,TCC_EA_RDREQ_sum,TCC_EA_RDREQ_32B_sum,TCC_EA_WRREQ_sum,"
+      "TCC_EA_WRREQ_64B_sum\n"
+      "0,\"k(float*)\",0,0,0,1,1,256,64,0,0,8,0,8,64,0x0,0x1,900,1000,2000,2001,1000,500,100,20,"
+      "50,50\n"
+      "1,\"k(float*)\",0,0,1,1,1,256,64,0,0,8,0,8,64,0x0,0x1,2900,3000,4000,4001,1000,500,100,20,"
+      "50,50\n";
+  char dir[] = "/tmp/hprun-roof.XXXXXX", *path;
+  hp_peaks pk;
+  hp_roofline *r;
+
+  (void)state;
+  hp_peaks_init(&pk);
+  pk.bw_gbs = 1600;
+  pk.fp32_tflops = 22.6;
+  assert_non_null(mkdtemp(dir));
+  path = hp__path_join(dir, "results.csv");
+  assert_int_equal(hp__write_file(path, csv, strlen(csv), 0), 0);
+  r = points(path, &pk);
+  assert_non_null(r);
+  assert_string_equal(r->source, "pmc");
+  /* 1000 FMA x 64 lanes x 2 + 500 ADD x 64 = 160000 FLOP; 20 x 32 + 80 x 64 read bytes + 50 x
+   * 64 written = 8960 bytes; 1000 ns. */
+  near(r->pts[0].flop, 160000, 1e-12);
+  near(r->pts[0].bytes, 8960, 1e-12);
+  near(r->pts[0].gflops, 160, 1e-12);
+  /* Intensity 17.86 beyond the ridge 22600 / 1600 = 14.125: compute-bound. */
+  assert_int_equal(r->pts[0].bound, HP_BOUND_COMPUTE);
+  near(r->pts[0].efficiency, 160.0 / 22600, 1e-12);
+  hp_roofline_free(r);
+  unlink(path);
+  rmdir(dir);
+  free(path);
+}
+
+/* No counters: no roofline, and no error. */
+static void no_counters(void **state)
+{
+  hp_profile *p = NULL;
+  hp_roofline *r = (hp_roofline *)&r;
+
+  (void)state;
+  assert_int_equal(hp_profile_new(&p), 0);
+  assert_int_equal(hp_roofline_compute(p, NULL, &r), 0);
+  assert_null(r);
+  hp_profile_free(p);
+}
+
+static void peaks_files(void **state)
+{
+  static const char gtext[] = "source: datasheet\npeak_bw_gbs: 1600\npeak_fp32_tflops: 22.6\n";
+  static const char btext[] = "peak_bw_gbs: 1600\npeak_fp32_tflops: fast\n";
+  char dir[] = "/tmp/hprun-peaks.XXXXXX", *good, *bad;
+  hp_peaks pk;
+  hp_diags d;
+
+  (void)state;
+  assert_non_null(mkdtemp(dir));
+  good = hp__path_join(dir, "good.yaml");
+  bad = hp__path_join(dir, "bad.yaml");
+  assert_int_equal(hp__write_file(good, gtext, strlen(gtext), 0), 0);
+  assert_int_equal(hp__write_file(bad, btext, strlen(btext), 0), 0);
+  hp_diags_init(&d);
+  assert_int_equal(hp_peaks_load(good, &pk, &d), 0);
+  assert_true(pk.bw_gbs == 1600 && pk.fp32_tflops == 22.6 && isnan(pk.fp64_tflops));
+  assert_string_equal(pk.source, "datasheet");
+  hp_peaks_clear(&pk);
+  assert_int_equal(hp_peaks_load(bad, &pk, &d), HP_EPLAN);
+  assert_non_null(d.head);
+  assert_int_equal(d.head->line, 2);
+  assert_non_null(strstr(d.head->msg, "peak_fp32_tflops"));
+  hp_diags_free(&d);
+  unlink(good);
+  unlink(bad);
+  rmdir(dir);
+  free(good);
+  free(bad);
+}
+
+static void peaks_line(void **state)
+{
+  hp_peaks pk;
+  char *text = NULL;
+
+  (void)state;
+  hp_peaks_init(&pk);
+  assert_int_equal(hp_peaks_parse_line("device=NVIDIA_H200 arch=sm_90 triad_mib=1024 "
+                                       "peak_bw_gbs=4153.633 peak_fp32_tflops=61.35285 "
+                                       "peak_fp64_tflops=33.16946",
+                                       &pk),
+                   0);
+  assert_true(pk.bw_gbs == 4153.633 && pk.fp32_tflops == 61.35285 && pk.fp64_tflops == 33.16946);
+  assert_string_equal(pk.device, "NVIDIA_H200");
+  assert_int_equal(hp_peaks_format(&pk, &text), 0);
+  assert_non_null(strstr(text, "device: \"NVIDIA_H200\"\npeak_bw_gbs: 4153.63\n"));
+  free(text);
+  hp_peaks_clear(&pk);
+  assert_int_equal(hp_peaks_parse_line("mean_kernel_ms=0.1", &pk), HP_ENOENT);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(ncu_mix),        cmocka_unit_test(ncu_torch),
+      cmocka_unit_test(ncu_vector_add), cmocka_unit_test(pmc_counters),
+      cmocka_unit_test(no_counters),    cmocka_unit_test(peaks_files),
+      cmocka_unit_test(peaks_line),
+  };
+
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
