@@ -67,6 +67,20 @@ static const char css[] =
     "@media print{body{max-width:none;padding:0}figure,table{break-inside:avoid}"
     "details{display:block}h2{break-after:avoid}}\n";
 
+/* The schedule and the thresholds, the rest of the header's list. */
+static int html_schedule(hp__buf *b, const hp_session *s)
+{
+  int r = 0;
+
+  r |= hp__buf_adds(b, "; order ");
+  r |= hp__html_text(b, s->order ? s->order : "?", 0);
+  r |= hp__buf_printf(b, ", seed %llu, repeat %d, warmup %d</li>\n<li>thresholds: warn %.3g%%",
+                      (unsigned long long)s->seed, s->repeat, s->warmup, s->warn * 100);
+  if (s->fail > 0)
+    r |= hp__buf_printf(b, ", fail %.3g%%", s->fail * 100);
+  return r | hp__buf_printf(b, ", alpha %.3g</li>\n", s->alpha);
+}
+
 /* The <head> and the title block with the session's settings. */
 static int html_header(hp__buf *b, const hp_session *s)
 {
@@ -86,13 +100,7 @@ static int html_header(hp__buf *b, const hp_session *s)
   r |= hp__html_text(b, s->started ? s->started : "?", 0);
   r |= hp__buf_adds(b, ", finished ");
   r |= hp__html_text(b, s->finished ? s->finished : "?", 0);
-  r |= hp__buf_adds(b, "; order ");
-  r |= hp__html_text(b, s->order ? s->order : "?", 0);
-  r |= hp__buf_printf(b, ", seed %llu, repeat %d, warmup %d</li>\n<li>thresholds: warn %.3g%%",
-                      (unsigned long long)s->seed, s->repeat, s->warmup, s->warn * 100);
-  if (s->fail > 0)
-    r |= hp__buf_printf(b, ", fail %.3g%%", s->fail * 100);
-  r |= hp__buf_printf(b, ", alpha %.3g</li>\n", s->alpha);
+  r |= html_schedule(b, s);
   if (s->error) {
     r |= hp__buf_adds(b, "<li class=\"fail-line\"><strong>error</strong>: ");
     r |= hp__html_text(b, s->error, 0);
@@ -219,6 +227,24 @@ static int html_advice(hp__buf *b, const hp_session *s)
   return r;
 }
 
+/* The body of an ordinary session's page: charts and tables in reading order. */
+static int html_body(hp__buf *b, const hp_session *s)
+{
+  int r = 0;
+
+  r |= hp__buf_adds(b, "<h2>Overhead</h2>\n");
+  r |= hp__html_overhead(b, s);
+  r |= pass_table(b, s, 0);
+  r |= pass_table(b, s, 1);
+  r |= html_advice(b, s);
+  r |= hp__buf_adds(b, "<h2>Runs</h2>\n");
+  r |= hp__html_timeline(b, s);
+  r |= hp__html_distributions(b, s);
+  r |= hp__html_profiles(b, s);
+  r |= hp__html_roofline(b, s);
+  return r;
+}
+
 int hp_report_html(const hp_session *s, char **out)
 {
   hp__buf b = HP__BUF_INIT;
@@ -227,16 +253,7 @@ int hp_report_html(const hp_session *s, char **out)
   *out = NULL;
   r |= html_header(&b, s);
   r |= html_causes(&b, s);
-  r |= hp__buf_adds(&b, "<h2>Overhead</h2>\n");
-  r |= hp__html_overhead(&b, s);
-  r |= pass_table(&b, s, 0);
-  r |= pass_table(&b, s, 1);
-  r |= html_advice(&b, s);
-  r |= hp__buf_adds(&b, "<h2>Runs</h2>\n");
-  r |= hp__html_timeline(&b, s);
-  r |= hp__html_distributions(&b, s);
-  r |= hp__html_profiles(&b, s);
-  r |= hp__html_roofline(&b, s);
+  r |= html_body(&b, s);
   r |= hp__buf_adds(&b,
                     "<p class=\"muted\">Times under a profiler are for attribution; quote "
                     "only the baseline as performance. Written by hprun ");
