@@ -220,7 +220,8 @@ MANDIR      ?= $(PREFIX)/share/man
 DATADIR     ?= $(PREFIX)/share/hprun
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL     ?= install
-CONFIGS     := $(sort $(wildcard configs/*.yaml configs/examples/*.yaml configs/categories/*.yaml))
+CONFIGS     := $(sort $(wildcard configs/*.yaml configs/examples/*.yaml configs/categories/*.yaml \
+                 configs/peaks/*.yaml))
 
 install: $(HPRUN)
 	$(INSTALL) -D -m 755 $(HPRUN) "$(DESTDIR)$(BINDIR)/hprun"
