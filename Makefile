@@ -221,7 +221,7 @@ DATADIR     ?= $(PREFIX)/share/hprun
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 INSTALL     ?= install
 CONFIGS     := $(sort $(wildcard configs/*.yaml configs/examples/*.yaml configs/categories/*.yaml \
-                 configs/demo/*.sh))
+                 configs/demo/*.sh configs/peaks/*.yaml))
 
 install: $(HPRUN)
 	$(INSTALL) -D -m 755 $(HPRUN) "$(DESTDIR)$(BINDIR)/hprun"

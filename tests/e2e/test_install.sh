@@ -45,7 +45,7 @@ done
 # Every example plan of the repository is installed, with the same bytes.
 n=0
 for f in "$ROOT"/configs/*.yaml "$ROOT"/configs/examples/*.yaml "$ROOT"/configs/categories/*.yaml \
-  "$ROOT"/configs/demo/*.sh; do
+  "$ROOT"/configs/demo/*.sh "$ROOT"/configs/peaks/*.yaml; do
   rel=${f#"$ROOT"/}
   cmp -s "$f" "$ROOTDIR/usr/share/hprun/$rel" || fail "$rel is not installed as it is in the repository"
   n=$((n + 1))
@@ -58,6 +58,8 @@ expect_exit 0 "$ROOTDIR/usr/bin/hprun" --version
 grep -qx "hprun [0-9][0-9.]* (summary schema [0-9][0-9]*)" "$T/out" || { cat "$T/out"; fail "installed hprun --version"; }
 expect_exit 0 "$ROOTDIR/usr/bin/hprun" check "$ROOTDIR/usr/share/hprun/configs/examples/all-keys.yaml"
 ok "the installed hprun runs: $(cat "$T/out" | sed "s#$ROOTDIR##")"
+# A plan that names an installed peaks file beside it (roofline: {peaks: peaks/...}) checks too.
+expect_exit 0 "$ROOTDIR/usr/bin/hprun" check "$ROOTDIR/usr/share/hprun/configs/roofline.ncu.yaml"
 
 # ---- man pages: they render with man(1) (or mandoc), with their sections.
 MAN1="$ROOTDIR/usr/share/man/man1/hprun.1"
