@@ -6,6 +6,7 @@
 #   HPRUN_NO_DEPS=1   skip this step (you manage packages yourself)
 #   HPRUN_NO_HIPCC=1  do not install hipcc (the HIP compile check is then skipped)
 #   HPRUN_NO_FUZZ=1   do not install clang and its libFuzzer runtime (make fuzz, make fuzz-check)
+#   HPRUN_NO_CLUSTER=1 do not install Slurm, munge and Open MPI (the cluster tests then fail)
 set -eu
 
 [ "${HPRUN_NO_DEPS:-0}" = 1 ] && exit 0
@@ -17,6 +18,8 @@ pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev clang-format valg
 # make fuzz builds with clang. libFuzzer (libclang_rt.fuzzer-x86_64.a) is in libclang-rt-<N>-dev,
 # which clang only recommends, and recommends are not installed below.
 [ "${HPRUN_NO_FUZZ:-0}" = 1 ] || pkgs="$pkgs clang libclang-rt-dev"
+# The cluster tests run a real one-node Slurm (tests/cluster/slurm.sh) and Open MPI's mpirun.
+[ "${HPRUN_NO_CLUSTER:-0}" = 1 ] || pkgs="$pkgs slurm-wlm munge openmpi-bin"
 
 missing=""
 for p in $pkgs; do
