@@ -6,6 +6,7 @@
  * flags, advice and verdicts, so `hprun report` re-renders exactly what `hprun run` showed.
  */
 #include "analyze/results.h"
+#include "exec/launch.h"
 #include "util/buf.h"
 
 #include <math.h>
@@ -63,6 +64,7 @@ void hp__run_free(hp_run *r)
   free(r->error);
   free(r->values);
   hp_strv_free(&r->files);
+  hp__launch_free(r->launch);
 }
 
 void hp__pass_result_free(hp_pass_result *pr)
@@ -88,6 +90,7 @@ void hp__pass_result_free(hp_pass_result *pr)
   free(pr->mem_note);
   free(pr->xk_name);
   hp_profile_free(pr->profile);
+  free(pr->ranks);
 }
 
 void hp_session_free(hp_session *s)

@@ -70,6 +70,8 @@ void hp_plan_free(hp_plan *p)
     hp_strv_free(&s->args);
     hp_strv_free(&s->command);
     hp_strv_free(&s->counters);
+    hp__plan_launcher_free(s->launcher);
+    free(s->launcher);
   }
   free(p->passes);
   for (i = 0; p->variants && i < p->nvariants; i++) {
@@ -77,6 +79,7 @@ void hp_plan_free(hp_plan *p)
     app_free(&p->variants[i].app);
   }
   free(p->variants);
+  hp__plan_launcher_free(&p->launcher);
   for (i = 0; p->gates && i < p->ngates; i++)
     free(p->gates[i].metric);
   free(p->gates);
@@ -127,12 +130,13 @@ enum {
   K_SAMPLER,
   K_CATEGORIES,
   K_KEEP_GOING,
+  K_LAUNCHER,
   K_N
 };
 static const char *const top_keys[] = {
     "name",       "output",   "repeat",     "warmup",     "order",    "seed",
     "app",        "profiler", "metrics",    "passes",     "variants", "gates",
-    "thresholds", "sampler",  "categories", "keep_going", NULL};
+    "thresholds", "sampler",  "categories", "keep_going", "launcher", NULL};
 static const char *const orders[] = {"interleaved", "sequential", "abba", "random", NULL};
 
 static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
@@ -167,6 +171,7 @@ static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
   hp__plan_parse_sampler(ld, e[K_SAMPLER].val, p);
   if (e[K_CATEGORIES].key)
     hp__plan_parse_categories(ld, &e[K_CATEGORIES], &p->categories, &p->ncategories);
+  hp__plan_parse_launcher(ld, e[K_LAUNCHER].val, &p->launcher);
 }
 
 /* The plan with every default set, before the file is read. */

@@ -13,6 +13,7 @@
  *   passes.c      `profiler` and `passes`, judged against the tool table in lib/tool/driver.c
  *   metrics.c     `metrics`, `gates` (which name metrics), `thresholds` and `sampler`
  *   categories.c  `categories`, in a plan or in a categories file of its own
+ *   launcher.c    `launcher`, at the top and in a pass: local, slurm, mpirun or command
  *   plan.c        the defaults, the top level, and the public entry points
  *
  * Ownership: an hp__loader lives on the stack of one public entry point and owns only its
@@ -161,6 +162,10 @@ void hp__plan_parse_metrics(hp__loader *ld, const hp__mapent *e, yaml_node_t *ro
 void hp__plan_parse_gates(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 void hp__plan_parse_thresholds(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 void hp__plan_parse_sampler(hp__loader *ld, yaml_node_t *v, hp_plan *p);
+/* launcher.c: `launcher:` (a kind, or a mapping) into *l; the plan's free releases it. */
+void hp__plan_parse_launcher(hp__loader *ld, yaml_node_t *v, hp_launcher *l);
+/* Frees what a launcher holds (not `l` itself) and empties it. Accepts NULL. */
+void hp__plan_launcher_free(hp_launcher *l);
 /* On any error the rules built so far are still stored in *rules / *nrules, for the caller to
  * free with hp_categories_free. */
 void hp__plan_parse_categories(hp__loader *ld, const hp__mapent *e, hp_category_rule **rules,

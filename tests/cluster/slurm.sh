@@ -134,7 +134,7 @@ KillWait=2
 UnkillableStepTimeout=30
 MessageTimeout=10
 NodeName=$host CPUs=$cpus State=UNKNOWN
-PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
+PartitionName=dcu Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=NO
 CONF
   SLURM_CONF="$DIR/slurm.conf"
   export SLURM_CONF
