@@ -5,6 +5,7 @@
  * here (hp__session_measure: the same numbers, as the bootstrap is seeded) but keeps its stored
  * flags, advice and verdicts, so `hprun report` re-renders exactly what `hprun run` showed.
  */
+#include "analyze/ranks.h"
 #include "analyze/results.h"
 #include "exec/launch.h"
 #include "util/buf.h"
@@ -332,7 +333,7 @@ int hp__session_analyze(hp_session *s, const hp_plan *plan)
   size_t i;
   int r;
 
-  if ((r = hp__session_measure(s, plan)) != 0)
+  if ((r = hp__session_measure(s, plan)) != 0 || (r = hp__session_ranks(s)) != 0)
     return r;
   for (i = 0; i < s->npasses; i++)
     flag_pass(s, &s->passes[i]);

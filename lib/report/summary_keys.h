@@ -124,4 +124,28 @@
 #define HP__K_RUN_MEMORY "memory"
 #define HP__K_RUN_FILES "files"
 
+/* Launched runs (docs/cluster.md): runs[].launch {} and its ranks[] items, passes[].ranks {}. */
+#define HP__K_RUN_LAUNCH "launch"
+#define HP__K_LAUNCH_KIND "kind"
+#define HP__K_LAUNCH_JOB_ID "job_id"
+#define HP__K_LAUNCH_STEP_ID "step_id"
+#define HP__K_LAUNCH_NODELIST "nodelist"
+#define HP__K_LAUNCH_RANKS "ranks"
+#define HP__K_RANK_RANK "rank"
+#define HP__K_RANK_PROFILED "profiled"
+#define HP__K_RANK_EXIT_STATUS "exit_status"
+#define HP__K_RANK_HOST "host"
+#define HP__K_RANK_VALUES "values"
+#define HP__K_PASS_RANKS "ranks"
+#define HP__K_RANKS_METRIC "metric"
+#define HP__K_RANKS_N "n"
+#define HP__K_RANKS_MIN "min"
+#define HP__K_RANKS_MEDIAN "median"
+#define HP__K_RANKS_MAX "max"
+#define HP__K_RANKS_IMBALANCE "imbalance"
+#define HP__K_RANKS_NPROFILED "profiled"
+#define HP__K_RANKS_PROFILED_MEDIAN "profiled_median"
+#define HP__K_RANKS_UNPROFILED_MEDIAN "unprofiled_median"
+#define HP__K_RANKS_PROFILED_RATIO "profiled_vs_unprofiled"
+
 #endif /* HPRUN_REPORT_SUMMARY_KEYS_H */
