@@ -325,7 +325,7 @@ int hp__session_measure(hp_session *s, const hp_plan *plan)
     for (m = 0; against && pr != against && m < pr->nmetrics && m < against->nmetrics; m++)
       compare_metric(against, pr, m, s->alpha, s->seed + i);
   }
-  return 0;
+  return hp__session_ranks(s); /* launched runs: the spread over their ranks */
 }
 
 int hp__session_analyze(hp_session *s, const hp_plan *plan)
@@ -333,7 +333,7 @@ int hp__session_analyze(hp_session *s, const hp_plan *plan)
   size_t i;
   int r;
 
-  if ((r = hp__session_measure(s, plan)) != 0 || (r = hp__session_ranks(s)) != 0)
+  if ((r = hp__session_measure(s, plan)) != 0)
     return r;
   for (i = 0; i < s->npasses; i++)
     flag_pass(s, &s->passes[i]);

@@ -175,8 +175,8 @@ fail:
   return r;
 }
 
-/* Reads each rank's metrics from its own stdout.txt; rank 0's stand for the run (its own stdout
- * holds only the launcher's messages). */
+/* Reads each rank's metrics from its own stdout.txt; the lowest rank's (rank 0's, as a rule)
+ * stand for the run, whose own stdout holds only the launcher's messages. */
 static int rank_values(hp__session_ctx *c, hp_run *run, const char *dir)
 {
   hp_run_launch *rl = run->launch;
@@ -193,8 +193,8 @@ static int rank_values(hp__session_ctx *c, hp_run *run, const char *dir)
       rk->values[m] = NAN;
     hp__metrics_scan_path(c->metrics, p, rk->values, NULL, NULL);
     free(p);
-    if (rk->rank != 0)
-      continue;
+    if (i != 0)
+      continue; /* the ranks are sorted */
     for (m = 0; m < nm; m++)
       if (!c->plan->metrics[m].wall)
         run->values[m] = rk->values[m];

@@ -159,7 +159,7 @@ void hp__cluster_close(hp__session_ctx *c);
 int hp__cluster_argv(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, const char *dir,
                      hp_strv *out);
 /* After a launched run: cancels what a timeout or stop left in Slurm, reads the ranks into
- * run->launch and their metrics (rank 0's stand for the run). 0 or HP_ENOMEM. */
+ * run->launch and their metrics (the lowest rank's stand for the run). 0 or HP_ENOMEM. */
 int hp__cluster_after(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, hp_run *run,
                       const char *dir, const struct hp__child_result *res);
 
