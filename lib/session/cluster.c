@@ -51,6 +51,16 @@ int hp__cluster_prepare(hp__session_ctx *c)
     u->launcher = l;
     if ((r = check_program(c, l)) != 0)
       return r;
+    /* rocprof v1 reads its counters from an input file that its driver writes into the run
+     * folder; each rank's folder does not exist before the rank starts. */
+    if (u->driver && strcmp(hp__driver_name(u->driver), "rocprof") == 0 &&
+        strcmp(u->pass->mode, "pmc") == 0) {
+      hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, u->pass->line, 0,
+                   "pass '%s': rocprof's pmc mode cannot run under a launcher (its input file "
+                   "is written before the ranks' folders exist); use rocprofv3's pmc mode",
+                   u->name);
+      return HP_EPLAN;
+    }
   }
   return 0;
 }

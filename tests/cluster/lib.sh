@@ -18,6 +18,11 @@ cluster_use() {
   fi
   . "$HPRUN_CLUSTER_DIR/env.sh"
   PATH="$PATH:/usr/sbin"
+  # A cluster started earlier must still answer.
+  state=$(sinfo -h -o %t 2>&1) || {
+    sh "$CLUSTER_SH" logs "$HPRUN_CLUSTER_DIR" >&2
+    fail "the test cluster in $HPRUN_CLUSTER_DIR does not answer: $state"
+  }
 }
 
 # No job of ours may be queued or running: squeue lists none.
