@@ -185,31 +185,34 @@ static int outer_argv(const hp__launch_spec *ls, const hp_strv *inner, hp_strv *
   return r ? HP_ENOMEM : 0;
 }
 
+int hp__launch_outer(const hp__launch_spec *ls, hp_strv *out)
+{
+  hp_strv inner = {NULL, 0};
+  int r = HP_ENOMEM;
+
+  out->v = NULL;
+  out->n = 0;
+  if (hp__strv_push(&inner, "/bin/sh") == 0 &&
+      hp__strv_push_own(&inner, hp__path_join(ls->run_dir, HP__RANK_WRAPPER)) == 0)
+    r = outer_argv(ls, &inner, out);
+  if (r)
+    hp_strv_free(out);
+  hp_strv_free(&inner);
+  return r;
+}
+
 int hp__launch_argv(const hp__launch_spec *ls, hp_strv *out)
 {
   hp__buf text = HP__BUF_INIT;
-  hp_strv inner = {NULL, 0};
   char *path = hp__path_join(ls->run_dir, HP__RANK_WRAPPER);
   int r;
 
   out->v = NULL;
   out->n = 0;
-  if (path == NULL || (r = wrapper_text(ls, &text)) != 0) {
+  if (path == NULL || (r = wrapper_text(ls, &text)) != 0)
     r = HP_ENOMEM;
-    goto fail;
-  }
-  if ((r = hp__write_file(path, text.data, text.len, 1)) != 0)
-    goto fail;
-  if (hp__strv_push(&inner, "/bin/sh") || hp__strv_push(&inner, path)) {
-    r = HP_ENOMEM;
-    goto fail;
-  }
-  r = outer_argv(ls, &inner, out);
-
-fail:
-  if (r)
-    hp_strv_free(out);
-  hp_strv_free(&inner);
+  else if ((r = hp__write_file(path, text.data, text.len, 1)) == 0)
+    r = hp__launch_outer(ls, out);
   hp__buf_free(&text);
   free(path);
   return r;

@@ -38,6 +38,8 @@ typedef struct hp__launch_spec {
  * around `/bin/sh <that script>` into *out. Returns 0, HP_ENOMEM, or HP_EIO/HP_EEXIST when the
  * script could not be written (errno says why). */
 int hp__launch_argv(const hp__launch_spec *ls, hp_strv *out);
+/* The launcher's argv alone, without writing the wrapper (the dry run shows it). */
+int hp__launch_outer(const hp__launch_spec *ls, hp_strv *out);
 /* `salloc --no-shell --job-name=NAME` with the launcher's Slurm options: the session's one
  * allocation (`allocation: session`). */
 int hp__launch_salloc_argv(const hp_launcher *l, const char *name, hp_strv *out);

@@ -38,8 +38,26 @@ static int check_program(hp__session_ctx *c, const hp_launcher *l)
   return r;
 }
 
+/* One allocation per session: two launchers that both ask for `allocation: session` (the plan's
+ * and a pass's, or two passes') would need two, with different options. */
+static int check_allocation(hp__session_ctx *c, const hp_launcher *l, const hp_launcher **first)
+{
+  if (!l->allocate_session || l->kind != HP_LAUNCH_SLURM)
+    return 0;
+  if (*first == NULL || *first == l) {
+    *first = l;
+    return 0;
+  }
+  hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, l->line, 0,
+               "`allocation: session`: only one launcher of a plan may ask for the session's "
+               "allocation (the first is at line %ld); let the passes share the plan's launcher",
+               (*first)->line);
+  return HP_EPLAN;
+}
+
 int hp__cluster_prepare(hp__session_ctx *c)
 {
+  const hp_launcher *alloc = NULL;
   size_t i;
   int r;
 
@@ -49,7 +67,7 @@ int hp__cluster_prepare(hp__session_ctx *c)
     if (l->kind == HP_LAUNCH_LOCAL)
       continue;
     u->launcher = l;
-    if ((r = check_program(c, l)) != 0)
+    if ((r = check_program(c, l)) != 0 || (r = check_allocation(c, l, &alloc)) != 0)
       return r;
     /* rocprof v1 reads its counters from an input file that its driver writes into the run
      * folder; each rank's folder does not exist before the rank starts. */
@@ -152,37 +170,78 @@ int hp__cluster_argv(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, 
 {
   hp__launch_spec ls;
   hp_strv profiled = {NULL, 0};
-  char *rankdir = NULL, *name = NULL;
+  char *name = NULL;
   int r;
 
   if (u->launcher == NULL)
     return hp__run_argv(c, u, dir, out);
   memset(&ls, 0, sizeof(ls));
-  rankdir = hp__asprintf("%s/rank%s", dir, HP__RANK_PLACEHOLDER);
-  name = job_name(c, u, sl);
-  if (rankdir == NULL || name == NULL) {
+  if ((name = job_name(c, u, sl)) == NULL) {
     r = HP_ENOMEM;
     goto fail;
   }
   /* The profiled argv writes its files into the rank's own folder. */
   if (u->variant == NULL && strcmp(u->pass->mode, "normal") != 0) {
-    if ((r = hp__run_argv(c, u, rankdir, &profiled)) != 0)
+    if ((r = hp__cluster_inner_argv(c, u, dir, &profiled)) != 0)
       goto fail;
     ls.profiled = &profiled;
   }
   ls.l = u->launcher;
   ls.run_dir = dir;
   ls.name = name;
-  ls.job_id = c->alloc_job;
+  ls.job_id = u->launcher->allocate_session ? c->alloc_job : NULL;
   ls.plain = &u->app;
   ls.cwd = u->cwd;
   r = hp__launch_argv(&ls, out);
 
 fail:
   hp_strv_free(&profiled);
-  free(rankdir);
   free(name);
   return r;
+}
+
+int hp__cluster_inner_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out)
+{
+  char *rankdir;
+  int r;
+
+  if (u->launcher == NULL)
+    return hp__run_argv(c, u, dir, out);
+  if ((rankdir = hp__asprintf("%s/rank%s", dir, HP__RANK_PLACEHOLDER)) == NULL)
+    return HP_ENOMEM;
+  r = hp__run_argv(c, u, rankdir, out);
+  free(rankdir);
+  return r;
+}
+
+void hp__cluster_dry_run(hp__session_ctx *c, const hp__unit *u, const char *dir, FILE *fp)
+{
+  const hp_launcher *l = u->launcher;
+  hp__launch_spec ls;
+  hp_strv argv = {NULL, 0};
+  hp__buf ranks = HP__BUF_INIT;
+  char *line = NULL;
+  size_t i;
+
+  if (l == NULL)
+    return;
+  memset(&ls, 0, sizeof(ls));
+  ls.l = l;
+  ls.run_dir = dir;
+  ls.name = "hprun-<session>-<pass>-<k>";
+  ls.job_id = l->allocate_session && !getenv("SLURM_JOB_ID") ? "<allocation>" : NULL;
+  if (hp__launch_outer(&ls, &argv) == 0)
+    line = hp__strv_shell_join(&argv);
+  for (i = 0; i < l->nprofile_ranks; i++)
+    hp__buf_printf(&ranks, "%s%ld", i ? ", " : "", l->profile_ranks[i]);
+  fprintf(fp, "     launched: %s\n     (each rank: the command above, its output in %s/rank<N>/",
+          line ? line : "?", dir);
+  if (u->variant == NULL && strcmp(u->pass->mode, "normal") != 0)
+    fprintf(fp, "; profiled ranks: %s", ranks.data ? ranks.data : "all");
+  fprintf(fp, ")\n");
+  hp__buf_free(&ranks);
+  free(line);
+  hp_strv_free(&argv);
 }
 
 /* Reads each rank's metrics from its own stdout.txt; the lowest rank's (rank 0's, as a rule)
@@ -229,7 +288,7 @@ int hp__cluster_after(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl,
     memset(&ls, 0, sizeof(ls));
     ls.l = u->launcher;
     ls.name = name = job_name(c, u, sl);
-    ls.job_id = c->alloc_job;
+    ls.job_id = u->launcher->allocate_session ? c->alloc_job : NULL;
     if (name == NULL || hp__launch_cancel_argv(&ls, run->launch, &cancel) != 0)
       r = HP_ENOMEM;
     else if (cancel.n)

@@ -158,6 +158,10 @@ void hp__cluster_close(hp__session_ctx *c);
  * wrapper (written into `dir`). */
 int hp__cluster_argv(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, const char *dir,
                      hp_strv *out);
+/* hp__run_argv, with a launched unit's output folder <dir>/rank{rank} (each rank's own). */
+int hp__cluster_inner_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out);
+/* The dry run's line for a launched unit: the launcher's command around the rank wrapper. */
+void hp__cluster_dry_run(hp__session_ctx *c, const hp__unit *u, const char *dir, FILE *fp);
 /* After a launched run: cancels what a timeout or stop left in Slurm, reads the ranks into
  * run->launch and their metrics (the lowest rank's stand for the run). 0 or HP_ENOMEM. */
 int hp__cluster_after(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, hp_run *run,
