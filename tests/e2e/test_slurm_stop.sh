@@ -72,3 +72,60 @@ assert_no_jobs
 sleep 0.5
 assert_pids_gone "$T/p/pids"
 ok "SIGINT cancels the step and releases the allocation"
+
+# 3. Fail-fast: the baseline's first run fails (the app is `false`),
+# the session stops, and its allocation is released.
+cat >"$T/ff.yaml" <<YAML
+name: sff
+output: sessions3
+repeat: 3
+app:
+  command: ["false"]
+launcher: {kind: slurm, allocation: session}
+metrics:
+  - {name: time_ms, pattern: 'time_ms=([0-9.]+)'}
+passes: [normal]
+YAML
+expect_exit 3 "$HPRUN" --quiet "$T/ff.yaml"
+S=$(session_dir "$T/sessions3")
+assert_eq "$(json_get "$S/summary.json" "len(d['passes'][0]['runs'])")" 1 "runs before the stop"
+assert_eq "$(json_get "$S/summary.json" "d['passes'][0]['runs'][0]['launch']['ranks'][0]['exit_status']")" 1 \
+  "rank 0's exit status"
+grep -q 'Granted job allocation' "$S/salloc.txt" || fail "no allocation was made"
+wait_no_jobs 10
+assert_no_jobs
+ok "fail-fast releases the allocation"
+
+# 4. Nothing left queued: while another job holds every CPU, the run's own job waits in the
+# queue; Ctrl-C cancels it there, and only the other job is left.
+blocker=$(salloc --no-shell --ntasks="$(nproc)" --job-name=blocker 2>&1 | sed -n 's/.*Granted job allocation \([0-9]*\).*/\1/p')
+[ -n "$blocker" ] || fail "could not take the node"
+cat >"$T/q.yaml" <<YAML
+name: sq
+output: sessions4
+app:
+  command: [$RANKAPP, --ms, "10"]
+launcher: {kind: slurm, ntasks: 1}
+metrics:
+  - {name: time_ms, pattern: 'time_ms=([0-9.]+)'}
+passes: [normal]
+YAML
+set +e
+"$HPRUN" --quiet --grace 1 "$T/q.yaml" >"$T/out.txt" 2>"$T/err.txt" &
+pid=$!
+i=0
+while [ -z "$(our_jobs sq | grep PENDING)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -n "$(our_jobs sq | grep PENDING)" ] || { kill "$pid"; scancel "$blocker"; fail "the run's job never queued: $(squeue -h)"; }
+kill -INT "$pid"
+wait "$pid"
+code=$?
+set -e
+[ "$code" = 130 ] || { scancel "$blocker"; cat "$T/err.txt"; fail "expected exit 130, got $code"; }
+i=0
+while [ -n "$(our_jobs sq)" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+left=$(our_jobs sq)
+scancel "$blocker"
+[ -z "$left" ] || fail "the queued job was left: $left"
+wait_no_jobs 10
+assert_no_jobs
+ok "SIGINT cancels a job still in the queue"
