@@ -7,6 +7,7 @@
 #   HPRUN_NO_HIPCC=1  do not install hipcc (the HIP compile check is then skipped)
 #   HPRUN_NO_FUZZ=1   do not install clang and its libFuzzer runtime (make fuzz, make fuzz-check)
 #   HPRUN_NO_BROWSER=1  do not install chromium (the report.html browser test is then skipped)
+#   HPRUN_NO_CLUSTER=1 do not install Slurm, munge and Open MPI (the cluster tests then fail)
 set -eu
 
 [ "${HPRUN_NO_DEPS:-0}" = 1 ] && exit 0
@@ -21,6 +22,8 @@ pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev clang-format valg
 # tests/e2e/test_html.sh checks report.html as XML (xmllint) and renders it in headless Chromium.
 pkgs="$pkgs libxml2-utils"
 [ "${HPRUN_NO_BROWSER:-0}" = 1 ] || pkgs="$pkgs chromium"
+# The cluster tests run a real one-node Slurm (tests/cluster/slurm.sh) and Open MPI's mpirun.
+[ "${HPRUN_NO_CLUSTER:-0}" = 1 ] || pkgs="$pkgs slurm-wlm munge openmpi-bin"
 
 missing=""
 for p in $pkgs; do

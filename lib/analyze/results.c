@@ -5,7 +5,9 @@
  * here (hp__session_measure: the same numbers, as the bootstrap is seeded) but keeps its stored
  * flags, advice and verdicts, so `hprun report` re-renders exactly what `hprun run` showed.
  */
+#include "analyze/ranks.h"
 #include "analyze/results.h"
+#include "exec/launch.h"
 #include "util/buf.h"
 
 #include <math.h>
@@ -63,6 +65,7 @@ void hp__run_free(hp_run *r)
   free(r->error);
   free(r->values);
   hp_strv_free(&r->files);
+  hp__launch_free(r->launch);
 }
 
 void hp__pass_result_free(hp_pass_result *pr)
@@ -89,6 +92,7 @@ void hp__pass_result_free(hp_pass_result *pr)
   free(pr->xk_name);
   hp_profile_free(pr->profile);
   hp_roofline_free(pr->roofline);
+  free(pr->ranks);
 }
 
 void hp_session_free(hp_session *s)
@@ -343,7 +347,7 @@ int hp__session_measure(hp_session *s, const hp_plan *plan)
     for (m = 0; against && pr != against && m < pr->nmetrics && m < against->nmetrics; m++)
       compare_metric(against, pr, m, s->alpha, s->seed + i);
   }
-  return 0;
+  return hp__session_ranks(s); /* launched runs: the spread over their ranks */
 }
 
 int hp__session_analyze(hp_session *s, const hp_plan *plan)

@@ -152,6 +152,31 @@ typedef struct hp_metric_spec {
 /* The built-in metric every plan gets after its own: each run's wall time in milliseconds. */
 #define HP_WALL_METRIC "wall_ms"
 
+/* How each run is started (`launcher:`, docs/cluster.md): on this machine, as a Slurm job step,
+ * under mpirun as N ranks, or inside another scheduler's command template. */
+typedef enum {
+  HP_LAUNCH_LOCAL = 0, /* today's behaviour: the run is a child of hprun */
+  HP_LAUNCH_SLURM,     /* an srun step (in SLURM_JOB_ID's allocation, hprun's, or its own job) */
+  HP_LAUNCH_MPIRUN,    /* mpirun -np ntasks */
+  HP_LAUNCH_COMMAND    /* `command:` template with {app}, {ntasks} and {dir} */
+} hp_launch_kind;
+
+typedef struct hp_launcher {
+  hp_launch_kind kind;
+  char *partition, *account, *constraint, *gpus, *gres, *mpi; /* Slurm options; NULL unset */
+  double time;          /* Slurm time limit in seconds; 0 unset */
+  long nodes;           /* 0 unset */
+  long ntasks;          /* ranks; 0 unset (1 for mpirun) */
+  int exclusive;        /* srun --exclusive */
+  int allocate_session; /* `allocation: session`: one salloc --no-shell for the whole session */
+  hp_strv args;         /* extra options for srun, mpirun */
+  hp_strv command;      /* kind command: the template */
+  char *path;           /* the launcher program (srun, mpirun); NULL: looked up on PATH */
+  long *profile_ranks;  /* ranks that run under the profiler; NULL (`all`, the default): every */
+  size_t nprofile_ranks;
+  long line; /* where it was declared, 0 for the default */
+} hp_launcher;
+
 typedef struct hp_pass {
   char *name;   /* unique, [A-Za-z0-9_.-]+ */
   char *mode;   /* normal, trace, stats, kernel-stack, pmc, memory-usage, command, or a tool mode */
@@ -164,6 +189,7 @@ typedef struct hp_pass {
   double timeout;       /* seconds; 0 = the app's timeout */
   int expect_distorted; /* `expect: distorted`: large overhead is reported, never a failure */
   long line;
+  hp_launcher *launcher; /* the pass's own `launcher:`; NULL: the plan's */
 } hp_pass;
 
 typedef struct hp_variant {
@@ -254,6 +280,8 @@ typedef struct hp_plan {
   hp_param *params;
   size_t nparams;
   long combo;
+
+  hp_launcher launcher; /* `launcher:`; kind local by default */
 } hp_plan;
 
 /* Loads and validates a plan. On success *out is a new plan (free with hp_plan_free). On failure

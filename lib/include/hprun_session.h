@@ -24,6 +24,37 @@ typedef enum {
 
 const char *hp_flag_name(hp_flag f);
 
+/* One rank of a launched run (launcher slurm, mpirun or command), from its rank folder
+ * rank<N>/ (docs/cluster.md): its own stdout.txt, stderr.txt and rank.txt. */
+typedef struct hp_rank {
+  int rank;
+  int profiled;          /* it ran under the pass's profiler */
+  long long exit_status; /* -1 when it never wrote one (killed, or never started) */
+  char *host;            /* may be NULL */
+  double *values;        /* one per metric, read from its stdout; NaN when absent */
+} hp_rank;
+
+/* Where a launched run ran: Slurm's job and step, its nodes, and every rank. */
+typedef struct hp_run_launch {
+  char *kind;     /* slurm, mpirun, command */
+  char *job_id;   /* SLURM_JOB_ID as the ranks saw it; NULL outside Slurm */
+  char *step_id;  /* SLURM_STEP_ID */
+  char *nodelist; /* SLURM_STEP_NODELIST (else SLURM_JOB_NODELIST) */
+  hp_rank *ranks; /* sorted by rank */
+  size_t nranks;
+} hp_run_launch;
+
+/* The spread of the primary metric over the ranks of a pass's counted runs (lib/analyze/ranks.c):
+ * each figure is the median over runs of that run's figure. */
+typedef struct hp_rank_stats {
+  size_t nranks; /* the most ranks one run had */
+  double min, median, max;
+  double imbalance; /* max / median */
+  size_t nprofiled; /* ranks that ran under the profiler (in the last counted run) */
+  double profiled_median, unprofiled_median; /* NaN when a side has no rank */
+  double profiled_ratio; /* profiled / unprofiled median - 1; NaN when a side has no rank */
+} hp_rank_stats;
+
 typedef struct hp_run {
   int index;     /* 1-based among counted runs; 0 for a warmup run */
   int warmup;    /* 1: run but not counted */
@@ -42,8 +73,9 @@ typedef struct hp_run {
   double mem_mean_mib; /* sampled device memory; NaN when not sampled */
   double mem_peak_mib;
   long mem_samples;
-  int ok;      /* exited 0, not timed out, primary metric present */
-  int skipped; /* never run: its pass's first run failed (see keep_going) */
+  int ok;                /* exited 0, not timed out, primary metric present */
+  int skipped;           /* never run: its pass's first run failed (see keep_going) */
+  hp_run_launch *launch; /* NULL for a local run */
 } hp_run;
 
 typedef struct hp_metric_result {
@@ -97,6 +129,7 @@ typedef struct hp_pass_result {
   double xc_busy;               /* xc_iter_ms / the baseline's primary metric; NaN when unknown */
   const char *xc_note;          /* why a figure is missing or what limits it (static), or NULL */
   struct hp_roofline *roofline; /* the profile's kernels on the roofline; NULL when none */
+  hp_rank_stats *ranks;         /* over the ranks of launched runs; NULL when none */
 } hp_pass_result;
 
 /* Why a session (or a comparison) fails, one per pass and reason: the exit code's explanation.

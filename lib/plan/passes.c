@@ -111,11 +111,12 @@ enum {
   S_COMMAND,
   S_TIMEOUT,
   S_EXPECT,
+  S_LAUNCHER,
   S_N
 };
-static const char *const pass_keys[] = {"name",     "mode",         "tool",    "kernel",  "args",
-                                        "counters", "launch_count", "command", "timeout", "expect",
-                                        NULL};
+static const char *const pass_keys[] = {"name",    "mode",     "tool",         "kernel",
+                                        "args",    "counters", "launch_count", "command",
+                                        "timeout", "expect",   "launcher",     NULL};
 
 static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at)
 {
@@ -166,6 +167,11 @@ static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at
   hp__plan_long(ld, "launch_count", e[S_LAUNCH_COUNT].val, 1, MAX_LAUNCH_COUNT, &ps->launch_count);
   hp__plan_duration(ld, "timeout", e[S_TIMEOUT].val, &ps->timeout);
   hp__plan_enum(ld, "expect", e[S_EXPECT].val, expect, &ps->expect_distorted);
+  if (!hp__yaml_is_null(e[S_LAUNCHER].val) &&
+      (ps->launcher = calloc(1, sizeof(*ps->launcher))) == NULL)
+    ld->oom = 1;
+  else if (ps->launcher)
+    hp__plan_parse_launcher(ld, e[S_LAUNCHER].val, ps->launcher);
 }
 
 /* Checks a `command` template's {app}. It must be a word of its own, because it expands to the

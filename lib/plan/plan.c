@@ -74,6 +74,8 @@ void hp_plan_free(hp_plan *p)
     hp_strv_free(&s->args);
     hp_strv_free(&s->command);
     hp_strv_free(&s->counters);
+    hp__plan_launcher_free(s->launcher);
+    free(s->launcher);
   }
   free(p->passes);
   for (i = 0; p->variants && i < p->nvariants; i++) {
@@ -81,6 +83,7 @@ void hp_plan_free(hp_plan *p)
     app_free(&p->variants[i].app);
   }
   free(p->variants);
+  hp__plan_launcher_free(&p->launcher);
   for (i = 0; p->gates && i < p->ngates; i++)
     free(p->gates[i].metric);
   free(p->gates);
@@ -136,12 +139,13 @@ enum {
   K_KEEP_GOING,
   K_ROOFLINE,
   K_PARAMETERS,
+  K_LAUNCHER,
   K_N
 };
 static const char *const top_keys[] = {
-    "name",       "output",     "repeat",   "warmup",     "order", "seed",       "app",
-    "profiler",   "metrics",    "passes",   "variants",   "gates", "thresholds", "sampler",
-    "categories", "keep_going", "roofline", "parameters", NULL};
+    "name",       "output",     "repeat",   "warmup",     "order",    "seed",       "app",
+    "profiler",   "metrics",    "passes",   "variants",   "gates",    "thresholds", "sampler",
+    "categories", "keep_going", "roofline", "parameters", "launcher", NULL};
 static const char *const orders[] = {"interleaved", "sequential", "abba", "random", NULL};
 
 static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
@@ -181,6 +185,7 @@ static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
   if (e[K_CATEGORIES].key)
     hp__plan_parse_categories(ld, &e[K_CATEGORIES], &p->categories, &p->ncategories);
   hp__plan_parse_roofline(ld, e[K_ROOFLINE].val, p);
+  hp__plan_parse_launcher(ld, e[K_LAUNCHER].val, &p->launcher);
 }
 
 /* The plan with every default set, before the file is read. */

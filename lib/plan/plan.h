@@ -15,6 +15,7 @@
  *   categories.c  `categories`, in a plan or in a categories file of its own
  *   params.c      `parameters:` of a sweep, its combinations and their names, hp_plan_expand
  *   placeholders.c  `{name}` in the expanded fields: checked, and replaced for a combination
+ *   launcher.c    `launcher`, at the top and in a pass: local, slurm, mpirun or command
  *   plan.c        the defaults, the top level, and the public entry points
  *
  * Ownership: an hp__loader lives on the stack of one public entry point and owns only its
@@ -168,6 +169,10 @@ void hp__plan_parse_thresholds(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 void hp__plan_parse_sampler(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 /* roofline.c: `roofline:`, the ceilings (a peaks file and/or inline figures). */
 void hp__plan_parse_roofline(hp__loader *ld, yaml_node_t *v, hp_plan *p);
+/* launcher.c: `launcher:` (a kind, or a mapping) into *l; the plan's free releases it. */
+void hp__plan_parse_launcher(hp__loader *ld, yaml_node_t *v, hp_launcher *l);
+/* Frees what a launcher holds (not `l` itself) and empties it. Accepts NULL. */
+void hp__plan_launcher_free(hp_launcher *l);
 /* On any error the rules built so far are still stored in *rules / *nrules, for the caller to
  * free with hp_categories_free. */
 void hp__plan_parse_categories(hp__loader *ld, const hp__mapent *e, hp_category_rule **rules,

@@ -438,6 +438,7 @@ int hp_report_markdown(const hp_session *s, char **out)
   r |= hp__md_pass_table(&b, s);
   r |= md_variant_table(&b, s);
   r |= md_advice(&b, s);
+  r |= hp__md_ranks(&b, s);
   r |= hp__md_runs(&b, s);
   if (r == 0)
     r = md_profiles(&b, s);

@@ -47,4 +47,8 @@ int hp__md_pass_table(hp__buf *b, const hp_session *s);
  * as above. Returns 0 or HP_ENOMEM. */
 int hp__md_runs(hp__buf *b, const hp_session *s);
 
+/* The "## Ranks" section (lib/report/md_ranks.c), only when a pass has per-rank statistics.
+ * Returns 0 or HP_ENOMEM. */
+int hp__md_ranks(hp__buf *b, const hp_session *s);
+
 #endif /* HPRUN_REPORT_MARKDOWN_H */

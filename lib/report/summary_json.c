@@ -11,6 +11,7 @@
 #include "report/profile_csv.h"
 #include "report/summary_keys.h"
 #include "report/sweep.h"
+#include "report/summary_launch.h"
 #include "util/buf.h"
 #include "util/json.h"
 
@@ -91,6 +92,7 @@ static void write_run(hp__json *j, const hp_run *r, const hp_pass_result *pr)
   /* Only a skipped run says so, so that summaries of sessions without one stay as they were. */
   if (r->skipped)
     hp__json_kbool(j, HP__K_RUN_SKIPPED, 1);
+  hp__summary_write_launch(j, r, pr);
   /* One value per metric, keyed by the metric's name. */
   hp__json_key(j, HP__K_RUN_VALUES);
   hp__json_obj_begin(j);
@@ -180,6 +182,7 @@ static void write_pass(hp__json *j, const hp_pass_result *pr, const hp_peaks *pe
   write_overhead(j, reference || pr->nmetrics == 0 ? NULL : &pr->metrics[0]);
   write_pass_memory(j, pr);
   write_crosscheck(j, pr);
+  hp__summary_write_ranks(j, pr);
   hp__json_key(j, HP__K_PASS_RUNS);
   hp__json_arr_begin(j);
   for (i = 0; i < pr->nruns; i++)

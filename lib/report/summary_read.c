@@ -21,6 +21,7 @@
 #include "report/summary_keys.h"
 #include "report/summary_roofline.h"
 #include "report/sweep.h"
+#include "report/summary_launch.h"
 #include "util/buf.h"
 #include "util/fsutil.h"
 #include "util/jsonread.h"
@@ -188,7 +189,9 @@ static int load_run(const hp__sf *pc, size_t i, const hp_pass_result *pr, hp_run
       (e = hp__sf_long(&mem, HP__K_MEMORY_SAMPLES, HP__SF_OPTIONAL, 0, LONG_MAX,
                        &r->mem_samples)) != 0)
     return e;
-  return load_files(&rc, r);
+  if ((e = load_files(&rc, r)) != 0)
+    return e;
+  return hp__summary_read_launch(&rc, pr, r);
 }
 
 /* The members of a passes[] item other than its metrics and runs. */

@@ -30,7 +30,7 @@ static int print_slot(hp__session_ctx *c, size_t i, const char *sdir, FILE *fp)
     free(dir);
     return 0;
   }
-  if ((r = hp__run_argv(c, u, dir, &argv)) != 0) {
+  if ((r = hp__cluster_inner_argv(c, u, dir, &argv)) != 0) {
     free(dir);
     return r;
   }
@@ -40,6 +40,7 @@ static int print_slot(hp__session_ctx *c, size_t i, const char *sdir, FILE *fp)
   if (u->driver && hp__driver_mode_doc(u->driver, u->pass->mode))
     fprintf(fp, "     (%s %s: %s)\n", hp__driver_name(u->driver), u->pass->mode,
             hp__driver_mode_doc(u->driver, u->pass->mode));
+  hp__cluster_dry_run(c, u, dir, fp);
   free(line);
   free(dir);
   hp_strv_free(&argv);

@@ -315,7 +315,7 @@ int hp__session_prepare(hp__session_ctx *c)
     if (r)
       return r;
   }
-  if ((r = setup_units(c)) != 0)
+  if ((r = setup_units(c)) != 0 || (r = hp__cluster_prepare(c)) != 0)
     return r;
   if ((r = setup_sampler(c)) != 0)
     return r;

@@ -187,7 +187,7 @@ static int run_paths(hp__session_ctx *c, hp__unit *u, const hp__slot *sl, hp_run
   if ((r = run_mkdir(c, u, run->dir)) != 0)
     return r;
   /* A driver may write an input file for its profiler into the run folder (rocprof's pmc list). */
-  if ((r = hp__run_argv(c, u, io->dir, &io->argv)) == HP_EIO || r == HP_EEXIST)
+  if ((r = hp__cluster_argv(c, u, sl, io->dir, &io->argv)) == HP_EIO || r == HP_EEXIST)
     return hp__session_io_error(c, "write the profiler's input in", run->dir, errno);
   if (r)
     return r;
@@ -238,7 +238,7 @@ static int run_child(hp__session_ctx *c, const hp__unit *u, run_io *io, hp__chil
   spec.cwd = u->cwd ? u->cwd : io->dir;
   spec.timeout_s = u->timeout;
   spec.grace_s = c->opts->grace_s;
-  spec.profiled = u->driver != NULL;
+  spec.profiled = u->driver != NULL && u->launcher == NULL; /* a launcher leads: signal it */
   spec.stdout_path = io->outp;
   spec.stderr_path = io->errp;
   spec.echo = c->opts->quiet ? NULL : hp__session_log(c);
@@ -409,6 +409,8 @@ int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_r
   if (werr && (r = hp__run_lost_output(c, run, wpath, werr)) == HP_ENOMEM)
     goto fail;
   r = run_record(c, u, sl, pr, run, &io, &res, werr && strcmp(wpath, io.outp) == 0);
+  if (r == 0)
+    r = hp__cluster_after(c, u, sl, run, io.dir, &res);
   if (r == 0)
     r = run_hooks(c, u, run, &io, "cleanup");
   if (r == 0 && werr)

@@ -170,8 +170,11 @@ static int run_schedule(hp__session_ctx *c)
   size_t i;
   int r;
 
-  if ((r = hp__run_build(c)) != 0 || (r = hp__progress_open(c)) != 0)
+  if ((r = hp__run_build(c)) != 0 || (r = hp__cluster_open(c)) != 0 ||
+      (r = hp__progress_open(c)) != 0) {
+    hp__cluster_close(c);
     return r;
+  }
   for (i = 0; i < c->nslots && !c->stopping; i++) {
     hp_pass_result *pr = &s->passes[c->slots[i].unit];
     hp_run *run = &pr->runs[pr->nruns++];
@@ -191,6 +194,7 @@ static int run_schedule(hp__session_ctx *c)
       break;
   }
   hp__progress_close(c);
+  hp__cluster_close(c);
   s->complete = r == 0 && !c->stopping && i == c->nslots;
   return r;
 }

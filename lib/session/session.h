@@ -34,6 +34,7 @@ typedef struct hp__unit {
   int dir_made; /* hprun created its folder <session>/<name> (at its first run) */
   char *cwd;    /* where its runs start (absolute); NULL: each run's own folder (workdir: run) */
   int skip;     /* its first run failed: the rest are recorded as skipped, not run */
+  const hp_launcher *launcher; /* how its runs start (cluster.c); NULL: locally */
 } hp__unit;
 
 typedef struct hp__session_ctx {
@@ -61,6 +62,7 @@ typedef struct hp__session_ctx {
   struct hp__progress *progress; /* progress.c's state while the schedule runs, or NULL */
   FILE *log_wrap; /* on a terminal, the log through the status line (progress.c), or NULL */
   const struct hp__sweep_dir *sub; /* a sweep's combination: where its folder goes; else NULL */
+  char *alloc_job;                 /* the session's own Slurm allocation (cluster.c), or NULL */
 } hp__session_ctx;
 
 /* Where a sweep's combination runs: the folder <dir>/<name>, made in the sweep's own session
@@ -168,6 +170,30 @@ int hp__run_build(hp__session_ctx *c);
  * hold a value that was not the last; the advice then names the file, not the metric pattern.
  * Returns HP_EIO: the session stops (the disk that lost it would lose the next run's too). */
 int hp__run_lost_output(hp__session_ctx *c, hp_run *run, const char *path, int e);
+
+/* cluster.c: launchers (docs/cluster.md) */
+
+struct hp__child_result;
+/* Sets each unit's launcher (NULL: local) and checks that srun, mpirun or the command's program
+ * exists. A plan error (in diags) otherwise. */
+int hp__cluster_prepare(hp__session_ctx *c);
+/* The session's `allocation: session`: salloc --no-shell before the first run (HP_ERUN with
+ * s->error when it grants none), scancel after the last. Nothing inside SLURM_JOB_ID's
+ * allocation. */
+int hp__cluster_open(hp__session_ctx *c);
+void hp__cluster_close(hp__session_ctx *c);
+/* The argv of one run: hp__run_argv's for a local unit, else its launcher around the rank
+ * wrapper (written into `dir`). */
+int hp__cluster_argv(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, const char *dir,
+                     hp_strv *out);
+/* hp__run_argv, with a launched unit's output folder <dir>/rank{rank} (each rank's own). */
+int hp__cluster_inner_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out);
+/* The dry run's line for a launched unit: the launcher's command around the rank wrapper. */
+void hp__cluster_dry_run(hp__session_ctx *c, const hp__unit *u, const char *dir, FILE *fp);
+/* After a launched run: cancels what a timeout or stop left in Slurm, reads the ranks into
+ * run->launch and their metrics (the lowest rank's stand for the run). 0 or HP_ENOMEM. */
+int hp__cluster_after(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, hp_run *run,
+                      const char *dir, const struct hp__child_result *res);
 
 /* aftermath.c */
 

@@ -5,6 +5,14 @@ set -u
 BUILD=$(cd "${1:-build}" && pwd)
 export BUILD
 HERE=$(cd "$(dirname "$0")" && pwd)
+# The Slurm tests share one one-node cluster (tests/cluster/slurm.sh), started here once and stopped
+# when the tests end. If it cannot start, those tests fail with the daemons' logs (tests/cluster/lib.sh).
+HPRUN_CLUSTER_DIR="$BUILD/cluster"
+export HPRUN_CLUSTER_DIR
+trap 'sh "$HERE/../cluster/slurm.sh" stop "$HPRUN_CLUSTER_DIR"' EXIT
+trap 'exit 130' INT TERM
+sh "$HERE/../cluster/slurm.sh" start "$HPRUN_CLUSTER_DIR" >"$BUILD/cluster.log" 2>&1 ||
+  echo "e2e: the test cluster did not start (the Slurm tests will fail): $BUILD/cluster.log"
 pass=0; fail=0; failed=""
 for t in "$HERE"/test_*.sh; do
   name=$(basename "$t" .sh)

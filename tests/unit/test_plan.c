@@ -817,7 +817,7 @@ static void test_err_unknown_key(void **state)
   expect_error1(BASE "colour: blue\n", 4, 1, "unknown key `colour`",
                 "(known keys: name, output, "
                 "repeat, warmup, order, seed, app, profiler, metrics, passes, variants, gates, "
-                "thresholds, sampler, categories, keep_going, roofline, parameters)",
+                "thresholds, sampler, categories, keep_going, roofline, parameters, launcher)",
                 NULL);
   expect_error1("app: {command: x, cwdd: /tmp}\nmetrics: [m]\npasses: [normal]\n", 1, 19,
                 "unknown key `cwdd` in `app` (did you mean `cwd`?)", NULL);
