@@ -3,7 +3,7 @@
 # Run from the repository root on an NVIDIA machine with python3+torch and ncu:
 #   OUT=/tmp/v HPRUN=build/hprun-static sh scripts/validate-h200-pytorch.sh
 # It runs configs/examples/pytorch-ncu.yaml through hprun, then the same measurements by hand:
-# three uninstrumented runs, and ncu's time mode over the NVTX range `timed` as a CSV, so that the
+# three uninstrumented runs, and ncu's time mode over the whole run (8 steps) as a CSV, so that the
 # busy fraction can be computed from ncu's own numbers without hprun. It keeps summary.json,
 # report.md, the pass CSV files and the hand files, with their sizes, in $OUT.
 set -u
@@ -27,7 +27,7 @@ cat "$OUT/sizes.txt"
   runs/*/ncu* 2>/dev/null)
 # By hand: the uninstrumented step, and ncu's time mode over the same range.
 for i in 1 2 3; do python3 scripts/torch_layer.py 5 3; done >"$OUT/hand-normal.txt" 2>&1
-ncu --clock-control none --target-processes all --nvtx --nvtx-include timed/ \
+ncu --clock-control none --target-processes all \
   --metrics gpu__time_duration.sum --csv --page raw --log-file "$OUT/hand-time.csv" \
   python3 scripts/torch_layer.py 5 3 >"$OUT/hand-time.txt" 2>&1
 echo "hand: done in $(($(date +%s) - start)) s" | tee -a "$OUT/env.txt"
