@@ -208,7 +208,7 @@ static void write_pass(hp__json *j, const hp_pass_result *pr, const hp_peaks *pe
 }
 
 /* Why the session deserves its exit code: one object per cause, in pass order. */
-static void write_causes(hp__json *j, const hp_session *s)
+void hp__summary_causes_json(hp__json *j, const hp_session *s)
 {
   size_t i;
 
@@ -237,7 +237,7 @@ static void write_session_head(hp__json *j, const hp_session *s)
   hp__json_kbool(j, HP__K_SESSION_INTERRUPTED, s->interrupted);
   hp__json_kstr(j, HP__K_SESSION_ERROR, s->error);
   hp__json_kint(j, HP__K_SESSION_EXIT_CODE, s->exit_code);
-  write_causes(j, s);
+  hp__summary_causes_json(j, s);
   hp__json_kstr(j, HP__K_SESSION_STARTED, s->started);
   hp__json_kstr(j, HP__K_SESSION_FINISHED, s->finished);
   hp__json_kstr(j, HP__K_SESSION_ORDER, s->order);

@@ -20,6 +20,8 @@
  * combination's own summary.json (nothing for another session). */
 int hp__sweep_json(const hp_session *s, char **out);
 void hp__sweep_json_label(hp__json *j, const hp_session *s);
+/* summary_json.c: the session's `causes` member, which a sweep's summary.json writes the same way. */
+void hp__summary_causes_json(hp__json *j, const hp_session *s);
 
 /* sweep_read.c: the sweep whose summary.json `file` was parsed into `root` (it has `sweep`), with
  * each combination that ran read from its folder beside the file. */

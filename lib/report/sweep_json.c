@@ -103,22 +103,6 @@ static void write_combo(hp__json *j, const hp_combo *cb)
   hp__json_obj_end(j);
 }
 
-static void write_causes(hp__json *j, const hp_session *s)
-{
-  size_t i;
-
-  hp__json_key(j, HP__K_SESSION_CAUSES);
-  hp__json_arr_begin(j);
-  for (i = 0; i < s->ncauses; i++) {
-    hp__json_obj_begin(j);
-    hp__json_kstr(j, HP__K_CAUSE_KIND, hp_cause_kind_name(s->causes[i].kind));
-    hp__json_kstr(j, HP__K_CAUSE_PASS, s->causes[i].pass);
-    hp__json_kstr(j, HP__K_CAUSE_TEXT, s->causes[i].text);
-    hp__json_obj_end(j);
-  }
-  hp__json_arr_end(j);
-}
-
 int hp__sweep_json(const hp_session *s, char **out)
 {
   hp__json j;
@@ -137,7 +121,7 @@ int hp__sweep_json(const hp_session *s, char **out)
   hp__json_kbool(&j, HP__K_SESSION_INTERRUPTED, s->interrupted);
   hp__json_kstr(&j, HP__K_SESSION_ERROR, s->error);
   hp__json_kint(&j, HP__K_SESSION_EXIT_CODE, s->exit_code);
-  write_causes(&j, s);
+  hp__summary_causes_json(&j, s);
   hp__json_kstr(&j, HP__K_SESSION_STARTED, s->started);
   hp__json_kstr(&j, HP__K_SESSION_FINISHED, s->finished);
   hp__json_key(&j, HP__K_SESSION_SWEEP);
