@@ -97,6 +97,30 @@ enum {
 };
 static const char *const categories_file_keys[] = {"categories", NULL};
 
+/* What a categories file gives while it is parsed. */
+struct cat_file {
+  hp_category_rule *rules;
+  size_t n;
+};
+
+/* hp__side_parse for a categories file: its only top-level key is `categories:`. */
+static void parse_categories_root(hp__loader *ld, yaml_node_t *root, void *arg)
+{
+  struct cat_file *f = arg;
+  hp__mapent e[CF_N] = {{NULL, NULL}};
+
+  if (root->type != YAML_MAPPING_NODE) {
+    hp__plan_err(ld, root, "a categories file must be a mapping with one key, `categories`, got %s",
+                 hp__yaml_kind(root));
+    return;
+  }
+  hp__yaml_fields(ld, root, NULL, categories_file_keys, e);
+  if (e[CF_CATEGORIES].key == NULL)
+    hp__plan_err(ld, root, "missing `categories`: a list of {name, patterns}");
+  else
+    hp__plan_parse_categories(ld, &e[CF_CATEGORIES], &f->rules, &f->n);
+}
+
 /*
  * Loads kernel categories from a YAML file whose only top-level key is `categories:`. On success
  * *rules and *n hold new rules (free with hp_categories_free). On failure they are NULL and 0,
@@ -104,57 +128,19 @@ static const char *const categories_file_keys[] = {"categories", NULL};
  */
 int hp_categories_load(const char *path, hp_category_rule **rules, size_t *n, hp_diags *diags)
 {
-  hp__loader ld;
-  yaml_document_t doc;
-  yaml_node_t *root;
-  hp_category_rule *got = NULL;
-  size_t ngot = 0;
-  char *text = NULL;
-  size_t len = 0;
+  struct cat_file f = {NULL, 0};
   int r;
 
   if (path == NULL || rules == NULL || n == NULL)
     return HP_EINVAL;
   *rules = NULL;
   *n = 0;
-  r = hp__read_file(path, &text, &len);
-  if (r == HP_ENOMEM)
-    return r;
+  r = hp__plan_load_side(path, "categories", parse_categories_root, &f, diags);
   if (r) {
-    hp_diags_add(diags, HP_DIAG_ERROR, path, 0, 0, "cannot read the categories: %s",
-                 hp_strerror(r));
-    return HP_EIO;
+    hp_categories_free(f.rules, f.n);
+    return r;
   }
-  memset(&ld, 0, sizeof(ld));
-  hp_diags_init(&ld.diags);
-  ld.file = path;
-  ld.text = text;
-  ld.len = len;
-  ld.doc = &doc;
-  /* The nesting limit guards libyaml here as in a plan (limits.c); the size limit is the plan's. */
-  if (hp__plan_check_depth(&ld) == 0 && hp__yaml_load(&ld, &doc) == 1) {
-    hp__mapent e[CF_N] = {{NULL, NULL}};
-    root = yaml_document_get_root_node(&doc);
-    if (root->type != YAML_MAPPING_NODE) {
-      hp__plan_err(&ld, root,
-                   "a categories file must be a mapping with one key, `categories`, got %s",
-                   hp__yaml_kind(root));
-    } else {
-      hp__yaml_fields(&ld, root, NULL, categories_file_keys, e);
-      if (e[CF_CATEGORIES].key == NULL)
-        hp__plan_err(&ld, root, "missing `categories`: a list of {name, patterns}");
-      else
-        hp__plan_parse_categories(&ld, &e[CF_CATEGORIES], &got, &ngot);
-    }
-    yaml_document_delete(&doc);
-  }
-  free(text);
-  hp__plan_flush(&ld, diags);
-  if (ld.oom || ld.nerrors) {
-    hp_categories_free(got, ngot);
-    return ld.oom ? HP_ENOMEM : HP_EPLAN;
-  }
-  *rules = got;
-  *n = ngot;
+  *rules = f.rules;
+  *n = f.n;
   return 0;
 }

@@ -96,6 +96,13 @@ int hp__plan_check_depth(hp__loader *ld);
  * (the caller deletes it), 0 after reporting an error (nothing to delete), -1 when out of
  * memory. */
 int hp__yaml_load(hp__loader *ld, yaml_document_t *doc);
+/* read.c: a YAML file beside the plan (a categories file, a peaks file): read, checked for
+ * nesting, parsed, and handed to `parse` with its root node; the messages go to `diags`. `what`
+ * names the file in "cannot read the WHAT: ...". 0, HP_EIO (unreadable), HP_EPLAN (messages) or
+ * HP_ENOMEM; whatever `parse` built in `arg` stays the caller's, also on failure. */
+typedef void hp__side_parse(hp__loader *ld, yaml_node_t *root, void *arg);
+int hp__plan_load_side(const char *path, const char *what, hp__side_parse *parse, void *arg,
+                       hp_diags *diags);
 yaml_node_t *hp__yaml_node(hp__loader *ld, int id);
 /* A scalar's text. */
 const char *hp__yaml_str(const yaml_node_t *n);

@@ -10,6 +10,7 @@
  */
 #include "plan/plan.h"
 #include "util/buf.h"
+#include "util/fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -92,4 +93,37 @@ fail:
   close(fd);
   hp__buf_free(&b);
   return r;
+}
+
+int hp__plan_load_side(const char *path, const char *what, hp__side_parse *parse, void *arg,
+                       hp_diags *diags)
+{
+  hp__loader ld;
+  yaml_document_t doc;
+  char *text = NULL;
+  size_t len = 0;
+  int r;
+
+  if ((r = hp__read_file(path, &text, &len)) == HP_ENOMEM)
+    return r;
+  if (r) {
+    hp_diags_add(diags, HP_DIAG_ERROR, path, 0, 0, "cannot read the %s: %s", what, hp_strerror(r));
+    return HP_EIO;
+  }
+  memset(&ld, 0, sizeof(ld));
+  hp_diags_init(&ld.diags);
+  ld.file = path;
+  ld.text = text;
+  ld.len = len;
+  ld.doc = &doc;
+  /* The nesting limit guards libyaml here as in a plan (limits.c); the size limit is the plan's. */
+  if (hp__plan_check_depth(&ld) == 0 && hp__yaml_load(&ld, &doc) == 1) {
+    parse(&ld, yaml_document_get_root_node(&doc), arg);
+    yaml_document_delete(&doc);
+  }
+  free(text);
+  hp__plan_flush(&ld, diags);
+  if (ld.oom)
+    return HP_ENOMEM;
+  return ld.nerrors ? HP_EPLAN : 0;
 }

@@ -111,39 +111,21 @@ static void parse_peaks_file(hp__loader *ld, yaml_node_t *root, hp_peaks *p)
                  "(peak_fp32_tflops, ...)");
 }
 
+/* hp__side_parse for a peaks file. */
+static void parse_peaks_root(hp__loader *ld, yaml_node_t *root, void *arg)
+{
+  parse_peaks_file(ld, root, arg);
+}
+
 int hp_peaks_load(const char *path, hp_peaks *out, hp_diags *diags)
 {
-  hp__loader ld;
-  yaml_document_t doc;
-  char *text = NULL;
-  size_t len = 0;
   int r;
 
   hp_peaks_init(out);
-  if ((r = hp__read_file(path, &text, &len)) == HP_ENOMEM)
-    return r;
-  if (r) {
-    hp_diags_add(diags, HP_DIAG_ERROR, path, 0, 0, "cannot read the peaks file: %s",
-                 hp_strerror(r));
-    return HP_EIO;
-  }
-  memset(&ld, 0, sizeof(ld));
-  hp_diags_init(&ld.diags);
-  ld.file = path;
-  ld.text = text;
-  ld.len = len;
-  ld.doc = &doc;
-  if (hp__plan_check_depth(&ld) == 0 && hp__yaml_load(&ld, &doc) == 1) {
-    parse_peaks_file(&ld, yaml_document_get_root_node(&doc), out);
-    yaml_document_delete(&doc);
-  }
-  free(text);
-  hp__plan_flush(&ld, diags);
-  if (ld.oom || ld.nerrors) {
+  r = hp__plan_load_side(path, "peaks file", parse_peaks_root, out, diags);
+  if (r == HP_ENOMEM || r == HP_EPLAN)
     hp_peaks_clear(out);
-    return ld.oom ? HP_ENOMEM : HP_EPLAN;
-  }
-  return 0;
+  return r;
 }
 
 /* Whether the plan is a session's copy (plan.yaml beside the session's summary.json): its peaks
