@@ -91,12 +91,15 @@ start() {
   dd if=/dev/urandom of="$DIR/munge/munge.key" bs=1024 count=1 2>/dev/null
   chmod 400 "$DIR/munge/munge.key"
   sock="$DIR/munge/munge.socket"
-  munged --force --socket="$sock" --key-file="$DIR/munge/munge.key" \
+  # In the foreground, like slurmctld and slurmd below: a daemon that forks away leaves the test
+  # run's process group, and a killed `make check` (a CI timeout) would leave it running.
+  munged --foreground --force --socket="$sock" --key-file="$DIR/munge/munge.key" \
     --pid-file="$DIR/munge/munged.pid" --log-file="$DIR/log/munged.log" \
-    --seed-file="$DIR/munge/munged.seed" || fail "munged did not start"
+    --seed-file="$DIR/munge/munged.seed" </dev/null >>"$DIR/log/munged.log" 2>&1 &
+  echo $! >"$DIR/run/munged.pid"
   i=0
-  while [ ! -s "$DIR/munge/munged.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-  cp "$DIR/munge/munged.pid" "$DIR/run/munged.pid" 2>/dev/null || fail "munged wrote no pid file"
+  while [ ! -S "$sock" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+  [ -S "$sock" ] || fail "munged did not start"
 
   cat >"$DIR/slurm.conf" <<CONF
 # One-node test cluster written by tests/cluster/slurm.sh; see docs/cluster.md ("CI").
