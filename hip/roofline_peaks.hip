@@ -14,11 +14,23 @@
  * Each figure is the best of REPEATS timed launches after one warmup launch: the ceiling is what
  * the device can do, not what it does on average. It prints one result line (hprun_metric.h):
  *
- *   device=NVIDIA_H200 arch=sm_90 peak_bw_gbs=4312.5 peak_fp32_tflops=60.1 peak_fp64_tflops=30.2
+ *   device=NVIDIA_H200 arch=sm_90 triad_mib=1024 peak_bw_gbs=4312.5 peak_fp32_tflops=60.1
+ *     peak_fp64_tflops=30.2 peak_fp16_matrix_tflops=650.2 peak_bf16_matrix_tflops=648.9
  *
- * (one line). `hprun peaks` runs it and turns the line into a peaks file (docs/roofline.md).
- * FP16/BF16 matrix peaks are not measured: their instructions (MFMA, WMMA/mma.sync) differ
- * between vendors and hip_cuda_compat.h maps no matrix API, so a plan gives them inline.
+ * (one line; wrapped here). `hprun peaks` runs it and turns the line into a peaks file (docs/roofline.md).
+ *
+ * FP16 and BF16 matrix peaks (tensor cores, MFMA) are measured where the toolkit exposes them,
+ * and then the line also holds `peak_fp16_matrix_tflops=... peak_bf16_matrix_tflops=...`:
+ *   - nvcc (through hip_cuda_compat.h): WMMA (<mma.h>), 16x16x16 half (sm_70+) and __nv_bfloat16
+ *     (sm_80+) products with float accumulators;
+ *   - hipcc for gfx90a (and gfx94x): the MFMA builtins __builtin_amdgcn_mfma_f32_32x32x8f16 and
+ *     __builtin_amdgcn_mfma_f32_32x32x8bf16_1k, float accumulators.
+ * Each warp (wavefront) runs MMA_CHAINS long dependent chains of products over register
+ * fragments, enough blocks to fill every multiprocessor; every product counts 2*M*N*K FLOP. The
+ * inputs are all ones, so every accumulator must end at MMA_CHAINS * K * iterations: the host
+ * checks every one, and the compiler cannot drop what is stored. A device without them (gfx906,
+ * a DCU, NVIDIA before sm_70/sm_80) or a binary built for no such target prints neither key; a
+ * wrong result is an error (exit 1). hipcc on the NVIDIA platform measures none either.
  *
  * Usage: roofline_peaks [MIB]   MIB: size of each triad array in MiB, 1..65536 (default 1024)
  * Exit status: 0 ok; 1 a HIP call failed or a check failed; 2 usage; 3 no device.
@@ -31,6 +43,16 @@
 
 #include <errno.h>
 #include <stdio.h>
+
+/* Which matrix API this compiler offers: WMMA with nvcc, MFMA with hipcc for AMD. */
+#if !HPRUN_HIP_NATIVE
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <mma.h>
+#define HPRUN_WMMA 1
+#elif defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_HCC__)
+#define HPRUN_MFMA 1
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,11 +93,129 @@ template <typename T> __global__ void fma_chains(T *out, T mul, T add) {
   out[(long)blockIdx.x * blockDim.x + threadIdx.x] = v[0];
 }
 
+/* The matrix products: MMA_WARPS warps (wavefronts) per block, each running MMA_CHAINS dependent
+ * chains of MMA_ITERS products. MMA_PER_THREAD: accumulator floats each thread stores. */
+#define MMA_WARPS 4
+#define MMA_CHAINS 4
+#define MMA_ITERS 4096
+#if HPRUN_WMMA
+#define MMA_M 16
+#define MMA_N 16
+#define MMA_K 16
+#define MMA_PER_THREAD 8 /* a 16x16 float tile over 32 lanes */
+#else
+#define MMA_M 32
+#define MMA_N 32
+#define MMA_K 8
+#define MMA_PER_THREAD 16 /* a 32x32 float tile over 64 lanes */
+#endif
+
+/* A kernel built for a target without the products writes -1 where the first accumulator goes:
+ * the host then prints no peak for it instead of a wrong one. */
+#define MMA_UNSUPPORTED(out)                                                                       \
+  do {                                                                                             \
+    if (blockIdx.x == 0 && threadIdx.x == 0)                                                       \
+      (out)[0] = -1.f;                                                                             \
+  } while (0)
+
+#if HPRUN_WMMA
+/* One warp's chains: the fragments are loaded from `ones` (16x16 ones), so the compiler knows no
+ * value; the chains are summed and the whole tile stored, so it can drop no product. */
+template <typename T> __device__ static void wmma_chains(float *out, const T *ones, int iters) {
+  using namespace nvcuda;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major> a;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::col_major> b;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> c[MMA_CHAINS];
+  long warp = ((long)blockIdx.x * blockDim.x + threadIdx.x) / 32;
+  int i, j, k;
+
+  wmma::load_matrix_sync(a, ones, 16);
+  wmma::load_matrix_sync(b, ones, 16);
+  for (j = 0; j < MMA_CHAINS; j++)
+    wmma::fill_fragment(c[j], 0.f);
+  for (k = 0; k < iters; k++) {
+#pragma unroll
+    for (j = 0; j < MMA_CHAINS; j++)
+      wmma::mma_sync(c[j], a, b, c[j]);
+  }
+  for (j = 1; j < MMA_CHAINS; j++)
+    for (i = 0; i < c[0].num_elements; i++)
+      c[0].x[i] += c[j].x[i];
+  wmma::store_matrix_sync(out + warp * MMA_M * MMA_N, c[0], 16, wmma::mem_row_major);
+}
+#endif
+
+#if HPRUN_MFMA && (defined(__gfx90a__) || defined(__gfx940__) || defined(__gfx941__) ||          \
+                   defined(__gfx942__))
+#define HPRUN_MFMA_DEVICE 1
+typedef _Float16 hprun_half4 __attribute__((ext_vector_type(4)));
+typedef short hprun_short4 __attribute__((ext_vector_type(4)));
+typedef float hprun_float16 __attribute__((ext_vector_type(16)));
+
+/* One wavefront's chains of 32x32x8 MFMA products; each lane holds 4 inputs of A and B and 16
+ * accumulators. MFMA(a, b, c) is the builtin for the input type V. */
+template <typename V, hprun_float16 (*MFMA)(V, V, hprun_float16)>
+__device__ static void mfma_chains(float *out, const V *ones, int iters) {
+  V a = ones[0], b = ones[1];
+  hprun_float16 c[MMA_CHAINS];
+  long lane = (long)blockIdx.x * blockDim.x + threadIdx.x;
+  int i, j, k;
+
+  for (j = 0; j < MMA_CHAINS; j++)
+    for (i = 0; i < 16; i++)
+      c[j][i] = 0.f;
+  for (k = 0; k < iters; k++) {
+#pragma unroll
+    for (j = 0; j < MMA_CHAINS; j++)
+      c[j] = MFMA(a, b, c[j]);
+  }
+  for (j = 1; j < MMA_CHAINS; j++)
+    c[0] += c[j];
+  for (i = 0; i < 16; i++)
+    out[lane * MMA_PER_THREAD + i] = c[0][i];
+}
+
+__device__ static hprun_float16 mfma_f16(hprun_half4 a, hprun_half4 b, hprun_float16 c) {
+  return __builtin_amdgcn_mfma_f32_32x32x8f16(a, b, c, 0, 0, 0);
+}
+__device__ static hprun_float16 mfma_bf16(hprun_short4 a, hprun_short4 b, hprun_float16 c) {
+  return __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(a, b, c, 0, 0, 0);
+}
+#endif
+
+/* FP16 products; `ones` holds 256 ones (fp16 bits 0x3C00). */
+__global__ void mma_fp16(float *out, const void *ones, int iters) {
+#if HPRUN_WMMA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+  wmma_chains<half>(out, (const half *)ones, iters);
+#elif defined(HPRUN_MFMA_DEVICE)
+  mfma_chains<hprun_half4, mfma_f16>(out, (const hprun_half4 *)ones, iters);
+#else
+  (void)ones;
+  (void)iters;
+  MMA_UNSUPPORTED(out);
+#endif
+}
+
+/* BF16 products; `ones` holds 256 ones (bf16 bits 0x3F80). */
+__global__ void mma_bf16(float *out, const void *ones, int iters) {
+#if HPRUN_WMMA && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  wmma_chains<__nv_bfloat16>(out, (const __nv_bfloat16 *)ones, iters);
+#elif defined(HPRUN_MFMA_DEVICE)
+  mfma_chains<hprun_short4, mfma_bf16>(out, (const hprun_short4 *)ones, iters);
+#else
+  (void)ones;
+  (void)iters;
+  MMA_UNSUPPORTED(out);
+#endif
+}
+
 static void usage(FILE *out, const char *prog) {
   fprintf(out,
           "usage: %s [MIB]\n"
           "  MIB  size of each of the three triad arrays in MiB, 1..%ld (default %ld)\n"
-          "Prints device=... arch=... peak_bw_gbs=... peak_fp32_tflops=... peak_fp64_tflops=...\n",
+          "Prints device=... arch=... peak_bw_gbs=... peak_fp32_tflops=... peak_fp64_tflops=...\n"
+          "and, where this build and device have matrix products, peak_fp16_matrix_tflops=...\n"
+          "peak_bf16_matrix_tflops=...\n",
           prog, MAX_MIB, DEFAULT_MIB);
 }
 
@@ -185,6 +325,61 @@ template <typename T> static double measure_flops(int sms) {
   return flop / (ms * 1e-3) / 1e12;
 }
 
+/* TFLOP/s of the matrix kernel `k` (2*M*N*K FLOP per product), the best of REPEATS launches;
+ * -1 when the kernel was built without the products for this device. `one` is the bit pattern
+ * of 1.0 in the input type. Every accumulator must end at MMA_CHAINS * K * MMA_ITERS. */
+static double measure_matrix(void (*k)(float *, const void *, int), unsigned short one, int sms,
+                             int warp_size, const char *name) {
+  int blocks = sms * 16, threads = MMA_WARPS * warp_size, r;
+  size_t nout = (size_t)blocks * threads * MMA_PER_THREAD, i;
+  unsigned short ones[256];
+  float *out = NULL, *host;
+  void *d_ones = NULL;
+  hprun_timer_t t;
+  double ms, best = 1e30, want = (double)MMA_CHAINS * MMA_K * MMA_ITERS;
+
+  for (i = 0; i < 256; i++)
+    ones[i] = one;
+  HPRUN_HIP_CHECK(hipMalloc(&d_ones, sizeof(ones)));
+  HPRUN_HIP_CHECK(hipMemcpy(d_ones, ones, sizeof(ones), hipMemcpyHostToDevice));
+  HPRUN_HIP_CHECK(hipMalloc(&out, nout * sizeof(float)));
+  HPRUN_HIP_CHECK(hipMemset(out, 0, nout * sizeof(float)));
+  hipLaunchKernelGGL(k, dim3(blocks), dim3(threads), 0, 0, out, (const void *)d_ones, MMA_ITERS);
+  HPRUN_HIP_CHECK(hipGetLastError());
+  HPRUN_HIP_CHECK(hipDeviceSynchronize());
+  HPRUN_HIP_CHECK(hprun_timer_init(&t));
+  for (r = 0; r < REPEATS; r++) {
+    HPRUN_HIP_CHECK(hprun_timer_start(&t, 0));
+    hipLaunchKernelGGL(k, dim3(blocks), dim3(threads), 0, 0, out, (const void *)d_ones,
+                       MMA_ITERS);
+    HPRUN_HIP_CHECK(hprun_timer_stop(&t, 0, 1, &ms));
+    if (ms < best)
+      best = ms;
+  }
+  HPRUN_HIP_CHECK(hprun_timer_destroy(&t));
+  if ((host = (float *)malloc(nout * sizeof(float))) == NULL) {
+    fprintf(stderr, "roofline_peaks: out of host memory\n");
+    exit(1);
+  }
+  HPRUN_HIP_CHECK(hipMemcpy(host, out, nout * sizeof(float), hipMemcpyDeviceToHost));
+  HPRUN_HIP_CHECK(hipFree(out));
+  HPRUN_HIP_CHECK(hipFree(d_ones));
+  if (host[0] == -1.f) {
+    free(host);
+    fprintf(stderr, "roofline_peaks: no %s matrix products on this device in this build\n", name);
+    return -1;
+  }
+  for (i = 0; i < nout; i++)
+    if ((double)host[i] != want) {
+      fprintf(stderr, "roofline_peaks: the %s matrix chains computed %g at %zu, expected %g\n",
+              name, (double)host[i], i, want);
+      exit(1);
+    }
+  free(host);
+  return 2.0 * MMA_M * MMA_N * MMA_K * (double)MMA_CHAINS * MMA_ITERS *
+         ((double)blocks * threads / warp_size) / (best * 1e-3) / 1e12;
+}
+
 int main(int argc, char **argv) {
   const char *prog = argc > 0 ? argv[0] : "roofline_peaks";
   long mib = DEFAULT_MIB;
@@ -193,6 +388,7 @@ int main(int argc, char **argv) {
   hipDeviceProp_t prop;
   char arch[256];
   hprun_line_t line;
+  double tflops;
 
   if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
     usage(stdout, prog);
@@ -219,5 +415,13 @@ int main(int argc, char **argv) {
   hprun_line_double(&line, "peak_bw_gbs", measure_bw(mib, prop.multiProcessorCount));
   hprun_line_double(&line, "peak_fp32_tflops", measure_flops<float>(prop.multiProcessorCount));
   hprun_line_double(&line, "peak_fp64_tflops", measure_flops<double>(prop.multiProcessorCount));
+#if HPRUN_WMMA || HPRUN_MFMA
+  if ((tflops = measure_matrix(mma_fp16, 0x3C00, prop.multiProcessorCount, prop.warpSize,
+                               "FP16")) > 0)
+    hprun_line_double(&line, "peak_fp16_matrix_tflops", tflops);
+  if ((tflops = measure_matrix(mma_bf16, 0x3F80, prop.multiProcessorCount, prop.warpSize,
+                               "BF16")) > 0)
+    hprun_line_double(&line, "peak_bf16_matrix_tflops", tflops);
+#endif
   return hprun_line_end(&line) == 0 ? 0 : 1;
 }

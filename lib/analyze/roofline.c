@@ -231,11 +231,13 @@ static void pmc_counter(counts *c, const char *name, double v)
     c->wr64 = v;
 }
 
-/* The peak (GFLOP/s) that bounds precision p: its own, else FP32's. */
-static double peak_gflops(const hp_peaks *pk, int p)
+/* The peak (GFLOP/s) that bounds precision p: its own, else FP32's; *name says which. */
+static double peak_gflops(const hp_peaks *pk, int p, const char **name)
 {
+  static const char *const names[P_N] = {"fp64", "fp32", "fp16_matrix", "bf16_matrix"};
   double v[P_N] = {pk->fp64_tflops, pk->fp32_tflops, pk->fp16_tflops, pk->bf16_tflops};
 
+  *name = v[p] > 0 ? names[p] : names[P_FP32];
   return (v[p] > 0 ? v[p] : pk->fp32_tflops) * 1e3;
 }
 
@@ -264,12 +266,15 @@ static int make_point(hp_roof_point *pt, const counts *c, const hp_peaks *pk)
   pt->gbs = pt->bytes / pt->time_ns;
   pt->bound = HP_BOUND_UNKNOWN;
   pt->roof_gflops = pt->efficiency = NAN;
-  if (hp_peaks_usable(pk) && peak_gflops(pk, dom) > 0) {
-    double peak = peak_gflops(pk, dom), ridge = peak / pk->bw_gbs;
+  if (hp_peaks_usable(pk) && peak_gflops(pk, dom, &pt->ceiling) > 0) {
+    double peak = peak_gflops(pk, dom, &pt->ceiling), ridge = peak / pk->bw_gbs;
     pt->bound = pt->ai < ridge ? HP_BOUND_MEMORY : HP_BOUND_COMPUTE;
+    if (pt->bound == HP_BOUND_MEMORY)
+      pt->ceiling = "bandwidth";
     pt->roof_gflops = fmin(peak, pk->bw_gbs * pt->ai);
     pt->efficiency = pt->gflops / pt->roof_gflops;
-  }
+  } else
+    pt->ceiling = NULL;
   return 1;
 }
 

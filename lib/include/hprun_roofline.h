@@ -79,6 +79,10 @@ typedef struct hp_roof_point {
   hp_bound bound;
   double roof_gflops; /* what the roofline allows at this intensity; NaN without peaks */
   double efficiency;  /* gflops / roof_gflops (0..1); NaN without peaks */
+  /* The ceiling that bounds the point at its intensity: "bandwidth", or the compute peak used
+   * ("fp32", "fp64", "fp16_matrix", "bf16_matrix"; FP16/BF16 without their own peak use "fp32");
+   * NULL without peaks. Static. */
+  const char *ceiling;
 } hp_roof_point;
 
 typedef struct hp_roofline {
@@ -95,8 +99,9 @@ int hp_roofline_compute(const hp_profile *p, const hp_peaks *peaks, hp_roofline 
 void hp_roofline_free(hp_roofline *r);
 
 /* Prints the points as a table (HP_FMT_TEXT, HP_FMT_MD, HP_FMT_CSV) or JSON (HP_FMT_JSON: the
- * summary's `roofline` object), with the peaks first. r may be NULL (an empty table and a note).
- * Returns 0 or HP_EIO. */
+ * summary's `roofline` object), with the ceilings first. r may be NULL (an empty table and a
+ * note). One description of the table serves every format (lib/report/roofline_table.c).
+ * Returns 0, HP_ENOMEM or HP_EIO. */
 int hp_roofline_write(const hp_roofline *r, const hp_peaks *peaks, FILE *fp, hp_format f);
 
 #ifdef __cplusplus

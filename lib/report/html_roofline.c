@@ -1,11 +1,14 @@
 /*
  * The roofline section of report.html: one log-log chart of every pass's kernels (arithmetic
  * intensity against achieved GFLOP/s) under the roofs of the session's peaks (the bandwidth slope
- * up to the ridge point, then the FP32 and FP64 ceilings), and the table of the same points with
- * the summary's figures. The points were computed by lib/analyze/roofline.c; this file only
- * places them. Without peaks the points are drawn without a roof, and the table says so.
+ * up to the ridge point, then the FP32 and FP64 ceilings, and the FP16/BF16 matrix ceilings when
+ * the peaks have them), and the table of the same points: the roofline table's one description
+ * (roofline_table.c), as in report.md and the terminal, with whole kernel names. The points were
+ * computed by lib/analyze/roofline.c; this file only places them. Without peaks the points are
+ * drawn without a roof, and the table says so.
  */
 #include "report/html.h"
+#include "report/roofline_table.h"
 #include "util/fmt.h"
 
 #include <math.h>
@@ -36,9 +39,11 @@ static int fit_axes(const hp_session *s, hp__axis *ax, hp__axis *ay)
       }
     }
   if (hp_peaks_usable(pk)) {
-    double peak =
-        fmax(pk->fp32_tflops > 0 ? pk->fp32_tflops : 0, pk->fp64_tflops > 0 ? pk->fp64_tflops : 0) *
-        1e3;
+    double peak = fmax(fmax(pk->fp32_tflops > 0 ? pk->fp32_tflops : 0,
+                            pk->fp64_tflops > 0 ? pk->fp64_tflops : 0),
+                       fmax(pk->fp16_tflops > 0 ? pk->fp16_tflops : 0,
+                            pk->bf16_tflops > 0 ? pk->bf16_tflops : 0)) *
+                  1e3;
     x[1] = fmax(x[1], peak / pk->bw_gbs * 4);
     x[3] = fmax(x[3], peak);
     x[0] = fmin(x[0], peak / pk->bw_gbs / 100);
@@ -54,7 +59,7 @@ static int fit_axes(const hp_session *s, hp__axis *ax, hp__axis *ay)
 
 /* One roof: the bandwidth slope up to the ridge of `tflops`, then flat. */
 static int roof(hp__buf *b, const hp__axis *ax, const hp__axis *ay, double bw, double tflops,
-                const char *cls, const char *name)
+                const char *cls, const char *name, int below)
 {
   double peak = tflops * 1e3, ridge = peak / bw;
   double x0 = ax->lo, y0 = bw * x0;
@@ -67,8 +72,9 @@ static int roof(hp__buf *b, const hp__axis *ax, const hp__axis *ay, double bw, d
   r |= hp__buf_printf(b, "<polyline class=\"%s\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>\n", cls,
                       hp__axis_px(ax, x0), hp__axis_px(ay, y0), hp__axis_px(ax, ridge),
                       hp__axis_px(ay, peak), hp__axis_px(ax, ax->hi), hp__axis_px(ay, peak));
-  r |=
-      hp__svg_text(b, hp__axis_px(ax, ax->hi) - 4, hp__axis_px(ay, peak) - 5, "end", "label", name);
+  /* A second label at one height (BF16 beside FP16) goes under its line. */
+  r |= hp__svg_text(b, hp__axis_px(ax, ax->hi) - 4, hp__axis_px(ay, peak) + (below ? 14 : -5),
+                    "end", "label", name);
   return r;
 }
 
@@ -112,41 +118,77 @@ static int points(hp__buf *b, const hp__axis *ax, const hp__axis *ay, size_t pi,
   return r;
 }
 
-/* The table of every point: the summary's figures. */
+/* The table of every point: the roofline table's text columns, with the pass in front. */
 static int table(hp__buf *b, const hp_session *s)
 {
-  char v[6][32];
-  size_t i, k;
-  int r = 0;
+  hp__buf t = HP__BUF_INIT;
+  size_t i, k, c;
+  int r = hp__buf_adds(b, "<table>\n<thead><tr><th>pass</th>");
 
-  r |= hp__buf_adds(b,
-                    "<table>\n<thead><tr><th>pass</th><th>kernel</th><th>precision</th>"
-                    "<th class=\"n\">FLOP/byte</th><th class=\"n\">GFLOP/s</th>"
-                    "<th class=\"n\">GB/s</th><th>bound</th><th class=\"n\">roof GFLOP/s</th>"
-                    "<th class=\"n\">efficiency %</th></tr></thead>\n<tbody>\n");
+  for (c = 0; c < hp__roof_ncols; c++)
+    if (hp__roof_cols[c].in & HP__IN_TEXT)
+      r |= hp__buf_printf(b, "<th%s>%s</th>",
+                          (hp__roof_cols[c].flags & HP__C_RIGHT) ? " class=\"n\"" : "",
+                          hp__col_head(&hp__roof_cols[c]));
+  r |= hp__buf_adds(b, "</tr></thead>\n<tbody>\n");
   for (i = 0; i < s->npasses; i++)
     for (k = 0; s->passes[i].roofline && k < s->passes[i].roofline->n; k++) {
-      const hp_roof_point *p = &s->passes[i].roofline->pts[k];
-      r |= hp__buf_adds(b, "<tr><td>");
-      r |= hp__html_text(b, s->passes[i].name, 0);
-      r |= hp__buf_adds(b, "</td><td class=\"mono\">");
-      r |= hp__html_text(b, p->kernel, 80);
-      r |= hp__buf_printf(
-          b,
-          "</td><td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
-          "<td>%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n",
-          p->precision ? p->precision : "-", hp__fmt_num(v[0], 32, p->ai),
-          hp__fmt_num(v[1], 32, p->gflops), hp__fmt_num(v[2], 32, p->gbs), hp_bound_name(p->bound),
-          hp__fmt_num(v[3], 32, p->roof_gflops), hp__fmt_num(v[4], 32, p->efficiency * 100));
+      r |= hp__buf_adds(b, "<tr><td>") | hp__html_text(b, s->passes[i].name, 0);
+      r |= hp__buf_adds(b, "</td>");
+      for (c = 0; c < hp__roof_ncols; c++) {
+        const hp__col *col = &hp__roof_cols[c];
+        if (!(col->in & HP__IN_TEXT))
+          continue;
+        r |= hp__roof_text(&s->passes[i].roofline->pts[k], col, HP__RT_FULL, &t);
+        r |= hp__buf_adds(b, (col->flags & HP__C_RIGHT)  ? "<td class=\"n\">"
+                             : (col->flags & HP__C_NAME) ? "<td class=\"mono\">"
+                                                         : "<td>");
+        r |= hp__html_text(b, t.data ? t.data : "", (col->flags & HP__C_NAME) ? 80 : 0);
+        r |= hp__buf_adds(b, "</td>");
+      }
+      r |= hp__buf_adds(b, "</tr>\n");
     }
+  hp__buf_free(&t);
   return r | hp__buf_adds(b, "</tbody>\n</table>\n");
+}
+
+/* The ceilings as a paragraph: the same line as report.md and the terminal. */
+static int ceilings(hp__buf *b, const hp_peaks *pk)
+{
+  hp__buf t = HP__BUF_INIT;
+  int r = hp__roof_ceilings(&t, pk, 0);
+
+  if (t.len > 0 && t.data[t.len - 1] == '\n')
+    t.data[--t.len] = '\0';
+  if (t.data)
+    t.data[0] = 'C';
+  r |= hp__buf_adds(b, "<p>") | hp__html_text(b, t.data ? t.data : "", 0);
+  hp__buf_free(&t);
+  return r | hp__buf_adds(b, ".</p>\n");
+}
+
+/* The roofs of the peaks: FP32 solid, the others dashed; each labelled at its right end, the
+ * matrix ceilings at the left so that labels of close peaks do not overlap. */
+static int roofs(hp__buf *b, const hp__axis *ax, const hp__axis *ay, const hp_peaks *pk)
+{
+  static const char *const names[] = {"FP32", "FP64", "FP16 matrix", "BF16 matrix"};
+  static const char *const cls[] = {"roof", "roof2", "roof3", "roof3"};
+  const double f[] = {pk->fp32_tflops, pk->fp64_tflops, pk->fp16_tflops, pk->bf16_tflops};
+  char lab[80];
+  size_t k;
+  int r = 0;
+
+  for (k = 0; k < 4; k++) {
+    snprintf(lab, sizeof(lab), "%s %.4g TFLOP/s", names[k], f[k]);
+    r |= roof(b, ax, ay, pk->bw_gbs, f[k], cls[k], lab, k == 3 && f[2] > 0);
+  }
+  return r;
 }
 
 int hp__html_roofline(hp__buf *b, const hp_session *s)
 {
   const hp_peaks *pk = s->peaks;
   hp__axis ax, ay;
-  char lab[160], bw[32];
   size_t i;
   int r = 0;
 
@@ -156,14 +198,7 @@ int hp__html_roofline(hp__buf *b, const hp_session *s)
     return 0;
   r |= hp__buf_adds(b, "<h2>Roofline</h2>\n");
   if (hp_peaks_usable(pk)) {
-    r |= hp__buf_printf(b, "<p>Peaks (%s", pk->source ? "" : "given");
-    r |= hp__html_text(b, pk->source, 0);
-    r |= hp__buf_adds(b, pk->device ? ", " : "");
-    r |= hp__html_text(b, pk->device, 0);
-    r |= hp__buf_printf(b, "): %s GB/s", hp__fmt_num(bw, sizeof(bw), pk->bw_gbs));
-    r |= hp__buf_printf(b, ", FP32 %s TFLOP/s", hp__fmt_num(bw, sizeof(bw), pk->fp32_tflops));
-    r |=
-        hp__buf_printf(b, ", FP64 %s TFLOP/s.</p>\n", hp__fmt_num(bw, sizeof(bw), pk->fp64_tflops));
+    r |= ceilings(b, pk);
   } else
     r |= hp__buf_adds(b,
                       "<p>No peaks were given (plan key <code>roofline:</code>), so the points "
@@ -177,15 +212,12 @@ int hp__html_roofline(hp__buf *b, const hp_session *s)
                      "intensity",
                      "Log-log chart. Each dot is a kernel (colour: its pass; dark outline: "
                      "compute-bound); the solid line is the memory-bandwidth slope and the FP32 "
-                     "ceiling, the dashed line the FP64 ceiling. The table below has the figures.");
+                     "ceiling, the dashed lines the FP64 ceiling and, when the peaks have them, "
+                     "the FP16 and BF16 matrix ceilings. The table below has the figures.");
   r |= hp__svg_xaxis(b, &ax, T, H - B, "arithmetic intensity (FLOP per byte of device memory)");
   r |= hp__svg_yaxis(b, &ay, L, W - R, "GFLOP/s");
-  if (hp_peaks_usable(pk)) {
-    snprintf(lab, sizeof(lab), "FP32 %.4g TFLOP/s", pk->fp32_tflops);
-    r |= roof(b, &ax, &ay, pk->bw_gbs, pk->fp32_tflops, "roof", lab);
-    snprintf(lab, sizeof(lab), "FP64 %.4g TFLOP/s", pk->fp64_tflops);
-    r |= roof(b, &ax, &ay, pk->bw_gbs, pk->fp64_tflops, "roof2", lab);
-  }
+  if (hp_peaks_usable(pk))
+    r |= roofs(b, &ax, &ay, pk);
   for (i = 0; i < s->npasses; i++)
     r |= points(b, &ax, &ay, i, &s->passes[i]);
   r |= hp__svg_end(b);

@@ -11,6 +11,7 @@
 #include "analyze/crosscheck.h"
 #include "report/markdown.h"
 #include "report/report.h"
+#include "report/roofline_table.h"
 #include "report/sweep.h"
 #include "util/buf.h"
 #include "util/fmt.h"
@@ -440,6 +441,7 @@ int hp_report_markdown(const hp_session *s, char **out)
   r |= md_advice(&b, s);
   r |= hp__md_ranks(&b, s);
   r |= hp__md_runs(&b, s);
+  r |= hp__md_roofline(&b, s);
   if (r == 0)
     r = md_profiles(&b, s);
   if (r) {

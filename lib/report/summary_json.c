@@ -6,7 +6,7 @@
  */
 #include "analyze/crosscheck.h"
 #include "analyze/results.h"
-#include "analyze/roofline.h"
+#include "report/roofline_table.h"
 #include "profile/out.h"
 #include "report/profile_csv.h"
 #include "report/summary_keys.h"

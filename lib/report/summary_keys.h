@@ -185,4 +185,33 @@
 #define HP__K_RANKS_UNPROFILED_MEDIAN "unprofiled_median"
 #define HP__K_RANKS_PROFILED_RATIO "profiled_vs_unprofiled"
 
+/* peaks {} (the session's, and each roofline's): the ceilings and where they came from. */
+#define HP__K_PEAKS_DEVICE "device"
+#define HP__K_PEAKS_SOURCE "source" /* "measured", "datasheet", or absent (given in the plan) */
+#define HP__K_PEAKS_BW "peak_bw_gbs"
+#define HP__K_PEAKS_FP32 "peak_fp32_tflops"
+#define HP__K_PEAKS_FP64 "peak_fp64_tflops"
+#define HP__K_PEAKS_FP16 "peak_fp16_tflops" /* matrix (tensor core, MFMA) peaks */
+#define HP__K_PEAKS_BF16 "peak_bf16_tflops"
+/* passes[].roofline {} (lib/report/roofline_table.c; docs/roofline.md). Recomputed when read back
+ * from the re-parsed profile and the session's peaks, so the reader needs none of these. */
+#define HP__K_ROOFLINE_PEAKS "peaks"
+#define HP__K_ROOFLINE_SOURCE "source" /* "ncu" or "pmc" */
+#define HP__K_ROOFLINE_KERNELS "kernels"
+#define HP__K_ROOFLINE_SKIPPED "skipped"
+/* roofline.kernels[] items: the columns of the roofline table, one description for every format. */
+#define HP__K_ROOF_NAME "name"
+#define HP__K_ROOF_LAUNCHES "launches"
+#define HP__K_ROOF_PRECISION "precision"
+#define HP__K_ROOF_FLOP "flop"
+#define HP__K_ROOF_BYTES "bytes"
+#define HP__K_ROOF_TIME_NS "time_ns"
+#define HP__K_ROOF_INTENSITY "intensity"
+#define HP__K_ROOF_GFLOPS "gflops"
+#define HP__K_ROOF_GBS "gbs"
+#define HP__K_ROOF_BOUND "bound"
+#define HP__K_ROOF_CEILING "ceiling"
+#define HP__K_ROOF_ROOF "roof_gflops"
+#define HP__K_ROOF_EFFICIENCY "efficiency" /* 0..1 */
+
 #endif /* HPRUN_REPORT_SUMMARY_KEYS_H */

@@ -7,6 +7,7 @@
  */
 #include "analyze/crosscheck.h"
 #include "report/report.h"
+#include "report/roofline_table.h"
 #include "report/sweep.h"
 #include "util/buf.h"
 #include "util/fmt.h"
@@ -191,5 +192,6 @@ void hp_report_table_bars(const hp_session *s, FILE *fp, int bars)
   term_pass_table(fp, s, bars);
   term_variant_table(fp, s);
   term_notes(fp, s);
+  hp__term_roofline(fp, s);
   term_causes(fp, s);
 }
