@@ -202,10 +202,9 @@ int hp_peaks_parse_line(const char *line, hp_peaks *out)
 {
   /* roofline_peaks prints the matrix peaks as peak_{fp16,bf16}_matrix_tflops; a peaks file
    * (and an older line) calls them peak_{fp16,bf16}_tflops. */
-  static const char *const keys[] = {"peak_bw_gbs",      "peak_fp32_tflops",
-                                     "peak_fp64_tflops", "peak_fp16_tflops",
-                                     "peak_bf16_tflops", "peak_fp16_matrix_tflops",
-                                     "peak_bf16_matrix_tflops"};
+  static const char *const keys[] = {
+      "peak_bw_gbs",      "peak_fp32_tflops",        "peak_fp64_tflops",       "peak_fp16_tflops",
+      "peak_bf16_tflops", "peak_fp16_matrix_tflops", "peak_bf16_matrix_tflops"};
   double *dst[] = {&out->bw_gbs,      &out->fp32_tflops, &out->fp64_tflops, &out->fp16_tflops,
                    &out->bf16_tflops, &out->fp16_tflops, &out->bf16_tflops};
   char buf[256], *end;

@@ -43,7 +43,7 @@ static int fit_axes(const hp_session *s, hp__axis *ax, hp__axis *ay)
                             pk->fp64_tflops > 0 ? pk->fp64_tflops : 0),
                        fmax(pk->fp16_tflops > 0 ? pk->fp16_tflops : 0,
                             pk->bf16_tflops > 0 ? pk->bf16_tflops : 0)) *
-                  1e3;
+        1e3;
     x[1] = fmax(x[1], peak / pk->bw_gbs * 4);
     x[3] = fmax(x[3], peak);
     x[0] = fmin(x[0], peak / pk->bw_gbs / 100);
@@ -140,9 +140,10 @@ static int table(hp__buf *b, const hp_session *s)
         if (!(col->in & HP__IN_TEXT))
           continue;
         r |= hp__roof_text(&s->passes[i].roofline->pts[k], col, HP__RT_FULL, &t);
-        r |= hp__buf_adds(b, (col->flags & HP__C_RIGHT)  ? "<td class=\"n\">"
-                             : (col->flags & HP__C_NAME) ? "<td class=\"mono\">"
-                                                         : "<td>");
+        r |= hp__buf_adds(b,
+                          (col->flags & HP__C_RIGHT)      ? "<td class=\"n\">"
+                              : (col->flags & HP__C_NAME) ? "<td class=\"mono\">"
+                                                          : "<td>");
         r |= hp__html_text(b, t.data ? t.data : "", (col->flags & HP__C_NAME) ? 80 : 0);
         r |= hp__buf_adds(b, "</td>");
       }

@@ -148,7 +148,7 @@ static int md_csv_line(hp__buf *b, const grid *g, char **row, hp_format f, int h
     r |= hp__buf_adds(b, "| ");
     if (!head && (g->col[k]->flags & HP__C_NAME))
       r |= hp__buf_adds(b, strchr(row[k], '`') ? "`` " : "`") | hp__report_md_cell(b, row[k]) |
-           hp__buf_adds(b, strchr(row[k], '`') ? " `` " : "` ");
+          hp__buf_adds(b, strchr(row[k], '`') ? " `` " : "` ");
     else
       r |= hp__report_md_cell(b, row[k]) | hp__buf_addc(b, ' ');
   }
@@ -175,11 +175,11 @@ int hp__roof_table(hp__buf *b, const hp_roofline *r, hp_format f, size_t top, in
   }
   grid_free(&g);
   if (rc == 0 && n < total && f == HP_FMT_MD)
-    rc = hp__buf_printf(b, "\n%zu of %zu kernels shown; summary.json and report.html have them all.\n",
-                        n, total);
+    rc = hp__buf_printf(
+        b, "\n%zu of %zu kernels shown; summary.json and report.html have them all.\n", n, total);
   else if (rc == 0 && n < total && f == HP_FMT_TEXT)
-    rc = hp__buf_printf(b, "%*s(%zu more kernels: summary.json and report.html have them all)\n",
-                        indent, "", total - n);
+    rc = hp__buf_printf(b, "%*s(%zu more kernel%s: summary.json and report.html have them all)\n",
+                        indent, "", total - n, total - n == 1 ? "" : "s");
   return rc ? HP_ENOMEM : 0;
 }
 

@@ -34,8 +34,8 @@ enum {
 #define JC (HP__IN_JSON | HP__IN_CSV)
 /* Efficiency is a fraction in JSON and CSV, a percentage of the roof in text (div 0.01). */
 const hp__col hp__roof_cols[] = {
-    {HP__K_ROOF_NAME, "kernel", NULL, HP__V_STR, HP__IN_ALL, HP__C_NAME | HP__C_KNAME, RF_KERNEL,
-     0, NULL, NULL},
+    {HP__K_ROOF_NAME, "kernel", NULL, HP__V_STR, HP__IN_ALL, HP__C_NAME | HP__C_KNAME, RF_KERNEL, 0,
+     NULL, NULL},
     {HP__K_ROOF_LAUNCHES, NULL, NULL, HP__V_INT, JC, 0, RF_LAUNCHES, 0, NULL, NULL},
     {HP__K_ROOF_PRECISION, NULL, NULL, HP__V_STR, HP__IN_ALL, 0, RF_PREC, 0, NULL, "-"},
     {HP__K_ROOF_FLOP, NULL, NULL, HP__V_NUM, JC, 0, RF_FLOP, 0, NULL, NULL},
@@ -51,8 +51,8 @@ const hp__col hp__roof_cols[] = {
     {HP__K_ROOF_ROOF, NULL, "roof GFLOP/s", HP__V_NUM, HP__IN_ALL, HP__C_RIGHT, RF_ROOF, 0, "%.6g",
      "-"},
     {HP__K_ROOF_EFFICIENCY, NULL, NULL, HP__V_NUM, JC, 0, RF_EFF, 0, NULL, NULL},
-    {"efficiency_pct", NULL, "% of roof", HP__V_NUM, HP__IN_TEXT, HP__C_RIGHT, RF_EFF, 0.01,
-     "%.1f", "-"},
+    {"efficiency_pct", NULL, "% of roof", HP__V_NUM, HP__IN_TEXT, HP__C_RIGHT, RF_EFF, 0.01, "%.1f",
+     "-"},
 };
 const size_t hp__roof_ncols = sizeof(hp__roof_cols) / sizeof(hp__roof_cols[0]);
 
@@ -179,10 +179,11 @@ int hp__roof_ceilings(hp__buf *b, const hp_peaks *pk, int md)
   int r = 0;
 
   if (!hp_peaks_usable(pk))
-    return hp__buf_adds(b, md ? "Ceilings: none given, so no bound, roof or efficiency (`hprun "
-                                "peaks` measures them; configs/peaks/ has datasheet figures).\n"
-                              : "ceilings: none given, so no bound, roof or efficiency (hprun "
-                                "peaks measures them; configs/peaks/ has datasheet figures)\n");
+    return hp__buf_adds(b,
+                        md ? "Ceilings: none given, so no bound, roof or efficiency (`hprun "
+                             "peaks` measures them; configs/peaks/ has datasheet figures).\n"
+                           : "ceilings: none given, so no bound, roof or efficiency (hprun "
+                             "peaks measures them; configs/peaks/ has datasheet figures)\n");
   {
     const double f[] = {pk->fp32_tflops, pk->fp64_tflops, pk->fp16_tflops, pk->bf16_tflops};
     r |= hp__buf_printf(b, "%s (%s", md ? "Ceilings" : "ceilings",

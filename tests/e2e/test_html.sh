@@ -25,9 +25,24 @@ for d in "$SW" "$QS"; do
   cmp -s "$T/out" "$d/report.html" || fail "hprun report --format html differs from $d/report.html"
 done
 expect_exit 0 "$HPRUN" report "$FIX" --html "$T/h200.html"
+# The same session with FP16/BF16 matrix peaks (as roofline_peaks measures them): two more
+# ceilings on the chart, each labelled.
+cp -R "$FIX" "$T/mx"
+"$PY" - "$T/mx/summary.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["peaks"].update(peak_fp16_tflops=700.5, peak_bf16_tflops=690)
+json.dump(d, open(sys.argv[1], "w"), indent=2)
+PY
+expect_exit 0 "$HPRUN" report "$T/mx" --html "$T/mx.html"
+[ "$(grep -c '<polyline class="roof3"' "$T/mx.html")" -eq 2 ] &&
+  grep -q '>FP16 matrix 700.5 TFLOP/s</text>' "$T/mx.html" && grep -q '>BF16 matrix 690 TFLOP/s</text>' "$T/mx.html" &&
+  grep -q 'FP16 matrix 700.5 TFLOP/s, BF16 matrix 690 TFLOP/s.</p>' "$T/mx.html" ||
+  fail "the matrix ceilings are not drawn and labelled"
+! grep -q 'class="roof3"' "$T/h200.html" || fail "a page without matrix peaks draws matrix ceilings"
 ok "the quickstart sweep and its combinations wrote report.html, and hprun report renders the same bytes"
 
-for f in "$SW/report.html" "$QS/report.html" "$T/h200.html"; do
+for f in "$SW/report.html" "$QS/report.html" "$T/h200.html" "$T/mx.html"; do
   xmllint --noout "$f" 2>"$T/xml.err" || { cat "$T/xml.err"; fail "$f is not well-formed XML"; }
 done
 ok "the pages are well-formed XML (xmllint)"
@@ -83,6 +98,7 @@ check_page "$SW/report.html" sweep chart-sweep
 check_page "$QS/report.html" quickstart chart-overhead chart-timeline chart-distributions
 check_page "$T/h200.html" h200 chart-overhead chart-timeline chart-distributions \
   chart-categories-1 chart-kernels-1 chart-roofline
+check_page "$T/mx.html" h200-matrix chart-roofline
 
 # It prints: Chromium's print to PDF of the profiled page is a PDF of some size.
 chrome "$T/h200.html" --print-to-pdf="$T/h200.pdf" >/dev/null 2>"$T/pdf.log" || { cat "$T/pdf.log"; fail "print to PDF"; }

@@ -29,10 +29,63 @@ for r in rows[2:]:
 assert abs(k["scale_add"]["intensity"] - fl / by) < 1e-9 * fl / by, (k["scale_add"]["intensity"], fl / by)
 PY
 expect_exit 0 "$HPRUN" summarize --roofline "$FIX/ncu-vector_add-16M.csv"
-grep -q "peaks: none given" "$T/out" || fail "summarize --roofline without --peaks does not say so"
-grep -q "^vector_add(.*fp32 *0.0887151 " "$T/out" || { cat "$T/out"; fail "vector_add's intensity"; }
+grep -q "ceilings: none given" "$T/out" || fail "summarize --roofline without --peaks does not say so"
+grep -q "^vector_add *fp32 *0.0887151 " "$T/out" || { cat "$T/out"; fail "vector_add's intensity"; }
 expect_exit 2 "$HPRUN" summarize --peaks "$FIX/h200-measured.peaks.yaml" "$FIX/ncu-vector_add-16M.csv"
 ok "summarize --roofline: the GEMM is compute-bound, elementwise kernels memory-bound, figures as in the CSV"
+
+# ---- The table in text, Markdown and CSV: one description, the same figures in each.
+# PyTorch (cuBLAS FP32 GEMM, elementwise kernels) against the H200's measured peaks.
+TORCH="$FIX/ncu-torch-roofline.csv"
+for f in text md csv json; do
+  expect_exit 0 "$HPRUN" summarize --roofline --format $f --peaks "$FIX/h200-measured.peaks.yaml" "$TORCH"
+  cp "$T/out" "$T/torch.$f"
+done
+"$PY" - "$T" "$TORCH" <<'PY' || fail "the roofline table's formats disagree with each other or with the CSV"
+import csv, json, sys
+t = sys.argv[1]
+d = json.load(open(t + "/torch.json"))
+# From the raw page: per kernel, mean FLOP (FMA x2) and dram bytes and time over its launches.
+rows = list(csv.reader(l for l in open(sys.argv[2]) if not l.startswith("==")))
+ix = {h: i for i, h in enumerate(rows[0])}
+num = lambda s: float(s.replace(",", ""))
+acc = {}
+for r in rows[2:]:
+    k = acc.setdefault(r[ix["Kernel Name"]], [0, 0.0, 0.0, 0.0])
+    k[0] += 1
+    k[1] += sum(num(r[ix["sm__sass_thread_inst_executed_op_%s_pred_on.sum" % o]]) * (2 if o.endswith("fma") else 1)
+                for o in ("fadd", "fmul", "ffma", "dadd", "dmul", "dfma", "hadd", "hmul", "hfma"))
+    k[2] += num(r[ix["dram__bytes_read.sum"]]) + num(r[ix["dram__bytes_write.sum"]])
+    k[3] += num(r[ix["gpu__time_duration.sum"]])
+bw, fp32 = 4135.2, 60521.2
+for k in d["kernels"]:
+    n, fl, by, ns = acc[k["name"]]
+    ai, gf = fl / by, fl / ns
+    assert abs(k["intensity"] - ai) <= 1e-9 * max(ai, 1e-30), (k["name"], k["intensity"], ai)
+    bound = "memory" if ai < fp32 / bw else "compute"
+    assert k["bound"] == bound and k["ceiling"] == ("bandwidth" if bound == "memory" else "fp32"), k
+    roof = min(fp32, bw * ai)
+    if roof > 0:
+        assert abs(k["efficiency"] - gf / roof) <= 1e-9, (k["name"], k["efficiency"], gf / roof)
+gemm = [k for k in d["kernels"] if "gemm" in k["name"]]
+elem = [k for k in d["kernels"] if "elementwise" in k["name"]]
+assert len(gemm) == 1 and gemm[0]["bound"] == "compute", gemm
+assert len(elem) >= 3 and all(k["bound"] == "memory" for k in elem), elem
+# CSV: the same rows, names whole, numbers that read back exactly.
+c = list(csv.DictReader(open(t + "/torch.csv")))
+assert [r["kernel"] for r in c] == [k["name"] for k in d["kernels"]]
+for r, k in zip(c, d["kernels"]):
+    assert float(r["intensity"]) == k["intensity"] and r["bound"] == k["bound"], (r, k)
+# Text and Markdown: one line per kernel, with the efficiency in percent to one decimal.
+text = open(t + "/torch.text").read().splitlines()
+md = open(t + "/torch.md").read().splitlines()
+assert "ceilings (measured, NVIDIA_H200): bandwidth 4135.2 GB/s, FP32 60.5212 TFLOP/s, FP64 32.8584 TFLOP/s" in text
+for k in d["kernels"]:
+    pct = "-" if k["efficiency"] is None else "%.1f" % (k["efficiency"] * 100)
+    assert sum(1 for l in text if l.split()[-3:] == [k["ceiling"], "%.6g" % k["roof_gflops"], pct]) >= 1, k
+    assert sum(1 for l in md if l.endswith("| %s | %.6g | %s |" % (k["ceiling"], k["roof_gflops"], pct))) >= 1, k
+PY
+ok "the roofline table in text, Markdown, CSV and JSON: the same kernels and figures, as computed from the CSV"
 
 # ---- hprun peaks: a stand-in program prints the result line roofline_peaks prints.
 printf '#!/bin/sh\necho "device=Fake_GPU arch=x peak_bw_gbs=1000 peak_fp32_tflops=20.5 peak_fp64_tflops=10"\n' >"$T/peaks-ok"
@@ -42,6 +95,12 @@ expect_exit 0 "$HPRUN" peaks --binary "$T/peaks-ok" --output "$T/fake.peaks.yaml
 cmp -s "$T/out" "$T/fake.peaks.yaml" || fail "hprun peaks printed something else than it wrote"
 grep -qx 'device: "Fake_GPU"' "$T/fake.peaks.yaml" && grep -qx 'source: "measured"' "$T/fake.peaks.yaml" &&
   grep -qx 'peak_fp32_tflops: 20.5' "$T/fake.peaks.yaml" || { cat "$T/fake.peaks.yaml"; fail "the peaks file"; }
+# roofline_peaks' FP16/BF16 matrix peaks land in the file under its keys for them.
+printf '#!/bin/sh\necho "device=Fake_GPU peak_bw_gbs=1000 peak_fp32_tflops=20 peak_fp16_matrix_tflops=300.5 peak_bf16_matrix_tflops=290"\n' >"$T/peaks-mx"
+chmod +x "$T/peaks-mx"
+expect_exit 0 "$HPRUN" peaks --binary "$T/peaks-mx"
+grep -qx 'peak_fp16_tflops: 300.5' "$T/out" && grep -qx 'peak_bf16_tflops: 290' "$T/out" ||
+  { cat "$T/out"; fail "the matrix peaks are not in the peaks file"; }
 expect_exit 3 "$HPRUN" peaks --binary "$T/peaks-none"
 grep -q "printed no line with peak_bw_gbs" "$T/err" || fail "peaks: a program without a peaks line"
 expect_exit 3 "$HPRUN" peaks --binary /bin/false
@@ -74,4 +133,15 @@ expect_exit 0 "$HPRUN" report "$T/session" --format json
 [ ! -s "$T/err" ] || { cat "$T/err"; fail "hprun report warned about the session"; }
 n=$("$PY" -c "import json,sys; d=json.load(open(sys.argv[1])); p=d['passes'][1]['roofline']; print(len(p['kernels']), p['peaks']['source'], d['peaks']['peak_fp32_tflops'])" "$T/out")
 assert_eq "$n" "3 measured 60.5212" "the session's roofline"
+# The terminal and report.md show it as a table, with the ceilings and where they came from. The
+# figures are run 1's ncu.csv (the run the pass profiles), worked out with python3's csv module.
+expect_exit 0 "$HPRUN" report "$T/session"
+grep -q "^Roofline, ceilings (measured, NVIDIA_H200): bandwidth 4135.2 GB/s, FP32 60.5212 TFLOP/s" "$T/out" &&
+  grep -q "^    sgemm_tiled  *fp32  *375.662  .* compute  *fp32  *60521.2  *15.4$" "$T/out" &&
+  grep -q "^    scale_add  *fp32  .* memory  *bandwidth  .* 83.9$" "$T/out" ||
+  { cat "$T/out"; fail "the terminal's roofline table"; }
+expect_exit 0 "$HPRUN" report "$T/session" --format md
+grep -q "^### ncu-roofline (ncu counters)$" "$T/out" &&
+  grep -q '^| `relu` | - | 0 | 0 | 2656.39 | memory | bandwidth | 0 | - |$' "$T/out" ||
+  { cat "$T/out"; fail "report.md's roofline table"; }
 ok "a stored session re-renders its roofline with the peaks it ran with"

@@ -75,10 +75,12 @@ static void ncu_mix(void **state)
   near(r->pts[0].time_ns, 5525312.0 / 3, 1e-12);
   assert_int_equal(r->pts[0].bound, HP_BOUND_COMPUTE);
   assert_string_equal(r->pts[0].precision, "fp32");
+  assert_string_equal(r->pts[0].ceiling, "fp32");
   near(r->pts[0].roof_gflops, 60521.2, 1e-12);
   assert_non_null(strstr(r->pts[1].kernel, "scale_add"));
   near(r->pts[1].ai, 0.169285, 1e-5);
   assert_int_equal(r->pts[1].bound, HP_BOUND_MEMORY);
+  assert_string_equal(r->pts[1].ceiling, "bandwidth");
   near(r->pts[1].efficiency, 0.838266, 1e-5);
   /* ReLU is a max: no add, multiply or FMA, so 0 FLOP, memory-bound, no precision. */
   assert_non_null(strstr(r->pts[2].kernel, "relu"));
@@ -173,6 +175,70 @@ static void pmc_counters(void **state)
   free(path);
 }
 
+/* MFMA products count 512 FLOP each, as FP16; a matrix peak moves the ridge. */
+static void mfma_ceiling(void **state)
+{
+  static const char csv[] =
+      "Index,KernelName,gpu-id,queue-id,queue-index,pid,tid,grd,wgr,lds,scr,arch_vgpr,accum_vgpr,"
+      "sgpr,wave_size,sig,obj,DispatchNs,BeginNs,EndNs,CompleteNs,SQ_INSTS_VALU_MFMA_MOPS_F16,"
+      "TCC_EA_RDREQ_sum,TCC_EA_RDREQ_32B_sum,TCC_EA_WRREQ_sum,TCC_EA_WRREQ_64B_sum\n"
+      "0,\"h(half*)\",0,0,0,1,1,256,64,0,0,8,0,8,64,0x0,0x1,900,1000,2000,2001,1000,100,20,50,"
+      "50\n";
+  char dir[] = "/tmp/hprun-roof.XXXXXX", *path;
+  hp_peaks pk;
+  hp_roofline *r;
+
+  (void)state;
+  hp_peaks_init(&pk);
+  pk.bw_gbs = 1600;
+  pk.fp32_tflops = 22.6;
+  assert_non_null(mkdtemp(dir));
+  path = hp__path_join(dir, "results.csv");
+  assert_int_equal(hp__write_file(path, csv, strlen(csv), 0), 0);
+  /* 1000 x 512 = 512000 FLOP over 8960 bytes: 57.14 FLOP/byte. Without an FP16 peak the FP32
+   * ridge (22600 / 1600 = 14.125) bounds it: compute-bound under FP32's ceiling. */
+  r = points(path, &pk);
+  near(r->pts[0].flop, 512000, 1e-12);
+  assert_string_equal(r->pts[0].precision, "fp16");
+  assert_int_equal(r->pts[0].bound, HP_BOUND_COMPUTE);
+  assert_string_equal(r->pts[0].ceiling, "fp32");
+  hp_roofline_free(r);
+  /* With the MI210's FP16 matrix peak (181 TFLOP/s) the ridge is 181000 / 1600 = 113.1: it is
+   * memory-bound, under 1600 x 512000 / 8960 = 91428.6 GFLOP/s. */
+  pk.fp16_tflops = 181;
+  r = points(path, &pk);
+  assert_int_equal(r->pts[0].bound, HP_BOUND_MEMORY);
+  assert_string_equal(r->pts[0].ceiling, "bandwidth");
+  near(r->pts[0].roof_gflops, 1600.0 * 512000 / 8960, 1e-12);
+  hp_roofline_free(r);
+  /* Ten times the bandwidth moves the ridge to 11.3: compute-bound under the FP16 matrix one. */
+  pk.bw_gbs = 16000;
+  r = points(path, &pk);
+  assert_int_equal(r->pts[0].bound, HP_BOUND_COMPUTE);
+  assert_string_equal(r->pts[0].ceiling, "fp16_matrix");
+  near(r->pts[0].roof_gflops, 181000, 1e-12);
+  hp_roofline_free(r);
+  unlink(path);
+  rmdir(dir);
+  free(path);
+}
+
+/* The PyTorch Transformer captures (tests/fixtures/real/ncu-h200-pytorch) hold no roofline
+ * counters (no FLOP counts, no dram__bytes): no points, rather than points from other metrics. */
+static void pytorch_sets_without_counters(void **state)
+{
+  static const char *const files[] = {"tests/fixtures/real/ncu-h200-pytorch/basic-raw.csv",
+                                      "tests/fixtures/real/ncu-h200-pytorch/time-raw.csv"};
+  hp_peaks pk = h200();
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < 2; i++) {
+    hp_roofline *r = points(files[i], &pk);
+    assert_null(r);
+  }
+}
+
 /* No counters: no roofline, and no error. */
 static void no_counters(void **state)
 {
@@ -236,15 +302,31 @@ static void peaks_line(void **state)
   free(text);
   hp_peaks_clear(&pk);
   assert_int_equal(hp_peaks_parse_line("mean_kernel_ms=0.1", &pk), HP_ENOENT);
+  /* roofline_peaks' matrix keys go where a peaks file keeps them, and are written back there. */
+  hp_peaks_init(&pk);
+  assert_int_equal(hp_peaks_parse_line("peak_bw_gbs=4000 peak_fp32_tflops=60 "
+                                       "peak_fp16_matrix_tflops=650.5 peak_bf16_matrix_tflops=640",
+                                       &pk),
+                   0);
+  assert_true(pk.fp16_tflops == 650.5 && pk.bf16_tflops == 640);
+  assert_int_equal(hp_peaks_format(&pk, &text), 0);
+  assert_non_null(strstr(text, "peak_fp16_tflops: 650.5\npeak_bf16_tflops: 640\n"));
+  free(text);
+  hp_peaks_clear(&pk);
 }
 
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(ncu_mix),        cmocka_unit_test(ncu_torch),
-      cmocka_unit_test(ncu_vector_add), cmocka_unit_test(pmc_counters),
-      cmocka_unit_test(no_counters),    cmocka_unit_test(peaks_files),
+      cmocka_unit_test(ncu_mix),
+      cmocka_unit_test(ncu_torch),
+      cmocka_unit_test(ncu_vector_add),
+      cmocka_unit_test(pmc_counters),
+      cmocka_unit_test(no_counters),
+      cmocka_unit_test(peaks_files),
       cmocka_unit_test(peaks_line),
+      cmocka_unit_test(mfma_ceiling),
+      cmocka_unit_test(pytorch_sets_without_counters),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);
