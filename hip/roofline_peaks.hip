@@ -17,7 +17,8 @@
  *   device=NVIDIA_H200 arch=sm_90 triad_mib=1024 peak_bw_gbs=4312.5 peak_fp32_tflops=60.1
  *     peak_fp64_tflops=30.2 peak_fp16_matrix_tflops=650.2 peak_bf16_matrix_tflops=648.9
  *
- * (one line; wrapped here). `hprun peaks` runs it and turns the line into a peaks file (docs/roofline.md).
+ * (one line; wrapped here). `hprun peaks` runs it and turns the line into a peaks file
+ * (docs/roofline.md).
  *
  * FP16 and BF16 matrix peaks (tensor cores, MFMA) are measured where the toolkit exposes them,
  * and then the line also holds `peak_fp16_matrix_tflops=... peak_bf16_matrix_tflops=...`:
@@ -325,6 +326,7 @@ template <typename T> static double measure_flops(int sms) {
   return flop / (ms * 1e-3) / 1e12;
 }
 
+#if HPRUN_WMMA || HPRUN_MFMA
 /* TFLOP/s of the matrix kernel `k` (2*M*N*K FLOP per product), the best of REPEATS launches;
  * -1 when the kernel was built without the products for this device. `one` is the bit pattern
  * of 1.0 in the input type. Every accumulator must end at MMA_CHAINS * K * MMA_ITERS. */
@@ -379,6 +381,7 @@ static double measure_matrix(void (*k)(float *, const void *, int), unsigned sho
   return 2.0 * MMA_M * MMA_N * MMA_K * (double)MMA_CHAINS * MMA_ITERS *
          ((double)blocks * threads / warp_size) / (best * 1e-3) / 1e12;
 }
+#endif
 
 int main(int argc, char **argv) {
   const char *prog = argc > 0 ? argv[0] : "roofline_peaks";
@@ -388,7 +391,6 @@ int main(int argc, char **argv) {
   hipDeviceProp_t prop;
   char arch[256];
   hprun_line_t line;
-  double tflops;
 
   if (argc == 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
     usage(stdout, prog);
@@ -416,12 +418,15 @@ int main(int argc, char **argv) {
   hprun_line_double(&line, "peak_fp32_tflops", measure_flops<float>(prop.multiProcessorCount));
   hprun_line_double(&line, "peak_fp64_tflops", measure_flops<double>(prop.multiProcessorCount));
 #if HPRUN_WMMA || HPRUN_MFMA
-  if ((tflops = measure_matrix(mma_fp16, 0x3C00, prop.multiProcessorCount, prop.warpSize,
-                               "FP16")) > 0)
-    hprun_line_double(&line, "peak_fp16_matrix_tflops", tflops);
-  if ((tflops = measure_matrix(mma_bf16, 0x3F80, prop.multiProcessorCount, prop.warpSize,
-                               "BF16")) > 0)
-    hprun_line_double(&line, "peak_bf16_matrix_tflops", tflops);
+  {
+    int sms = prop.multiProcessorCount;
+    double tflops = measure_matrix(mma_fp16, 0x3C00, sms, prop.warpSize, "FP16");
+    if (tflops > 0)
+      hprun_line_double(&line, "peak_fp16_matrix_tflops", tflops);
+    tflops = measure_matrix(mma_bf16, 0x3F80, sms, prop.warpSize, "BF16");
+    if (tflops > 0)
+      hprun_line_double(&line, "peak_bf16_matrix_tflops", tflops);
+  }
 #endif
   return hprun_line_end(&line) == 0 ? 0 : 1;
 }

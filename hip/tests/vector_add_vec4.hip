@@ -17,8 +17,8 @@
  *        (default 2^28), ITERATIONS 1..100000 (default 100)
  * Exit status: 0 ok; 1 a HIP call failed or the result is wrong; 2 usage; 3 no device.
  *
- * Build: nvcc -O3 -std=c++17 -arch=sm_90 -x cu -Ihip hip/tests/vector_add_vec4.hip -o vector_add_vec4
- *        hipcc -O3 -std=c++17 --offload-arch=gfx90a -Ihip hip/tests/vector_add_vec4.hip -o vector_add_vec4 */
+ * Build: nvcc -O3 -std=c++17 -arch=sm_90 -x cu -Ihip hip/tests/vector_add_vec4.hip -o vadd4
+ *        hipcc -O3 -std=c++17 --offload-arch=gfx90a -Ihip hip/tests/vector_add_vec4.hip -o vadd4 */
 #include "hip_compat.h"
 #include "hprun_metric.h"
 #include "hprun_timer.h"
