@@ -6,9 +6,9 @@
  */
 #include "analyze/crosscheck.h"
 #include "analyze/results.h"
-#include "report/roofline_table.h"
 #include "profile/out.h"
 #include "report/profile_csv.h"
+#include "report/roofline_table.h"
 #include "report/summary_keys.h"
 #include "report/sweep.h"
 #include "report/summary_launch.h"

@@ -18,13 +18,13 @@ int hp__summary_read_peaks(const hp__sf *rc, hp_session *s)
   if ((p = malloc(sizeof(*p))) == NULL)
     return HP_ENOMEM;
   hp_peaks_init(p);
-  if ((e = hp__sf_str(&pk, "device", HP__SF_OPTIONAL, &p->device)) != 0 ||
-      (e = hp__sf_str(&pk, "source", HP__SF_OPTIONAL, &p->source)) != 0 ||
-      (e = hp__sf_num(&pk, "peak_bw_gbs", HP__SF_OPTIONAL, &p->bw_gbs)) != 0 ||
-      (e = hp__sf_num(&pk, "peak_fp32_tflops", HP__SF_OPTIONAL, &p->fp32_tflops)) != 0 ||
-      (e = hp__sf_num(&pk, "peak_fp64_tflops", HP__SF_OPTIONAL, &p->fp64_tflops)) != 0 ||
-      (e = hp__sf_num(&pk, "peak_fp16_tflops", HP__SF_OPTIONAL, &p->fp16_tflops)) != 0 ||
-      (e = hp__sf_num(&pk, "peak_bf16_tflops", HP__SF_OPTIONAL, &p->bf16_tflops)) != 0) {
+  if ((e = hp__sf_str(&pk, HP__K_PEAKS_DEVICE, HP__SF_OPTIONAL, &p->device)) != 0 ||
+      (e = hp__sf_str(&pk, HP__K_PEAKS_SOURCE, HP__SF_OPTIONAL, &p->source)) != 0 ||
+      (e = hp__sf_num(&pk, HP__K_PEAKS_BW, HP__SF_OPTIONAL, &p->bw_gbs)) != 0 ||
+      (e = hp__sf_num(&pk, HP__K_PEAKS_FP32, HP__SF_OPTIONAL, &p->fp32_tflops)) != 0 ||
+      (e = hp__sf_num(&pk, HP__K_PEAKS_FP64, HP__SF_OPTIONAL, &p->fp64_tflops)) != 0 ||
+      (e = hp__sf_num(&pk, HP__K_PEAKS_FP16, HP__SF_OPTIONAL, &p->fp16_tflops)) != 0 ||
+      (e = hp__sf_num(&pk, HP__K_PEAKS_BF16, HP__SF_OPTIONAL, &p->bf16_tflops)) != 0) {
     hp_peaks_clear(p);
     free(p);
     return e;
