@@ -29,9 +29,10 @@
  * Each warp (wavefront) runs MMA_CHAINS long dependent chains of products over register
  * fragments, enough blocks to fill every multiprocessor; every product counts 2*M*N*K FLOP. The
  * inputs are all ones, so every accumulator must end at MMA_CHAINS * K * iterations: the host
- * checks every one, and the compiler cannot drop what is stored. A device without them (gfx906,
- * a DCU, NVIDIA before sm_70/sm_80) or a binary built for no such target prints neither key; a
- * wrong result is an error (exit 1). hipcc on the NVIDIA platform measures none either.
+ * checks every one, and the compiler cannot drop what is stored. A device without them (gfx906;
+ * a DCU, since no DTK matrix builtin is used here; NVIDIA before sm_70/sm_80) or a binary built
+ * for no such target prints neither key; a wrong result is an error (exit 1). hipcc on the NVIDIA
+ * platform measures none either.
  *
  * Usage: roofline_peaks [MIB]   MIB: size of each triad array in MiB, 1..65536 (default 1024)
  * Exit status: 0 ok; 1 a HIP call failed or a check failed; 2 usage; 3 no device.
