@@ -1,0 +1,114 @@
+# hprun summarize -j N reads one file per thread and merges the files in their order
+# (docs/internals/merge.md): the output must be the same bytes for every N, and the merged numbers
+# must be what Python computes from the same files on its own.
+. "$(dirname "$0")/lib.sh"
+F="$(cd "$(dirname "$0")/../fixtures" && pwd)"
+
+# Every real and synthetic fixture at once (about 150 files of every format), in every format:
+# stdout and stderr byte for byte the same with 1, 2 and 8 threads.
+for fmt in json csv text md; do
+  for j in 1 2 8; do
+    expect_exit 0 "$HPRUN" summarize -j "$j" --format "$fmt" --top 0 "$F/real" "$F/profile"
+    cp "$T/out" "$T/$fmt.$j"
+    cp "$T/err" "$T/$fmt.$j.err"
+  done
+  one=$(cat "$T/$fmt.1" "$T/$fmt.1.err" | sha256sum)
+  for j in 2 8; do
+    assert_eq "$(cat "$T/$fmt.$j" "$T/$fmt.$j.err" | sha256sum)" "$one" "--format $fmt -j $j vs -j 1"
+  done
+done
+[ "$(wc -c <"$T/json.1")" -gt 1000000 ] || fail "the fixtures' summary is suspiciously small"
+ok "json, csv, text, md: the same sha256 with -j 1, 2, 8"
+
+# ncu metric sums over the H200 roofline folder's 8 files (kernels launched in several of them):
+# each sum is the exactly rounded sum (math.fsum) of the values Python reads from the raw CSVs.
+expect_exit 0 "$HPRUN" summarize -j 8 --format csv --top 0 "$F/real/h200-roofline"
+"$PY" - "$T/out" "$F/real/h200-roofline" >"$T/ncu" <<'EOF' || { cat "$T/ncu"; fail "ncu sums"; }
+import csv, math, os, sys
+vals = {}
+for d, ds, fs in os.walk(sys.argv[2]):
+    for f in fs:
+        if not f.endswith('.csv'):
+            continue
+        rows = list(csv.reader(l for l in open(os.path.join(d, f)) if l.startswith('"')))
+        if not rows or rows[0][:1] != ['ID']:
+            continue
+        hdr, units = rows[0], rows[1]
+        k = hdr.index('Kernel Name')
+        for r in rows[2:]:
+            for i, v in enumerate(r):
+                try:
+                    x = float(v.replace(',', ''))
+                except ValueError:
+                    continue
+                vals.setdefault((r[k], hdr[i], units[i]), []).append(x)
+out = list(csv.reader(open(sys.argv[1])))
+start = out.index(['kernel', 'launches', 'block_size', 'grid_size', 'launch', 'metric', 'unit',
+                   'sum', 'avg', 'count'])
+n = multi = 0
+for r in out[start + 1:]:
+    if len(r) != 10:
+        break
+    v = vals[(r[0], r[5], r[6])]
+    if float(r[7]) != math.fsum(v) or int(r[9]) != len(v):
+        sys.exit('%s %s: hprun %s, python %r (%d values)' % (r[0], r[5], r[7], math.fsum(v), len(v)))
+    n += 1
+    multi += len(v) > 1
+print(n, multi)
+EOF
+set -- $(cat "$T/ncu")
+[ "$1" -gt 400 ] && [ "$2" -gt 400 ] || fail "ncu sums: only $1 rows ($2 summed) were checked"
+ok "ncu: $1 metric sums over 8 files equal math.fsum of the CSV values"
+
+# 24 copies of a rocprofv3 kernel trace: calls and total time are 24 times what Python counts in
+# the file; min and max stay the file's.
+mkdir "$T/many"
+src="$F/real/rocprofv3/jacobi-omp/trace/XXXXX_kernel_trace.csv"
+for i in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24; do
+  cp "$src" "$T/many/run$i"_kernel_trace.csv
+done
+for j in 1 3; do
+  expect_exit 0 "$HPRUN" summarize --jobs "$j" --format json "$T/many"
+  "$PY" - "$T/out" "$src" <<'EOF' || fail "24 kernel traces with --jobs $j"
+import csv, json, sys
+d = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+for k in set(r['Kernel_Name'] for r in rows):
+    dur = [int(r['End_Timestamp']) - int(r['Start_Timestamp']) for r in rows if r['Kernel_Name'] == k]
+    h = [x for x in d['kernels'] if x['name'] == k][0]
+    assert (h['calls'], h['total_ns']) == (24 * len(dur), 24 * sum(dur)), (k, h, dur)
+    assert (h['min_ns'], h['max_ns']) == (min(dur), max(dur)), (k, h, dur)
+assert len(d['files']) == 24
+EOF
+done
+ok "24 kernel traces: calls and time 24 times Python's, with --jobs 1 and 3"
+
+# Kernel stacks across files: a kernel launched once from f1 (file a, its row 4) and once from f2
+# (file b, its row 1) is a tie, and ties go to the earliest launch over both files: file a's. One
+# pass counted rows across files; the merge shifts file b's rows behind file a's, so it still is.
+mkdir "$T/stk"
+{
+  echo 'str_name,index,stack_sq,addrname'
+  echo 'J,0,0,app(j0+0x1)'
+  echo 'J,0,1,app(main+0x2)'
+  echo 'J,0,2,app(main+0x3)'
+  echo 'K,0,0,app(f1+0x1)'
+} >"$T/stk/a.stack.csv"
+{
+  echo 'str_name,index,stack_sq,addrname'
+  echo 'K,0,0,app(f2+0x1)'
+} >"$T/stk/b.stack.csv"
+for j in 1 2; do
+  expect_exit 0 "$HPRUN" summarize -j "$j" --format json "$T/stk"
+  assert_eq "$(json_get "$T/out" "[(s['kernel'], s['launches'], s['user_frame']) for s in d['stacks']]")" \
+    "[('K', 2, 'app(f1+0x1)'), ('J', 1, 'app(j0+0x1)')]" "stack origins across files, -j $j"
+done
+ok "kernel stacks: a tie across files goes to the earlier file's launch"
+
+# Bad values of -j are usage errors (exit 2) that name the option.
+for bad in 0 -1 x 1025 ""; do
+  expect_exit 2 "$HPRUN" summarize -j "$bad" "$src"
+  grep -q "jobs" "$T/err" || fail "-j '$bad': the message does not name --jobs"
+done
+expect_exit 2 "$HPRUN" summarize "$src" -j
+ok "-j 0, -1, x, 1025, empty and a missing value: exit 2"
