@@ -112,3 +112,39 @@ for bad in 0 -1 x 1025 ""; do
 done
 expect_exit 2 "$HPRUN" summarize "$src" -j
 ok "-j 0, -1, x, 1025, empty and a missing value: exit 2"
+
+# Messages come in file order whatever -j is, with the caps of one pass: 50 files with 25 bad rows
+# each give 20 warnings and a note apiece (21 x 50 = 1,050); 1,000 are shown, in file order, then
+# "50 more messages not shown". A PATH that does not exist is reported first, and exit is 4.
+mkdir "$T/warn"
+n=10
+while [ "$n" -lt 60 ]; do
+  {
+    head -2 "$src"
+    k=0
+    while [ "$k" -lt 25 ]; do
+      echo '"KERNEL_DISPATCH",4,1,2,"k",1,abc,5329321973322123,0,4360,256,1,1,233472,1,1'
+      k=$((k + 1))
+    done
+  } >"$T/warn/r${n}_kernel_trace.csv"
+  n=$((n + 1))
+done
+for j in 1 2 8; do
+  expect_exit 4 "$HPRUN" summarize -j "$j" --format csv "$T/warn" "$T/nonexistent"
+  cp "$T/err" "$T/warn.$j"
+done
+for j in 2 8; do
+  cmp -s "$T/warn.1" "$T/warn.$j" || fail "messages differ between -j 1 and -j $j"
+done
+"$PY" - "$T/warn.1" <<'EOF2' || fail "message order and caps"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0].endswith('nonexistent: no such file or folder'), lines[0]
+assert lines[-1] == 'hprun: note: 50 more messages not shown', lines[-1]
+files = [re.search(r'/r(\d\d)_kernel_trace', l).group(1) for l in lines[1:-1]]
+assert len(files) == 1000 and files == sorted(files), len(files)
+# 1,000 = 47 files x 21 + 13: files 10..56 complete, file 57 with 13 warnings.
+assert files.count('10') == 21 and files.count('56') == 21 and files.count('57') == 13
+assert files[-1] == '57'
+EOF2
+ok "1,050 messages from 50 files: the first 1,000 in file order with -j 1, 2, 8"
