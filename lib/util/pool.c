@@ -95,7 +95,7 @@ int hp__pool_run(size_t n, int jobs, size_t ahead, hp__pool_work work, hp__pool_
   pool p = {.n = n, .ahead = ahead ? ahead : 1, .work = work, .ud = ud};
   int nth = 0, i, r;
 
-  if ((size_t)jobs > n)
+  if (jobs > 1 && (size_t)jobs > n)
     jobs = (int)n;
   if (jobs <= 1)
     return run_inline(n, work, done, ud);
