@@ -105,6 +105,35 @@ for j in 1 2; do
 done
 ok "kernel stacks: a tie across files goes to the earlier file's launch"
 
+# Distinct resource values: the 16 smallest are kept with their row counts, whatever the order of
+# rows and files. Grid size 1000 in 5 dispatches, then 1..16 once each: 1000 is kept until the 16th
+# smaller value evicts it, and its 5 rows become "other values" (a fast path that skipped counting
+# repeats of the first value once gave 1 here). The same rows split over two files give the same.
+pmc_rows() { # FIRST_INDEX GRID...
+  i=$1
+  shift
+  echo "Index,KernelName,gpu-id,queue-id,queue-index,pid,tid,grd,wgr,lds,scr,arch_vgpr,accum_vgpr,sgpr,wave_size,sig,obj,SQ_WAVES,BeginNs,EndNs"
+  for g in "$@"; do
+    echo "$i,k,0,0,$i,1,1,$g,256,0,0,8,0,16,64,0x0,0x1,16,$((i * 100)),$((i * 100 + 50))"
+    i=$((i + 1))
+  done
+}
+mkdir -p "$T/vals1" "$T/vals2/a" "$T/vals2/b"
+pmc_rows 0 1000 1000 1000 1000 1000 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 >"$T/vals1/pmc_results_1.csv"
+pmc_rows 0 1000 1000 1000 1000 1000 >"$T/vals2/a/pmc_results_1.csv"
+pmc_rows 5 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 >"$T/vals2/b/pmc_results_2.csv"
+for d in vals1 vals2; do
+  for j in 1 2; do
+    expect_exit 0 "$HPRUN" summarize -j "$j" --format json "$T/$d"
+    assert_eq "$(json_get "$T/out" "(d['pmc'][0]['records'], d['pmc'][0]['grid_size'])")" \
+      "(21, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16])" "$d -j $j: grid sizes"
+    expect_exit 0 "$HPRUN" summarize -j "$j" --format csv "$T/$d"
+    grep -q '^k,21,21,"1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,... (5 rows with other values)",256,' \
+      "$T/out" || fail "$d -j $j: 5 rows with other values"
+  done
+done
+ok "distinct values: the 16 smallest and 5 other rows, from one file or two, -j 1 and 2"
+
 # Bad values of -j are usage errors (exit 2) that name the option.
 for bad in 0 -1 x 1025 ""; do
   expect_exit 2 "$HPRUN" summarize -j "$bad" "$src"
