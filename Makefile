@@ -19,7 +19,8 @@ BUILD    ?= build
 OPT      ?= -O2 -g
 WARN      = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-unused-parameter
-STD       = -std=c11 -D_GNU_SOURCE
+# -pthread: `hprun summarize -j` reads files on a thread pool (lib/util/pool.c).
+STD       = -std=c11 -D_GNU_SOURCE -pthread
 DEPFLAGS  = -MMD -MP
 PKGS      = yaml-0.1 libuv
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

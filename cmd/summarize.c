@@ -12,7 +12,8 @@
 
 static const char usage_text[] =
     "usage: hprun summarize [--format text|json|md|csv] [--top N] [--categories FILE|SET]\n"
-    "                       [--wide] [--quiet-warnings] [--roofline [--peaks FILE]] PATH...\n"
+    "                       [--wide] [--quiet-warnings] [--roofline [--peaks FILE]]\n"
+    "                       [-j N] PATH...\n"
     "\n"
     "Summarises hipprof, rocprof, rocprofv3 and ncu output. Each PATH is a file or a folder\n"
     "(read recursively; files that are not profiler output are ignored).\n"
@@ -25,6 +26,8 @@ static const char usage_text[] =
     "  --quiet-warnings   do not print warnings about the input (errors are still printed)\n"
     "  --roofline         print the kernels' roofline points instead of the tables\n"
     "  --peaks FILE       the ceilings for --roofline (a peaks file: hprun peaks, configs/peaks/)\n"
+    "  -j, --jobs N       read N files at a time (default: one per CPU); the output is the same\n"
+    "                     for every N\n"
     "\n"
     "Exit status: 0 success, 2 usage error, 4 a path could not be read.\n";
 
@@ -67,6 +70,7 @@ struct sum_args {
   const char *peaks;  /* --peaks FILE */
   const char **paths; /* the PATH arguments, which may come before, between or after options */
   int npaths;
+  int jobs; /* -j N; 0: one per online CPU */
 };
 
 enum {
@@ -76,7 +80,8 @@ enum {
   OPT_QUIET_WARNINGS,
   OPT_WIDE,
   OPT_ROOFLINE,
-  OPT_PEAKS
+  OPT_PEAKS,
+  OPT_JOBS = 'j'
 };
 
 static const struct option sum_longopts[] = {
@@ -88,6 +93,7 @@ static const struct option sum_longopts[] = {
     {"wide", no_argument, NULL, OPT_WIDE},
     {"roofline", no_argument, NULL, OPT_ROOFLINE},
     {"peaks", required_argument, NULL, OPT_PEAKS},
+    {"jobs", required_argument, NULL, OPT_JOBS},
     CMD_LONG_END};
 
 /* Takes one option or PATH; returns CMD_GO_ON or the exit status. */
@@ -127,6 +133,15 @@ static int sum_option(struct sum_args *a, int c, const char *v)
       return usage("--categories needs a file", NULL);
     a->catfile = v;
     break;
+  case OPT_JOBS:
+    if (v == NULL)
+      return usage("--jobs needs a value", NULL);
+    errno = 0;
+    n = strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || errno || n < 1 || n > 1024)
+      return usage("--jobs needs a whole number from 1 to 1024", v);
+    a->jobs = (int)n;
+    break;
   default: return usage("unknown option", v);
   }
   return CMD_GO_ON;
@@ -145,7 +160,7 @@ static int sum_parse(int argc, char **argv, struct sum_args *a)
   if ((a->paths = malloc((size_t)argc * sizeof(*a->paths))) == NULL)
     return HP_EXIT_IO;
   /* No command name: summarize words its own messages, each followed by the usage. */
-  cmd_opts_init(&o, NULL, "h", sum_longopts);
+  cmd_opts_init(&o, NULL, "hj:", sum_longopts);
   while ((c = cmd_getopt(argc, argv, &o)) != -1)
     if ((code = sum_option(a, c, o.arg)) != CMD_GO_ON)
       return code;
@@ -211,20 +226,25 @@ static int sum_roofline(const hp_profile *p, const struct sum_args *a, hp_diags 
  * status. */
 static int sum_write(hp_profile *p, const struct sum_args *a, hp_diags *diags)
 {
+  int *errs = calloc((size_t)a->npaths, sizeof(*errs));
   int i, r, status = HP_EXIT_OK;
 
+  /* Every file is read on its own and merged in order (docs/internals/merge.md): the same
+   * output for every -j. */
+  r = errs ? hp_profile_add_paths(p, a->paths, (size_t)a->npaths, a->jobs, diags, errs) : HP_ENOMEM;
+  if (r) {
+    fprintf(stderr, "hprun summarize: %s\n", hp_strerror(r));
+    free(errs);
+    return HP_EXIT_IO;
+  }
   for (i = 0; i < a->npaths; i++) {
-    r = hp_profile_add_path(p, a->paths[i], diags);
-    if (r == HP_ENOMEM) {
-      fprintf(stderr, "hprun summarize: %s\n", hp_strerror(r));
-      return HP_EXIT_IO;
-    }
-    if (r) {
+    if (errs[i]) {
       fprintf(stderr, "hprun summarize: %s: %s\n", a->paths[i],
-              r == HP_ENOENT ? "no such file or folder" : hp_strerror(r));
+              errs[i] == HP_ENOENT ? "no such file or folder" : hp_strerror(errs[i]));
       status = HP_EXIT_IO;
     }
   }
+  free(errs);
   print_diags(diags, a->quiet);
   if (hp_profile_nfiles(p) == 0)
     fprintf(stderr, "hprun summarize: warning: no profiler output was found\n");

@@ -46,6 +46,13 @@ int hp_profile_set_runtime_frames(hp_profile *p, const char *const *markers, siz
  * file:line. Returns 0 even when some files had problems (they are in diags); HP_ENOENT if the
  * path does not exist, HP_EIO if it cannot be read, HP_ENOMEM. */
 int hp_profile_add_path(hp_profile *p, const char *path, hp_diags *diags);
+/* Adds paths[0..n) as hp_profile_add_path does one after the other, reading the files on `jobs`
+ * threads (0: one per online CPU; 1: none started). Every file is read into its own profile and
+ * the files are merged in their order, so the profile and the messages do not depend on `jobs`
+ * (docs/internals/merge.md). errs[i] gets path i's code: 0, HP_ENOENT, HP_EIO, ... Returns 0
+ * (also when some paths failed), HP_EINVAL or HP_ENOMEM. */
+int hp_profile_add_paths(hp_profile *p, const char *const *paths, size_t n, int jobs,
+                         hp_diags *diags, int *errs);
 /* Files recognised and read. */
 size_t hp_profile_nfiles(const hp_profile *p);
 /* Files looked at but not recognised as profiler output (ignored silently). */

@@ -77,25 +77,67 @@ unsigned hp__table_bit(int table)
 /* ---------------------------------------------------------------------------------------------- */
 /* The other tables.                                                                               */
 
-int hp__vals_add(hp__vals *v, const char *s, size_t n)
+/* The order that picks the kept values: numbers (by value, equal values by text) before other
+ * text (bytewise). It is a total order, so "the HP__MAX_VALS smallest" is one set whatever order
+ * the rows come in; the writers still show the kept values in their own order (tables.c). */
+static int vals_cmp(double ka, const char *a, size_t an, double kb, const char *b, size_t bn)
 {
-  size_t i;
+  int c;
+
+  if (isnan(ka) != isnan(kb))
+    return isnan(ka) ? 1 : -1;
+  if (!isnan(ka) && ka != kb)
+    return ka < kb ? -1 : 1;
+  c = memcmp(a, b, an < bn ? an : bn);
+  if (c == 0 && an != bn)
+    c = an < bn ? -1 : 1;
+  return c;
+}
+
+int hp__vals_addn(hp__vals *v, const char *s, size_t n, long long rows)
+{
+  size_t i, imax = 0;
+  double key;
+  char *copy;
 
   hp__trim(&s, &n);
   if (n == 0)
     return 0;
   for (i = 0; i < v->n; i++)
-    if (v->len[i] == n && memcmp(v->v[i], s, n) == 0)
+    if (v->len[i] == n && memcmp(v->v[i], s, n) == 0) {
+      v->cnt[i] += rows;
       return 0;
+    }
+  if (hp__parse_num(s, n, &key) != 1)
+    key = NAN;
   if (v->n == HP__MAX_VALS) {
-    v->more++;
-    return 0;
-  }
-  v->v[v->n] = hp__strndup(s, n);
-  if (v->v[v->n] == NULL)
+    /* Full: the value replaces the largest kept one if it is smaller, else its rows are "more". */
+    for (i = 1; i < v->n; i++)
+      if (vals_cmp(v->key[i], v->v[i], v->len[i], v->key[imax], v->v[imax], v->len[imax]) > 0)
+        imax = i;
+    if (vals_cmp(key, s, n, v->key[imax], v->v[imax], v->len[imax]) > 0) {
+      v->more += rows;
+      return 0;
+    }
+  } else
+    imax = v->n;
+  if ((copy = hp__strndup(s, n)) == NULL)
     return HP_ENOMEM;
-  v->len[v->n++] = n;
+  if (imax < v->n) {
+    v->more += v->cnt[imax];
+    free(v->v[imax]);
+  } else
+    v->n++;
+  v->v[imax] = copy;
+  v->len[imax] = n;
+  v->cnt[imax] = rows;
+  v->key[imax] = key;
   return 0;
+}
+
+int hp__vals_add(hp__vals *v, const char *s, size_t n)
+{
+  return hp__vals_addn(v, s, n, 1);
 }
 
 int hp__pmc_kernel_get(hp_profile *p, const char *name, size_t n, uint32_t *id)

@@ -31,8 +31,10 @@ void hp__tstat_add_trace(hp__tstat *s, double dur_ns, unsigned file);
 /* The HP__TB_* bit of time table `table` (an HP__T_* value). */
 unsigned hp__table_bit(int table);
 
-/* Adds a distinct value (trimmed). */
+/* Adds one row's value (trimmed; empty is no value) to the distinct values. */
 int hp__vals_add(hp__vals *v, const char *s, size_t n);
+/* The same for `rows` rows with that value (merge.c adds a file's kept values this way). */
+int hp__vals_addn(hp__vals *v, const char *s, size_t n, long long rows);
 
 /* Table accessors that grow the per-name arrays alongside their string tables. */
 int hp__pmc_kernel_get(hp_profile *p, const char *name, size_t n, uint32_t *id);

@@ -352,12 +352,15 @@ static int dispatch_props(hp__pmc_kernel *pk, const dispatch_state *d, const hp_
   size_t i, n;
 
   for (i = 0; i < HP__P_N; i++) {
-    const hp__vals *pv = &pk->props[i];
+    hp__vals *pv = &pk->props[i];
     if ((s = hp__fld(rec, d->idx[i], &n)) == NULL)
       continue;
-    /* Resources rarely change between dispatches: the first kept value usually matches. */
-    if (pv->n && pv->len[0] == n && same_bytes(pv->v[0], s, n))
+    /* Resources rarely change between dispatches: the first kept value usually matches. Its row
+     * count still counts (a value evicted later moves its rows to "more", merge.md). */
+    if (pv->n && pv->len[0] == n && same_bytes(pv->v[0], s, n)) {
+      pv->cnt[0]++;
       continue;
+    }
     if (hp__vals_add(&pk->props[i], s, n))
       return HP_ENOMEM;
   }

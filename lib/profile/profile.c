@@ -323,6 +323,7 @@ void hp_profile_free(hp_profile *p)
       vals_free(&p->pmc[i].props[k]);
     free(p->pmc[i].csum);
     free(p->pmc[i].cn);
+    free(p->pmc[i].csum_c);
   }
   hp__strtab_free(&p->pmc_names);
   free(p->pmc);
@@ -332,6 +333,7 @@ void hp_profile_free(hp_profile *p)
     free(p->ncu[i].grid);
     free(p->ncu[i].msum);
     free(p->ncu[i].mn);
+    free(p->ncu[i].msum_c);
   }
   hp__strtab_free(&p->ncu_names);
   free(p->ncu);

@@ -32,6 +32,7 @@ typedef struct hp__tstat {
   int nominmax;          /* contributions that had no min/max */
   int have_minmax;       /* min_ns/max_ns hold at least one value */
   unsigned last_file;    /* the trace file that contributed last (to count sources) */
+  double total_c;        /* merge.c: the compensation of total_ns while files are merged */
 } hp__tstat;
 
 typedef struct hp__ttable {
@@ -56,12 +57,17 @@ void hp__ttable_free(hp__ttable *t);
 
 #define HP__MAX_VALS 16
 
-/* Distinct values of one field, as the article's unique_values (kept as text). */
+/* Distinct values of one field, as the article's unique_values (kept as text): the HP__MAX_VALS
+ * smallest ones (numbers by value before other text, see hp__vals_add), each with its row count,
+ * and a count of the rows with other values. Keeping the smallest rather than the first makes the
+ * result the same whatever order the rows come in, so per-file lists merge exactly (merge.c). */
 typedef struct hp__vals {
   char *v[HP__MAX_VALS];
   size_t len[HP__MAX_VALS];
   size_t n;
-  long long more; /* rows whose value was not among the kept ones */
+  long long more;              /* rows whose value was not among the kept ones */
+  long long cnt[HP__MAX_VALS]; /* rows with v[i] */
+  double key[HP__MAX_VALS];    /* v[i] as a number; NaN when it is not one */
 } hp__vals;
 
 enum {
@@ -86,6 +92,8 @@ typedef struct hp__pmc_kernel {
   double *csum;  /* by counter id, summed over [i] instances and rows */
   long long *cn; /* rows that had the counter */
   size_t ncap;
+  double tsum_c, *csum_c; /* merge.c: compensations of tsum and csum[] while files are merged */
+  size_t c_cap;           /* csum_c's capacity */
 } hp__pmc_kernel;
 
 typedef struct hp__origin {
@@ -107,6 +115,8 @@ typedef struct hp__ncu_kernel {
   double *msum; /* by metric id */
   long long *mn;
   size_t ncap;
+  double *msum_c; /* merge.c: compensations of msum[] while files are merged */
+  size_t c_cap;   /* msum_c's capacity */
 } hp__ncu_kernel;
 
 typedef struct hp__leak {

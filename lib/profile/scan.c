@@ -7,10 +7,12 @@
  */
 #include "profile/build.h"
 #include "profile/detect.h"
+#include "profile/merge.h"
 #include "profile/parsers.h"
 #include "util/buf.h"
 #include "util/csv.h"
 #include "util/fsutil.h"
+#include "util/pool.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -243,39 +245,229 @@ static int list_path(const char *path, filelist *l, hp_diags *diags)
   }
 }
 
-int hp_profile_add_path(hp_profile *p, const char *path, hp_diags *diags)
+/* ---------------------------------------------------------------------------------------------- */
+/* Reading every file into its own profile, and merging them in order.                            */
+
+/* One file to read. */
+typedef struct task {
+  const char *path; /* in its PATH's file list */
+  hp__fmt fmt;
+  unsigned skip; /* the tables a stats file beside it already gives */
+  size_t arg;    /* the PATH argument it came from */
+  hp_profile *p; /* the file's own profile (made by the worker) */
+  hp_diags diags;
+  int r;
+} task;
+
+/* Everything one hp_profile_add_paths call reads. The workers read `tmpl`, `diags->limit` and
+ * their own task; everything else is the caller's thread's. */
+typedef struct job {
+  hp_profile *dst, *tmpl; /* tmpl: the settings every file's profile starts from */
+  hp_diags *diags;        /* the caller's; may be NULL */
+  size_t limit;           /* diags->limit, for the tasks' own lists */
+  filelist *lists;        /* by PATH */
+  hp_diags *ldiags;       /* by PATH: its listing's and detection's messages */
+  int *errs;              /* by PATH */
+  size_t npaths, flushed; /* PATHs whose listing messages are in diags */
+  task *t;
+  size_t nt, tcap;
+} job;
+
+/* Appends the messages of `s` to `d` (through d's limit) and empties `s`. */
+static void diags_move(hp_diags *d, hp_diags *s)
 {
-  filelist l;
-  size_t i, k;
+  const hp_diag *e;
+  size_t kept_errors = 0;
+
+  for (e = s->head; d && e; e = e->next) {
+    kept_errors += e->level == HP_DIAG_ERROR;
+    /* A message lost for memory is lost as it would have been when it was made. */
+    (void)hp_diags_add(d, e->level, e->file, e->line, e->col, "%s", e->msg);
+  }
+  if (d) {
+    d->dropped += s->dropped;
+    d->nerrors += s->nerrors - kept_errors;
+  }
+  hp_diags_free(s);
+}
+
+static void task_work(void *ud, size_t i)
+{
+  job *j = ud;
+  task *t = &j->t[i];
+
+  t->diags.limit = j->limit;
+  if ((t->r = hp__profile_new_like(j->tmpl, &t->p)) == 0)
+    t->r = parse_one(t->p, t->path, t->fmt, t->skip, j->diags ? &t->diags : NULL);
+}
+
+/* Moves the listing messages of the PATHs up to `arg` (exclusive) into the caller's list. */
+static void flush_listing(job *j, size_t upto)
+{
+  for (; j->flushed < upto && j->flushed < j->npaths; j->flushed++)
+    diags_move(j->diags, &j->ldiags[j->flushed]);
+}
+
+/* Merges file i into the caller's profile, in file order. A file that failed ends its PATH as
+ * one pass did: what it had read counts, the files after it in that PATH are not read. */
+static int task_done(void *ud, size_t i)
+{
+  job *j = ud;
+  task *t = &j->t[i];
   int r = 0;
 
-  if (p == NULL || path == NULL)
-    return HP_EINVAL;
-  memset(&l, 0, sizeof(l));
-  if ((r = list_path(path, &l, diags)) != 0)
-    goto fail;
+  flush_listing(j, t->arg + 1);
+  if (t->r == HP_ENOMEM)
+    r = HP_ENOMEM;
+  else if (j->errs[t->arg] == 0) {
+    if (t->p && (r = hp__profile_merge(j->dst, t->p)) == 0) {
+      diags_move(j->diags, &t->diags);
+      j->errs[t->arg] = t->r;
+    }
+  }
+  hp_profile_free(t->p);
+  t->p = NULL;
+  hp_diags_free(&t->diags);
+  return r;
+}
 
+/* Lists and tells the formats of PATH `k`'s files, and queues the ones to read. 0 or HP_ENOMEM;
+ * a PATH that cannot be read gets its code in errs[k]. */
+static int plan_path(job *j, const char *path, size_t k)
+{
+  filelist *l = &j->lists[k];
+  hp_diags *d = j->diags ? &j->ldiags[k] : NULL;
+  size_t i, m;
+  int r;
+
+  if ((r = list_path(path, l, d)) != 0) {
+    j->errs[k] = r;
+    return r == HP_ENOMEM ? r : 0;
+  }
   /* First tell every file's format, so that a folder's stats files can take precedence over the
    * traces next to them: rocprof writes results.stats.csv beside results.csv, rocprofv3 writes
    * kernel_stats beside kernel_trace, and counting both would double every kernel. */
-  for (i = 0; i < l.n; i++)
-    l.fmt[i] = hp__detect(l.path[i], diags);
-  for (i = 0; i < l.n; i++) {
-    unsigned skip = 0;
-    if (l.fmt[i] == HP__F_UNKNOWN) {
-      p->nignored++;
+  for (i = 0; i < l->n; i++)
+    l->fmt[i] = hp__detect(l->path[i], d);
+  for (i = 0; i < l->n; i++) {
+    task *t;
+    if (l->fmt[i] == HP__F_UNKNOWN) {
+      j->dst->nignored++;
       continue;
     }
-    if (stats_tables(l.fmt[i]) == 0)
-      for (k = 0; k < l.n; k++)
-        if (k != i && same_dir(l.path[i], l.path[k]))
-          skip |= stats_tables(l.fmt[k]);
-    if ((r = parse_one(p, l.path[i], l.fmt[i], skip, diags)) != 0)
+    if (hp__grow((void **)&j->t, &j->tcap, j->nt + 1, sizeof(*j->t)))
+      return HP_ENOMEM;
+    t = &j->t[j->nt++];
+    t->path = l->path[i];
+    t->fmt = l->fmt[i];
+    t->arg = k;
+    if (stats_tables(l->fmt[i]) == 0)
+      for (m = 0; m < l->n; m++)
+        if (m != i && same_dir(l->path[i], l->path[m]))
+          t->skip |= stats_tables(l->fmt[m]);
+  }
+  return 0;
+}
+
+static void job_free(job *j)
+{
+  size_t i;
+
+  for (i = 0; i < j->nt; i++) {
+    hp_profile_free(j->t[i].p);
+    hp_diags_free(&j->t[i].diags);
+  }
+  for (i = 0; i < j->npaths; i++) {
+    list_free(&j->lists[i]);
+    hp_diags_free(&j->ldiags[i]);
+  }
+  free(j->t);
+  free(j->lists);
+  free(j->ldiags);
+  hp_profile_free(j->tmpl);
+}
+
+int hp_profile_add_paths(hp_profile *p, const char *const *paths, size_t n, int jobs,
+                         hp_diags *diags, int *errs)
+{
+  job j;
+  size_t k;
+  int r;
+
+  if (p == NULL || (n && (paths == NULL || errs == NULL)))
+    return HP_EINVAL;
+  memset(&j, 0, sizeof(j));
+  j.dst = p;
+  j.diags = diags;
+  j.limit = diags ? diags->limit : 0;
+  j.errs = errs;
+  j.npaths = n;
+  j.lists = calloc(n ? n : 1, sizeof(*j.lists));
+  j.ldiags = calloc(n ? n : 1, sizeof(*j.ldiags));
+  if (j.lists == NULL || j.ldiags == NULL || (r = hp__profile_new_like(p, &j.tmpl)) != 0) {
+    r = HP_ENOMEM;
+    goto fail;
+  }
+  for (k = 0; k < n; k++) {
+    errs[k] = 0;
+    hp_diags_init(&j.ldiags[k]);
+    j.ldiags[k].limit = j.limit;
+  }
+  for (k = 0; k < n; k++) {
+    if (paths[k] == NULL)
+      errs[k] = HP_EINVAL;
+    else if ((r = plan_path(&j, paths[k], k)) != 0)
       goto fail;
   }
+  if (jobs <= 0)
+    jobs = hp__pool_cpus();
+  /* A few files per thread ahead of the merge keep every thread busy; more would only hold more
+   * finished profiles in memory. */
+  if ((r = hp__pool_run(j.nt, jobs, (size_t)jobs * 4, task_work, task_done, &j)) != 0)
+    goto fail;
+  flush_listing(&j, n);
+  hp__profile_merge_end(p);
   r = hp__profile_sort_kernels(p);
 
 fail:
-  list_free(&l);
+  job_free(&j);
   return r;
+}
+
+int hp__profile_add_path_direct(hp_profile *p, const char *path, hp_diags *diags)
+{
+  filelist l;
+  hp_diags ld;
+  job j;
+  size_t i;
+  int err = 0, r;
+
+  memset(&j, 0, sizeof(j));
+  memset(&l, 0, sizeof(l));
+  hp_diags_init(&ld);
+  j.dst = p;
+  j.diags = diags;
+  j.errs = &err;
+  j.npaths = 1;
+  j.lists = &l;
+  j.ldiags = &ld;
+  r = plan_path(&j, path, 0);
+  diags_move(diags, &ld);
+  for (i = 0; i < j.nt && r == 0 && err == 0; i++)
+    err = parse_one(p, j.t[i].path, j.t[i].fmt, j.t[i].skip, diags);
+  if (r == 0)
+    r = hp__profile_sort_kernels(p);
+  list_free(&l);
+  free(j.t);
+  return r ? r : err;
+}
+
+int hp_profile_add_path(hp_profile *p, const char *path, hp_diags *diags)
+{
+  int err = 0, r;
+
+  if (p == NULL || path == NULL)
+    return HP_EINVAL;
+  r = hp_profile_add_paths(p, &path, 1, 1, diags, &err);
+  return r ? r : err;
 }

@@ -11,7 +11,7 @@ _hprun_commands="run check summarize report compare peaks help"
 _hprun_opts_global="-V --version" # with those of run: `hprun --dry-run plan.yaml` runs
 _hprun_opts_run="-h --help -n --dry-run -q --quiet --output --repeat --grace --keep-going --junit --markdown --ascii --bars"
 _hprun_opts_check="-h --help"
-_hprun_opts_summarize="-h --help --format --top --categories --wide --quiet-warnings --roofline --peaks"
+_hprun_opts_summarize="-h --help --format --top --categories --wide --quiet-warnings --roofline --peaks -j --jobs"
 _hprun_opts_report="-h --help --format --junit --markdown --html --ascii --bars"
 _hprun_opts_peaks="-h --help --binary --output --device --timeout"
 _hprun_opts_compare="-h --help --tolerance --alpha --markdown --allow-missing --force"
@@ -95,6 +95,7 @@ _hprun()
         run:--output) _hprun_dirs "$cur"; return 0 ;;
         *:--junit|*:--markdown) _hprun_files "$cur"; return 0 ;;
         *:--repeat|*:--grace|*:--top|*:--tolerance|*:--alpha) return 0 ;;
+        summarize:-j|summarize:--jobs) return 0 ;;
     esac
 
     case "$cmd" in

@@ -310,11 +310,16 @@ static void test_vals_keep_sixteen_distinct(void **state)
     snprintf(num, sizeof(num), "%zu", i);
     assert_int_equal(hp__vals_add(&v, num, strlen(num)), 0);
   }
+  /* The 16 smallest are kept: "0".."14" went to slots 1..15; "15" then took the slot of "256",
+   * the largest (its 2 rows became "more"), and "16".."19" are larger than every kept value. */
   assert_int_equal(v.n, HP__MAX_VALS);
   assert_string_equal(v.v[15], "14");
-  assert_int_equal(v.more, 5); /* "15" .. "19" */
+  assert_string_equal(v.v[0], "15");
+  assert_int_equal(v.cnt[0], 1);
+  assert_int_equal(v.more, 6); /* 2 rows of "256", one each of "16" .. "19" */
   assert_int_equal(hp__vals_add(&v, "3", 1), 0);
-  assert_int_equal(v.more, 5); /* a kept value is not "more" */
+  assert_int_equal(v.more, 6);   /* a kept value is not "more" */
+  assert_int_equal(v.cnt[4], 2); /* "3" sits in slot 4 */
   for (i = 0; i < v.n; i++)
     free(v.v[i]);
 }
