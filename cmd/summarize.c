@@ -12,7 +12,8 @@
 
 static const char usage_text[] =
     "usage: hprun summarize [--format text|json|md|csv] [--top N] [--categories FILE|SET]\n"
-    "                       [--wide] [--quiet-warnings] [--roofline [--peaks FILE]] PATH...\n"
+    "                       [--wide] [--quiet-warnings] [--roofline [--peaks FILE]]\n"
+    "                       [--metrics LIST] PATH...\n"
     "\n"
     "Summarises hipprof, rocprof, rocprofv3 and ncu output. Each PATH is a file or a folder\n"
     "(read recursively; files that are not profiler output are ignored).\n"
@@ -25,6 +26,7 @@ static const char usage_text[] =
     "  --quiet-warnings   do not print warnings about the input (errors are still printed)\n"
     "  --roofline         print the kernels' roofline points instead of the tables\n"
     "  --peaks FILE       the ceilings for --roofline (a peaks file: hprun peaks, configs/peaks/)\n"
+    "  --metrics LIST     ncu tables: only these metrics (ncu's --metrics list; default: all)\n"
     "\n"
     "Exit status: 0 success, 2 usage error, 4 a path could not be read.\n";
 
@@ -76,7 +78,8 @@ enum {
   OPT_QUIET_WARNINGS,
   OPT_WIDE,
   OPT_ROOFLINE,
-  OPT_PEAKS
+  OPT_PEAKS,
+  OPT_METRICS
 };
 
 static const struct option sum_longopts[] = {
@@ -88,6 +91,7 @@ static const struct option sum_longopts[] = {
     {"wide", no_argument, NULL, OPT_WIDE},
     {"roofline", no_argument, NULL, OPT_ROOFLINE},
     {"peaks", required_argument, NULL, OPT_PEAKS},
+    {"metrics", required_argument, NULL, OPT_METRICS},
     CMD_LONG_END};
 
 /* Takes one option or PATH; returns CMD_GO_ON or the exit status. */
@@ -121,6 +125,11 @@ static int sum_option(struct sum_args *a, int c, const char *v)
     if (*v == '\0' || *end != '\0' || errno || n < 0 || n > 1000000000)
       return usage("--top needs a whole number >= 0", v);
     a->opts.top = (int)n;
+    break;
+  case OPT_METRICS:
+    if (v == NULL || v[0] == '\0')
+      return usage("--metrics needs a list of ncu metrics", v);
+    a->opts.metrics = v;
     break;
   case OPT_CATEGORIES:
     if (v == NULL)

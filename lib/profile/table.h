@@ -77,13 +77,14 @@ typedef struct hp__cell {
 /* The rows of one table, in order. */
 typedef struct hp__rows {
   const hp_profile *p;
-  const void *src; /* the table's data (an hp__ttable, the categories, a parent kernel) */
-  void *own;       /* freed with the rows */
-  size_t *id;      /* row order as ids for get; NULL: 0..total-1 */
-  size_t total;    /* rows the table has */
-  size_t n;        /* rows shown: total, or fewer under --top */
-  size_t parent;   /* a child table's parent row id */
-  double sum;      /* time tables: the total for percentages */
+  const void *src;          /* the table's data (an hp__ttable, the categories, a parent kernel) */
+  void *own;                /* freed with the rows */
+  size_t *id;               /* row order as ids for get; NULL: 0..total-1 */
+  size_t total;             /* rows the table has */
+  size_t n;                 /* rows shown: total, or fewer under --top */
+  size_t parent;            /* a child table's parent row id */
+  double sum;               /* time tables: the total for percentages */
+  const hp_profile_opts *o; /* the writer's options (may be NULL): the ncu metrics asked for */
 } hp__rows;
 
 /* Table properties. */
@@ -131,7 +132,7 @@ extern const hp__table hp__files_table;
 /* The descriptions (tables*.c). */
 extern const hp__table hp__tab_api, hp__tab_hsa, hp__tab_copies, hp__tab_kernels,
     hp__tab_categories, hp__tab_stacks, hp__tab_pmc, hp__tab_leaks, hp__tab_ncu, hp__tab_agents,
-    hp__tab_ncu_device;
+    hp__tab_ncu_device, hp__tab_ncu_launch;
 /* compute-sanitizer (san_table.c). */
 extern const hp__table hp__tab_san_runs, hp__tab_san_kinds, hp__tab_san_kernels;
 

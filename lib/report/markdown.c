@@ -21,10 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The profiles' tables: the top PROFILE_TOP rows of each (as `hprun summarize --top`), and no
- * table longer than PROFILE_ROWS rows (a kernel's counters). When the profiles are too large for
- * their budget, a profile is shown with the smaller figures, or left out. */
-#define PROFILE_TOP 10
+/* The profiles' tables: the session's top-N rows of each (as `hprun summarize --top`; the plan's
+ * `report: {top: N}`, default HP_PROFILE_SUMMARY_TOP), and no table longer than PROFILE_ROWS rows
+ * (a kernel's counters), or N when larger. When the profiles are too large for their budget, a
+ * profile is shown with the smaller figures, or left out. */
 #define PROFILE_ROWS 20
 #define PROFILE_TOP_SMALL 3
 #define PROFILE_ROWS_SMALL 5
@@ -327,10 +327,12 @@ static int cut_tables(hp__buf *t, const hp_session *s, const char *text, size_t 
 /* The tables `hprun summarize --format md --top TOP` prints for the profile, each cut to `rows`
  * rows, into t (emptied first), without their "## Profile summary" title: the pass's heading
  * stands for it, so that the title does not repeat once per pass. */
-static int profile_text(const hp_session *s, const hp_profile *p, int top, size_t rows, hp__buf *t)
+static int profile_text(const hp_session *s, const hp_pass_result *pr, int top, size_t rows,
+                        hp__buf *t)
 {
   static const char title[] = "## Profile summary\n\n";
-  hp_profile_opts po = {top, 0, 0, 0};
+  hp_profile_opts po = hp__report_profile_opts(s, pr);
+  const hp_profile *p = pr->profile;
   const char *body;
   char *text = NULL;
   size_t tlen = 0;
@@ -338,6 +340,8 @@ static int profile_text(const hp_session *s, const hp_profile *p, int top, size_
   int r;
 
   hp__buf_reset(t);
+  po.top = top;
+  po.child_top = 0;
   if ((fp = open_memstream(&text, &tlen)) == NULL)
     return HP_ENOMEM;
   r = hp_profile_write(p, fp, HP_FMT_MD, &po);
@@ -358,8 +362,7 @@ static int profile_shrink(const hp_session *s, const hp_pass_result *pr, size_t 
   size_t full = t->len;
   int r;
 
-  if ((r = profile_text(s, pr->profile, PROFILE_TOP_SMALL, PROFILE_ROWS_SMALL, t)) != 0 ||
-      t->len <= share)
+  if ((r = profile_text(s, pr, PROFILE_TOP_SMALL, PROFILE_ROWS_SMALL, t)) != 0 || t->len <= share)
     return r;
   hp__buf_reset(t);
   return hp__buf_printf(t,
@@ -402,14 +405,14 @@ static int profiles_fit(const hp_session *s, hp__buf *t)
 static int md_profiles(hp__buf *b, const hp_session *s)
 {
   hp__buf *t = calloc(s->npasses ? s->npasses : 1, sizeof(*t));
-  size_t i;
-  int r = 0;
+  int r = 0, top = hp__report_profile_opts(s, NULL).top;
+  size_t i, rows = top > PROFILE_ROWS ? (size_t)top : PROFILE_ROWS;
 
   if (t == NULL)
     return HP_ENOMEM;
   for (i = 0; i < s->npasses && r == 0; i++)
     if (s->passes[i].profile && hp_profile_nfiles(s->passes[i].profile) > 0)
-      r = profile_text(s, s->passes[i].profile, PROFILE_TOP, PROFILE_ROWS, &t[i]);
+      r = profile_text(s, &s->passes[i], top, rows, &t[i]);
   if (r == 0)
     r = profiles_fit(s, t);
   for (i = 0; i < s->npasses && r == 0; i++)

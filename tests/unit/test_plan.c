@@ -814,11 +814,12 @@ static void test_err_unknown_key(void **state)
   expect_error1(BASE "repaet: 3\n", 4, 1, "unknown key `repaet` at the top level",
                 "(did you mean `repeat`?)", NULL);
   expect_error1(BASE "Passes: []\n", 4, 1, "unknown key `Passes`", "did you mean `passes`?", NULL);
-  expect_error1(BASE "colour: blue\n", 4, 1, "unknown key `colour`",
-                "(known keys: name, output, "
-                "repeat, warmup, order, seed, app, profiler, metrics, passes, variants, gates, "
-                "thresholds, sampler, categories, keep_going, roofline, parameters, launcher)",
-                NULL);
+  expect_error1(
+      BASE "colour: blue\n", 4, 1, "unknown key `colour`",
+      "(known keys: name, output, "
+      "repeat, warmup, order, seed, app, profiler, metrics, passes, variants, gates, "
+      "thresholds, sampler, categories, keep_going, roofline, parameters, launcher, report)",
+      NULL);
   expect_error1("app: {command: x, cwdd: /tmp}\nmetrics: [m]\npasses: [normal]\n", 1, 19,
                 "unknown key `cwdd` in `app` (did you mean `cwd`?)", NULL);
   expect_error1(BASE "profiler: {tol: ncu}\n", 4, 12,
