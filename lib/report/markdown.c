@@ -297,7 +297,8 @@ int hp__md_text(hp__buf *b, const hp_session *s, const char *text, int mode)
 
 /* Appends the profile writer's Markdown to t with the session's paths relative and every table cut
  * to `rows` rows: the writer shows the top rows of each table, but all of a kernel's PMC counters
- * or ncu metrics, which can run to hundreds. summary.json keeps every row. */
+ * or ncu metrics, which can run to hundreds. The pass's <pass>.profile.csv keeps every row
+ * (summary.json only the top ones). */
 static int cut_tables(hp__buf *t, const hp_session *s, const char *text, size_t rows)
 {
   size_t lines = 0, cut = 0, len; /* lines of the current table; rows left out of it */
@@ -311,7 +312,8 @@ static int cut_tables(hp__buf *t, const hp_session *s, const char *text, size_t 
       /* The line that ends a table; the note needs a blank line before it, or GitHub reads it
        * as one more row. */
       if (cut)
-        r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see summary.json\n", cut);
+        r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see the pass's .profile.csv\n",
+                            cut);
       lines = cut = 0;
     } else if (++lines > rows + 2) { /* the header and the separator line are not rows */
       cut++;
@@ -320,7 +322,7 @@ static int cut_tables(hp__buf *t, const hp_session *s, const char *text, size_t 
     r |= md_text_n(t, s, text, len, HP__MD_RAW);
   }
   if (cut)
-    r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see summary.json\n", cut);
+    r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see the pass's .profile.csv\n", cut);
   return r;
 }
 
