@@ -77,14 +77,15 @@ typedef struct hp__cell {
 /* The rows of one table, in order. */
 typedef struct hp__rows {
   const hp_profile *p;
-  const void *src;          /* the table's data (an hp__ttable, the categories, a parent kernel) */
-  void *own;                /* freed with the rows */
-  size_t *id;               /* row order as ids for get; NULL: 0..total-1 */
-  size_t total;             /* rows the table has */
-  size_t n;                 /* rows shown: total, or fewer under --top */
-  size_t parent;            /* a child table's parent row id */
-  double sum;               /* time tables: the total for percentages */
-  const hp_profile_opts *o; /* the writer's options (may be NULL): the ncu metrics asked for */
+  const void *src; /* the table's data (an hp__ttable, the categories, a parent kernel) */
+  void *own;       /* freed with the rows */
+  size_t *id;      /* row order as ids for get; NULL: 0..total-1 */
+  size_t total;    /* rows the table has */
+  size_t n;        /* rows shown: total, or fewer under --top */
+  size_t parent;   /* a child table's parent row id */
+  double sum;      /* time tables: the total for percentages */
+  /* The writer's options (may be NULL): the ncu metrics asked for. */
+  const hp_profile_opts *o;
 } hp__rows;
 
 /* Table properties. */
