@@ -5,6 +5,7 @@
 #include "cmd.h"
 #include "args.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,12 +14,14 @@ struct report_args {
   const char *path;
   const char *format;
   const char *html; /* --html FILE */
+  int top;          /* --top N: rows per profile table; 0: the plan's, else the default */
   cmd_reports reports;
 };
 
 enum {
   OPT_FORMAT = CMD_OPT_OWN,
-  OPT_HTML
+  OPT_HTML,
+  OPT_TOP
 };
 
 static const struct option report_longopts[] = {CMD_LONG_HELP,
@@ -26,9 +29,27 @@ static const struct option report_longopts[] = {CMD_LONG_HELP,
                                                 CMD_LONG_JUNIT,
                                                 CMD_LONG_MARKDOWN,
                                                 {"html", required_argument, NULL, OPT_HTML},
+                                                {"top", required_argument, NULL, OPT_TOP},
                                                 CMD_LONG_ASCII,
                                                 CMD_LONG_BARS,
                                                 CMD_LONG_END};
+
+/* --top N: a whole number from 1 to HP_PROFILE_SUMMARY_TOP_MAX, as the plan's report.top. */
+static int report_top(struct report_args *a, const char *v)
+{
+  char *end;
+  long n;
+
+  errno = 0;
+  n = v ? strtol(v, &end, 10) : 0;
+  if (v == NULL || *v == '\0' || *end != '\0' || errno || n < 1 || n > HP_PROFILE_SUMMARY_TOP_MAX) {
+    fprintf(stderr, "hprun: report: --top needs a whole number from 1 to %d, got '%s'\n",
+            HP_PROFILE_SUMMARY_TOP_MAX, v ? v : "");
+    return HP_EXIT_USAGE;
+  }
+  a->top = (int)n;
+  return CMD_GO_ON;
+}
 
 /* Takes one option or the session; returns CMD_GO_ON or the exit status. */
 static int report_option(struct report_args *a, int c, const char *v)
@@ -36,10 +57,13 @@ static int report_option(struct report_args *a, int c, const char *v)
   switch (c) {
   case 'h':
     printf("usage: hprun report SESSION [--format text|md|json|junit|html] [--junit FILE] "
-           "[--markdown FILE]\n                    [--html FILE] [--ascii | --bars]\nSESSION is a "
-           "session folder or "
+           "[--markdown FILE]\n                    [--html FILE] [--ascii | --bars] [--top N]\n"
+           "SESSION is a session folder or "
            "its summary.json. Prints the table (or the chosen format) and writes the requested "
-           "files. The table has overhead bars on a terminal (not with --ascii) or with --bars.\n");
+           "files. The table has overhead bars on a terminal (not with --ascii) or with --bars.\n"
+           "--top N: rows per profile table in md and json (1 to %d; default: the plan's "
+           "report.top, else %d).\n",
+           HP_PROFILE_SUMMARY_TOP_MAX, HP_PROFILE_SUMMARY_TOP);
     return HP_EXIT_OK;
   case OPT_FORMAT:
     if (!(a->format = v))
@@ -49,6 +73,7 @@ static int report_option(struct report_args *a, int c, const char *v)
     if (!(a->html = v))
       return HP_EXIT_USAGE;
     break;
+  case OPT_TOP: return report_top(a, v);
   case CMD_OPT_JUNIT:
   case CMD_OPT_MARKDOWN:
   case CMD_OPT_ASCII:
@@ -108,6 +133,8 @@ int cmd_report(int argc, char **argv)
     code = HP_EXIT_IO;
     goto done;
   }
+  if (a.top > 0)
+    s->report_top = a.top;
   if (strcmp(a.format, "text") == 0)
     hp_report_table_bars(s, stdout, cmd_reports_bars(&a.reports));
   else {

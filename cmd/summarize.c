@@ -13,7 +13,7 @@
 static const char usage_text[] =
     "usage: hprun summarize [--format text|json|md|csv] [--top N] [--categories FILE|SET]\n"
     "                       [--wide] [--quiet-warnings] [--roofline [--peaks FILE]]\n"
-    "                       [-j N] PATH...\n"
+    "                       [--metrics LIST] [-j N] PATH...\n"
     "\n"
     "Summarises hipprof, rocprof, rocprofv3 and ncu output. Each PATH is a file or a folder\n"
     "(read recursively; files that are not profiler output are ignored).\n"
@@ -28,6 +28,7 @@ static const char usage_text[] =
     "  --peaks FILE       the ceilings for --roofline (a peaks file: hprun peaks, configs/peaks/)\n"
     "  -j, --jobs N       read N files at a time (default: one per CPU); the output is the same\n"
     "                     for every N\n"
+    "  --metrics LIST     ncu tables: only these metrics (ncu's --metrics list; default: all)\n"
     "\n"
     "Exit status: 0 success, 2 usage error, 4 a path could not be read.\n";
 
@@ -81,6 +82,7 @@ enum {
   OPT_WIDE,
   OPT_ROOFLINE,
   OPT_PEAKS,
+  OPT_METRICS,
   OPT_JOBS = 'j'
 };
 
@@ -94,6 +96,7 @@ static const struct option sum_longopts[] = {
     {"roofline", no_argument, NULL, OPT_ROOFLINE},
     {"peaks", required_argument, NULL, OPT_PEAKS},
     {"jobs", required_argument, NULL, OPT_JOBS},
+    {"metrics", required_argument, NULL, OPT_METRICS},
     CMD_LONG_END};
 
 /* Takes one option or PATH; returns CMD_GO_ON or the exit status. */
@@ -127,6 +130,11 @@ static int sum_option(struct sum_args *a, int c, const char *v)
     if (*v == '\0' || *end != '\0' || errno || n < 0 || n > 1000000000)
       return usage("--top needs a whole number >= 0", v);
     a->opts.top = (int)n;
+    break;
+  case OPT_METRICS:
+    if (v == NULL || v[0] == '\0')
+      return usage("--metrics needs a list of ncu metrics", v);
+    a->opts.metrics = v;
     break;
   case OPT_CATEGORIES:
     if (v == NULL)

@@ -8,6 +8,7 @@
 #include "util/fsutil.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* One run per pass is parsed: all runs of a pass are the same program under the same mode, and the
  * first that succeeded stands for them. A run without a folder (a summary.json read back lacks
@@ -29,6 +30,11 @@ void hp__session_parse_profiles(hp_session *s, const hp_category_rule *cats, siz
       continue;
     if (cats)
       hp_profile_set_categories(pr->profile, cats, ncats);
+    /* What the run asked ncu for is what its tables show (docs/summary.md, `profile`). */
+    free(pr->ncu_metrics);
+    pr->ncu_metrics = NULL;
+    if (pr->tool && strcmp(pr->tool, "ncu") == 0)
+      hp_ncu_requested_metrics(pick->command, &pr->ncu_metrics);
     dir = hp__path_join(s->dir, pick->dir);
     if (dir)
       hp_profile_add_path(pr->profile, dir, diags);

@@ -90,6 +90,7 @@ void hp__pass_result_free(hp_pass_result *pr)
   free(pr->advice);
   free(pr->mem_note);
   free(pr->xk_name);
+  free(pr->ncu_metrics);
   hp_profile_free(pr->profile);
   hp_roofline_free(pr->roofline);
   free(pr->ranks);

@@ -137,6 +137,7 @@ typedef struct hp_app {
   char *iterations_metric; /* NULL: not given */
   char *region;            /* NULL: none */
   long iterations_line;    /* where iterations_metric was given, for messages */
+  long region_line;        /* where region was given, for messages */
 } hp_app;
 
 typedef struct hp_metric_spec {
@@ -282,6 +283,9 @@ typedef struct hp_plan {
   long combo;
 
   hp_launcher launcher; /* `launcher:`; kind local by default */
+  /* `report: {top: N}`: rows per profile table in summary.json and report.md (kernels, ncu
+   * kernels, ...); 0: HP_PROFILE_SUMMARY_TOP (lib/plan/report.c). */
+  int report_top;
 } hp_plan;
 
 /* Loads and validates a plan. On success *out is a new plan (free with hp_plan_free). On failure

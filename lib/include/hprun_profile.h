@@ -99,13 +99,27 @@ typedef struct hp_profile_opts {
   int name_width; /* terminal cut of long names in text output; 0 = 60 */
   int wide;       /* text and Markdown: full kernel names, not short ones, never cut */
   int child_top;  /* JSON: rows per nested table (a kernel's metrics, counters); 0 = all */
+  /* The ncu metrics the profiled run asked for: a comma-separated list as ncu's --metrics takes
+   * it (a name, a base name standing for its rollups, or `regex:ERE`). The ncu table then shows
+   * only those; NULL or "" shows every measured metric (sections, --set). Launch and device
+   * constants are never metrics either way. hp_ncu_requested_metrics finds it in a command. */
+  const char *metrics;
 } hp_profile_opts;
 
 /* What summary.json embeds of each profile: the top HP_PROFILE_SUMMARY_TOP rows of each table and
  * HP_PROFILE_SUMMARY_CHILD rows of each nested one; the whole profile goes to a CSV file beside
  * it (docs/summary.md). */
 #define HP_PROFILE_SUMMARY_TOP 20
-#define HP_PROFILE_SUMMARY_CHILD 40
+/* The largest top-N a plan (`report: {top: N}`) or `hprun report --top` may ask for. */
+#define HP_PROFILE_SUMMARY_TOP_MAX 1000
+#define HP_PROFILE_SUMMARY_CHILD 20
+
+/* The metrics an ncu command line asks for, for hp_profile_opts.metrics: the value of its
+ * --metrics when it has no --section, --set or --section-folder (which add the sections'
+ * metrics), else NULL. `command` is a shell-quoted command line (hp_run.command); the options are
+ * read after the word whose base name starts with "ncu" (after a launcher such as srun), up to
+ * the program. *out is malloc'd (free it) or NULL. 0 or HP_ENOMEM. */
+int hp_ncu_requested_metrics(const char *command, char **out);
 
 /* Writes the summary. Text and Markdown show kernels by short, unique names (`void
  * native::elementwise_kernel<128, 4, ...direct_copy_kernel_cuda...>(...)` as

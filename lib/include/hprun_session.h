@@ -130,6 +130,9 @@ typedef struct hp_pass_result {
   const char *xc_note;          /* why a figure is missing or what limits it (static), or NULL */
   struct hp_roofline *roofline; /* the profile's kernels on the roofline; NULL when none */
   hp_rank_stats *ranks;         /* over the ranks of launched runs; NULL when none */
+  /* The ncu metrics the profiled run asked for (hp_ncu_requested_metrics of its command), which
+   * the summary's ncu tables show; NULL: every measured metric (sections, other tools). */
+  char *ncu_metrics;
 } hp_pass_result;
 
 /* Why a session (or a comparison) fails, one per pass and reason: the exit code's explanation.
@@ -188,6 +191,10 @@ typedef struct hp_session {
   size_t nparams;
   struct hp_combo *combos; /* the sweep's combinations, in the plan's order; NULL otherwise */
   size_t ncombos;
+  /* Rows per profile table (kernels, ncu kernels, ...) in summary.json and report.md: the plan's
+   * `report: {top: N}` (read again from the plan copy), or `hprun report --top N`; 0: the
+   * default, HP_PROFILE_SUMMARY_TOP. */
+  int report_top;
 } hp_session;
 
 /* One combination of a sweep session. */

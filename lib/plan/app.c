@@ -65,8 +65,9 @@ static void parse_crosscheck(hp__loader *ld, const hp__mapent *e, hp_app *a)
     a->iterations_line = (long)im->start_mark.line + 1;
   if (it && im)
     hp__plan_err(ld, im, "give `app.iterations` or `app.iterations_metric`, not both");
-  if (hp__plan_str(ld, "app.region", e[A_REGION].val, HP__NONEMPTY, &a->region) == 1 &&
-      strpbrk(a->region, "/@\"\n") != NULL)
+  if (hp__plan_str(ld, "app.region", e[A_REGION].val, HP__NONEMPTY, &a->region) == 1)
+    a->region_line = (long)e[A_REGION].val->start_mark.line + 1;
+  if (a->region && strpbrk(a->region, "/@\"\n") != NULL)
     hp__plan_err(ld, e[A_REGION].val,
                  "`app.region` may not hold '/', '@', '\"' or a line break (ncu reads them as "
                  "separators): give the range name as the app pushes it");

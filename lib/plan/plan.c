@@ -140,12 +140,13 @@ enum {
   K_ROOFLINE,
   K_PARAMETERS,
   K_LAUNCHER,
+  K_REPORT,
   K_N
 };
 static const char *const top_keys[] = {
     "name",       "output",     "repeat",   "warmup",     "order",    "seed",       "app",
     "profiler",   "metrics",    "passes",   "variants",   "gates",    "thresholds", "sampler",
-    "categories", "keep_going", "roofline", "parameters", "launcher", NULL};
+    "categories", "keep_going", "roofline", "parameters", "launcher", "report",     NULL};
 static const char *const orders[] = {"interleaved", "sequential", "abba", "random", NULL};
 
 static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
@@ -186,6 +187,8 @@ static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
     hp__plan_parse_categories(ld, &e[K_CATEGORIES], &p->categories, &p->ncategories);
   hp__plan_parse_roofline(ld, e[K_ROOFLINE].val, p);
   hp__plan_parse_launcher(ld, e[K_LAUNCHER].val, &p->launcher);
+  hp__plan_parse_report(ld, e[K_REPORT].val, p);
+  hp__plan_check_region(ld, p);
 }
 
 /* The plan with every default set, before the file is read. */

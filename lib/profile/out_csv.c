@@ -111,7 +111,7 @@ static int csv_child_lines(csv_ctx *c, const hp__table *t, const hp__rows *r, si
   size_t i;
   int rc, first;
 
-  if ((rc = hp__rows_open(&cr, t->child, c->p, NULL, id)) != 0)
+  if ((rc = hp__rows_open(&cr, t->child, c->p, c->o, id)) != 0)
     return rc;
   for (i = 0; i < cr.n && rc == 0; i++) {
     first = 1;

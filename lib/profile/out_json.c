@@ -2,7 +2,9 @@
  * The JSON document of a profile summary, rendered from the table descriptions
  * (profile/table.h): `hprun summarize --format json` and the "profile" object a session embeds
  * in summary.json (hp__profile_json). Every table is an array of objects, one member per JSON
- * column, with its child rows as an array after them; docs/summarize.md lists the keys.
+ * column, with its child rows as an array after them; docs/summarize.md lists the keys. A child
+ * row (a kernel's ncu metric, PMC counter, stack origin) is written on one line: indented member
+ * by member, the many small rows of a summary's nested tables were most of its bytes.
  */
 #include "profile/out.h"
 #include "profile/table.h"
@@ -11,7 +13,8 @@
 #include <string.h>
 
 static int json_table(hp__json *j, const hp__table *t, const hp_profile *p,
-                      const hp_profile_opts *o, size_t parent, size_t limit, hp__buf *tmp);
+                      const hp_profile_opts *o, size_t parent, size_t limit, hp__buf *tmp,
+                      int oneline);
 
 /* The keys of the tables a file fed, in bit order. */
 static void json_tables_bits(hp__json *j, unsigned bits)
@@ -82,13 +85,15 @@ static int json_members(hp__json *j, const hp__table *t, const hp__rows *r, size
 }
 
 static int json_row(hp__json *j, const hp__table *t, const hp__rows *r, size_t id,
-                    const hp_profile_opts *o, hp__buf *tmp)
+                    const hp_profile_opts *o, hp__buf *tmp, int oneline)
 {
   size_t k;
   hp__cell c;
-  int rc = 0;
+  int rc = 0, pretty = j->pretty;
 
   hp__json_obj_begin(j);
+  if (oneline)
+    j->pretty = 0;
   for (k = 0; k < t->ncols && rc == 0; k++) {
     const hp__col *col = &t->cols[k];
     if (!(col->in & HP__IN_JSON) || (col->flags & HP__C_MEMBER))
@@ -105,9 +110,9 @@ static int json_row(hp__json *j, const hp__table *t, const hp__rows *r, size_t i
     hp__rows cr;
     size_t limit = o && o->child_top > 0 ? (size_t)o->child_top : 0;
     hp__json_key(j, t->child->key);
-    rc = json_table(j, t->child, r->p, NULL, id, limit, tmp);
+    rc = json_table(j, t->child, r->p, o, id, limit, tmp, 1);
     /* A cut nested table says how many rows it has (the CSV file holds them all). */
-    if (rc == 0 && limit && hp__rows_open(&cr, t->child, r->p, NULL, id) == 0) {
+    if (rc == 0 && limit && hp__rows_open(&cr, t->child, r->p, o, id) == 0) {
       if (cr.total > limit) {
         char key[64];
         snprintf(key, sizeof(key), "%s_total", t->child->key);
@@ -117,12 +122,14 @@ static int json_row(hp__json *j, const hp__table *t, const hp__rows *r, size_t i
     }
   }
   hp__json_obj_end(j);
+  j->pretty = pretty;
   return rc;
 }
 
 /* A table's rows as an array; a table with a note as {"note", "entries", "dropped"}. */
 static int json_table(hp__json *j, const hp__table *t, const hp_profile *p,
-                      const hp_profile_opts *o, size_t parent, size_t limit, hp__buf *tmp)
+                      const hp_profile_opts *o, size_t parent, size_t limit, hp__buf *tmp,
+                      int oneline)
 {
   hp__rows r;
   size_t i;
@@ -139,7 +146,7 @@ static int json_table(hp__json *j, const hp__table *t, const hp_profile *p,
   }
   hp__json_arr_begin(j);
   for (i = 0; i < r.n && rc == 0; i++)
-    rc = json_row(j, t, &r, hp__rows_id(&r, i), o, tmp);
+    rc = json_row(j, t, &r, hp__rows_id(&r, i), o, tmp, oneline);
   hp__json_arr_end(j);
   if (t->note) {
     hp__json_kint(j, "dropped", t->dropped ? t->dropped(p) : 0);
@@ -178,7 +185,7 @@ int hp__profile_json(const hp_profile *p, hp__json *j, const hp_profile_opts *o)
   hp__json_obj_begin(j);
   hp__json_kint(j, "schema", 1);
   hp__json_key(j, "files");
-  if ((r = json_table(j, &hp__files_table, p, o, 0, 0, &tmp)) != 0)
+  if ((r = json_table(j, &hp__files_table, p, o, 0, 0, &tmp, 0)) != 0)
     goto fail;
   hp__json_kint(j, "ignored_files", (long long)p->nignored);
   {
@@ -194,7 +201,7 @@ int hp__profile_json(const hp_profile *p, hp__json *j, const hp_profile_opts *o)
     goto fail;
   for (i = 0; i < hp__ntables; i++) {
     hp__json_key(j, hp__tables[i]->key);
-    if ((r = json_table(j, hp__tables[i], p, o, 0, 0, &tmp)) != 0)
+    if ((r = json_table(j, hp__tables[i], p, o, 0, 0, &tmp, 0)) != 0)
       goto fail;
   }
   hp__json_obj_end(j);

@@ -459,7 +459,7 @@ static void section(out_ctx *c, const hp__table *t, const hp__rows *r, size_t i,
     emit(c, &g, title, 0, 0);
     grid_free(&g);
   }
-  if (hp__rows_open(&cr, t->child, c->p, NULL, id) == 0) {
+  if (hp__rows_open(&cr, t->child, c->p, c->o, id) == 0) {
     build_grid(c, t->child, &cr, &g);
     if (!record || g.nrows || g.err)
       emit(c, &g, record ? t->child->title : title, 0, 0);

@@ -67,10 +67,12 @@ static const char *const nwant[] = {
 /* Column prefixes of the raw page that are not measurements. ncu prints ~250 device attributes
  * and ~50 launch properties with every launch, whatever was asked: shown as metrics they bury the
  * one that was (gpu__time_duration.sum). Device properties are the same for every launch on one
- * GPU; launch properties are the same for every launch of one kernel shape. */
-static const char *const device_prefixes[] = {"device__", "c2clink__",    "nvlink__",      "numa__",
-                                              "pci__",    "sm__maximum_", "smsp__maximum_"};
-static const char *const launch_prefixes[] = {"launch__", "profiler__"};
+ * GPU; launch properties are the same for every launch of one kernel shape (sm__maximum_* is the
+ * kernel's theoretical occupancy: 100% for one, 18.75% for another on the H200). */
+static const char *const device_prefixes[] = {"device__", "c2clink__", "nvlink__", "numa__",
+                                              "pci__"};
+static const char *const launch_prefixes[] = {"launch__", "profiler__", "sm__maximum_",
+                                              "smsp__maximum_"};
 
 int hp__ncu_metric_class(const char *name, size_t n)
 {

@@ -84,6 +84,8 @@ typedef struct hp__rows {
   size_t n;        /* rows shown: total, or fewer under --top */
   size_t parent;   /* a child table's parent row id */
   double sum;      /* time tables: the total for percentages */
+  /* The writer's options (may be NULL): the ncu metrics asked for. */
+  const hp_profile_opts *o;
 } hp__rows;
 
 /* Table properties. */
@@ -131,7 +133,7 @@ extern const hp__table hp__files_table;
 /* The descriptions (tables*.c). */
 extern const hp__table hp__tab_api, hp__tab_hsa, hp__tab_copies, hp__tab_kernels,
     hp__tab_categories, hp__tab_stacks, hp__tab_pmc, hp__tab_leaks, hp__tab_ncu, hp__tab_agents,
-    hp__tab_ncu_device;
+    hp__tab_ncu_device, hp__tab_ncu_launch;
 /* compute-sanitizer (san_table.c). */
 extern const hp__table hp__tab_san_runs, hp__tab_san_kinds, hp__tab_san_kernels;
 

@@ -10,10 +10,10 @@
 #include <string.h>
 
 const hp__table *const hp__tables[] = {
-    &hp__tab_api,        &hp__tab_hsa,         &hp__tab_copies,     &hp__tab_kernels,
-    &hp__tab_categories, &hp__tab_stacks,      &hp__tab_pmc,        &hp__tab_leaks,
-    &hp__tab_ncu,        &hp__tab_agents,      &hp__tab_ncu_device, &hp__tab_san_runs,
-    &hp__tab_san_kinds,  &hp__tab_san_kernels,
+    &hp__tab_api,        &hp__tab_hsa,       &hp__tab_copies,      &hp__tab_kernels,
+    &hp__tab_categories, &hp__tab_stacks,    &hp__tab_pmc,         &hp__tab_leaks,
+    &hp__tab_ncu,        &hp__tab_agents,    &hp__tab_ncu_device,  &hp__tab_ncu_launch,
+    &hp__tab_san_runs,   &hp__tab_san_kinds, &hp__tab_san_kernels,
 };
 const size_t hp__ntables = sizeof(hp__tables) / sizeof(hp__tables[0]);
 
@@ -28,6 +28,7 @@ int hp__rows_open(hp__rows *r, const hp__table *t, const hp_profile *p, const hp
   memset(r, 0, sizeof(*r));
   r->p = p;
   r->parent = parent;
+  r->o = o;
   if ((rc = t->open(r, t->arg)) != 0) {
     hp__rows_free(r);
     return rc;

@@ -4,11 +4,14 @@
  *
  * ncu's raw page repeats ~250 device attributes and ~50 launch properties on every row, whatever
  * was asked (parse_ncu.c classes each column, hp__ncu_metric_class). Only measured metrics are
- * metrics here: the ones asked for with --metrics, or those of the chosen sections. Launch
- * constants become one "launch" line per kernel, device attributes one small table. Text shows
+ * metrics here: the ones asked for with --metrics (hp_profile_opts.metrics, from the pass's
+ * command line: ncu_request.c), or those of the chosen sections. Launch constants the same for
+ * every kernel form one table (ncu_launch), the rest one "launch" line per kernel; device
+ * attributes one small table. Text shows
  * each metric's average in a readable unit (ns as us or ms, bytes as KB/MB/GB, hz as GHz, %);
  * JSON and CSV keep ncu's own numbers and units.
  */
+#include "profile/ncu_request.h"
 #include "profile/table.h"
 
 #include <math.h>
@@ -63,6 +66,7 @@ enum {
   N_GRID,
   N_GRID_VARIES,
   N_LAUNCH,
+  N_LAUNCH_SHORT,
   N_METRIC,
   N_UNIT,
   N_SUM,
@@ -75,14 +79,15 @@ static const hp__col ncu_cols[] = {
     {.key = "kernel",
      .type = HP__V_STR,
      .in = JC,
-     .flags = HP__C_NAME | HP__C_KNAME,
+     .flags = HP__C_NAME | HP__C_KEY | HP__C_KNAME,
      .field = N_KERNEL},
     {.key = "launches", .type = HP__V_INT, .in = JC, .field = N_LAUNCHES},
     {.key = "block_size", .type = HP__V_STR, .in = JC, .field = N_BLOCK},
     {.key = "block_size_varies", .type = HP__V_BOOL, .in = HP__IN_JSON, .field = N_BLOCK_VARIES},
     {.key = "grid_size", .type = HP__V_STR, .in = JC, .field = N_GRID},
     {.key = "grid_size_varies", .type = HP__V_BOOL, .in = HP__IN_JSON, .field = N_GRID_VARIES},
-    {.key = "launch", .type = HP__V_STR, .in = HP__IN_ALL, .field = N_LAUNCH},
+    {.key = "launch", .type = HP__V_STR, .in = JC, .field = N_LAUNCH},
+    {.key = "launch", .type = HP__V_STR, .in = HP__IN_TEXT, .field = N_LAUNCH_SHORT},
 };
 
 static const hp__col metric_cols[] = {
@@ -117,12 +122,90 @@ static int class_ids(hp__rows *r, const hp__ncu_kernel *k, int cls)
   return rc;
 }
 
+/* The metrics ncu's Speed Of Light and Occupancy sections show (ncu's SpeedOfLight.section and
+ * Occupancy.section: Duration, Compute (SM) and Memory Throughput, ...). A section's raw page
+ * carries ~300 metrics in name order; a summary cut to its first rows shows these first. */
+static const char *const headline[] = {
+    "gpu__time_duration.sum",
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+    "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",
+    "l1tex__throughput.avg.pct_of_peak_sustained_active",
+    "lts__throughput.avg.pct_of_peak_sustained_elapsed",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "sm__warps_active.avg.per_cycle_active",
+    "gpc__cycles_elapsed.max",
+    "sm__cycles_active.avg",
+    "dram__cycles_elapsed.avg.per_second",
+    "gpc__cycles_elapsed.avg.per_second",
+    "dram__bytes.sum",
+    "dram__bytes_read.sum",
+    "dram__bytes_write.sum",
+};
+
+typedef struct ranked {
+  size_t rank, id;
+} ranked;
+
+static int cmp_ranked(const void *a, const void *b)
+{
+  const ranked *x = a, *y = b;
+
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Puts the headline metrics first, in headline order; the rest keep theirs. */
+static int headline_first(hp__rows *r)
+{
+  size_t nh = sizeof(headline) / sizeof(headline[0]), i, h, n;
+  ranked *v = malloc((r->total ? r->total : 1) * sizeof(*v));
+  const char *name;
+
+  if (v == NULL)
+    return HP_ENOMEM;
+  for (i = 0; i < r->total; i++) {
+    n = hp__ncu_metric_name(r->p, (uint32_t)r->id[i], &name);
+    for (h = 0; h < nh && !(strlen(headline[h]) == n && memcmp(headline[h], name, n) == 0); h++)
+      ;
+    v[i].rank = h;
+    v[i].id = r->id[i];
+  }
+  qsort(v, r->total, sizeof(*v), cmp_ranked);
+  for (i = 0; i < r->total; i++)
+    r->id[i] = v[i].id;
+  free(v);
+  return 0;
+}
+
+/* The kernel's measured metrics, only the requested ones when the run named them, the headline
+ * ones first. A kernel none of whose metrics match (a list from another run, a name ncu spells
+ * differently) shows them all: an empty table would hide that the filter, not the profile, is at
+ * fault. */
 static int metrics_open(hp__rows *r, int arg)
 {
   const hp__ncu_kernel *k = &r->p->ncu[r->parent];
+  hp__ncu_want w;
+  const char *name;
+  size_t i, m = 0, n;
+  int rc;
 
   r->src = k;
-  return class_ids(r, k, HP__MC_METRIC);
+  if ((rc = class_ids(r, k, HP__MC_METRIC)) != 0 || (rc = headline_first(r)) != 0 || r->o == NULL ||
+      r->o->metrics == NULL)
+    return rc;
+  if ((rc = hp__ncu_want_init(&w, r->o->metrics)) == 0 && !w.all) {
+    for (i = 0; i < r->total; i++) {
+      n = hp__ncu_metric_name(r->p, (uint32_t)r->id[i], &name);
+      if (hp__ncu_want_match(&w, name, n))
+        r->id[m++] = r->id[i];
+    }
+    if (m > 0)
+      r->total = m;
+  }
+  hp__ncu_want_free(&w);
+  return rc;
 }
 
 static int metrics_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
@@ -148,19 +231,59 @@ static int metrics_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp_
   return 0;
 }
 
+/* In CSV a table of its own, led by the kernel: flattened into the ncu table, each of a --set
+ * basic kernel's ~300 metric rows repeated the kernel's launch line (18 MB from a 1.7 MB CSV). */
 static const hp__table metrics_table = {
     .key = "metrics",
     .title = "metrics",
+    .csv_table = "ncu_metrics",
     .cols = metric_cols,
     .ncols = sizeof(metric_cols) / sizeof(metric_cols[0]),
     .open = metrics_open,
     .get = metrics_get,
 };
 
-/* "registers_per_thread=32 shared_mem_per_block_static=0 ...": the kernel's launch constants,
- * without their launch__ prefix, each its average over the launches. */
-static int launch_line(const hp__rows *r, const hp__ncu_kernel *k, hp__cell *c, hp__buf *tmp)
+/* 1 when launch constant `id` has one value, *v, over every kernel that has it: it then belongs
+ * in the ncu_launch table, once, not in each kernel's launch line. */
+static int launch_common(const hp_profile *p, size_t id, double *v)
 {
+  size_t i, seen = 0;
+  double x;
+
+  for (i = 0; i < p->ncu_names.n; i++) {
+    if (id >= p->ncu[i].ncap || p->ncu[i].mn[id] == 0)
+      continue;
+    x = p->ncu[i].msum[id] / (double)p->ncu[i].mn[id];
+    if (seen++ && x != *v)
+      return 0;
+    *v = x;
+  }
+  return seen > 0;
+}
+
+/* What text and Markdown show of a kernel's launch (ncu's Launch Statistics and Occupancy
+ * sections): the whole line is ~50 values and ~1.5 KB a kernel; JSON and CSV have it. */
+static const char *const launch_short[] = {
+    "launch__registers_per_thread", "launch__shared_mem_per_block",
+    "launch__waves_per_multiprocessor", "sm__maximum_warps_per_active_cycle_pct", NULL};
+
+static int is_short(const char *name, size_t n)
+{
+  size_t i;
+
+  for (i = 0; launch_short[i]; i++)
+    if (strlen(launch_short[i]) == n && memcmp(launch_short[i], name, n) == 0)
+      return 1;
+  return 0;
+}
+
+/* "registers_per_thread=32 shared_mem_per_block_static=0 ...": the kernel's launch constants that
+ * differ between kernels (r->own marks the common ones), without their launch__ prefix, each its
+ * average over the launches; with `brief`, only those of launch_short. */
+static int launch_line(const hp__rows *r, const hp__ncu_kernel *k, int brief, hp__cell *c,
+                       hp__buf *tmp)
+{
+  const unsigned char *common = r->own;
   hp__rows lr;
   const char *name;
   size_t i, n;
@@ -174,7 +297,11 @@ static int launch_line(const hp__rows *r, const hp__ncu_kernel *k, hp__cell *c, 
     return rc;
   }
   for (i = 0; i < lr.total && rc == 0; i++) {
+    if (common && common[lr.id[i]])
+      continue;
     n = hp__ncu_metric_name(r->p, (uint32_t)lr.id[i], &name);
+    if (brief && !is_short(name, n))
+      continue;
     if (n > 8 && memcmp(name, "launch__", 8) == 0) {
       name += 8;
       n -= 8;
@@ -192,6 +319,14 @@ static int launch_line(const hp__rows *r, const hp__ncu_kernel *k, hp__cell *c, 
 
 static int ncu_open(hp__rows *r, int arg)
 {
+  size_t nm = r->p->metrics.n, i;
+  unsigned char *common = calloc(nm ? nm : 1, 1);
+  double v;
+
+  if ((r->own = common) == NULL)
+    return HP_ENOMEM;
+  for (i = 0; i < nm; i++)
+    common[i] = r->p->metric_class[i] == HP__MC_LAUNCH && launch_common(r->p, i, &v);
   return hp__rows_sort_by_count(r, r->p->ncu_names.n, r->p->ncu, sizeof(*r->p->ncu),
                                 offsetof(hp__ncu_kernel, launches));
 }
@@ -207,7 +342,8 @@ static int ncu_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf
   case N_GRID: hp__cell_setstr(c, k->grid); break;
   case N_BLOCK_VARIES: hp__cell_setint(c, k->block_varies); break;
   case N_GRID_VARIES: hp__cell_setint(c, k->grid_varies); break;
-  case N_LAUNCH: return launch_line(r, k, c, tmp);
+  case N_LAUNCH: return launch_line(r, k, 0, c, tmp);
+  case N_LAUNCH_SHORT: return launch_line(r, k, 1, c, tmp);
   }
   return 0;
 }
@@ -314,4 +450,78 @@ const hp__table hp__tab_ncu_device = {
     .flags = HP__TF_TOP | HP__TF_COUNT,
     .open = device_open,
     .get = device_get,
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The launch constants that every kernel shares (cluster sizes, the context, limits of the GPU
+ * that ncu reports per launch), once; those that differ stay in each kernel's launch line. */
+
+enum {
+  L_NAME,
+  L_UNIT,
+  L_VALUE,
+  L_KERNELS
+};
+
+static const hp__col launch_cols[] = {
+    {.key = "name", .head = "constant", .type = HP__V_STR, .in = HP__IN_ALL, .field = L_NAME},
+    {.key = "unit", .type = HP__V_STR, .in = HP__IN_ALL, .field = L_UNIT},
+    {.key = "value",
+     .type = HP__V_NUM,
+     .in = HP__IN_ALL,
+     .flags = R,
+     .field = L_VALUE,
+     .tfmt = "%.10g"},
+    {.key = "kernels", .type = HP__V_INT, .in = JC, .field = L_KERNELS},
+};
+
+static int launch_open(hp__rows *r, int arg)
+{
+  const hp_profile *p = r->p;
+  size_t nm = p->metrics.n, k, m = 0;
+  double v;
+
+  if ((r->id = malloc((nm ? nm : 1) * sizeof(*r->id))) == NULL)
+    return HP_ENOMEM;
+  for (k = 0; k < nm; k++)
+    if (p->metric_class[k] == HP__MC_LAUNCH && launch_common(p, k, &v))
+      r->id[m++] = k;
+  r->total = m;
+  return 0;
+}
+
+static int launch_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
+{
+  const hp_profile *p = r->p;
+  long long kernels = 0;
+  double v = 0;
+  size_t i;
+
+  switch (field) {
+  case L_NAME:
+    c->ok = 1;
+    c->len = hp__ncu_metric_name(p, (uint32_t)id, &c->s);
+    break;
+  case L_UNIT: hp__cell_setstr(c, p->metric_unit[id]); break;
+  case L_VALUE:
+    launch_common(p, id, &v);
+    hp__cell_setnum(c, v);
+    break;
+  case L_KERNELS:
+    for (i = 0; i < p->ncu_names.n; i++)
+      kernels += id < p->ncu[i].ncap && p->ncu[i].mn[id] > 0;
+    hp__cell_setint(c, kernels);
+    break;
+  }
+  return 0;
+}
+
+const hp__table hp__tab_ncu_launch = {
+    .key = "ncu_launch",
+    .title = "ncu: launch constants shared by every kernel",
+    .cols = launch_cols,
+    .ncols = sizeof(launch_cols) / sizeof(launch_cols[0]),
+    .flags = HP__TF_COUNT,
+    .open = launch_open,
+    .get = launch_get,
 };

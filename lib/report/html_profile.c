@@ -181,8 +181,10 @@ static int html_rows(hp__buf *b, const hp__table *t, const hp__rows *rows)
   return r;
 }
 
-/* The counters of the first kernel of table t (PMC or ncu), under its name. */
-static int counter_table(hp__buf *b, const hp_profile *p, const hp__table *t, const char *what)
+/* The counters of the first kernel of table t (PMC or ncu), under its name; ncu's only those the
+ * pass asked for (o->metrics). */
+static int counter_table(hp__buf *b, const hp_profile *p, const hp_profile_opts *o,
+                         const hp__table *t, const char *what)
 {
   hp__rows rows, child;
   hp__buf tmp = HP__BUF_INIT;
@@ -208,7 +210,7 @@ static int counter_table(hp__buf *b, const hp_profile *p, const hp__table *t, co
     free(s);
   }
   r |= hp__buf_adds(b, "</code></h4>\n");
-  if (hp__rows_open(&child, t->child, p, NULL, id) == 0) {
+  if (hp__rows_open(&child, t->child, p, o, id) == 0) {
     r |= html_rows(b, t->child, &child);
     hp__rows_free(&child);
   } else
@@ -221,6 +223,7 @@ static int counter_table(hp__buf *b, const hp_profile *p, const hp__table *t, co
 static int pass_profile(hp__buf *b, const hp_pass_result *pr, size_t pi)
 {
   hp__buf charts = HP__BUF_INIT;
+  hp_profile_opts o = {0, 0, 0, 0, pr->ncu_metrics};
   int r = 0;
 
   r |= hp__buf_adds(b, "<h3>");
@@ -241,8 +244,8 @@ static int pass_profile(hp__buf *b, const hp_pass_result *pr, size_t pi)
                       "performance). Hover a bar for its figures.</figcaption>\n</figure>\n");
   }
   hp__buf_free(&charts);
-  r |= counter_table(b, pr->profile, &hp__tab_pmc, "PMC counters");
-  r |= counter_table(b, pr->profile, &hp__tab_ncu, "ncu metrics");
+  r |= counter_table(b, pr->profile, &o, &hp__tab_pmc, "PMC counters");
+  r |= counter_table(b, pr->profile, &o, &hp__tab_ncu, "ncu metrics");
   return r;
 }
 

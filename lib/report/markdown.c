@@ -22,10 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The profiles' tables: the top PROFILE_TOP rows of each (as `hprun summarize --top`), and no
- * table longer than PROFILE_ROWS rows (a kernel's counters). When the profiles are too large for
- * their budget, a profile is shown with the smaller figures, or left out. */
-#define PROFILE_TOP 10
+/* The profiles' tables: the session's top-N rows of each (as `hprun summarize --top`; the plan's
+ * `report: {top: N}`, default HP_PROFILE_SUMMARY_TOP), and no table longer than PROFILE_ROWS rows
+ * (a kernel's counters), or N when larger. When the profiles are too large for their budget, a
+ * profile is shown with the smaller figures, or left out. */
 #define PROFILE_ROWS 20
 #define PROFILE_TOP_SMALL 3
 #define PROFILE_ROWS_SMALL 5
@@ -298,7 +298,8 @@ int hp__md_text(hp__buf *b, const hp_session *s, const char *text, int mode)
 
 /* Appends the profile writer's Markdown to t with the session's paths relative and every table cut
  * to `rows` rows: the writer shows the top rows of each table, but all of a kernel's PMC counters
- * or ncu metrics, which can run to hundreds. summary.json keeps every row. */
+ * or ncu metrics, which can run to hundreds. The pass's <pass>.profile.csv keeps every row
+ * (summary.json only the top ones). */
 static int cut_tables(hp__buf *t, const hp_session *s, const char *text, size_t rows)
 {
   size_t lines = 0, cut = 0, len; /* lines of the current table; rows left out of it */
@@ -312,7 +313,8 @@ static int cut_tables(hp__buf *t, const hp_session *s, const char *text, size_t 
       /* The line that ends a table; the note needs a blank line before it, or GitHub reads it
        * as one more row. */
       if (cut)
-        r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see summary.json\n", cut);
+        r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see the pass's .profile.csv\n",
+                            cut);
       lines = cut = 0;
     } else if (++lines > rows + 2) { /* the header and the separator line are not rows */
       cut++;
@@ -321,17 +323,19 @@ static int cut_tables(hp__buf *t, const hp_session *s, const char *text, size_t 
     r |= md_text_n(t, s, text, len, HP__MD_RAW);
   }
   if (cut)
-    r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see summary.json\n", cut);
+    r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see the pass's .profile.csv\n", cut);
   return r;
 }
 
 /* The tables `hprun summarize --format md --top TOP` prints for the profile, each cut to `rows`
  * rows, into t (emptied first), without their "## Profile summary" title: the pass's heading
  * stands for it, so that the title does not repeat once per pass. */
-static int profile_text(const hp_session *s, const hp_profile *p, int top, size_t rows, hp__buf *t)
+static int profile_text(const hp_session *s, const hp_pass_result *pr, int top, size_t rows,
+                        hp__buf *t)
 {
   static const char title[] = "## Profile summary\n\n";
-  hp_profile_opts po = {top, 0, 0, 0};
+  hp_profile_opts po = hp__report_profile_opts(s, pr);
+  const hp_profile *p = pr->profile;
   const char *body;
   char *text = NULL;
   size_t tlen = 0;
@@ -339,6 +343,8 @@ static int profile_text(const hp_session *s, const hp_profile *p, int top, size_
   int r;
 
   hp__buf_reset(t);
+  po.top = top;
+  po.child_top = 0;
   if ((fp = open_memstream(&text, &tlen)) == NULL)
     return HP_ENOMEM;
   r = hp_profile_write(p, fp, HP_FMT_MD, &po);
@@ -359,8 +365,7 @@ static int profile_shrink(const hp_session *s, const hp_pass_result *pr, size_t 
   size_t full = t->len;
   int r;
 
-  if ((r = profile_text(s, pr->profile, PROFILE_TOP_SMALL, PROFILE_ROWS_SMALL, t)) != 0 ||
-      t->len <= share)
+  if ((r = profile_text(s, pr, PROFILE_TOP_SMALL, PROFILE_ROWS_SMALL, t)) != 0 || t->len <= share)
     return r;
   hp__buf_reset(t);
   return hp__buf_printf(t,
@@ -403,14 +408,14 @@ static int profiles_fit(const hp_session *s, hp__buf *t)
 static int md_profiles(hp__buf *b, const hp_session *s)
 {
   hp__buf *t = calloc(s->npasses ? s->npasses : 1, sizeof(*t));
-  size_t i;
-  int r = 0;
+  int r = 0, top = hp__report_profile_opts(s, NULL).top;
+  size_t i, rows = top > PROFILE_ROWS ? (size_t)top : PROFILE_ROWS;
 
   if (t == NULL)
     return HP_ENOMEM;
   for (i = 0; i < s->npasses && r == 0; i++)
     if (s->passes[i].profile && hp_profile_nfiles(s->passes[i].profile) > 0)
-      r = profile_text(s, s->passes[i].profile, PROFILE_TOP, PROFILE_ROWS, &t[i]);
+      r = profile_text(s, &s->passes[i], top, rows, &t[i]);
   if (r == 0)
     r = profiles_fit(s, t);
   for (i = 0; i < s->npasses && r == 0; i++)

@@ -30,7 +30,7 @@ char *hp__profile_csv_name(const char *pass)
 
 int hp__report_write_profile_csvs(const hp_session *s, int dirfd, hp_diags *diags)
 {
-  hp_profile_opts all = {0, 0, 1, 0};
+  hp_profile_opts all = {0, 0, 1, 0, NULL};
   size_t i;
   int first = 0;
 

@@ -6,6 +6,7 @@
 #include "report/report.h"
 
 #include <stdio.h>
+#include <string.h>
 
 const hp_metric_result *hp__report_primary(const hp_session *s)
 {
@@ -70,4 +71,15 @@ int hp__report_any_failing(const hp_cause *c, size_t n)
     if (hp_cause_fails(c[i].kind))
       return 1;
   return 0;
+}
+
+hp_profile_opts hp__report_profile_opts(const hp_session *s, const hp_pass_result *pr)
+{
+  hp_profile_opts o;
+
+  memset(&o, 0, sizeof(o));
+  o.top = s && s->report_top > 0 ? s->report_top : HP_PROFILE_SUMMARY_TOP;
+  o.child_top = HP_PROFILE_SUMMARY_CHILD;
+  o.metrics = pr ? pr->ncu_metrics : NULL;
+  return o;
 }

@@ -33,6 +33,11 @@ int hp__report_cause(hp__buf *b, const hp_cause *c);
 /* Whether any of the causes fails (an exit-code cause rather than a note). */
 int hp__report_any_failing(const hp_cause *c, size_t n);
 
+/* The options a pass's profile is rendered with in summary.json and report.md: the session's
+ * top-N (report_top, else HP_PROFILE_SUMMARY_TOP) rows per table, HP_PROFILE_SUMMARY_CHILD rows
+ * per nested table, and the ncu metrics the pass asked for. Points into pr (the caller's). */
+hp_profile_opts hp__report_profile_opts(const hp_session *s, const hp_pass_result *pr);
+
 /* term_bar.c: a pass's overhead bar, `width` cells of Unicode blocks on a log scale that ends at
  * max_ratio (at least 2x), written into buf (the caller's; 3 bytes a cell); "" for no value and a
  * single tick for a ratio <= 1. Returns 0 or HP_ERANGE (len 0). */

@@ -9,6 +9,7 @@
 #include "profile/out.h"
 #include "report/profile_csv.h"
 #include "report/roofline_table.h"
+#include "report/report.h"
 #include "report/summary_keys.h"
 #include "report/sweep.h"
 #include "report/summary_launch.h"
@@ -154,7 +155,8 @@ static void write_crosscheck(hp__json *j, const hp_pass_result *pr)
   hp__json_obj_end(j);
 }
 
-static void write_pass(hp__json *j, const hp_pass_result *pr, const hp_peaks *peaks)
+static void write_pass(hp__json *j, const hp_session *s, const hp_pass_result *pr,
+                       const hp_peaks *peaks)
 {
   int reference = pr->is_baseline || pr->is_reference;
   size_t i;
@@ -191,7 +193,7 @@ static void write_pass(hp__json *j, const hp_pass_result *pr, const hp_peaks *pe
   hp__json_key(j, HP__K_PASS_PROFILE);
   if (pr->profile) {
     /* Bounded: the top rows only; the pass's CSV file has every row (report/profile_csv.c). */
-    hp_profile_opts top = {HP_PROFILE_SUMMARY_TOP, 0, 0, HP_PROFILE_SUMMARY_CHILD};
+    hp_profile_opts top = hp__report_profile_opts(s, pr);
     char *csv = hp_profile_nfiles(pr->profile) ? hp__profile_csv_name(pr->name) : NULL;
     hp__profile_json(pr->profile, j, &top);
     hp__json_kstr(j, HP__K_PASS_PROFILE_CSV, csv);
@@ -275,7 +277,7 @@ int hp_report_json(const hp_session *s, char **out)
   hp__json_key(&j, HP__K_SESSION_PASSES);
   hp__json_arr_begin(&j);
   for (i = 0; i < s->npasses; i++)
-    write_pass(&j, &s->passes[i], s->peaks);
+    write_pass(&j, s, &s->passes[i], s->peaks);
   hp__json_arr_end(&j);
   hp__json_obj_end(&j);
   r = hp__json_end(&j);

@@ -447,6 +447,7 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
       (r = hp__session_plan_copy(s, &plan, diags)) != 0 ||
       (r = hp__summary_read_peaks(&rc, s)) != 0)
     goto fail;
+  s->report_top = plan ? plan->report_top : 0; /* report.top of the plan the session ran */
   hp__session_parse_profiles(s, plan ? plan->categories : NULL, plan ? plan->ncategories : 0,
                              diags);
   hp__session_crosscheck(s, plan);

@@ -76,6 +76,7 @@ static int record_init(hp__session_ctx *c)
   s->started = hp__session_now_iso();
   s->order = hp__strdup(order_name(plan->order));
   s->seed = plan->seed;
+  s->report_top = plan->report_top;
   s->repeat = c->opts->repeat > 0 ? c->opts->repeat : plan->repeat;
   s->warmup = plan->warmup;
   s->warn = plan->thresholds.warn;

@@ -808,17 +808,68 @@ static void test_err_syntax(void **state)
                 "found a tab character that violates indentation", NULL);
 }
 
+/* `report: {top: N}`: rows per profile table in summary.json and report.md (docs/plan.md). */
+static void test_report_top(void **state)
+{
+  hp_plan *p;
+
+  (void)state;
+  p = load_ok(BASE);
+  assert_int_equal(p->report_top, 0);
+  hp_plan_free(p);
+  p = load_ok(BASE "report: {top: 7}\n");
+  assert_int_equal(p->report_top, 7);
+  hp_plan_free(p);
+  p = load_ok(BASE "report:\n  top: 1000\n");
+  assert_int_equal(p->report_top, 1000);
+  hp_plan_free(p);
+  expect_error1(BASE "report: {top: 0}\n", 4, 15, "`report.top` must be an integer >= 1", NULL);
+  expect_error1(BASE "report: {top: 1001}\n", 4, 15, "`report.top` must be an integer <= 1000",
+                NULL);
+  expect_error1(BASE "report: {top: many}\n", 4, 15, "`report.top`", NULL);
+  expect_error1(BASE "report: {tpo: 3}\n", 4, 10, "unknown key `tpo` in `report` (known keys: top)",
+                NULL);
+  expect_error1(BASE "report: 20\n", 4, 9, "`report`", NULL);
+}
+
+/* app.region with a tool that only records the range: the plan loads, with one warning at the
+ * region's line naming the tool and the pass; with ncu alone, no message. */
+static void test_region_warning(void **state)
+{
+  static const char text[] = "app: {command: ./app, region: timed}\nmetrics: [m]\n"
+                             "profiler: {tool: rocprofv3}\npasses: [normal, {name: kt, mode: "
+                             "kernel-trace}]\n";
+  hp_plan *p = NULL;
+  hp_diags d;
+  const hp_diag *w;
+
+  (void)state;
+  assert_int_equal(load_text(text, &p, &d), 0);
+  assert_int_equal(d.count, 1);
+  w = d.head;
+  assert_int_equal(w->level, HP_DIAG_WARNING);
+  assert_int_equal(w->line, 1);
+  assert_non_null(strstr(w->msg, "`app.region: timed` is not applied to pass `kt`"));
+  assert_non_null(strstr(w->msg, "--marker-trace"));
+  hp_diags_free(&d);
+  hp_plan_free(p);
+  p = load_ok("app: {command: ./app, region: timed}\nmetrics: [m]\nprofiler: {tool: ncu}\n"
+              "passes: [normal, {name: t, mode: time}]\n");
+  hp_plan_free(p);
+}
+
 static void test_err_unknown_key(void **state)
 {
   (void)state;
   expect_error1(BASE "repaet: 3\n", 4, 1, "unknown key `repaet` at the top level",
                 "(did you mean `repeat`?)", NULL);
   expect_error1(BASE "Passes: []\n", 4, 1, "unknown key `Passes`", "did you mean `passes`?", NULL);
-  expect_error1(BASE "colour: blue\n", 4, 1, "unknown key `colour`",
-                "(known keys: name, output, "
-                "repeat, warmup, order, seed, app, profiler, metrics, passes, variants, gates, "
-                "thresholds, sampler, categories, keep_going, roofline, parameters, launcher)",
-                NULL);
+  expect_error1(
+      BASE "colour: blue\n", 4, 1, "unknown key `colour`",
+      "(known keys: name, output, "
+      "repeat, warmup, order, seed, app, profiler, metrics, passes, variants, gates, "
+      "thresholds, sampler, categories, keep_going, roofline, parameters, launcher, report)",
+      NULL);
   expect_error1("app: {command: x, cwdd: /tmp}\nmetrics: [m]\npasses: [normal]\n", 1, 19,
                 "unknown key `cwdd` in `app` (did you mean `cwd`?)", NULL);
   expect_error1(BASE "profiler: {tol: ncu}\n", 4, 12,
@@ -1478,6 +1529,8 @@ int main(void)
       cmocka_unit_test(test_err_empty),
       cmocka_unit_test(test_err_root_not_mapping),
       cmocka_unit_test(test_err_syntax),
+      cmocka_unit_test(test_report_top),
+      cmocka_unit_test(test_region_warning),
       cmocka_unit_test(test_err_unknown_key),
       cmocka_unit_test(test_err_duplicate_key),
       cmocka_unit_test(test_err_types),

@@ -40,7 +40,7 @@ static hp_profile *load(const char *path, hp_diags *d)
 
 static char *render(const hp_profile *p, hp_format f, int top, int width)
 {
-  hp_profile_opts o = {0, 0, 0, 0};
+  hp_profile_opts o = {0, 0, 0, 0, NULL};
   char *buf = NULL;
   size_t len = 0;
   FILE *fp = open_memstream(&buf, &len);
