@@ -176,9 +176,17 @@ static int sum_parse(int argc, char **argv, struct sum_args *a)
     return usage("no PATH given", NULL);
   if (a->peaks && !a->roofline)
     return usage("--peaks is for --roofline", NULL);
-  /* Text and Markdown are read by people: the article's top 10 unless told otherwise. */
-  if (a->opts.top < 0)
-    a->opts.top = a->format == HP_FMT_TEXT || a->format == HP_FMT_MD ? 10 : 0;
+  /* Text and Markdown are read by people: the article's top 10 unless told otherwise, and at
+   * most HP_PROFILE_TEXT_CHILD metrics of a kernel unless --metrics says which (an ncu --set full
+   * capture has about 1,900 a kernel). JSON and CSV carry everything. */
+  if (a->format == HP_FMT_TEXT || a->format == HP_FMT_MD) {
+    if (a->opts.top != 0 && (a->opts.metrics == NULL || a->opts.metrics[0] == '\0'))
+      a->opts.child_top = HP_PROFILE_TEXT_CHILD;
+    if (a->opts.top < 0)
+      a->opts.top = HP_PROFILE_TEXT_TOP;
+  } else if (a->opts.top < 0) {
+    a->opts.top = 0;
+  }
   return CMD_GO_ON;
 }
 

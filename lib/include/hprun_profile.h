@@ -98,7 +98,7 @@ typedef struct hp_profile_opts {
   int top;        /* rows per table; 0 = all */
   int name_width; /* terminal cut of long names in text output; 0 = 60 */
   int wide;       /* text and Markdown: full kernel names, not short ones, never cut */
-  int child_top;  /* JSON: rows per nested table (a kernel's metrics, counters); 0 = all */
+  int child_top;  /* rows per nested table (a kernel's metrics, counters); 0 = all */
   /* The ncu metrics the profiled run asked for: a comma-separated list as ncu's --metrics takes
    * it (a name, a base name standing for its rollups, or `regex:ERE`). The ncu table then shows
    * only those; NULL or "" shows every measured metric (sections, --set). Launch and device
@@ -113,6 +113,10 @@ typedef struct hp_profile_opts {
 /* The largest top-N a plan (`report: {top: N}`) or `hprun report --top` may ask for. */
 #define HP_PROFILE_SUMMARY_TOP_MAX 1000
 #define HP_PROFILE_SUMMARY_CHILD 20
+/* What `hprun summarize` shows in the terminal (text and Markdown) by default: the first rows
+ * of each table, and of each nested one (docs/summarize.md). --top 0 shows all of both. */
+#define HP_PROFILE_TEXT_TOP 10
+#define HP_PROFILE_TEXT_CHILD 40
 
 /* The metrics an ncu command line asks for, for hp_profile_opts.metrics: the value of its
  * --metrics when it has no --section, --set or --section-folder (which add the sections'

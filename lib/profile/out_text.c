@@ -460,9 +460,18 @@ static void section(out_ctx *c, const hp__table *t, const hp__rows *r, size_t i,
     grid_free(&g);
   }
   if (hp__rows_open(&cr, t->child, c->p, c->o, id) == 0) {
+    /* A kernel of an ncu --set full capture has about 1,900 metrics: the terminal gets the first
+     * child_top (the headline metrics come first) and a line saying where the rest are. */
+    if (c->o && c->o->child_top > 0 && cr.n > (size_t)c->o->child_top)
+      cr.n = (size_t)c->o->child_top;
     build_grid(c, t->child, &cr, &g);
     if (!record || g.nrows || g.err)
       emit(c, &g, record ? t->child->title : title, 0, 0);
+    if (cr.n < cr.total)
+      fprintf(c->fp,
+              c->md ? "\n%zu more %s not shown (`--top 0` or `--format csv` shows all).\n"
+                    : "(%zu more %s; --top 0 or --format csv shows all)\n",
+              cr.total - cr.n, t->child->noun ? t->child->noun : t->child->key);
     grid_free(&g);
   } else {
     c->err = HP_ENOMEM;

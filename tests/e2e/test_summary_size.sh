@@ -133,3 +133,49 @@ PY
 )
 assert_eq "$(json_get "$T/out" "len(d['ncu'][0]['metrics'])")" "$n" "summarize: every measured metric"
 ok "summarize --metrics: 1 metric; without it all $n measured ones"
+
+# An ncu --set full capture (about 1,950 metrics a kernel): the terminal shows the first 40 of
+# each kernel, gpu__time_duration.sum first, and says how many more there are; 40 + that count is
+# one of the kernels' counts of columns python3 finds measured (a number in some row of the
+# kernel; not an identity or a constant column).
+F="$R/full-raw.csv"
+expect_exit 0 "$HPRUN" summarize "$F"
+[ "$(wc -c <"$T/out")" -le 65536 ] || fail "summarize of --set full: $(wc -c <"$T/out") bytes of text"
+n=$("$PY" - "$F" <<'PY'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1], newline="")) if r]
+i = next(k for k, r in enumerate(rows) if r[0] == "ID")
+h, data = rows[i], rows[i + 2:]
+ident = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
+         "Block Size", "Grid Size", "Device", "CC"}
+const = ("device__", "c2clink__", "nvlink__", "numa__", "pci__", "launch__", "profiler__",
+         "sm__maximum_", "smsp__maximum_")
+def num(v):
+    try:
+        x = float(v.replace(",", ""))
+        return x == x
+    except ValueError:
+        return False
+k = h.index("Kernel Name")
+names = {r[k] for r in data}
+print(",".join(sorted({str(sum(1 for c, x in enumerate(h) if x not in ident
+                               and not x.startswith(const)
+                               and any(num(r[c]) for r in data if r[k] == name)))
+                      for name in names})))
+PY
+)
+"$PY" - "$T/out" "$n" <<'PY' || fail "summarize of --set full: the per-kernel metric tables"
+import sys
+text, counts = open(sys.argv[1]).read(), {int(x) for x in sys.argv[2].split(",")}
+parts = text.split("\n[metrics]\n")[1:]
+assert len(parts) == 10, len(parts)  # the top 10 kernels
+for p in parts:
+    lines = p.split("\n\n", 1)[0].splitlines()
+    lines = lines[:next(i for i, l in enumerate(lines) if " more metrics" in l) + 1]
+    assert lines[1].startswith("gpu__time_duration.sum "), lines[1]
+    assert len(lines) == 1 + 40 + 1, len(lines)  # header, 40 metrics, the note
+    more = int(lines[-1].split()[0][1:])
+    assert more + 40 in counts and lines[-1] == "(%d more metrics; --top 0 or --format csv " \
+        "shows all)" % more, (counts, lines[-1])
+PY
+ok "summarize of an ncu --set full capture: 40 of ($n) metrics a kernel, $(wc -c <"$T/out") bytes"
