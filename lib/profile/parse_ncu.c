@@ -13,11 +13,14 @@
  * (gpu__time_duration.sum, or "Duration" on the details page) also feeds the kernel table.
  */
 #include "profile/build.h"
+#include "profile/ncu_split.h"
 #include "profile/parsers.h"
 #include "util/buf.h"
 #include "util/csv.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -125,6 +128,27 @@ static double ns_per(const char *u, size_t n)
   return NAN;
 }
 
+/* What hp__parse_num made of one raw-page column in the splitter's reference row (the last launch
+ * folded). Most columns hold the same bytes launch after launch (device attributes, the launch
+ * configuration, text such as "NVIDIA H200"): a field the splitter finds unchanged is not parsed
+ * again, and as hp__parse_num depends on the bytes only, the kept answer is exactly the one
+ * parsing would give. */
+typedef struct ncu_col {
+  double v;
+  int k;
+  int32_t slot; /* its place in the adds list, or -1 */
+} ncu_col;
+
+/* The reference row's numbers as a list in column order: what one launch adds to its kernel's
+ * sums, kept from launch to launch and changed only where a field changed. */
+typedef struct ncu_adds {
+  uint32_t *mid;
+  double *v;
+  size_t n;     /* entries */
+  size_t width; /* the row width (columns) the list was built for; 0: to be rebuilt */
+  uint32_t max; /* the largest metric id in the list */
+} ncu_adds;
+
 /* One ncu CSV being read. */
 typedef struct ncu_state {
   int idx[N_N];
@@ -136,6 +160,14 @@ typedef struct ncu_state {
   int want_units;              /* raw page: the next row may be the units row */
   hp__recent seen;             /* launches, keyed by (ID, Process ID) */
   long skipped, first_skipped; /* lines among the rows that are not CSV */
+  ncu_col *col;                /* raw page: by column, for the splitter's reference row */
+  ncu_adds adds;
+  hp__ncu_split sp; /* splits the lines of the form ncu writes */
+  int split;        /* the record at hand came from sp */
+  hp__buf kname;    /* the last row's kernel name (trimmed), when khave */
+  int khave;
+  uint32_t kid;   /* its ncu kernel id */
+  ptrdiff_t ktid; /* its kernel time table entry, or -1 not looked up yet */
 } ncu_state;
 
 /* Maps a header record (the first, or another process's): the page, and on the raw page a metric
@@ -145,8 +177,13 @@ static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
   size_t i;
 
   free(s->mid);
+  free(s->col);
+  free(s->adds.mid);
+  free(s->adds.v);
   free(s->dur_unit);
   s->mid = NULL;
+  s->col = NULL;
+  memset(&s->adds, 0, sizeof(s->adds));
   s->dur_unit = NULL;
   hp__csv_map(h, nwant, N_N, s->idx);
   s->ncols = h->n;
@@ -156,7 +193,10 @@ static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
   if (s->details)
     return 0;
   s->mid = malloc((h->n ? h->n : 1) * sizeof(*s->mid));
-  if (s->mid == NULL)
+  s->col = malloc((h->n ? h->n : 1) * sizeof(*s->col));
+  s->adds.mid = malloc((h->n ? h->n : 1) * sizeof(*s->adds.mid));
+  s->adds.v = malloc((h->n ? h->n : 1) * sizeof(*s->adds.v));
+  if (s->mid == NULL || s->col == NULL || s->adds.mid == NULL || s->adds.v == NULL)
     return HP_ENOMEM;
   for (i = 0; i < h->n; i++) {
     uint32_t id;
@@ -172,6 +212,15 @@ static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
   return 0;
 }
 
+/* Room for the fields of a split line: one more than the header has, so that a longer row is
+ * still split (and reported as the general reader's would be). It also forgets the reference row,
+ * whose columns may have been others. Called after setup(), which may have read the header out of
+ * the old arrays; nothing reads them afterwards. */
+static int split_room(ncu_state *s)
+{
+  return hp__ncu_split_room(&s->sp, s->ncols + 1);
+}
+
 /* Counts a launch of kernel `kid` once and notes its block and grid sizes. Returns 1 for a new
  * launch, 0 for one already seen, HP_ENOMEM. */
 static int launch(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t kid, long long row,
@@ -181,17 +230,26 @@ static int launch(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t ki
   hp__buf key = HP__BUF_INIT;
   const char *id, *pid, *bs, *gs;
   size_t idn, pidn, bn, gn;
-  int added = 1;
+  char kb[64]; /* the usual key, without a malloc per row */
+  int added = 1, r;
 
   id = hp__fld(rec, s->idx[N_ID], &idn);
   pid = hp__fld(rec, s->idx[N_PID], &pidn);
-  if (hp__buf_add(&key, id, idn) || hp__buf_addc(&key, '\x1f') ||
-      (pid && hp__buf_add(&key, pid, pidn)) ||
-      hp__recent_touch(&s->seen, 0, key.data, key.len, row, ent, &added)) {
+  if (pid == NULL)
+    pidn = 0;
+  if (idn + 1 + pidn <= sizeof(kb)) {
+    memcpy(kb, id, idn);
+    kb[idn] = '\x1f';
+    memcpy(kb + idn + 1, pid, pidn);
+    r = hp__recent_touch(&s->seen, 0, kb, idn + 1 + pidn, row, ent, &added);
+  } else {
+    r = hp__buf_add(&key, id, idn) || hp__buf_addc(&key, '\x1f') ||
+        (pid && hp__buf_add(&key, pid, pidn)) ||
+        hp__recent_touch(&s->seen, 0, key.data, key.len, row, ent, &added);
     hp__buf_free(&key);
-    return HP_ENOMEM;
   }
-  hp__buf_free(&key);
+  if (r)
+    return HP_ENOMEM;
   if (!added)
     return 0;
   k->launches++;
@@ -218,10 +276,11 @@ static int launch(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t ki
 
 /* A launch's duration `v` in `unit`, into the kernel table (unless a kernel stats file beside this
  * one already gives kernel times). A unit that is not a time is warned about and skipped. */
-static int add_duration(hp__pctx *x, const char *name, size_t n, double v, const char *unit,
-                        size_t un, long line)
+static int add_duration(hp__pctx *x, ncu_state *s, const char *name, size_t n, double v,
+                        const char *unit, size_t un, long line)
 {
   double mult = ns_per(unit, un);
+  hp__ttable *t = &x->p->t[HP__T_KERNEL];
   hp__tstat *st;
 
   if (isnan(mult)) {
@@ -231,8 +290,14 @@ static int add_duration(hp__pctx *x, const char *name, size_t n, double v, const
   }
   if (!x->use_kernels)
     return 0;
-  if (hp__ttable_get(&x->p->t[HP__T_KERNEL], name, n, &st))
-    return HP_ENOMEM;
+  /* The row's kernel is the one kernel_id() remembered: its entry's index is kept with it. */
+  if (s->ktid >= 0) {
+    st = &t->st[s->ktid];
+  } else {
+    if (hp__ttable_get(t, name, n, &st))
+      return HP_ENOMEM;
+    s->ktid = st - t->st;
+  }
   hp__tstat_add_trace(st, v * mult, x->file);
   x->tables |= HP__TB_KERNEL;
   return 0;
@@ -262,12 +327,33 @@ static int find_header(hp__pctx *x)
   return 1;
 }
 
+/* Points the fields of a split line that will be read (see hp__ncu_split_point): the identity
+ * columns, the fields that changed since the reference row (all that raw_row parses), and every
+ * field of a header or units row. */
+static void split_point(ncu_state *s)
+{
+  hp__ncu_split *sp = &s->sp;
+  int id = s->idx[N_ID];
+  size_t j;
+
+  for (j = 0; j < N_N; j++)
+    hp__ncu_split_point(sp, s->idx[j]);
+  for (j = 0; j < sp->nchg; j++)
+    hp__ncu_split_point(sp, (int)sp->chg[j]);
+  if (s->want_units ||
+      (id >= 0 && (size_t)id < sp->curnf && sp->len[id] == 2 && memcmp(sp->f[id], "ID", 2) == 0))
+    hp__ncu_split_point_all(sp);
+}
+
 /* The next CSV record among the rows, skipping empty lines and counting lines that are not CSV.
- * Returns 1, 0 at the end, or an HP_E* code. */
+ * A line of the form ncu writes is split here, in the pass that found it (its fields are not
+ * NUL-terminated: everything in this file reads them by length); any other line goes back to the
+ * general reader, which gives the same fields for a line of that form. Returns 1, 0 at the end,
+ * or an HP_E* code. */
 static int next_record(hp__pctx *x, ncu_state *s, hp__csv_rec *rec)
 {
   const char *ls;
-  size_t ln;
+  size_t ln, nf;
   long line;
   int r;
 
@@ -282,6 +368,16 @@ static int next_record(hp__pctx *x, ncu_state *s, hp__csv_rec *rec)
     if (!(ln >= 2 && ls[0] == '=' && ls[1] == '=') && s->skipped++ == 0)
       s->first_skipped = line;
   }
+  /* Below a megabyte no field can be longer than the reader's limit, which it would report. */
+  s->split = ln < ((size_t)1 << 20) && (nf = hp__ncu_split_line(&s->sp, ls, ln)) > 0;
+  if (s->split) {
+    split_point(s);
+    rec->f = s->sp.f;
+    rec->len = s->sp.len;
+    rec->n = nf;
+    rec->line = line;
+    return 1;
+  }
   hp__csv_unread_line(x->csv);
   return hp__csv_next(x->csv, rec);
 }
@@ -295,7 +391,8 @@ static int header_or_units(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec)
   uint32_t mid;
 
   if (id && idn == 2 && memcmp(id, "ID", 2) == 0)
-    return setup(x, rec, s) ? HP_ENOMEM : 1; /* another process: its columns may differ */
+    return setup(x, rec, s) || split_room(s) ? HP_ENOMEM : 1; /* another process: its columns
+                                                                 may differ */
   if (!s->want_units)
     return 0;
   s->want_units = 0;
@@ -337,35 +434,119 @@ static int details_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32
     return HP_ENOMEM;
   if (is_duration(mn, mnn) && !ent->flag) {
     ent->flag = 1;
-    return add_duration(x, name, nn, v, mu, mun, rec->line);
+    return add_duration(x, s, name, nn, v, mu, mun, rec->line);
   }
   return 0;
 }
 
-/* A raw-page row: every metric of one launch. */
-static int raw_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t kid,
-                   const char *name, size_t nn)
+/* Builds the adds list from the columns' parses, for rows of `width` columns. */
+static void adds_build(ncu_state *s, size_t width)
 {
+  ncu_adds *a = &s->adds;
   size_t i;
-  double v;
-  int k, r;
 
-  for (i = 0; i < rec->n && i < s->ncols; i++) {
-    if (s->mid[i] < 0)
-      continue;
-    k = hp__parse_num(rec->f[i], rec->len[i], &v);
+  a->n = 0;
+  a->max = 0;
+  a->width = width;
+  for (i = 0; i < width; i++) {
+    s->col[i].slot = -1;
     /* Real ncu raw pages hold text-valued columns too (device__attribute_display_name
      * "NVIDIA H200", launch__func_cache_config "CachePreferNone"), as the details page does:
      * they are attributes, not numbers to sum, so they are skipped without a warning. */
-    if (k <= 0)
+    if (s->mid[i] < 0 || s->col[i].k <= 0)
       continue;
-    if (hp__ncu_add(x->p, kid, (uint32_t)s->mid[i], v))
-      return HP_ENOMEM;
-    if ((int)i == s->dur_col &&
-        (r = add_duration(x, name, nn, v, s->dur_unit, s->dur_unit ? strlen(s->dur_unit) : 0,
-                          rec->line)) != 0)
-      return r;
+    s->col[i].slot = (int32_t)a->n;
+    a->mid[a->n] = (uint32_t)s->mid[i];
+    a->v[a->n++] = s->col[i].v;
+    if ((uint32_t)s->mid[i] > a->max)
+      a->max = (uint32_t)s->mid[i];
   }
+}
+
+/* Parses the fields that changed since the reference row (every metric field when the record did
+ * not come from the splitter, or the list is not for this width) and brings the adds list up to
+ * date. A field that turns from a number into text or back rebuilds the list. */
+static void adds_update(ncu_state *s, const hp__csv_rec *rec, size_t width)
+{
+  size_t j, i;
+  ncu_col *c;
+  int was, rebuild = 0;
+
+  if (!s->split || s->adds.width != width) {
+    if (s->split)
+      hp__ncu_split_point_all(&s->sp);
+    for (i = 0; i < width; i++)
+      if (s->mid[i] >= 0)
+        s->col[i].k = hp__parse_num(rec->f[i], rec->len[i], &s->col[i].v);
+    adds_build(s, width);
+    return;
+  }
+  for (j = 0; j < s->sp.nchg; j++) {
+    if ((i = s->sp.chg[j]) >= width || s->mid[i] < 0)
+      continue;
+    c = &s->col[i];
+    was = c->k > 0;
+    c->k = hp__parse_num(rec->f[i], rec->len[i], &c->v);
+    if (was && c->k > 0)
+      s->adds.v[c->slot] = c->v;
+    else if (was || c->k > 0)
+      rebuild = 1;
+  }
+  if (rebuild)
+    adds_build(s, width);
+}
+
+/* A raw-page row: every metric of one launch. The sums are added to in column order, as
+ * hp__ncu_add would add them, directly where the kernel already has room for every one; the row
+ * then becomes the splitter's reference. */
+static int raw_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t kid,
+                   const char *name, size_t nn)
+{
+  hp__ncu_kernel *nk = &x->p->ncu[kid];
+  const ncu_adds *a = &s->adds;
+  size_t j, width = rec->n < s->ncols ? rec->n : s->ncols;
+  int d = s->dur_col, r;
+
+  adds_update(s, rec, width);
+  if (a->n > 0 && a->max < nk->ncap) {
+    double *sum = nk->msum; /* in locals: the stores below could alias nk's fields */
+    long long *cnt = nk->mn;
+    for (j = 0; j < a->n; j++) {
+      sum[a->mid[j]] += a->v[j];
+      cnt[a->mid[j]]++;
+    }
+  } else {
+    for (j = 0; j < a->n; j++)
+      if (hp__ncu_add(x->p, kid, a->mid[j], a->v[j]))
+        return HP_ENOMEM;
+  }
+  /* The duration also feeds the kernel table (which no metric sum touches). */
+  if (d >= 0 && (size_t)d < width && s->col[d].k > 0 &&
+      (r = add_duration(x, s, name, nn, s->col[d].v, s->dur_unit,
+                        s->dur_unit ? strlen(s->dur_unit) : 0, rec->line)) != 0)
+    return r;
+  if (!s->split) {
+    hp__ncu_split_forget(&s->sp);
+    return 0;
+  }
+  return hp__ncu_split_keep(&s->sp);
+}
+
+/* The id of the kernel `name`, from the last row's when the name is the same (most rows are): a
+ * long name is then not hashed again for every launch. */
+static int kernel_id(hp__pctx *x, ncu_state *s, const char *name, size_t nn, uint32_t *kid)
+{
+  if (s->khave && s->kname.len == nn && memcmp(s->kname.data, name, nn) == 0) {
+    *kid = s->kid;
+    return 0;
+  }
+  s->khave = 0;
+  s->kname.len = 0;
+  if (hp__ncu_kernel_get(x->p, name, nn, kid) || hp__buf_add(&s->kname, name, nn))
+    return HP_ENOMEM;
+  s->kid = *kid;
+  s->ktid = -1;
+  s->khave = 1;
   return 0;
 }
 
@@ -398,7 +579,7 @@ static int launch_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec)
     hp__pwarn(x, rec->line, "no kernel name; the row is skipped");
     return 1;
   }
-  if (hp__ncu_kernel_get(p, name, nn, &kid))
+  if (kernel_id(x, s, name, nn, &kid))
     return HP_ENOMEM;
   row = ++p->rowseq;
   if ((isnew = launch(x, s, rec, kid, row, &ent)) < 0)
@@ -425,7 +606,7 @@ int hp__parse_ncu(hp__pctx *x)
     return r;
   if ((r = hp__csv_next(x->csv, &rec)) != 1)
     return r < 0 ? r : 0;
-  if ((r = setup(x, &rec, &s)) != 0)
+  if ((r = setup(x, &rec, &s)) != 0 || (r = split_room(&s)) != 0)
     goto fail;
   if (s.idx[N_KERNEL] < 0) {
     hp__require(x, rec.line, req, &s.idx[N_KERNEL], 1);
@@ -447,6 +628,11 @@ int hp__parse_ncu(hp__pctx *x)
 fail:
   hp__recent_finish(&s.seen);
   free(s.mid);
+  free(s.col);
+  free(s.adds.mid);
+  free(s.adds.v);
+  hp__ncu_split_free(&s.sp);
+  hp__buf_free(&s.kname);
   free(s.dur_unit);
   return r < 0 ? r : 0;
 }

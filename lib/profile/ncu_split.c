@@ -1,0 +1,214 @@
+/*
+ * Splits the lines ncu writes, comparing each with a reference line (see ncu_split.h for the form
+ * and why). Nothing is read outside the line and the reference copy.
+ *
+ * The invariant that makes a run of equal bytes enough: when line and reference hold the same
+ * bytes from field i's opening quote up to and including the comma after field j's closing quote,
+ * fields i..j of the line are the reference's (the same quotes in the same places), shifted by
+ * the same distance. A field whose span holds a difference is searched for its closing quote, and
+ * the comparison starts again at the next field's opening quote in both lines.
+ */
+#include "profile/ncu_split.h"
+
+#include "hprun.h"
+
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+int hp__ncu_split_room(hp__ncu_split *sp, size_t cap)
+{
+  sp->rnf = 0;
+  if (cap <= sp->cap)
+    return 0;
+  free(sp->f);
+  free(sp->len);
+  free(sp->off);
+  free(sp->chg);
+  free(sp->roff);
+  free(sp->rlen);
+  sp->cap = 0;
+  sp->f = malloc(cap * sizeof(*sp->f));
+  sp->len = malloc(cap * sizeof(*sp->len));
+  sp->off = malloc(cap * sizeof(*sp->off));
+  sp->chg = malloc(cap * sizeof(*sp->chg));
+  sp->roff = malloc(cap * sizeof(*sp->roff));
+  sp->rlen = malloc(cap * sizeof(*sp->rlen));
+  if (!sp->f || !sp->len || !sp->off || !sp->chg || !sp->roff || !sp->rlen)
+    return HP_ENOMEM;
+  sp->cap = cap;
+  return 0;
+}
+
+void hp__ncu_split_forget(hp__ncu_split *sp)
+{
+  sp->rnf = 0;
+}
+
+void hp__ncu_split_free(hp__ncu_split *sp)
+{
+  free(sp->f);
+  free(sp->len);
+  free(sp->off);
+  free(sp->chg);
+  free(sp->roff);
+  free(sp->rlen);
+  free(sp->rs);
+  memset(sp, 0, sizeof(*sp));
+}
+
+/* How many bytes a[] and b[] have in common from their start, at most n. */
+static size_t common(const char *a, const char *b, size_t n)
+{
+  size_t i = 0;
+
+#if defined(__SSE2__)
+  while (n - i >= 16) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
+    __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y));
+    if (m != 0xffffu)
+      return i + (size_t)__builtin_ctz(~m);
+    i += 16;
+  }
+#endif
+  while (i < n && a[i] == b[i])
+    i++;
+  return i;
+}
+
+/* Takes over the reference's fields i..j-1: the line's byte lp is the reference's byte rp. */
+static void take(hp__ncu_split *sp, size_t i, size_t j, size_t lp, size_t rp)
+{
+  /* In locals: the stores below could alias the splitter's fields. Offsets are 32-bit, so the
+   * shift may wrap: the sums are the line's true offsets. */
+  const uint32_t *roff = sp->roff, shift = (uint32_t)lp - (uint32_t)rp;
+  uint32_t *off = sp->off;
+  size_t k;
+
+  memcpy(sp->len + i, sp->rlen + i, (j - i) * sizeof(*sp->len));
+  k = i;
+#if defined(__SSE2__)
+  {
+    __m128i sh = _mm_set1_epi32((int)shift);
+    for (; k + 4 <= j; k += 4)
+      _mm_storeu_si128(
+          (__m128i *)(void *)(off + k),
+          _mm_add_epi32(_mm_loadu_si128((const __m128i *)(const void *)(roff + k)), sh));
+  }
+#endif
+  for (; k < j; k++)
+    off[k] = roff[k] + shift;
+}
+
+/* Takes over the reference's fields i.. that lie inside a run of equal bytes: the line's byte lp
+ * is the reference's byte rp, and the run ends (exclusive) at the reference's byte rend. A field
+ * is taken when the comma after its closing quote is in the run (a binary search: the closing
+ * quotes are in order), or, for the reference's last field, when the line ends where it does.
+ * Returns the next field not taken; *done is set when the last field was taken. */
+static size_t take_run(hp__ncu_split *sp, size_t n, size_t i, size_t lp, size_t rp, size_t rend,
+                       int *done)
+{
+  size_t lo = i, hi = sp->rnf < sp->cap ? sp->rnf : sp->cap, mid, close;
+
+  while (lo < hi) {
+    mid = lo + (hi - lo) / 2;
+    if (sp->roff[mid] + sp->rlen[mid] + 1 < rend)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  take(sp, i, lo, lp, rp);
+  if (lo < sp->rnf && lo < sp->cap) {
+    close = sp->roff[lo] + sp->rlen[lo];
+    if (close + 1 == sp->rn && close < rend && close - rp + lp == n - 1) {
+      take(sp, lo, lo + 1, lp, rp);
+      *done = 1;
+      return lo + 1;
+    }
+  }
+  return lo;
+}
+
+size_t hp__ncu_split_line(hp__ncu_split *sp, const char *s, size_t n)
+{
+  size_t i = 0, lp = 0, rp, m, len;
+  const char *q;
+  int done = 0;
+
+  sp->cur = s;
+  sp->curn = n;
+  sp->curnf = 0;
+  sp->nchg = 0;
+  if (n < 2 || s[0] != '"' || n >= UINT32_MAX)
+    return 0;
+  for (;;) {
+    /* s[lp] should be field i's opening quote. */
+    if (i < sp->rnf && i < sp->cap) {
+      rp = sp->roff[i] - 1;
+      m = common(s + lp, sp->rs + rp, n - lp < sp->rn - rp ? n - lp : sp->rn - rp);
+      i = take_run(sp, n, i, lp, rp, rp + m, &done);
+      if (done)
+        break;
+      if (i < sp->rnf && i < sp->cap)
+        lp = sp->roff[i] - 1 - rp + lp;
+    }
+    if (i == sp->cap || lp >= n || s[lp] != '"')
+      return 0;
+    q = memchr(s + lp + 1, '"', n - lp - 1);
+    if (q == NULL)
+      return 0;
+    len = (size_t)(q - s) - lp - 1;
+    sp->off[i] = (uint32_t)(lp + 1);
+    sp->len[i] = len;
+    if (!(i < sp->rnf && sp->rlen[i] == len && memcmp(sp->rs + sp->roff[i], s + lp + 1, len) == 0))
+      sp->chg[sp->nchg++] = (uint32_t)i;
+    i++;
+    lp = (size_t)(q - s);
+    if (lp == n - 1)
+      break;
+    /* Anything but `","` after a closing quote (a doubled quote, text after the quote, a comma
+     * that ends the line or starts an unquoted field) is the general reader's to judge. */
+    if (lp + 2 >= n || s[lp + 1] != ',' || s[lp + 2] != '"')
+      return 0;
+    lp += 2;
+  }
+  sp->curnf = i;
+  return i;
+}
+
+void hp__ncu_split_point_all(hp__ncu_split *sp)
+{
+  size_t i;
+
+  for (i = 0; i < sp->curnf; i++)
+    sp->f[i] = (char *)(sp->cur + sp->off[i]);
+}
+
+int hp__ncu_split_keep(hp__ncu_split *sp)
+{
+  size_t *tl = sp->rlen;
+  uint32_t *to = sp->roff;
+
+  sp->rnf = 0;
+  if (sp->curnf == 0)
+    return 0;
+  if (sp->curn > sp->rcap) {
+    char *ns = realloc(sp->rs, sp->curn);
+    if (ns == NULL)
+      return HP_ENOMEM;
+    sp->rs = ns;
+    sp->rcap = sp->curn;
+  }
+  memcpy(sp->rs, sp->cur, sp->curn);
+  sp->rn = sp->curn;
+  /* The line's fields become the reference's; the old reference's arrays take the next line. */
+  sp->roff = sp->off;
+  sp->rlen = sp->len;
+  sp->off = to;
+  sp->len = tl;
+  sp->rnf = sp->curnf;
+  return 0;
+}
