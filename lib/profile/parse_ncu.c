@@ -13,6 +13,7 @@
  * (gpu__time_duration.sum, or "Duration" on the details page) also feeds the kernel table.
  */
 #include "profile/build.h"
+#include "profile/ncu_fold.h"
 #include "profile/ncu_split.h"
 #include "profile/parsers.h"
 #include "util/buf.h"
@@ -128,27 +129,6 @@ static double ns_per(const char *u, size_t n)
   return NAN;
 }
 
-/* What hp__parse_num made of one raw-page column in the splitter's reference row (the last launch
- * folded). Most columns hold the same bytes launch after launch (device attributes, the launch
- * configuration, text such as "NVIDIA H200"): a field the splitter finds unchanged is not parsed
- * again, and as hp__parse_num depends on the bytes only, the kept answer is exactly the one
- * parsing would give. */
-typedef struct ncu_col {
-  double v;
-  int k;
-  int32_t slot; /* its place in the adds list, or -1 */
-} ncu_col;
-
-/* The reference row's numbers as a list in column order: what one launch adds to its kernel's
- * sums, kept from launch to launch and changed only where a field changed. */
-typedef struct ncu_adds {
-  uint32_t *mid;
-  double *v;
-  size_t n;     /* entries */
-  size_t width; /* the row width (columns) the list was built for; 0: to be rebuilt */
-  uint32_t max; /* the largest metric id in the list */
-} ncu_adds;
-
 /* One ncu CSV being read. */
 typedef struct ncu_state {
   int idx[N_N];
@@ -160,11 +140,10 @@ typedef struct ncu_state {
   int want_units;              /* raw page: the next row may be the units row */
   hp__recent seen;             /* launches, keyed by (ID, Process ID) */
   long skipped, first_skipped; /* lines among the rows that are not CSV */
-  ncu_col *col;                /* raw page: by column, for the splitter's reference row */
-  ncu_adds adds;
-  hp__ncu_split sp; /* splits the lines of the form ncu writes */
-  int split;        /* the record at hand came from sp */
-  hp__buf kname;    /* the last row's kernel name (trimmed), when khave */
+  hp__ncu_fold fold;           /* raw page: the launches' sums */
+  hp__ncu_split sp;            /* splits the lines of the form ncu writes */
+  int split;                   /* the record at hand came from sp */
+  hp__buf kname;               /* the last row's kernel name (trimmed), when khave */
   int khave;
   uint32_t kid;   /* its ncu kernel id */
   ptrdiff_t ktid; /* its kernel time table entry, or -1 not looked up yet */
@@ -176,14 +155,13 @@ static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
 {
   size_t i;
 
+  /* What the old columns folded goes in before their ids go. */
+  if (hp__ncu_fold_flush(&s->fold, x->p))
+    return HP_ENOMEM;
+  hp__ncu_fold_free(&s->fold);
   free(s->mid);
-  free(s->col);
-  free(s->adds.mid);
-  free(s->adds.v);
   free(s->dur_unit);
   s->mid = NULL;
-  s->col = NULL;
-  memset(&s->adds, 0, sizeof(s->adds));
   s->dur_unit = NULL;
   hp__csv_map(h, nwant, N_N, s->idx);
   s->ncols = h->n;
@@ -193,10 +171,7 @@ static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
   if (s->details)
     return 0;
   s->mid = malloc((h->n ? h->n : 1) * sizeof(*s->mid));
-  s->col = malloc((h->n ? h->n : 1) * sizeof(*s->col));
-  s->adds.mid = malloc((h->n ? h->n : 1) * sizeof(*s->adds.mid));
-  s->adds.v = malloc((h->n ? h->n : 1) * sizeof(*s->adds.v));
-  if (s->mid == NULL || s->col == NULL || s->adds.mid == NULL || s->adds.v == NULL)
+  if (s->mid == NULL)
     return HP_ENOMEM;
   for (i = 0; i < h->n; i++) {
     uint32_t id;
@@ -209,7 +184,7 @@ static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
     if (s->dur_col < 0 && is_duration(h->f[i], h->len[i]))
       s->dur_col = (int)i;
   }
-  return 0;
+  return hp__ncu_fold_init(&s->fold, s->mid, h->n);
 }
 
 /* Room for the fields of a split line: one more than the header has, so that a longer row is
@@ -439,91 +414,30 @@ static int details_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32
   return 0;
 }
 
-/* Builds the adds list from the columns' parses, for rows of `width` columns. */
-static void adds_build(ncu_state *s, size_t width)
-{
-  ncu_adds *a = &s->adds;
-  size_t i;
-
-  a->n = 0;
-  a->max = 0;
-  a->width = width;
-  for (i = 0; i < width; i++) {
-    s->col[i].slot = -1;
-    /* Real ncu raw pages hold text-valued columns too (device__attribute_display_name
-     * "NVIDIA H200", launch__func_cache_config "CachePreferNone"), as the details page does:
-     * they are attributes, not numbers to sum, so they are skipped without a warning. */
-    if (s->mid[i] < 0 || s->col[i].k <= 0)
-      continue;
-    s->col[i].slot = (int32_t)a->n;
-    a->mid[a->n] = (uint32_t)s->mid[i];
-    a->v[a->n++] = s->col[i].v;
-    if ((uint32_t)s->mid[i] > a->max)
-      a->max = (uint32_t)s->mid[i];
-  }
-}
-
-/* Parses the fields that changed since the reference row (every metric field when the record did
- * not come from the splitter, or the list is not for this width) and brings the adds list up to
- * date. A field that turns from a number into text or back rebuilds the list. */
-static void adds_update(ncu_state *s, const hp__csv_rec *rec, size_t width)
-{
-  size_t j, i;
-  ncu_col *c;
-  int was, rebuild = 0;
-
-  if (!s->split || s->adds.width != width) {
-    if (s->split)
-      hp__ncu_split_point_all(&s->sp);
-    for (i = 0; i < width; i++)
-      if (s->mid[i] >= 0)
-        s->col[i].k = hp__parse_num(rec->f[i], rec->len[i], &s->col[i].v);
-    adds_build(s, width);
-    return;
-  }
-  for (j = 0; j < s->sp.nchg; j++) {
-    if ((i = s->sp.chg[j]) >= width || s->mid[i] < 0)
-      continue;
-    c = &s->col[i];
-    was = c->k > 0;
-    c->k = hp__parse_num(rec->f[i], rec->len[i], &c->v);
-    if (was && c->k > 0)
-      s->adds.v[c->slot] = c->v;
-    else if (was || c->k > 0)
-      rebuild = 1;
-  }
-  if (rebuild)
-    adds_build(s, width);
-}
-
-/* A raw-page row: every metric of one launch. The sums are added to in column order, as
- * hp__ncu_add would add them, directly where the kernel already has room for every one; the row
- * then becomes the splitter's reference. */
+/* A raw-page row: every metric of one launch, folded (ncu_fold.h) with only the fields that
+ * changed since the splitter's reference row parsed; the row then becomes that reference. */
 static int raw_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t kid,
                    const char *name, size_t nn)
 {
-  hp__ncu_kernel *nk = &x->p->ncu[kid];
-  const ncu_adds *a = &s->adds;
-  size_t j, width = rec->n < s->ncols ? rec->n : s->ncols;
+  size_t width = rec->n < s->ncols ? rec->n : s->ncols, nchg = 0;
+  const uint32_t *chg = NULL;
   int d = s->dur_col, r;
+  double v;
 
-  adds_update(s, rec, width);
-  if (a->n > 0 && a->max < nk->ncap) {
-    double *sum = nk->msum; /* in locals: the stores below could alias nk's fields */
-    long long *cnt = nk->mn;
-    for (j = 0; j < a->n; j++) {
-      sum[a->mid[j]] += a->v[j];
-      cnt[a->mid[j]]++;
-    }
-  } else {
-    for (j = 0; j < a->n; j++)
-      if (hp__ncu_add(x->p, kid, a->mid[j], a->v[j]))
-        return HP_ENOMEM;
+  /* The fold's last row is the splitter's reference unless a row came through the general
+   * reader (which forgets the reference: every field of the next line is then listed). */
+  if (s->split && s->fold.width == width) {
+    chg = s->sp.chg;
+    nchg = s->sp.nchg;
+  } else if (s->split) {
+    hp__ncu_split_point_all(&s->sp);
   }
-  /* The duration also feeds the kernel table (which no metric sum touches). */
-  if (d >= 0 && (size_t)d < width && s->col[d].k > 0 &&
-      (r = add_duration(x, s, name, nn, s->col[d].v, s->dur_unit,
-                        s->dur_unit ? strlen(s->dur_unit) : 0, rec->line)) != 0)
+  if (hp__ncu_fold_row(&s->fold, x->p, kid, rec, width, chg, nchg))
+    return HP_ENOMEM;
+  /* The duration also feeds the kernel table. */
+  if (d >= 0 && hp__ncu_fold_value(&s->fold, (size_t)d, &v) &&
+      (r = add_duration(x, s, name, nn, v, s->dur_unit, s->dur_unit ? strlen(s->dur_unit) : 0,
+                        rec->line)) != 0)
     return r;
   if (!s->split) {
     hp__ncu_split_forget(&s->sp);
@@ -619,6 +533,9 @@ int hp__parse_ncu(hp__pctx *x)
     if (r < 0)
       break;
   }
+  /* The launches folded last are added now: nothing reads the sums before the file is done. */
+  if (r >= 0 && hp__ncu_fold_flush(&s.fold, x->p))
+    r = HP_ENOMEM;
   if (s.skipped)
     hp_diags_add(x->diags, HP_DIAG_NOTE, x->path, s.first_skipped, 0,
                  "%ld lines among the ncu rows are not CSV (the program's own output?) and were "
@@ -628,9 +545,7 @@ int hp__parse_ncu(hp__pctx *x)
 fail:
   hp__recent_finish(&s.seen);
   free(s.mid);
-  free(s.col);
-  free(s.adds.mid);
-  free(s.adds.v);
+  hp__ncu_fold_free(&s.fold);
   hp__ncu_split_free(&s.sp);
   hp__buf_free(&s.kname);
   free(s.dur_unit);
