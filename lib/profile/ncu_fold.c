@@ -93,15 +93,23 @@ static int add_copies(hp_profile *p, uint32_t kid, uint32_t mid, double v, long 
 
 int hp__ncu_fold_flush(hp__ncu_fold *fo, hp_profile *p)
 {
+  hp__ncu_kernel *nk = &p->ncu[fo->kid];
   size_t e;
+  long long r;
 
   if (!fo->pending)
     return 0;
   fo->pending = 0;
   for (e = 0; e < fo->n; e++) {
-    if (add_copies(p, fo->kid, fo->mid[e], fo->v[e], fo->rows - fo->since[e]))
-      return HP_ENOMEM;
+    r = fo->rows - fo->since[e];
     fo->since[e] = 0;
+    /* One row each (launches of kernels that take turns): added here, without a call. */
+    if (r == 1 && fo->mid[e] < nk->ncap) {
+      nk->msum[fo->mid[e]] += fo->v[e];
+      nk->mn[fo->mid[e]]++;
+    } else if (add_copies(p, fo->kid, fo->mid[e], fo->v[e], r)) {
+      return HP_ENOMEM;
+    }
   }
   fo->rows = 0;
   return 0;
