@@ -197,3 +197,74 @@ int hp__ncu_fold_value(const hp__ncu_fold *fo, size_t i, double *v)
   *v = fo->col[i].v;
   return 1;
 }
+
+/* ---------------------------------------------------------------------------------------------- */
+/* One fold and one reference line per kernel.                                                    */
+
+static void slot_free(hp__ncu_slot *sl)
+{
+  hp__ncu_fold_free(&sl->fold);
+  hp__ncu_ref_free(&sl->ref);
+}
+
+int hp__ncu_slots_flush(hp__ncu_slots *ss, hp_profile *p)
+{
+  size_t i;
+
+  /* Each kernel's sums are added to by one fold only, so the order of the folds is free. */
+  for (i = 0; i < ss->n; i++)
+    if (hp__ncu_fold_flush(&ss->by_kid[i].fold, p))
+      return HP_ENOMEM;
+  return hp__ncu_fold_flush(&ss->other.fold, p);
+}
+
+void hp__ncu_slots_header(hp__ncu_slots *ss, const int32_t *mids, size_t ncols)
+{
+  ss->gen++;
+  ss->mids = mids;
+  ss->ncols = ncols;
+}
+
+hp__ncu_slot *hp__ncu_slots_find(hp__ncu_slots *ss, uint32_t kid)
+{
+  hp__ncu_slot *sl = kid < HP__NCU_SLOTS ? (kid < ss->n ? &ss->by_kid[kid] : NULL) : &ss->other;
+
+  return sl && sl->gen == ss->gen ? sl : NULL;
+}
+
+hp__ncu_slot *hp__ncu_slots_get(hp__ncu_slots *ss, uint32_t kid)
+{
+  hp__ncu_slot *sl;
+
+  if (kid < HP__NCU_SLOTS && kid >= ss->n) {
+    size_t n = (size_t)kid + 1 > ss->n * 2 ? (size_t)kid + 1 : ss->n * 2;
+    if (n > HP__NCU_SLOTS)
+      n = HP__NCU_SLOTS;
+    sl = realloc(ss->by_kid, n * sizeof(*sl));
+    if (sl == NULL)
+      return NULL;
+    memset(sl + ss->n, 0, (n - ss->n) * sizeof(*sl));
+    ss->by_kid = sl;
+    ss->n = n;
+  }
+  sl = kid < HP__NCU_SLOTS ? &ss->by_kid[kid] : &ss->other;
+  if (sl->gen != ss->gen) {
+    /* Flushed when the header changed: nothing is pending. */
+    hp__ncu_ref_forget(&sl->ref);
+    if (hp__ncu_fold_init(&sl->fold, ss->mids, ss->ncols))
+      return NULL;
+    sl->gen = ss->gen;
+  }
+  return sl;
+}
+
+void hp__ncu_slots_free(hp__ncu_slots *ss)
+{
+  size_t i;
+
+  for (i = 0; i < ss->n; i++)
+    slot_free(&ss->by_kid[i]);
+  slot_free(&ss->other);
+  free(ss->by_kid);
+  memset(ss, 0, sizeof(*ss));
+}

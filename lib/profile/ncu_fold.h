@@ -19,6 +19,7 @@
 #ifndef HPRUN_PROFILE_NCU_FOLD_H
 #define HPRUN_PROFILE_NCU_FOLD_H
 
+#include "profile/ncu_split.h"
 #include "profile/profile.h"
 #include "util/csv.h"
 
@@ -59,5 +60,41 @@ int hp__ncu_fold_flush(hp__ncu_fold *fo, hp_profile *p);
 /* The last row's number in column i: 1 with *v set, 0 when it held none. */
 int hp__ncu_fold_value(const hp__ncu_fold *fo, size_t i, double *v);
 void hp__ncu_fold_free(hp__ncu_fold *fo);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* One fold and one reference line per kernel.                                                    */
+
+/* Launches of one kernel are alike, kernels that take turns are not: each of the first
+ * HP__NCU_SLOTS kernels gets its own reference line (ncu_split.h) and fold, which then never
+ * flushes for another kernel's row; the kernels beyond share one more. About 15 KB each for ncu's
+ * 265 columns, so at most a few MB. */
+#define HP__NCU_SLOTS 256
+
+typedef struct hp__ncu_slot {
+  hp__ncu_ref ref; /* the last row folded, when the caller could keep it */
+  hp__ncu_fold fold;
+  unsigned gen; /* the header the fold was set up for */
+} hp__ncu_slot;
+
+typedef struct hp__ncu_slots {
+  hp__ncu_slot *by_kid; /* kernels 0..n-1 */
+  size_t n;
+  hp__ncu_slot other;  /* kernels from HP__NCU_SLOTS on */
+  unsigned gen;        /* the current header; 0 before the first */
+  const int32_t *mids; /* its metric ids by column (the caller's) */
+  size_t ncols;
+} hp__ncu_slots;
+
+/* Adds everything pending in every fold to the profile. 0 or HP_ENOMEM. */
+int hp__ncu_slots_flush(hp__ncu_slots *ss, hp_profile *p);
+/* A new header (flush first): every reference is forgotten and each fold is set up again for
+ * `mids` when its kernel next comes. */
+void hp__ncu_slots_header(hp__ncu_slots *ss, const int32_t *mids, size_t ncols);
+/* The slot of kernel kid, set up for the current header; NULL on HP_ENOMEM. The pointer lasts
+ * until the next call. */
+hp__ncu_slot *hp__ncu_slots_get(hp__ncu_slots *ss, uint32_t kid);
+/* The slot of kernel kid when it is set up for the current header, else NULL. */
+hp__ncu_slot *hp__ncu_slots_find(hp__ncu_slots *ss, uint32_t kid);
+void hp__ncu_slots_free(hp__ncu_slots *ss);
 
 #endif /* HPRUN_PROFILE_NCU_FOLD_H */

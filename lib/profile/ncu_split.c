@@ -20,31 +20,21 @@
 
 int hp__ncu_split_room(hp__ncu_split *sp, size_t cap)
 {
-  sp->rnf = 0;
   if (cap <= sp->cap)
     return 0;
   free(sp->f);
   free(sp->len);
   free(sp->off);
   free(sp->chg);
-  free(sp->roff);
-  free(sp->rlen);
   sp->cap = 0;
   sp->f = malloc(cap * sizeof(*sp->f));
   sp->len = malloc(cap * sizeof(*sp->len));
   sp->off = malloc(cap * sizeof(*sp->off));
   sp->chg = malloc(cap * sizeof(*sp->chg));
-  sp->roff = malloc(cap * sizeof(*sp->roff));
-  sp->rlen = malloc(cap * sizeof(*sp->rlen));
-  if (!sp->f || !sp->len || !sp->off || !sp->chg || !sp->roff || !sp->rlen)
+  if (!sp->f || !sp->len || !sp->off || !sp->chg)
     return HP_ENOMEM;
   sp->cap = cap;
   return 0;
-}
-
-void hp__ncu_split_forget(hp__ncu_split *sp)
-{
-  sp->rnf = 0;
 }
 
 void hp__ncu_split_free(hp__ncu_split *sp)
@@ -53,10 +43,20 @@ void hp__ncu_split_free(hp__ncu_split *sp)
   free(sp->len);
   free(sp->off);
   free(sp->chg);
-  free(sp->roff);
-  free(sp->rlen);
-  free(sp->rs);
   memset(sp, 0, sizeof(*sp));
+}
+
+void hp__ncu_ref_forget(hp__ncu_ref *ref)
+{
+  ref->nf = 0;
+}
+
+void hp__ncu_ref_free(hp__ncu_ref *ref)
+{
+  free(ref->s);
+  free(ref->off);
+  free(ref->len);
+  memset(ref, 0, sizeof(*ref));
 }
 
 /* How many bytes a[] and b[] have in common from their start, at most n. */
@@ -114,15 +114,16 @@ static inline int same(const char *a, const char *b, size_t n)
 }
 
 /* Takes over the reference's fields i..j-1: the line's byte lp is the reference's byte rp. */
-static void take(hp__ncu_split *sp, size_t i, size_t j, size_t lp, size_t rp)
+static void take(hp__ncu_split *sp, const hp__ncu_ref *ref, size_t i, size_t j, size_t lp,
+                 size_t rp)
 {
   /* In locals: the stores below could alias the splitter's fields. Offsets are 32-bit, so the
    * shift may wrap: the sums are the line's true offsets. */
-  const uint32_t *roff = sp->roff, shift = (uint32_t)lp - (uint32_t)rp;
+  const uint32_t *roff = ref->off, shift = (uint32_t)lp - (uint32_t)rp;
   uint32_t *off = sp->off;
   size_t k;
 
-  memcpy(sp->len + i, sp->rlen + i, (j - i) * sizeof(*sp->len));
+  memcpy(sp->len + i, ref->len + i, (j - i) * sizeof(*sp->len));
   k = i;
 #if defined(__SSE2__)
   {
@@ -142,23 +143,29 @@ static void take(hp__ncu_split *sp, size_t i, size_t j, size_t lp, size_t rp)
  * is taken when the comma after its closing quote is in the run (a binary search: the closing
  * quotes are in order), or, for the reference's last field, when the line ends where it does.
  * Returns the next field not taken; *done is set when the last field was taken. */
-static size_t take_run(hp__ncu_split *sp, size_t n, size_t i, size_t lp, size_t rp, size_t rend,
-                       int *done)
+static size_t take_run(hp__ncu_split *sp, const hp__ncu_ref *ref, size_t rnf, size_t n, size_t i,
+                       size_t lp, size_t rp, size_t rend, int *done)
 {
-  size_t lo = i, hi = sp->rnf < sp->cap ? sp->rnf : sp->cap, mid, close;
+  size_t lo = i, hi = rnf, mid, close;
 
+  /* A run that ends inside its first field (the field changed) takes nothing: no search. */
+  if (ref->off[i] + ref->len[i] + 1 < rend)
+    lo = i + 1;
+  else
+    hi = i;
   while (lo < hi) {
     mid = lo + (hi - lo) / 2;
-    if (sp->roff[mid] + sp->rlen[mid] + 1 < rend)
+    if (ref->off[mid] + ref->len[mid] + 1 < rend)
       lo = mid + 1;
     else
       hi = mid;
   }
-  take(sp, i, lo, lp, rp);
-  if (lo < sp->rnf && lo < sp->cap) {
-    close = sp->roff[lo] + sp->rlen[lo];
-    if (close + 1 == sp->rn && close < rend && close - rp + lp == n - 1) {
-      take(sp, lo, lo + 1, lp, rp);
+  if (lo > i)
+    take(sp, ref, i, lo, lp, rp);
+  if (lo < rnf) {
+    close = ref->off[lo] + ref->len[lo];
+    if (close + 1 == ref->n && close < rend && close - rp + lp == n - 1) {
+      take(sp, ref, lo, lo + 1, lp, rp);
       *done = 1;
       return lo + 1;
     }
@@ -166,8 +173,10 @@ static size_t take_run(hp__ncu_split *sp, size_t n, size_t i, size_t lp, size_t 
   return lo;
 }
 
-size_t hp__ncu_split_line(hp__ncu_split *sp, const char *s, size_t n)
+size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n)
 {
+  /* The reference's fields that can be taken over: the splitter's arrays hold at most cap. */
+  size_t rnf = ref == NULL ? 0 : ref->nf < sp->cap ? ref->nf : sp->cap;
   size_t i = 0, lp = 0, rp, m, len, q;
   int done = 0;
 
@@ -179,14 +188,14 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const char *s, size_t n)
     return 0;
   for (;;) {
     /* s[lp] should be field i's opening quote. */
-    if (i < sp->rnf && i < sp->cap) {
-      rp = sp->roff[i] - 1;
-      m = common(s + lp, sp->rs + rp, n - lp < sp->rn - rp ? n - lp : sp->rn - rp);
-      i = take_run(sp, n, i, lp, rp, rp + m, &done);
+    if (i < rnf) {
+      rp = ref->off[i] - 1;
+      m = common(s + lp, ref->s + rp, n - lp < ref->n - rp ? n - lp : ref->n - rp);
+      i = take_run(sp, ref, rnf, n, i, lp, rp, rp + m, &done);
       if (done)
         break;
-      if (i < sp->rnf && i < sp->cap)
-        lp = sp->roff[i] - 1 - rp + lp;
+      if (i < rnf)
+        lp = ref->off[i] - 1 - rp + lp;
     }
     if (i == sp->cap || lp >= n || s[lp] != '"')
       return 0;
@@ -195,7 +204,7 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const char *s, size_t n)
     len = q - lp - 1;
     sp->off[i] = (uint32_t)(lp + 1);
     sp->len[i] = len;
-    if (!(i < sp->rnf && sp->rlen[i] == len && same(sp->rs + sp->roff[i], s + lp + 1, len)))
+    if (!(i < rnf && ref->len[i] == len && same(ref->s + ref->off[i], s + lp + 1, len)))
       sp->chg[sp->nchg++] = (uint32_t)i;
     i++;
     lp = q;
@@ -211,6 +220,26 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const char *s, size_t n)
   return i;
 }
 
+int hp__ncu_split_peek(const char *s, size_t n, size_t i, const char **f, size_t *len)
+{
+  size_t open = 0, close, k;
+
+  if (n < 2 || s[0] != '"')
+    return 0;
+  for (k = 0;; k++) {
+    if ((close = find_quote(s, open + 1, n)) == n)
+      return 0;
+    if (k == i) {
+      *f = s + open + 1;
+      *len = close - open - 1;
+      return 1;
+    }
+    if (close + 2 >= n || s[close + 1] != ',' || s[close + 2] != '"')
+      return 0;
+    open = close + 2;
+  }
+}
+
 void hp__ncu_split_point_all(hp__ncu_split *sp)
 {
   size_t i;
@@ -219,28 +248,41 @@ void hp__ncu_split_point_all(hp__ncu_split *sp)
     sp->f[i] = (char *)(sp->cur + sp->off[i]);
 }
 
-int hp__ncu_split_keep(hp__ncu_split *sp)
+int hp__ncu_split_keep(hp__ncu_split *sp, hp__ncu_ref *ref)
 {
-  size_t *tl = sp->rlen;
-  uint32_t *to = sp->roff;
+  size_t *tl;
+  uint32_t *to;
 
-  sp->rnf = 0;
+  ref->nf = 0;
   if (sp->curnf == 0)
     return 0;
-  if (sp->curn > sp->rcap) {
-    char *ns = realloc(sp->rs, sp->curn);
+  /* The arrays change hands below: the reference's must be as large as the splitter's. */
+  if (ref->acap != sp->cap) {
+    free(ref->off);
+    free(ref->len);
+    ref->acap = 0;
+    ref->off = malloc(sp->cap * sizeof(*ref->off));
+    ref->len = malloc(sp->cap * sizeof(*ref->len));
+    if (ref->off == NULL || ref->len == NULL)
+      return HP_ENOMEM;
+    ref->acap = sp->cap;
+  }
+  if (sp->curn > ref->scap) {
+    char *ns = realloc(ref->s, sp->curn);
     if (ns == NULL)
       return HP_ENOMEM;
-    sp->rs = ns;
-    sp->rcap = sp->curn;
+    ref->s = ns;
+    ref->scap = sp->curn;
   }
-  memcpy(sp->rs, sp->cur, sp->curn);
-  sp->rn = sp->curn;
-  /* The line's fields become the reference's; the old reference's arrays take the next line. */
-  sp->roff = sp->off;
-  sp->rlen = sp->len;
+  memcpy(ref->s, sp->cur, sp->curn);
+  ref->n = sp->curn;
+  /* The line's fields become the reference's; the reference's old arrays take the next line. */
+  to = ref->off;
+  tl = ref->len;
+  ref->off = sp->off;
+  ref->len = sp->len;
   sp->off = to;
   sp->len = tl;
-  sp->rnf = sp->curnf;
+  ref->nf = sp->curnf;
   return 0;
 }

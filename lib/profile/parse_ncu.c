@@ -16,6 +16,7 @@
 #include "profile/ncu_fold.h"
 #include "profile/ncu_split.h"
 #include "profile/parsers.h"
+#include "profile/strtab.h"
 #include "util/buf.h"
 #include "util/csv.h"
 
@@ -140,7 +141,8 @@ typedef struct ncu_state {
   int want_units;              /* raw page: the next row may be the units row */
   hp__recent seen;             /* launches, keyed by (ID, Process ID) */
   long skipped, first_skipped; /* lines among the rows that are not CSV */
-  hp__ncu_fold fold;           /* raw page: the launches' sums */
+  hp__ncu_slots slots;         /* raw page: each kernel's reference line and sums */
+  long split_ix;               /* the slot whose reference the split line was compared with */
   hp__ncu_split sp;            /* splits the lines of the form ncu writes */
   int split;                   /* the record at hand came from sp */
   hp__buf kname;               /* the last row's kernel name (trimmed), when khave */
@@ -156,9 +158,8 @@ static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
   size_t i;
 
   /* What the old columns folded goes in before their ids go. */
-  if (hp__ncu_fold_flush(&s->fold, x->p))
+  if (hp__ncu_slots_flush(&s->slots, x->p))
     return HP_ENOMEM;
-  hp__ncu_fold_free(&s->fold);
   free(s->mid);
   free(s->dur_unit);
   s->mid = NULL;
@@ -184,13 +185,13 @@ static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
     if (s->dur_col < 0 && is_duration(h->f[i], h->len[i]))
       s->dur_col = (int)i;
   }
-  return hp__ncu_fold_init(&s->fold, s->mid, h->n);
+  hp__ncu_slots_header(&s->slots, s->mid, h->n);
+  return 0;
 }
 
 /* Room for the fields of a split line: one more than the header has, so that a longer row is
- * still split (and reported as the general reader's would be). It also forgets the reference row,
- * whose columns may have been others. Called after setup(), which may have read the header out of
- * the old arrays; nothing reads them afterwards. */
+ * still split (and reported as the general reader's would be). Called after setup(), which may
+ * have read the header out of the old arrays; nothing reads them afterwards. */
 static int split_room(ncu_state *s)
 {
   return hp__ncu_split_room(&s->sp, s->ncols + 1);
@@ -320,6 +321,31 @@ static void split_point(ncu_state *s)
     hp__ncu_split_point_all(sp);
 }
 
+/* The reference line to compare a raw-page launch row with: the last row of its kernel, found by
+ * the kernel name alone (a kernel not seen yet has none, and is not added here: the row may yet be
+ * skipped). Sets s->split_ix to the slot's index, -1 for none. */
+static const hp__ncu_ref *pick_ref(hp__pctx *x, ncu_state *s, const char *ls, size_t ln)
+{
+  const char *kn;
+  size_t knn;
+  long kid;
+  hp__ncu_slot *sl;
+
+  s->split_ix = -1;
+  if (s->details || s->want_units || s->idx[N_KERNEL] < 0 ||
+      !hp__ncu_split_peek(ls, ln, (size_t)s->idx[N_KERNEL], &kn, &knn))
+    return NULL;
+  hp__trim(&kn, &knn);
+  if (s->khave && s->kname.len == knn && memcmp(s->kname.data, kn, knn) == 0)
+    kid = (long)s->kid;
+  else if ((kid = hp__strtab_find(&x->p->ncu_names, kn, knn, hp__hash(kn, knn))) < 0)
+    return NULL;
+  if ((sl = hp__ncu_slots_find(&s->slots, (uint32_t)kid)) == NULL)
+    return NULL;
+  s->split_ix = kid < HP__NCU_SLOTS ? kid : HP__NCU_SLOTS;
+  return &sl->ref;
+}
+
 /* The next CSV record among the rows, skipping empty lines and counting lines that are not CSV.
  * A line of the form ncu writes is split here, in the pass that found it (its fields are not
  * NUL-terminated: everything in this file reads them by length); any other line goes back to the
@@ -344,7 +370,8 @@ static int next_record(hp__pctx *x, ncu_state *s, hp__csv_rec *rec)
       s->first_skipped = line;
   }
   /* Below a megabyte no field can be longer than the reader's limit, which it would report. */
-  s->split = ln < ((size_t)1 << 20) && (nf = hp__ncu_split_line(&s->sp, ls, ln)) > 0;
+  s->split = ln < ((size_t)1 << 20) &&
+      (nf = hp__ncu_split_line(&s->sp, pick_ref(x, s, ls, ln), ls, ln)) > 0;
   if (s->split) {
     split_point(s);
     rec->f = s->sp.f;
@@ -415,35 +442,39 @@ static int details_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32
 }
 
 /* A raw-page row: every metric of one launch, folded (ncu_fold.h) with only the fields that
- * changed since the splitter's reference row parsed; the row then becomes that reference. */
+ * changed since the kernel's last row parsed; the row then becomes the kernel's reference line. */
 static int raw_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t kid,
                    const char *name, size_t nn)
 {
   size_t width = rec->n < s->ncols ? rec->n : s->ncols, nchg = 0;
+  long ix = kid < HP__NCU_SLOTS ? (long)kid : HP__NCU_SLOTS;
+  hp__ncu_slot *sl = hp__ncu_slots_get(&s->slots, kid);
   const uint32_t *chg = NULL;
   int d = s->dur_col, r;
   double v;
 
-  /* The fold's last row is the splitter's reference unless a row came through the general
-   * reader (which forgets the reference: every field of the next line is then listed). */
-  if (s->split && s->fold.width == width) {
+  if (sl == NULL)
+    return HP_ENOMEM;
+  /* The slot's reference is its fold's last row, unless it was forgotten (a row came through the
+   * general reader: every field of the next line is then listed). */
+  if (s->split && s->split_ix == ix && sl->fold.width == width) {
     chg = s->sp.chg;
     nchg = s->sp.nchg;
   } else if (s->split) {
     hp__ncu_split_point_all(&s->sp);
   }
-  if (hp__ncu_fold_row(&s->fold, x->p, kid, rec, width, chg, nchg))
+  if (hp__ncu_fold_row(&sl->fold, x->p, kid, rec, width, chg, nchg))
     return HP_ENOMEM;
   /* The duration also feeds the kernel table. */
-  if (d >= 0 && hp__ncu_fold_value(&s->fold, (size_t)d, &v) &&
+  if (d >= 0 && hp__ncu_fold_value(&sl->fold, (size_t)d, &v) &&
       (r = add_duration(x, s, name, nn, v, s->dur_unit, s->dur_unit ? strlen(s->dur_unit) : 0,
                         rec->line)) != 0)
     return r;
   if (!s->split) {
-    hp__ncu_split_forget(&s->sp);
+    hp__ncu_ref_forget(&sl->ref);
     return 0;
   }
-  return hp__ncu_split_keep(&s->sp);
+  return hp__ncu_split_keep(&s->sp, &sl->ref);
 }
 
 /* The id of the kernel `name`, from the last row's when the name is the same (most rows are): a
@@ -534,7 +565,7 @@ int hp__parse_ncu(hp__pctx *x)
       break;
   }
   /* The launches folded last are added now: nothing reads the sums before the file is done. */
-  if (r >= 0 && hp__ncu_fold_flush(&s.fold, x->p))
+  if (r >= 0 && hp__ncu_slots_flush(&s.slots, x->p))
     r = HP_ENOMEM;
   if (s.skipped)
     hp_diags_add(x->diags, HP_DIAG_NOTE, x->path, s.first_skipped, 0,
@@ -545,7 +576,7 @@ int hp__parse_ncu(hp__pctx *x)
 fail:
   hp__recent_finish(&s.seen);
   free(s.mid);
-  hp__ncu_fold_free(&s.fold);
+  hp__ncu_slots_free(&s.slots);
   hp__ncu_split_free(&s.sp);
   hp__buf_free(&s.kname);
   free(s.dur_unit);

@@ -103,12 +103,14 @@ static void test_split_matches_reader_and_reference(void **state)
 {
   static char line[8192], ref[8192];
   const char *f[MAXF];
-  size_t reflen[MAXF], refoff[MAXF], nref = 0, n, nf, i, j, k, nfld;
+  size_t reflen[MAXF], refoff[MAXF], nref = 0, eref, n, nf, i, j, k, nfld;
   hp__ncu_split sp;
+  hp__ncu_ref rf;
   int clean, listed;
 
   (void)state;
   memset(&sp, 0, sizeof(sp));
+  memset(&rf, 0, sizeof(rf));
   assert_int_equal(hp__ncu_split_room(&sp, MAXF), 0);
   for (k = 0; k < 20000; k++) {
     /* Mostly the last line with a few fields changed, as launch rows are. */
@@ -119,7 +121,9 @@ static void test_split_matches_reader_and_reference(void **state)
     clean = rnd(8) != 0;
     if (!clean)
       n = spoil(line, n, sizeof(line));
-    nf = hp__ncu_split_line(&sp, line, n);
+    /* Now and then no reference: every field is then listed. */
+    eref = rnd(20) ? nref : 0;
+    nf = hp__ncu_split_line(&sp, eref == nref ? &rf : NULL, line, n);
     if (clean)
       assert_int_equal(nf, nfld);
     if (nf == 0)
@@ -131,12 +135,12 @@ static void test_split_matches_reader_and_reference(void **state)
       listed = j < sp.nchg && sp.chg[j] == i;
       j += listed;
       assert_int_equal(listed,
-                       !(i < nref && reflen[i] == sp.len[i] &&
+                       !(i < eref && reflen[i] == sp.len[i] &&
                          memcmp(ref + refoff[i], sp.f[i], sp.len[i]) == 0));
     }
     assert_int_equal(j, sp.nchg);
     if (rnd(10) == 0) {
-      hp__ncu_split_forget(&sp);
+      hp__ncu_ref_forget(&rf);
       nref = 0;
     } else if (rnd(4) != 0) {
       /* The field arrays pass to the reference: read them first. */
@@ -146,7 +150,7 @@ static void test_split_matches_reader_and_reference(void **state)
         reflen[i] = sp.len[i];
       }
       nref = nf;
-      assert_int_equal(hp__ncu_split_keep(&sp), 0);
+      assert_int_equal(hp__ncu_split_keep(&sp, &rf), 0);
     }
   }
   /* More fields than there is room for: the general reader's. */
@@ -154,8 +158,9 @@ static void test_split_matches_reader_and_reference(void **state)
     f[i % MAXF] = "1";
   n = make_line(line, sizeof(line), f, MAXF);
   n += (size_t)snprintf(line + n, sizeof(line) - n, ",\"1\"");
-  assert_int_equal(hp__ncu_split_line(&sp, line, n), 0);
+  assert_int_equal(hp__ncu_split_line(&sp, &rf, line, n), 0);
   hp__ncu_split_free(&sp);
+  hp__ncu_ref_free(&rf);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
