@@ -5,16 +5,18 @@
  * A raw-page row has ~250 metric columns, and launch after launch most of them hold the same bytes
  * (device attributes, the launch configuration, text such as "NVIDIA H200"). The fold keeps what
  * hp__parse_num made of each column in the last row and parses only the fields the caller says
- * changed (ncu_split.h finds them). The row's numbers form a list in column order; while launches
- * of one kernel follow each other, an unchanged entry is not added row by row but counted, and the
- * count is added when the entry changes, another kernel comes, or the caller flushes. The result is
+ * changed (ncu_split.h finds them). The row's numbers form a list in column order; while the
+ * fold's rows are of one kernel (the caller keeps a fold per kernel: hp__ncu_slots below), an
+ * unchanged entry is not added row by row but counted, and the count is added when the entry
+ * changes, another kernel comes, or the caller flushes. The result is
  * bit for bit what adding every row in order gives (hp__ncu_add's sums): a count of whole numbers
  * is added as one product only where every partial sum is an exact double, and otherwise one copy
  * at a time; entries that share a metric id are never deferred, so no two sums change order.
  *
  * The fold owns its arrays; `mids` stays the caller's and must live until the next init or free.
- * Nothing is added to the profile before a flush: the caller flushes before the profile's sums are
- * read, before changing columns (init), and at the end of the file.
+ * What is pending reaches the profile only through a flush (or its entry changing): the caller
+ * flushes before the profile's sums are read, before changing columns (init), and at the end of
+ * the file.
  */
 #ifndef HPRUN_PROFILE_NCU_FOLD_H
 #define HPRUN_PROFILE_NCU_FOLD_H
