@@ -4,7 +4,9 @@
  * path gives, so each is checked against it on many generated inputs: the splitter's fields
  * against the general CSV reader's (hp__csv_next) and its changed-field list against a plain
  * comparison with the reference line; the fold's sums, bit for bit, against hp__parse_num and
- * hp__ncu_add on every field of every row in order.
+ * hp__ncu_add on every field of every row in order; and the whole parser's sums, on a generated
+ * file of 300 kernels in turn with lines for the general reader among them, against sums worked
+ * out here from hp__csv_next.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,12 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hprun.h"
 #include "hprun_profile.h"
 #include "profile/build.h"
 #include "profile/ncu_fold.h"
 #include "profile/ncu_split.h"
+#include "profile/strtab.h"
 #include "util/csv.h"
 
 static uint64_t rng = 88172645463325252ULL;
@@ -314,6 +318,167 @@ static void test_fold_counts_round_as_single_adds(void **state)
   hp_profile_free(pf);
 }
 
+/* ---------------------------------------------------------------------------------------------- */
+/* The whole parser.                                                                               */
+
+#define FXNCU "tests/fixtures/profile/ncu/h200-real/ncu.csv"
+#define NKERN 300
+
+/* The real H200 raw page's records of its full width: header, units row, launches. */
+static size_t load_rows(char ***rows, size_t *ncols)
+{
+  hp__csv *c;
+  hp__csv_rec rec;
+  size_t n = 0, i;
+
+  assert_int_equal(hp__csv_open_path(&c, FXNCU, NULL), 0);
+  while (hp__csv_next(c, &rec) == 1) {
+    if (rec.n < 100)
+      continue; /* ncu's ==PROF== lines */
+    *ncols = rec.n;
+    rows[n] = malloc(rec.n * sizeof(char *));
+    assert_non_null(rows[n]);
+    for (i = 0; i < rec.n; i++)
+      rows[n][i] = strdup(rec.f[i]);
+    n++;
+  }
+  hp__csv_free(c);
+  return n;
+}
+
+static void put_field(FILE *fp, const char *f, int first)
+{
+  fputs(first ? "\"" : ",\"", fp);
+  for (; *f; f++) {
+    if (*f == '"')
+      fputc('"', fp); /* doubled */
+    fputc(*f, fp);
+  }
+  fputc('"', fp);
+}
+
+/* Launches of NKERN kernels in turn (more than have a reference line each), fields changed to
+ * numbers, text and no value, some lines for the general reader (a doubled quote), program output
+ * between the rows. */
+static void write_file(const char *path, char ***rows, size_t nrows, size_t ncols)
+{
+  static const char *const some[] = {"0.1", "7", "abc", "", "1,000", "-2.5", "n/a", "1e16"};
+  FILE *fp = fopen(path, "w");
+  char id[32], name[32];
+  const char *f;
+  size_t k, i, r, c1, c2;
+
+  assert_non_null(fp);
+  fputs("==PROF== Connected to process 1\n", fp);
+  for (r = 0; r < 2; r++) {
+    for (i = 0; i < ncols; i++)
+      put_field(fp, rows[r][i], i == 0);
+    fputc('\n', fp);
+  }
+  for (k = 0; k < 4000; k++) {
+    r = 2 + rnd((unsigned)(nrows - 2));
+    c1 = 11 + rnd((unsigned)(ncols - 11));
+    c2 = 11 + rnd((unsigned)(ncols - 11));
+    snprintf(id, sizeof(id), "%zu", k);
+    snprintf(name, sizeof(name), "k%u", rnd(3) ? rnd(NKERN) : rnd(3));
+    for (i = 0; i < ncols; i++) {
+      f = i == 0 ? id : i == 4 ? name : rows[r][i];
+      if ((i == c1 || i == c2) && rnd(2))
+        f = some[rnd(sizeof(some) / sizeof(some[0]))];
+      if (i == 5 && rnd(50) == 0)
+        f = "a\"b";
+      put_field(fp, f, i == 0);
+    }
+    fputc('\n', fp);
+    if (rnd(100) == 0)
+      fputs("the program's own output\n", fp);
+  }
+  fclose(fp);
+}
+
+/* Every metric sum of the file, worked out here with the general reader: each field of each launch
+ * parsed and added in row order, as the parser did before its fast path. */
+static void check_sums(const hp_profile *p, const char *path)
+{
+  size_t nk = p->ncu_names.n, nm = p->metrics.n, i, ncols = 0, kn, m;
+  double *sum = calloc(nk * nm, sizeof(double)), v;
+  long long *cnt = calloc(nk * nm, sizeof(long long)), got;
+  long *mid = NULL, kid;
+  char **names = NULL, key[512];
+  hp__csv *c;
+  hp__csv_rec rec;
+
+  assert_true(sum && cnt);
+  assert_int_equal(hp__csv_open_path(&c, path, NULL), 0);
+  while (hp__csv_next(c, &rec) == 1) {
+    if (rec.n > 100 && strcmp(rec.f[0], "ID") == 0) { /* the header, then the units */
+      ncols = rec.n;
+      names = calloc(ncols, sizeof(char *));
+      mid = calloc(ncols, sizeof(long));
+      for (i = 0; i < ncols; i++)
+        names[i] = strdup(rec.f[i]);
+      assert_int_equal(hp__csv_next(c, &rec), 1);
+      for (i = 0; i < ncols; i++) {
+        kn = (size_t)snprintf(key, sizeof(key), "%s\x1f%s", names[i], rec.f[i]);
+        mid[i] = hp__strtab_find(&p->metrics, key, kn, hp__hash(key, kn));
+      }
+      continue;
+    }
+    if (ncols == 0 || rec.n != ncols)
+      continue;
+    kid = hp__strtab_find(&p->ncu_names, rec.f[4], rec.len[4], hp__hash(rec.f[4], rec.len[4]));
+    assert_true(kid >= 0);
+    for (i = 0; i < ncols; i++)
+      if (mid[i] >= 0 && hp__parse_num(rec.f[i], rec.len[i], &v) > 0) {
+        sum[(size_t)kid * nm + (size_t)mid[i]] += v;
+        cnt[(size_t)kid * nm + (size_t)mid[i]]++;
+      }
+  }
+  hp__csv_free(c);
+  for (i = 0; i < nk; i++)
+    for (m = 0; m < nm; m++) {
+      got = m < p->ncu[i].ncap ? p->ncu[i].mn[m] : 0;
+      assert_int_equal(got, cnt[i * nm + m]);
+      if (got > 0)
+        assert_memory_equal(&p->ncu[i].msum[m], &sum[i * nm + m], sizeof(double));
+    }
+  for (i = 0; i < ncols; i++)
+    free(names[i]);
+  free(names);
+  free(mid);
+  free(sum);
+  free(cnt);
+}
+
+static void test_parser_sums_match_the_general_reader(void **state)
+{
+  char **rows[32], dir[] = "/tmp/test_ncu_fast_XXXXXX", path[64];
+  size_t nrows, ncols = 0, i, j;
+  hp_profile *p;
+  hp_diags d;
+
+  (void)state;
+  nrows = load_rows(rows, &ncols);
+  assert_true(nrows >= 4 && nrows < 32);
+  assert_non_null(mkdtemp(dir));
+  snprintf(path, sizeof(path), "%s/ncu.csv", dir);
+  write_file(path, rows, nrows, ncols);
+  hp_diags_init(&d);
+  assert_int_equal(hp_profile_new(&p), 0);
+  assert_int_equal(hp_profile_add_path(p, path, &d), 0);
+  assert_true(p->ncu_names.n > HP__NCU_SLOTS); /* the shared fold is used too */
+  check_sums(p, path);
+  hp_profile_free(p);
+  hp_diags_free(&d);
+  unlink(path);
+  rmdir(dir);
+  for (i = 0; i < nrows; i++) {
+    for (j = 0; j < ncols; j++)
+      free(rows[i][j]);
+    free(rows[i]);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -321,6 +486,7 @@ int main(void)
       cmocka_unit_test(test_fold_matches_row_by_row_sums),
       cmocka_unit_test(test_fold_with_a_metric_named_twice),
       cmocka_unit_test(test_fold_counts_round_as_single_adds),
+      cmocka_unit_test(test_parser_sums_match_the_general_reader),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);
