@@ -13,11 +13,16 @@
  * (gpu__time_duration.sum, or "Duration" on the details page) also feeds the kernel table.
  */
 #include "profile/build.h"
+#include "profile/ncu_fold.h"
+#include "profile/ncu_split.h"
 #include "profile/parsers.h"
+#include "profile/strtab.h"
 #include "util/buf.h"
 #include "util/csv.h"
 
 #include <math.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -138,6 +143,14 @@ typedef struct ncu_state {
   int want_units;              /* raw page: the next row may be the units row */
   hp__recent seen;             /* launches, keyed by (ID, Process ID) */
   long skipped, first_skipped; /* lines among the rows that are not CSV */
+  hp__ncu_slots slots;         /* raw page: each kernel's reference line and sums */
+  long split_ix;               /* the slot whose reference the split line was compared with */
+  hp__ncu_split sp;            /* splits the lines of the form ncu writes */
+  int split;                   /* the record at hand came from sp */
+  hp__buf kname;               /* the last row's kernel name (trimmed), when khave */
+  int khave;
+  uint32_t kid;   /* its ncu kernel id */
+  ptrdiff_t ktid; /* its kernel time table entry, or -1 not looked up yet */
 } ncu_state;
 
 /* Maps a header record (the first, or another process's): the page, and on the raw page a metric
@@ -146,6 +159,9 @@ static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
 {
   size_t i;
 
+  /* What the old columns folded goes in before their ids go. */
+  if (hp__ncu_slots_flush(&s->slots, x->p))
+    return HP_ENOMEM;
   free(s->mid);
   free(s->dur_unit);
   s->mid = NULL;
@@ -171,7 +187,16 @@ static int setup(hp__pctx *x, const hp__csv_rec *h, ncu_state *s)
     if (s->dur_col < 0 && is_duration(h->f[i], h->len[i]))
       s->dur_col = (int)i;
   }
+  hp__ncu_slots_header(&s->slots, s->mid, h->n);
   return 0;
+}
+
+/* Room for the fields of a split line: one more than the header has, so that a longer row is
+ * still split (and reported as the general reader's would be). Called after setup(), which may
+ * have read the header out of the old arrays; nothing reads them afterwards. */
+static int split_room(ncu_state *s)
+{
+  return hp__ncu_split_room(&s->sp, s->ncols + 1);
 }
 
 /* Counts a launch of kernel `kid` once and notes its block and grid sizes. Returns 1 for a new
@@ -183,17 +208,26 @@ static int launch(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t ki
   hp__buf key = HP__BUF_INIT;
   const char *id, *pid, *bs, *gs;
   size_t idn, pidn, bn, gn;
-  int added = 1;
+  char kb[64]; /* the usual key, without a malloc per row */
+  int added = 1, r;
 
   id = hp__fld(rec, s->idx[N_ID], &idn);
   pid = hp__fld(rec, s->idx[N_PID], &pidn);
-  if (hp__buf_add(&key, id, idn) || hp__buf_addc(&key, '\x1f') ||
-      (pid && hp__buf_add(&key, pid, pidn)) ||
-      hp__recent_touch(&s->seen, 0, key.data, key.len, row, ent, &added)) {
+  if (pid == NULL)
+    pidn = 0;
+  if (idn + 1 + pidn <= sizeof(kb)) {
+    memcpy(kb, id, idn);
+    kb[idn] = '\x1f';
+    memcpy(kb + idn + 1, pid, pidn);
+    r = hp__recent_touch(&s->seen, 0, kb, idn + 1 + pidn, row, ent, &added);
+  } else {
+    r = hp__buf_add(&key, id, idn) || hp__buf_addc(&key, '\x1f') ||
+        (pid && hp__buf_add(&key, pid, pidn)) ||
+        hp__recent_touch(&s->seen, 0, key.data, key.len, row, ent, &added);
     hp__buf_free(&key);
-    return HP_ENOMEM;
   }
-  hp__buf_free(&key);
+  if (r)
+    return HP_ENOMEM;
   if (!added)
     return 0;
   k->launches++;
@@ -220,10 +254,11 @@ static int launch(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t ki
 
 /* A launch's duration `v` in `unit`, into the kernel table (unless a kernel stats file beside this
  * one already gives kernel times). A unit that is not a time is warned about and skipped. */
-static int add_duration(hp__pctx *x, const char *name, size_t n, double v, const char *unit,
-                        size_t un, long line)
+static int add_duration(hp__pctx *x, ncu_state *s, const char *name, size_t n, double v,
+                        const char *unit, size_t un, long line)
 {
   double mult = ns_per(unit, un);
+  hp__ttable *t = &x->p->t[HP__T_KERNEL];
   hp__tstat *st;
 
   if (isnan(mult)) {
@@ -233,8 +268,14 @@ static int add_duration(hp__pctx *x, const char *name, size_t n, double v, const
   }
   if (!x->use_kernels)
     return 0;
-  if (hp__ttable_get(&x->p->t[HP__T_KERNEL], name, n, &st))
-    return HP_ENOMEM;
+  /* The row's kernel is the one kernel_id() remembered: its entry's index is kept with it. */
+  if (s->ktid >= 0) {
+    st = &t->st[s->ktid];
+  } else {
+    if (hp__ttable_get(t, name, n, &st))
+      return HP_ENOMEM;
+    s->ktid = st - t->st;
+  }
   hp__tstat_add_trace(st, v * mult, x->file);
   x->tables |= HP__TB_KERNEL;
   return 0;
@@ -264,12 +305,58 @@ static int find_header(hp__pctx *x)
   return 1;
 }
 
+/* Points the fields of a split line that will be read (see hp__ncu_split_point): the identity
+ * columns, the fields that changed since the reference row (all that raw_row parses), and every
+ * field of a header or units row. */
+static void split_point(ncu_state *s)
+{
+  hp__ncu_split *sp = &s->sp;
+  int id = s->idx[N_ID];
+  size_t j;
+
+  for (j = 0; j < N_N; j++)
+    hp__ncu_split_point(sp, s->idx[j]);
+  for (j = 0; j < sp->nchg; j++)
+    hp__ncu_split_point(sp, (int)sp->chg[j]);
+  if (s->want_units ||
+      (id >= 0 && (size_t)id < sp->curnf && sp->len[id] == 2 && memcmp(sp->f[id], "ID", 2) == 0))
+    hp__ncu_split_point_all(sp);
+}
+
+/* The reference line to compare a raw-page launch row with: the last row of its kernel, found by
+ * the kernel name alone (a kernel not seen yet has none, and is not added here: the row may yet be
+ * skipped). Sets s->split_ix to the slot's index, -1 for none. */
+static const hp__ncu_ref *pick_ref(hp__pctx *x, ncu_state *s, const char *ls, size_t ln)
+{
+  const char *kn;
+  size_t knn;
+  long kid;
+  hp__ncu_slot *sl;
+
+  s->split_ix = -1;
+  if (s->details || s->want_units || s->idx[N_KERNEL] < 0 ||
+      !hp__ncu_split_peek(ls, ln, (size_t)s->idx[N_KERNEL], &kn, &knn))
+    return NULL;
+  hp__trim(&kn, &knn);
+  if (s->khave && s->kname.len == knn && memcmp(s->kname.data, kn, knn) == 0)
+    kid = (long)s->kid;
+  else if ((kid = hp__strtab_find(&x->p->ncu_names, kn, knn, hp__hash(kn, knn))) < 0)
+    return NULL;
+  if ((sl = hp__ncu_slots_find(&s->slots, (uint32_t)kid)) == NULL)
+    return NULL;
+  s->split_ix = kid < HP__NCU_SLOTS ? kid : HP__NCU_SLOTS;
+  return &sl->ref;
+}
+
 /* The next CSV record among the rows, skipping empty lines and counting lines that are not CSV.
- * Returns 1, 0 at the end, or an HP_E* code. */
+ * A line of the form ncu writes is split here, in the pass that found it (its fields are not
+ * NUL-terminated: everything in this file reads them by length); any other line goes back to the
+ * general reader, which gives the same fields for a line of that form. Returns 1, 0 at the end,
+ * or an HP_E* code. */
 static int next_record(hp__pctx *x, ncu_state *s, hp__csv_rec *rec)
 {
   const char *ls;
-  size_t ln;
+  size_t ln, nf;
   long line;
   int r;
 
@@ -284,6 +371,17 @@ static int next_record(hp__pctx *x, ncu_state *s, hp__csv_rec *rec)
     if (!(ln >= 2 && ls[0] == '=' && ls[1] == '=') && s->skipped++ == 0)
       s->first_skipped = line;
   }
+  /* Below a megabyte no field can be longer than the reader's limit, which it would report. */
+  s->split = ln < ((size_t)1 << 20) &&
+      (nf = hp__ncu_split_line(&s->sp, pick_ref(x, s, ls, ln), ls, ln)) > 0;
+  if (s->split) {
+    split_point(s);
+    rec->f = s->sp.f;
+    rec->len = s->sp.len;
+    rec->n = nf;
+    rec->line = line;
+    return 1;
+  }
   hp__csv_unread_line(x->csv);
   return hp__csv_next(x->csv, rec);
 }
@@ -297,7 +395,8 @@ static int header_or_units(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec)
   uint32_t mid;
 
   if (id && idn == 2 && memcmp(id, "ID", 2) == 0)
-    return setup(x, rec, s) ? HP_ENOMEM : 1; /* another process: its columns may differ */
+    return setup(x, rec, s) || split_room(s) ? HP_ENOMEM : 1; /* another process: its columns
+                                                                 may differ */
   if (!s->want_units)
     return 0;
   s->want_units = 0;
@@ -339,35 +438,62 @@ static int details_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32
     return HP_ENOMEM;
   if (is_duration(mn, mnn) && !ent->flag) {
     ent->flag = 1;
-    return add_duration(x, name, nn, v, mu, mun, rec->line);
+    return add_duration(x, s, name, nn, v, mu, mun, rec->line);
   }
   return 0;
 }
 
-/* A raw-page row: every metric of one launch. */
+/* A raw-page row: every metric of one launch, folded (ncu_fold.h) with only the fields that
+ * changed since the kernel's last row parsed; the row then becomes the kernel's reference line. */
 static int raw_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t kid,
                    const char *name, size_t nn)
 {
-  size_t i;
+  size_t width = rec->n < s->ncols ? rec->n : s->ncols, nchg = 0;
+  long ix = kid < HP__NCU_SLOTS ? (long)kid : HP__NCU_SLOTS;
+  hp__ncu_slot *sl = hp__ncu_slots_get(&s->slots, kid);
+  const uint32_t *chg = NULL;
+  int d = s->dur_col, r;
   double v;
-  int k, r;
 
-  for (i = 0; i < rec->n && i < s->ncols; i++) {
-    if (s->mid[i] < 0)
-      continue;
-    k = hp__parse_num(rec->f[i], rec->len[i], &v);
-    /* Real ncu raw pages hold text-valued columns too (device__attribute_display_name
-     * "NVIDIA H200", launch__func_cache_config "CachePreferNone"), as the details page does:
-     * they are attributes, not numbers to sum, so they are skipped without a warning. */
-    if (k <= 0)
-      continue;
-    if (hp__ncu_add(x->p, kid, (uint32_t)s->mid[i], v))
-      return HP_ENOMEM;
-    if ((int)i == s->dur_col &&
-        (r = add_duration(x, name, nn, v, s->dur_unit, s->dur_unit ? strlen(s->dur_unit) : 0,
-                          rec->line)) != 0)
-      return r;
+  if (sl == NULL)
+    return HP_ENOMEM;
+  /* The slot's reference is its fold's last row, unless it was forgotten (a row came through the
+   * general reader: every field of the next line is then listed). */
+  if (s->split && s->split_ix == ix && sl->fold.width == width) {
+    chg = s->sp.chg;
+    nchg = s->sp.nchg;
+  } else if (s->split) {
+    hp__ncu_split_point_all(&s->sp);
   }
+  if (hp__ncu_fold_row(&sl->fold, x->p, kid, rec, width, chg, nchg))
+    return HP_ENOMEM;
+  /* The duration also feeds the kernel table. */
+  if (d >= 0 && hp__ncu_fold_value(&sl->fold, (size_t)d, &v) &&
+      (r = add_duration(x, s, name, nn, v, s->dur_unit, s->dur_unit ? strlen(s->dur_unit) : 0,
+                        rec->line)) != 0)
+    return r;
+  if (!s->split) {
+    hp__ncu_ref_forget(&sl->ref);
+    return 0;
+  }
+  return hp__ncu_split_keep(&s->sp, &sl->ref);
+}
+
+/* The id of the kernel `name`, from the last row's when the name is the same (most rows are): a
+ * long name is then not hashed again for every launch. */
+static int kernel_id(hp__pctx *x, ncu_state *s, const char *name, size_t nn, uint32_t *kid)
+{
+  if (s->khave && s->kname.len == nn && memcmp(s->kname.data, name, nn) == 0) {
+    *kid = s->kid;
+    return 0;
+  }
+  s->khave = 0;
+  s->kname.len = 0;
+  if (hp__ncu_kernel_get(x->p, name, nn, kid) || hp__buf_add(&s->kname, name, nn))
+    return HP_ENOMEM;
+  s->kid = *kid;
+  s->ktid = -1;
+  s->khave = 1;
   return 0;
 }
 
@@ -400,7 +526,7 @@ static int launch_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec)
     hp__pwarn(x, rec->line, "no kernel name; the row is skipped");
     return 1;
   }
-  if (hp__ncu_kernel_get(p, name, nn, &kid))
+  if (kernel_id(x, s, name, nn, &kid))
     return HP_ENOMEM;
   row = ++p->rowseq;
   if ((isnew = launch(x, s, rec, kid, row, &ent)) < 0)
@@ -427,7 +553,7 @@ int hp__parse_ncu(hp__pctx *x)
     return r;
   if ((r = hp__csv_next(x->csv, &rec)) != 1)
     return r < 0 ? r : 0;
-  if ((r = setup(x, &rec, &s)) != 0)
+  if ((r = setup(x, &rec, &s)) != 0 || (r = split_room(&s)) != 0)
     goto fail;
   if (s.idx[N_KERNEL] < 0) {
     hp__require(x, rec.line, req, &s.idx[N_KERNEL], 1);
@@ -440,6 +566,9 @@ int hp__parse_ncu(hp__pctx *x)
     if (r < 0)
       break;
   }
+  /* The launches folded last are added now: nothing reads the sums before the file is done. */
+  if (r >= 0 && hp__ncu_slots_flush(&s.slots, x->p))
+    r = HP_ENOMEM;
   if (s.skipped)
     hp_diags_add(x->diags, HP_DIAG_NOTE, x->path, s.first_skipped, 0,
                  "%ld lines among the ncu rows are not CSV (the program's own output?) and were "
@@ -449,6 +578,9 @@ int hp__parse_ncu(hp__pctx *x)
 fail:
   hp__recent_finish(&s.seen);
   free(s.mid);
+  hp__ncu_slots_free(&s.slots);
+  hp__ncu_split_free(&s.sp);
+  hp__buf_free(&s.kname);
   free(s.dur_unit);
   return r < 0 ? r : 0;
 }

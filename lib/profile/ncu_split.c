@@ -1,0 +1,288 @@
+/*
+ * Splits the lines ncu writes, comparing each with a reference line (see ncu_split.h for the form
+ * and why). Nothing is read outside the line and the reference copy.
+ *
+ * The invariant that makes a run of equal bytes enough: when line and reference hold the same
+ * bytes from field i's opening quote up to and including the comma after field j's closing quote,
+ * fields i..j of the line are the reference's (the same quotes in the same places), shifted by
+ * the same distance. A field whose span holds a difference is searched for its closing quote, and
+ * the comparison starts again at the next field's opening quote in both lines.
+ */
+#include "profile/ncu_split.h"
+
+#include "hprun.h"
+
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+int hp__ncu_split_room(hp__ncu_split *sp, size_t cap)
+{
+  if (cap <= sp->cap)
+    return 0;
+  free(sp->f);
+  free(sp->len);
+  free(sp->off);
+  free(sp->chg);
+  sp->cap = 0;
+  sp->f = malloc(cap * sizeof(*sp->f));
+  sp->len = malloc(cap * sizeof(*sp->len));
+  sp->off = malloc(cap * sizeof(*sp->off));
+  sp->chg = malloc(cap * sizeof(*sp->chg));
+  if (!sp->f || !sp->len || !sp->off || !sp->chg)
+    return HP_ENOMEM;
+  sp->cap = cap;
+  return 0;
+}
+
+void hp__ncu_split_free(hp__ncu_split *sp)
+{
+  free(sp->f);
+  free(sp->len);
+  free(sp->off);
+  free(sp->chg);
+  memset(sp, 0, sizeof(*sp));
+}
+
+void hp__ncu_ref_forget(hp__ncu_ref *ref)
+{
+  ref->nf = 0;
+}
+
+void hp__ncu_ref_free(hp__ncu_ref *ref)
+{
+  free(ref->s);
+  free(ref->off);
+  free(ref->len);
+  memset(ref, 0, sizeof(*ref));
+}
+
+/* How many bytes a[] and b[] have in common from their start, at most n. */
+static size_t common(const char *a, const char *b, size_t n)
+{
+  size_t i = 0;
+
+#if defined(__SSE2__)
+  while (n - i >= 16) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
+    __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y));
+    if (m != 0xffffu)
+      return i + (size_t)__builtin_ctz(~m);
+    i += 16;
+  }
+#endif
+  while (i < n && a[i] == b[i])
+    i++;
+  return i;
+}
+
+/* The first '"' in s[i..n), or n. Fields are short: one 16-byte compare finds most quotes, with
+ * no call. */
+static inline size_t find_quote(const char *s, size_t i, size_t n)
+{
+#if defined(__SSE2__)
+  const __m128i qv = _mm_set1_epi8('"');
+
+  while (n - i >= 16) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, qv));
+    if (m)
+      return i + (size_t)__builtin_ctz(m);
+    i += 16;
+  }
+#endif
+  for (; i < n; i++)
+    if (s[i] == '"')
+      return i;
+  return n;
+}
+
+/* Whether a[0..n) and b[0..n) hold the same bytes; short fields without a call. */
+static inline int same(const char *a, const char *b, size_t n)
+{
+  size_t i;
+
+  if (n > 16)
+    return memcmp(a, b, n) == 0;
+  for (i = 0; i < n; i++)
+    if (a[i] != b[i])
+      return 0;
+  return 1;
+}
+
+/* Takes over the reference's fields i..j-1: the line's byte lp is the reference's byte rp. */
+static void take(hp__ncu_split *sp, const hp__ncu_ref *ref, size_t i, size_t j, size_t lp,
+                 size_t rp)
+{
+  /* In locals: the stores below could alias the splitter's fields. Offsets are 32-bit, so the
+   * shift may wrap: the sums are the line's true offsets. */
+  const uint32_t *roff = ref->off, shift = (uint32_t)lp - (uint32_t)rp;
+  uint32_t *off = sp->off;
+  size_t k;
+
+  memcpy(sp->len + i, ref->len + i, (j - i) * sizeof(*sp->len));
+  k = i;
+#if defined(__SSE2__)
+  {
+    __m128i sh = _mm_set1_epi32((int)shift);
+    for (; k + 4 <= j; k += 4)
+      _mm_storeu_si128(
+          (__m128i *)(void *)(off + k),
+          _mm_add_epi32(_mm_loadu_si128((const __m128i *)(const void *)(roff + k)), sh));
+  }
+#endif
+  for (; k < j; k++)
+    off[k] = roff[k] + shift;
+}
+
+/* Takes over the reference's fields i.. that lie inside a run of equal bytes: the line's byte lp
+ * is the reference's byte rp, and the run ends (exclusive) at the reference's byte rend. A field
+ * is taken when the comma after its closing quote is in the run (a binary search: the closing
+ * quotes are in order), or, for the reference's last field, when the line ends where it does.
+ * Returns the next field not taken; *done is set when the last field was taken. */
+static size_t take_run(hp__ncu_split *sp, const hp__ncu_ref *ref, size_t rnf, size_t n, size_t i,
+                       size_t lp, size_t rp, size_t rend, int *done)
+{
+  size_t lo = i, hi = rnf, mid, close;
+
+  /* A run that ends inside its first field (the field changed) takes nothing: no search. */
+  if (ref->off[i] + ref->len[i] + 1 < rend)
+    lo = i + 1;
+  else
+    hi = i;
+  while (lo < hi) {
+    mid = lo + (hi - lo) / 2;
+    if (ref->off[mid] + ref->len[mid] + 1 < rend)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  if (lo > i)
+    take(sp, ref, i, lo, lp, rp);
+  if (lo < rnf) {
+    close = ref->off[lo] + ref->len[lo];
+    if (close + 1 == ref->n && close < rend && close - rp + lp == n - 1) {
+      take(sp, ref, lo, lo + 1, lp, rp);
+      *done = 1;
+      return lo + 1;
+    }
+  }
+  return lo;
+}
+
+size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n)
+{
+  /* The reference's fields that can be taken over: the splitter's arrays hold at most cap. */
+  size_t rnf = ref == NULL ? 0 : ref->nf < sp->cap ? ref->nf : sp->cap;
+  size_t i = 0, lp = 0, rp, m, len, q;
+  int done = 0;
+
+  sp->cur = s;
+  sp->curn = n;
+  sp->curnf = 0;
+  sp->nchg = 0;
+  if (n < 2 || s[0] != '"' || n >= UINT32_MAX)
+    return 0;
+  for (;;) {
+    /* s[lp] should be field i's opening quote. */
+    if (i < rnf) {
+      rp = ref->off[i] - 1;
+      m = common(s + lp, ref->s + rp, n - lp < ref->n - rp ? n - lp : ref->n - rp);
+      i = take_run(sp, ref, rnf, n, i, lp, rp, rp + m, &done);
+      if (done)
+        break;
+      if (i < rnf)
+        lp = ref->off[i] - 1 - rp + lp;
+    }
+    if (i == sp->cap || lp >= n || s[lp] != '"')
+      return 0;
+    if ((q = find_quote(s, lp + 1, n)) == n)
+      return 0;
+    len = q - lp - 1;
+    sp->off[i] = (uint32_t)(lp + 1);
+    sp->len[i] = len;
+    if (!(i < rnf && ref->len[i] == len && same(ref->s + ref->off[i], s + lp + 1, len)))
+      sp->chg[sp->nchg++] = (uint32_t)i;
+    i++;
+    lp = q;
+    if (lp == n - 1)
+      break;
+    /* Anything but `","` after a closing quote (a doubled quote, text after the quote, a comma
+     * that ends the line or starts an unquoted field) is the general reader's to judge. */
+    if (lp + 2 >= n || s[lp + 1] != ',' || s[lp + 2] != '"')
+      return 0;
+    lp += 2;
+  }
+  sp->curnf = i;
+  return i;
+}
+
+int hp__ncu_split_peek(const char *s, size_t n, size_t i, const char **f, size_t *len)
+{
+  size_t open = 0, close, k;
+
+  if (n < 2 || s[0] != '"')
+    return 0;
+  for (k = 0;; k++) {
+    if ((close = find_quote(s, open + 1, n)) == n)
+      return 0;
+    if (k == i) {
+      *f = s + open + 1;
+      *len = close - open - 1;
+      return 1;
+    }
+    if (close + 2 >= n || s[close + 1] != ',' || s[close + 2] != '"')
+      return 0;
+    open = close + 2;
+  }
+}
+
+void hp__ncu_split_point_all(hp__ncu_split *sp)
+{
+  size_t i;
+
+  for (i = 0; i < sp->curnf; i++)
+    sp->f[i] = (char *)(sp->cur + sp->off[i]);
+}
+
+int hp__ncu_split_keep(hp__ncu_split *sp, hp__ncu_ref *ref)
+{
+  size_t *tl;
+  uint32_t *to;
+
+  ref->nf = 0;
+  if (sp->curnf == 0)
+    return 0;
+  /* The arrays change hands below: the reference's must be as large as the splitter's. */
+  if (ref->acap != sp->cap) {
+    free(ref->off);
+    free(ref->len);
+    ref->acap = 0;
+    ref->off = malloc(sp->cap * sizeof(*ref->off));
+    ref->len = malloc(sp->cap * sizeof(*ref->len));
+    if (ref->off == NULL || ref->len == NULL)
+      return HP_ENOMEM;
+    ref->acap = sp->cap;
+  }
+  if (sp->curn > ref->scap) {
+    char *ns = realloc(ref->s, sp->curn);
+    if (ns == NULL)
+      return HP_ENOMEM;
+    ref->s = ns;
+    ref->scap = sp->curn;
+  }
+  memcpy(ref->s, sp->cur, sp->curn);
+  ref->n = sp->curn;
+  /* The line's fields become the reference's; the reference's old arrays take the next line. */
+  to = ref->off;
+  tl = ref->len;
+  ref->off = sp->off;
+  ref->len = sp->len;
+  sp->off = to;
+  sp->len = tl;
+  ref->nf = sp->curnf;
+  return 0;
+}

@@ -1,0 +1,83 @@
+/*
+ * The splitter for the lines ncu writes (lib/profile/ncu_split.c), used by lib/profile/parse_ncu.c
+ * only.
+ *
+ * ncu's CSV quotes every field and never doubles a quote inside one, so its lines have the form
+ * "a","b",...,"z" and nothing else. Such a line is one record whose fields are exactly the bytes
+ * between each pair of quotes: the general reader (hp__csv_next) gives the same fields, but only
+ * after a second scan of the line, with work for each of its 265 fields. Here a line is compared
+ * with a reference line (the last row the caller kept, usually the previous launch): where the two
+ * hold the same bytes, the reference's field boundaries are taken over, and only the fields that
+ * differ are searched. Consecutive launches differ in a handful of columns (the ID, the measured
+ * times), so most of a row costs a 16-byte compare per 16 bytes. Any line not of that form is
+ * left to the general reader.
+ *
+ * The splitter owns its arrays, a reference its copy and arrays (a caller keeps one reference per
+ * kernel: launches of one kernel are alike, while kernels that take turns are not);
+ * hp__ncu_split_free and hp__ncu_ref_free release them and accept ones that were only zeroed.
+ */
+#ifndef HPRUN_PROFILE_NCU_SPLIT_H
+#define HPRUN_PROFILE_NCU_SPLIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A reference line: a copy, with its fields' offsets and lengths. nf == 0: none. A zeroed one is
+ * empty. */
+typedef struct hp__ncu_ref {
+  char *s;
+  size_t n, scap, nf;
+  uint32_t *off;
+  size_t *len;
+  size_t acap; /* room in off and len */
+} hp__ncu_ref;
+
+typedef struct hp__ncu_split {
+  /* The last line split: field i is len[i] bytes at cur + off[i]. chg[0..nchg) lists, in order,
+   * the fields that do not hold the same bytes as the reference's field of that index. f[i] is
+   * cur + off[i] only once hp__ncu_split_point or hp__ncu_split_point_all has set it: a caller
+   * that reads few fields of a line points only those. The fields are NOT followed by a NUL (the
+   * closing quote follows) and are only read through: they are `char *` so that they fit an
+   * hp__csv_rec. */
+  char **f;
+  size_t *len;
+  uint32_t *off;
+  uint32_t *chg;
+  size_t nchg;
+  size_t cap; /* room in the arrays: the most fields a line may have */
+  const char *cur;
+  size_t curn, curnf;
+} hp__ncu_split;
+
+/* Makes room for lines of up to cap fields. 0 or HP_ENOMEM. */
+int hp__ncu_split_room(hp__ncu_split *sp, size_t cap);
+/* Splits s[0..n) when it has the form above, comparing it with `ref` (NULL or empty: every field
+ * is listed as changed). Returns the number of fields, or 0 when the line is not of that form (a
+ * doubled quote, a field left open so that the record goes on on the next line, text after a
+ * closing quote, an unquoted field, a trailing comma), has more than cap fields, or is 2^32 bytes
+ * or longer. */
+size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n);
+
+/* Field i of a line of that form, found by its quotes without splitting the rest (to choose the
+ * reference before splitting): 1 with *f and *len set, 0 when the line does not have that form up
+ * to field i. */
+int hp__ncu_split_peek(const char *s, size_t n, size_t i, const char **f, size_t *len);
+
+/* Sets f[i] for field i (nothing when the line has no such field), or for every field. */
+static inline void hp__ncu_split_point(hp__ncu_split *sp, int i)
+{
+  if (i >= 0 && (size_t)i < sp->curnf)
+    sp->f[i] = (char *)(sp->cur + sp->off[i]);
+}
+void hp__ncu_split_point_all(hp__ncu_split *sp);
+
+/* Makes the line last split `ref`, while that line is still valid (before the reader's next call).
+ * The splitter's offset and length arrays change hands with the reference's: read the line's
+ * fields before. 0 or HP_ENOMEM (the reference is then empty). */
+int hp__ncu_split_keep(hp__ncu_split *sp, hp__ncu_ref *ref);
+void hp__ncu_split_free(hp__ncu_split *sp);
+/* Empties a reference; frees one (a zeroed one too). */
+void hp__ncu_ref_forget(hp__ncu_ref *ref);
+void hp__ncu_ref_free(hp__ncu_ref *ref);
+
+#endif /* HPRUN_PROFILE_NCU_SPLIT_H */
