@@ -43,15 +43,14 @@ for d, ds, fs in os.walk(sys.argv[2]):
                     continue
                 vals.setdefault((r[k], hdr[i], units[i]), []).append(x)
 out = list(csv.reader(open(sys.argv[1])))
-start = out.index(['kernel', 'launches', 'block_size', 'grid_size', 'launch', 'metric', 'unit',
-                   'sum', 'avg', 'count'])
+start = out.index(['kernel', 'metric', 'unit', 'sum', 'avg', 'count'])
 n = multi = 0
 for r in out[start + 1:]:
-    if len(r) != 10:
+    if len(r) != 6:
         break
-    v = vals[(r[0], r[5], r[6])]
-    if float(r[7]) != math.fsum(v) or int(r[9]) != len(v):
-        sys.exit('%s %s: hprun %s, python %r (%d values)' % (r[0], r[5], r[7], math.fsum(v), len(v)))
+    v = vals[(r[0], r[1], r[2])]
+    if float(r[3]) != math.fsum(v) or int(r[5]) != len(v):
+        sys.exit('%s %s: hprun %s, python %r (%d values)' % (r[0], r[1], r[3], math.fsum(v), len(v)))
     n += 1
     multi += len(v) > 1
 print(n, multi)
