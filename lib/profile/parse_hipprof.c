@@ -56,6 +56,19 @@ enum {
   C_ADDR,
   C_N
 };
+/* The widest stack file the fast path splits (hipprof writes 4 columns). */
+#define C_SPLIT_MAX 16
+
+/* The frames last seen at each stack depth (stack_sq modulo FRAME_MEMO): a launch's rows repeat
+ * the frames of the launches before it, so comparing the raw text with the one remembered spares
+ * the hash, the lookup and the sanitising that frame_class and stack_frame would do again. */
+#define FRAME_MEMO 8
+
+typedef struct frame_memo {
+  hp__buf raw;   /* the frame as the file has it */
+  hp__buf clean; /* sanitised, for a user frame */
+  int cls;       /* frame_class's answer; -1 = nothing remembered */
+} frame_memo;
 
 /* One stack file being read. */
 typedef struct stack_state {
@@ -71,6 +84,13 @@ typedef struct stack_state {
   unsigned long long prev_epoch;
   uint32_t kid;
   int have_kid;
+  /* The fast path (hp__csv_split_line): per column, whether it is a number; the split row. */
+  unsigned char kind[C_SPLIT_MAX], ok[C_SPLIT_MAX];
+  uint64_t val[C_SPLIT_MAX];
+  char *f[C_SPLIT_MAX];
+  size_t len[C_SPLIT_MAX];
+  long long lines, slow; /* lines tried, and those that needed hp__csv_next */
+  frame_memo memo[FRAME_MEMO];
 } stack_state;
 
 /* A launch is finished: count it, with its first user frame (or "runtime-only"). */
@@ -126,25 +146,58 @@ static int stack_launch(stack_state *st, const char *name, size_t nn, const char
   return 0;
 }
 
-/* Keeps the row's frame as the launch's first user frame when it is a user frame nearer the
- * kernel launch (a lower stack_sq) than the one kept so far. */
-static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp__recent_ent *e)
+/* frame_class for addr[0..an) at depth sq, with the sanitised text of a user frame in *clean. */
+static int memo_class(stack_state *st, long long sq, const char *addr, size_t an,
+                      const hp__buf **clean)
 {
   char buf[FRAME_MAX];
+  frame_memo *m = &st->memo[(unsigned long long)sq % FRAME_MEMO];
+  size_t sn;
+
+  *clean = &m->clean;
+  if (m->cls >= 0 && m->raw.len == an && memcmp(m->raw.data, addr, an) == 0)
+    return m->cls;
+  m->cls = -1;
+  hp__buf_reset(&m->raw);
+  hp__buf_reset(&m->clean);
+  if (hp__buf_add(&m->raw, addr, an))
+    return HP_ENOMEM;
+  if (frame_class(st->p, addr, an) != 0) {
+    m->cls = 1; /* not a user frame: which kind does not matter here */
+    return 1;
+  }
+  sn = hp__sanitize_frame(addr, an, buf, sizeof(buf));
+  if (hp__buf_add(&m->clean, buf, sn))
+    return HP_ENOMEM;
+  m->cls = 0;
+  return 0;
+}
+
+/* Keeps the row's frame as the launch's first user frame when it is a user frame nearer the
+ * kernel launch (a lower stack_sq) than the one kept so far. `val`/`ok`: the row's numbers from
+ * hp__csv_split_line, or NULL for a row from hp__csv_next. */
+static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp__recent_ent *e,
+                       const uint64_t *val, const unsigned char *ok)
+{
   const char *addr;
-  size_t an, sn;
+  const hp__buf *clean;
+  size_t an;
   long long sq = 0;
+  int col = st->idx[C_SQ], cls;
   char *copy;
 
   addr = stack_field(st, rec, C_ADDR, "", &an);
-  if (hp__fll(x, rec, st->idx[C_SQ], "stack_sq", &sq) != 1)
+  if (val && ok[col])
+    sq = (long long)val[col];
+  else if (hp__fll(x, rec, col, "stack_sq", &sq) != 1)
     sq = 0;
   /* The cheap test first: a frame deeper than the kept one cannot replace it, whatever its class,
-   * so most rows of a launch need no hash of their frame. */
-  if ((e->s != NULL && sq >= e->a) || frame_class(st->p, addr, an) != 0)
+   * so most rows of a launch need no look at their frame. */
+  if (e->s != NULL && sq >= e->a)
     return 0;
-  sn = hp__sanitize_frame(addr, an, buf, sizeof(buf));
-  if ((copy = hp__strndup(buf, sn)) == NULL)
+  if ((cls = memo_class(st, sq, addr, an, &clean)) != 0)
+    return cls < 0 ? cls : 0;
+  if ((copy = hp__strndup(clean->data ? clean->data : "", clean->len)) == NULL)
     return HP_ENOMEM;
   free(e->s);
   e->s = copy;
@@ -153,7 +206,8 @@ static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp_
 }
 
 /* Folds one frame row into its launch. */
-static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec)
+static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const uint64_t *val,
+                     const unsigned char *ok)
 {
   const char *name, *index;
   size_t nn, in;
@@ -164,10 +218,39 @@ static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec)
     hp__check_width(x, rec, st->ncols);
   name = stack_field(st, rec, C_NAME, "unknown", &nn);
   index = stack_field(st, rec, C_INDEX, "unknown", &in);
-  if (stack_launch(st, name, nn, index, in, row, &e) || stack_frame(x, st, rec, e) ||
+  if (stack_launch(st, name, nn, index, in, row, &e) || stack_frame(x, st, rec, e, val, ok) ||
       hp__recent_tick(&st->grp, row))
     return HP_ENOMEM;
   return 0;
+}
+
+/* Reads and folds the next row: a plain line through hp__csv_split_line, any other through
+ * hp__csv_next (parse_dispatch.c does the same). Returns 1, 0 at the end, or HP_E*. */
+static int stack_next(hp__pctx *x, stack_state *st)
+{
+  hp__csv_rec rec = {st->f, st->len, 0, 0};
+  const char *s;
+  size_t n;
+  int r;
+
+  if (st->slow > 64 && st->slow * 4 > st->lines)
+    r = 2; /* the lines mostly need the full reader */
+  else
+    while ((r = hp__csv_next_raw(x->csv, &s, &n, &rec.line)) == 1 && n == 0)
+      ; /* blank lines, which hp__csv_next skips too */
+  if (r == 1) {
+    st->lines++;
+    if (st->ncols <= C_SPLIT_MAX &&
+        hp__csv_split_line(s, n, st->kind, st->ncols, &rec, st->val, st->ok))
+      return (r = stack_row(x, st, &rec, st->val, st->ok)) < 0 ? r : 1;
+    st->slow++;
+    hp__csv_unread_line(x->csv);
+  }
+  if (r != 1 && r != 2)
+    return r;
+  if ((r = hp__csv_next(x->csv, &rec)) != 1)
+    return r;
+  return (r = stack_row(x, st, &rec, NULL, NULL)) < 0 ? r : 1;
 }
 
 int hp__parse_stack(hp__pctx *x)
@@ -175,9 +258,12 @@ int hp__parse_stack(hp__pctx *x)
   static const char *const want[] = {"str_name", "index", "stack_sq", "addrname"};
   stack_state st;
   hp__csv_rec rec;
+  size_t i;
   int r;
 
   memset(&st, 0, sizeof(st));
+  for (i = 0; i < FRAME_MEMO; i++)
+    st.memo[i].cls = -1;
   st.p = x->p;
   hp__recent_init(&st.grp, HP__RECENT_WINDOW, stack_fin, &st);
   if ((r = hp__read_header(x, &rec)) <= 0)
@@ -186,10 +272,14 @@ int hp__parse_stack(hp__pctx *x)
   if (hp__require(x, rec.line, want, st.idx, C_N))
     return 0;
   st.ncols = rec.n;
+  /* The split needs arrays as wide as the header; a wider file takes the full reader only. */
+  if (st.ncols <= C_SPLIT_MAX) {
+    st.kind[st.idx[C_INDEX]] = 1;
+    st.kind[st.idx[C_SQ]] = 1;
+  }
   x->tables |= HP__TB_STACK;
-  while ((r = hp__csv_next(x->csv, &rec)) == 1)
-    if ((r = stack_row(x, &st, &rec)) != 0)
-      break;
+  while ((r = stack_next(x, &st)) == 1)
+    ;
   hp__recent_finish(&st.grp);
   if (st.grp.reappeared)
     hp__pwarn(x, 0,
@@ -198,6 +288,10 @@ int hp__parse_stack(hp__pctx *x)
               st.grp.reappeared);
   hp__buf_free(&st.prev_name);
   hp__buf_free(&st.prev_index);
+  for (i = 0; i < FRAME_MEMO; i++) {
+    hp__buf_free(&st.memo[i].raw);
+    hp__buf_free(&st.memo[i].clean);
+  }
   if (r == 0 && st.err)
     r = st.err;
   return r < 0 ? r : 0;
