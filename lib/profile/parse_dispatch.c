@@ -212,7 +212,8 @@ static void dispatch_state_free(dispatch_state *d)
 }
 
 /* The arrays of the fast path, for `n` columns: the dispatch id, the timestamps, the duration and
- * the counters are read as numbers; the resources are only compared as bytes. */
+ * the counters are read as numbers, the kernel name and the resources kept as text (resources are
+ * only compared as bytes), and the other columns left out. */
 static int fast_setup(dispatch_state *d, size_t n)
 {
   size_t i, j, k = n ? n : 1;
@@ -226,9 +227,10 @@ static int fast_setup(dispatch_state *d, size_t n)
   if (!d->kind || !d->ok || !d->val || !d->f || !d->len || !d->ctr_col)
     return HP_ENOMEM;
   for (i = 0; i < n; i++) {
-    d->kind[i] = d->cid[i] >= 0;
-    for (j = D_INDEX; j < D_N; j++)
-      d->kind[i] |= d->idx[j] == (int)i;
+    d->kind[i] = d->cid[i] >= 0 ? HP__CSV_NUM : HP__CSV_SKIP;
+    for (j = 0; j < D_N; j++)
+      if (d->idx[j] == (int)i && d->kind[i] != HP__CSV_NUM)
+        d->kind[i] = j >= D_INDEX ? HP__CSV_NUM : HP__CSV_TEXT;
     if (d->cid[i] >= 0)
       d->ctr_col[d->nctr_col++] = i;
   }

@@ -274,8 +274,8 @@ int hp__parse_stack(hp__pctx *x)
   st.ncols = rec.n;
   /* The split needs arrays as wide as the header; a wider file takes the full reader only. */
   if (st.ncols <= C_SPLIT_MAX) {
-    st.kind[st.idx[C_INDEX]] = 1;
-    st.kind[st.idx[C_SQ]] = 1;
+    st.kind[st.idx[C_INDEX]] = HP__CSV_NUM;
+    st.kind[st.idx[C_SQ]] = HP__CSV_NUM;
   }
   x->tables |= HP__TB_STACK;
   while ((r = stack_next(x, &st)) == 1)

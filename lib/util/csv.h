@@ -82,15 +82,23 @@ void hp__csv_unread_line(hp__csv *c);
  * readable bytes (not part of it), which hp__csv_split_line relies on. */
 int hp__csv_next_raw(hp__csv *c, const char **s, size_t *n, long *line);
 
+/* What hp__csv_split_line does with a column: keeps the field (TEXT), also reads it as a number
+ * (NUM), or leaves it out (SKIP: f[i] and len[i] are not set; for columns no table uses). */
+enum {
+  HP__CSV_TEXT = 0,
+  HP__CSV_NUM = 1,
+  HP__CSV_SKIP = 2
+};
+
 /* Splits a line from hp__csv_next_raw into its fields when it is a plain record: exactly `ncols`
  * fields, each unquoted, or quoted without doubled quotes and ended by its closing quote. Such a
  * line holds the very fields hp__csv_next would return, but they are NOT NUL-terminated: rec->f[i]
- * points into the line and rec->len[i] is its length. For the columns with kind[i] set,
- * ok[i] says whether the field (unquoted) is 1 to 16 ASCII digits and val[i] holds their value then (the value
- * hp__parse_ll and hp__parse_num give for them). rec->f, rec->len, val and ok are the caller's
- * arrays of `ncols` entries. Returns 1, or 0 when hp__csv_next must read the line (a quoted field
- * with doubled quotes, or not closed in the line, or text after a closing quote; another field
- * count). Nothing is written when 0 is returned except the arrays. */
+ * points into the line and rec->len[i] is its length. kind[i] is an HP__CSV_* per column; for a
+ * NUM column ok[i] says whether the field (unquoted) is 1 to 16 ASCII digits, and val[i] holds
+ * their value then (the value hp__parse_ll and hp__parse_num give for them). rec->f, rec->len, val
+ * and ok are the caller's arrays of `ncols` entries. Returns 1, or 0 when hp__csv_next must read
+ * the line (a quoted field with doubled quotes, or not closed in the line, or text after a closing
+ * quote; another field count), after which the arrays hold nothing of use. */
 int hp__csv_split_line(const char *s, size_t n, const unsigned char *kind, size_t ncols,
                        hp__csv_rec *rec, uint64_t *val, unsigned char *ok);
 

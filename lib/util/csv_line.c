@@ -133,8 +133,8 @@ static int split_seq(const char *s, size_t n, const unsigned char *kind, size_t 
       ok[i] = 0;
       p = q + 1;
     } else {
-      q = kind[i] ? number_field(p, e, &val[i], &ok[i]) : find_comma(p, e);
-      if (!kind[i])
+      q = kind[i] == HP__CSV_NUM ? number_field(p, e, &val[i], &ok[i]) : find_comma(p, e);
+      if (kind[i] != HP__CSV_NUM)
         ok[i] = 0;
       rec->f[i] = (char *)p;
       rec->len[i] = (size_t)(q - p);
@@ -291,6 +291,8 @@ int hp__csv_split_line(const char *s, size_t n, const unsigned char *kind, size_
     return 0; /* another field count */
   for (i = 0, start = 0; i < ncols; i++, start = end + 1) {
     end = ends[i];
+    if (kind[i] == HP__CSV_SKIP)
+      continue;
     if (s[start] == '"' && start < end) {
       /* field_ends put the closing quote just before the end */
       f[i] = (char *)(s + start + 1);
@@ -301,7 +303,7 @@ int hp__csv_split_line(const char *s, size_t n, const unsigned char *kind, size_
     f[i] = (char *)(s + start);
     len[i] = end - start;
     ok[i] = 0;
-    if (kind[i])
+    if (kind[i] == HP__CSV_NUM)
       number_at(s + start, end - start, &val[i], &ok[i]);
   }
   rec->n = ncols;
