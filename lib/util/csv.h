@@ -94,8 +94,9 @@ enum {
  * fields, each unquoted, or quoted without doubled quotes and ended by its closing quote. Such a
  * line holds the very fields hp__csv_next would return, but they are NOT NUL-terminated: rec->f[i]
  * points into the line and rec->len[i] is its length. kind[i] is an HP__CSV_* per column; for a
- * NUM column ok[i] says whether the field (unquoted) is 1 to 16 ASCII digits, and val[i] holds
- * their value then (the value hp__parse_ll and hp__parse_num give for them). rec->f, rec->len, val
+ * NUM column ok[i] says whether val[i] holds the field's value: set for every unquoted field of 1
+ * to 16 ASCII digits, and for some of 17 to 19 digits (when their value fits a long long); val[i]
+ * is then the value hp__parse_ll and hp__parse_num give for them. rec->f, rec->len, val
  * and ok are the caller's arrays of `ncols` entries. Returns 1, or 0 when hp__csv_next must read
  * the line (a quoted field with doubled quotes, or not closed in the line, or text after a closing
  * quote; another field count), after which the arrays hold nothing of use. */

@@ -192,14 +192,15 @@ static inline void block_masks(const char *p, uint64_t *cm, uint64_t *qm)
 #endif
 }
 
-/* A numeric field's value, when it is 1-16 digits (*ok): independent of the walk, so the processor
- * overlaps it with finding the next fields. */
+/* A numeric field's value, when it is 1-19 digits and at most INT64_MAX (*ok): independent of the
+ * walk, so the processor overlaps it with finding the next fields. 19 digits are nanosecond
+ * timestamps (rocprofv3's). */
 static inline void number_at(const char *p, size_t len, uint64_t *val, unsigned char *ok)
 {
-  uint64_t a, b;
+  uint64_t a, b, c = 0, v;
   unsigned l;
 
-  if (len - 1 >= 16) {
+  if (len - 1 >= 19) {
     *ok = 0;
     return;
   }
@@ -214,8 +215,17 @@ static inline void number_at(const char *p, size_t len, uint64_t *val, unsigned 
     return;
   }
   l = digit_run(p + 8, &b);
-  *ok = l >= len - 8;
-  *val = digits8(a) * pow10u[len - 8] + digits_value(b, (unsigned)(len - 8));
+  if (len <= 16) {
+    *ok = l >= len - 8;
+    *val = digits8(a) * pow10u[len - 8] + digits_value(b, (unsigned)(len - 8));
+    return;
+  }
+  /* 17-19 digits: below 10^19, so no overflow; a long long must hold the value too. */
+  *ok = l == 8 && digit_run(p + 16, &c) >= len - 16;
+  v = (digits8(a) * 100000000 + digits8(b)) * pow10u[len - 16] +
+      digits_value(c, (unsigned)(len - 16));
+  *ok = *ok && v <= (uint64_t)INT64_MAX;
+  *val = v;
 }
 
 /* Each bit set to the xor of itself and every bit below it: with the quote mask, 1 from an
