@@ -287,7 +287,25 @@ int hp__csv_next_line(hp__csv *c, const char **s, size_t *n, long *line)
 
 int hp__csv_next_raw(hp__csv *c, const char **s, size_t *n, long *line)
 {
-  int r = next_line(c, s, n, line, 1);
+  char *p = c->buf + c->pos, *nlp;
+  size_t l;
+  int r;
+
+  /* The common case first, once per row: a whole line in the buffer. */
+  if (c->started && c->pos < c->len && (nlp = memchr(p, '\n', c->len - c->pos)) != NULL &&
+      (l = (size_t)(nlp - p)) <= c->max_field) {
+    c->last_pos = c->pos;
+    c->last_line = c->line;
+    c->can_unread = 1;
+    c->pos += l + 1;
+    *line = c->line++;
+    if (l > 0 && p[l - 1] == '\r')
+      l--;
+    *s = p;
+    *n = l;
+    return 1;
+  }
+  r = next_line(c, s, n, line, 1);
 
   /* A line that may hold a field over the limit goes to hp__csv_next, which judges it. */
   if (r == 1 && *n > c->max_field) {
