@@ -129,7 +129,7 @@ typedef struct idset {
 } idset;
 
 /* 1 for a new id v, 0 for one seen before, 2 when it cannot go in the set, HP_ENOMEM. */
-static int idset_add(idset *s, long long v)
+static inline int idset_add(idset *s, long long v)
 {
   size_t byte;
   unsigned char bit;
@@ -274,7 +274,7 @@ static int dispatch_kernel(hp__pctx *x, dispatch_state *d, const hp__csv_rec *re
 {
   const char *s = hp__fld(rec, d->idx[D_NAME], n);
 
-  if (s)
+  if (s && *n && (s[0] == ' ' || s[0] == '\t' || s[*n - 1] == ' ' || s[*n - 1] == '\t'))
     hp__trim(&s, n);
   if (s == NULL || *n == 0) {
     hp__pwarn(x, rec->line, "no kernel name; the row is skipped");
@@ -480,7 +480,8 @@ static int dispatch_row(hp__pctx *x, dispatch_state *d, const hp__csv_rec *rec, 
   long long row = ++p->rowseq;
   int first, r;
 
-  hp__check_width(x, rec, d->ncols);
+  if (rec->n != d->ncols)
+    hp__check_width(x, rec, d->ncols);
   if ((r = dispatch_kernel(x, d, rec, &name, &n, &kid)) != 0)
     return r > 0 ? 0 : r;
   p->pmc[kid].records++;
