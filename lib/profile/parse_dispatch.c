@@ -12,6 +12,7 @@
  * Columns are found by name, case-insensitively, so column order and extra columns do not matter.
  */
 #include "profile/build.h"
+#include "profile/fastrows.h"
 #include "profile/parsers.h"
 #include "util/buf.h"
 #include "util/csv.h"
@@ -164,12 +165,8 @@ static int quick_num(const char *s, size_t n, double *v)
   return n > 0 ? 1 : hp__parse_num(s, n, v);
 }
 
-/* The values hp__csv_split_line read from a row's numeric columns; NULL members for a row that
- * came through hp__csv_next, whose fields are parsed here. */
-typedef struct row_nums {
-  const uint64_t *val;
-  const unsigned char *ok;
-} row_nums;
+/* A row's numbers from the fast path (hp__fastrows_next), or NULL for a row from hp__csv_next. */
+typedef const hp__fastrows *row_nums;
 
 /* One per-dispatch file being read. */
 typedef struct dispatch_state {
@@ -184,12 +181,7 @@ typedef struct dispatch_state {
   idset ids;        /* dispatch ids that are small numbers */
   hp__recent seen;  /* the others */
   name_cache nc;
-  /* The fast path: per column, whether it is numeric; the split row's fields and values. */
-  unsigned char *kind, *ok;
-  uint64_t *val;
-  char **f;
-  size_t *len;
-  long long lines, slow; /* lines tried, and those that needed hp__csv_next */
+  hp__fastrows fr; /* the fast path's arrays */
   /* Per resource: the first kept value of kernel prop_kid[i] as a word (dispatch_props). */
   uint64_t prop_word[HP__P_N];
   size_t prop_len[HP__P_N];
@@ -204,11 +196,7 @@ static void dispatch_state_free(dispatch_state *d)
   free(d->cid);
   free(d->ctr_col);
   free(d->lastrow);
-  free(d->kind);
-  free(d->ok);
-  free(d->val);
-  free(d->f);
-  free(d->len);
+  hp__fastrows_free(&d->fr);
 }
 
 /* The arrays of the fast path, for `n` columns: the dispatch id, the timestamps, the duration and
@@ -216,21 +204,17 @@ static void dispatch_state_free(dispatch_state *d)
  * only compared as bytes), and the other columns left out. */
 static int fast_setup(dispatch_state *d, size_t n)
 {
-  size_t i, j, k = n ? n : 1;
+  size_t i, j;
 
-  d->kind = calloc(k, 1);
-  d->ok = calloc(k, 1);
-  d->val = calloc(k, sizeof(*d->val));
-  d->f = calloc(k, sizeof(*d->f));
-  d->len = calloc(k, sizeof(*d->len));
-  d->ctr_col = calloc(k, sizeof(*d->ctr_col));
-  if (!d->kind || !d->ok || !d->val || !d->f || !d->len || !d->ctr_col)
+  d->ctr_col = calloc(n ? n : 1, sizeof(*d->ctr_col));
+  if (d->ctr_col == NULL || hp__fastrows_init(&d->fr, n))
     return HP_ENOMEM;
   for (i = 0; i < n; i++) {
-    d->kind[i] = d->cid[i] >= 0 ? HP__CSV_NUM : HP__CSV_SKIP;
+    unsigned char *k = &d->fr.kind[i];
+    *k = d->cid[i] >= 0 ? HP__CSV_NUM : HP__CSV_SKIP;
     for (j = 0; j < D_N; j++)
-      if (d->idx[j] == (int)i && d->kind[i] != HP__CSV_NUM)
-        d->kind[i] = j >= D_INDEX ? HP__CSV_NUM : HP__CSV_TEXT;
+      if (d->idx[j] == (int)i && *k != HP__CSV_NUM)
+        *k = j >= D_INDEX ? HP__CSV_NUM : HP__CSV_TEXT;
     if (d->cid[i] >= 0)
       d->ctr_col[d->nctr_col++] = i;
   }
@@ -305,8 +289,8 @@ static int dispatch_first(dispatch_state *d, const hp__csv_rec *rec, row_nums nu
   *first = 1;
   if (s == NULL || n == 0)
     return 0;
-  if (nums.val && nums.ok[col])
-    *first = idset_add(&d->ids, (long long)nums.val[col]);
+  if (nums && nums->ok[col])
+    *first = idset_add(&d->ids, (long long)nums->val[col]);
   else
     *first = hp__parse_ll(s, n, &v) == 1 ? idset_add(&d->ids, v) : 2;
   if (*first < 0)
@@ -386,9 +370,9 @@ static int dispatch_begin_end(hp__pctx *x, const dispatch_state *d, const hp__cs
 {
   int cb = d->idx[D_BEGIN], ce = d->idx[D_END];
 
-  if (nums.val && cb >= 0 && ce >= 0 && nums.ok[cb] && nums.ok[ce]) {
-    *b = (long long)nums.val[cb];
-    *e = (long long)nums.val[ce];
+  if (nums && cb >= 0 && ce >= 0 && nums->ok[cb] && nums->ok[ce]) {
+    *b = (long long)nums->val[cb];
+    *e = (long long)nums->val[ce];
     return 1;
   }
   return hp__fll(x, rec, cb, "BeginNs", b) == 1 && hp__fll(x, rec, ce, "EndNs", e) == 1;
@@ -447,8 +431,8 @@ static int dispatch_counters(hp__pctx *x, dispatch_state *d, const hp__csv_rec *
   csum = pk->csum;
   for (j = 0; j < ncol && (i = col[j]) < rec->n; j++) {
     int32_t c = cid[i];
-    if (nums.val && nums.ok[i]) {
-      v = (double)nums.val[i]; /* exact: at most 16 digits, as quick_num's conversion */
+    if (nums && nums->ok[i]) {
+      v = (double)nums->val[i]; /* exact: at most 16 digits, as quick_num's conversion */
     } else {
       if (rec->len[i] == 0)
         continue;
@@ -497,42 +481,12 @@ static int dispatch_row(hp__pctx *x, dispatch_state *d, const hp__csv_rec *rec, 
   return 0;
 }
 
-/* Reads and folds the next row: a plain line through the fast path, any other through
- * hp__csv_next. Returns 1, 0 at the end, or a negative HP_E* code. */
-static int dispatch_next(hp__pctx *x, dispatch_state *d)
-{
-  static const row_nums none = {NULL, NULL};
-  row_nums nums = {d->val, d->ok};
-  hp__csv_rec rec = {d->f, d->len, 0, 0};
-  const char *s;
-  size_t n;
-  int r;
-
-  /* A file whose lines mostly need the full reader stops trying the fast path. */
-  if (d->slow > 64 && d->slow * 4 > d->lines)
-    r = 2;
-  else
-    while ((r = hp__csv_next_raw(x->csv, &s, &n, &rec.line)) == 1 && n == 0)
-      ; /* blank lines, which hp__csv_next skips too */
-  if (r == 1) {
-    d->lines++;
-    if (hp__csv_split_line(s, n, d->kind, d->ncols, &rec, d->val, d->ok))
-      return (r = dispatch_row(x, d, &rec, nums)) < 0 ? r : 1;
-    d->slow++;
-    hp__csv_unread_line(x->csv);
-  }
-  if (r != 1 && r != 2)
-    return r;
-  if ((r = hp__csv_next(x->csv, &rec)) != 1)
-    return r;
-  return (r = dispatch_row(x, d, &rec, none)) < 0 ? r : 1;
-}
-
 int hp__parse_dispatch(hp__pctx *x, int feed_kernels)
 {
   static const char *const req[] = {"KernelName"};
   dispatch_state d;
   hp__csv_rec rec;
+  row_nums nums;
   int r, req_idx[1];
 
   memset(&d, 0, sizeof(d));
@@ -547,8 +501,9 @@ int hp__parse_dispatch(hp__pctx *x, int feed_kernels)
   if (hp__require(x, rec.line, req, req_idx, 1))
     goto fail;
   x->tables |= HP__TB_PMC;
-  while ((r = dispatch_next(x, &d)) == 1)
-    ;
+  while ((r = hp__fastrows_next(x, &d.fr, &rec, &nums)) == 1)
+    if ((r = dispatch_row(x, &d, &rec, nums)) != 0)
+      break;
 
 fail:
   dispatch_state_free(&d);

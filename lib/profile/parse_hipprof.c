@@ -9,6 +9,7 @@
  *     stdout goes to parse_ncu.c.
  */
 #include "profile/build.h"
+#include "profile/fastrows.h"
 #include "profile/parsers.h"
 #include "profile/sanitizer.h"
 #include "util/buf.h"
@@ -56,8 +57,6 @@ enum {
   C_ADDR,
   C_N
 };
-/* The widest stack file the fast path splits (hipprof writes 4 columns). */
-#define C_SPLIT_MAX 16
 
 /* The frames last seen at each stack depth (stack_sq modulo FRAME_MEMO): a launch's rows repeat
  * the frames of the launches before it, so comparing the raw text with the one remembered spares
@@ -84,12 +83,7 @@ typedef struct stack_state {
   unsigned long long prev_epoch;
   uint32_t kid;
   int have_kid;
-  /* The fast path (hp__csv_split_line): per column, whether it is a number; the split row. */
-  unsigned char kind[C_SPLIT_MAX], ok[C_SPLIT_MAX];
-  uint64_t val[C_SPLIT_MAX];
-  char *f[C_SPLIT_MAX];
-  size_t len[C_SPLIT_MAX];
-  long long lines, slow; /* lines tried, and those that needed hp__csv_next */
+  hp__fastrows fr; /* the fast path's arrays */
   frame_memo memo[FRAME_MEMO];
 } stack_state;
 
@@ -174,10 +168,10 @@ static int memo_class(stack_state *st, long long sq, const char *addr, size_t an
 }
 
 /* Keeps the row's frame as the launch's first user frame when it is a user frame nearer the
- * kernel launch (a lower stack_sq) than the one kept so far. `val`/`ok`: the row's numbers from
- * hp__csv_split_line, or NULL for a row from hp__csv_next. */
+ * kernel launch (a lower stack_sq) than the one kept so far. `nums`: the row's numbers from the
+ * fast path, or NULL for a row from hp__csv_next. */
 static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp__recent_ent *e,
-                       const uint64_t *val, const unsigned char *ok)
+                       const hp__fastrows *nums)
 {
   const char *addr;
   const hp__buf *clean;
@@ -187,8 +181,8 @@ static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp_
   char *copy;
 
   addr = stack_field(st, rec, C_ADDR, "", &an);
-  if (val && ok[col])
-    sq = (long long)val[col];
+  if (nums && nums->ok[col])
+    sq = (long long)nums->val[col];
   else if (hp__fll(x, rec, col, "stack_sq", &sq) != 1)
     sq = 0;
   /* The cheap test first: a frame deeper than the kept one cannot replace it, whatever its class,
@@ -206,8 +200,7 @@ static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp_
 }
 
 /* Folds one frame row into its launch. */
-static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const uint64_t *val,
-                     const unsigned char *ok)
+static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const hp__fastrows *nums)
 {
   const char *name, *index;
   size_t nn, in;
@@ -218,39 +211,10 @@ static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const
     hp__check_width(x, rec, st->ncols);
   name = stack_field(st, rec, C_NAME, "unknown", &nn);
   index = stack_field(st, rec, C_INDEX, "unknown", &in);
-  if (stack_launch(st, name, nn, index, in, row, &e) || stack_frame(x, st, rec, e, val, ok) ||
+  if (stack_launch(st, name, nn, index, in, row, &e) || stack_frame(x, st, rec, e, nums) ||
       hp__recent_tick(&st->grp, row))
     return HP_ENOMEM;
   return 0;
-}
-
-/* Reads and folds the next row: a plain line through hp__csv_split_line, any other through
- * hp__csv_next (parse_dispatch.c does the same). Returns 1, 0 at the end, or HP_E*. */
-static int stack_next(hp__pctx *x, stack_state *st)
-{
-  hp__csv_rec rec = {st->f, st->len, 0, 0};
-  const char *s;
-  size_t n;
-  int r;
-
-  if (st->slow > 64 && st->slow * 4 > st->lines)
-    r = 2; /* the lines mostly need the full reader */
-  else
-    while ((r = hp__csv_next_raw(x->csv, &s, &n, &rec.line)) == 1 && n == 0)
-      ; /* blank lines, which hp__csv_next skips too */
-  if (r == 1) {
-    st->lines++;
-    if (st->ncols <= C_SPLIT_MAX &&
-        hp__csv_split_line(s, n, st->kind, st->ncols, &rec, st->val, st->ok))
-      return (r = stack_row(x, st, &rec, st->val, st->ok)) < 0 ? r : 1;
-    st->slow++;
-    hp__csv_unread_line(x->csv);
-  }
-  if (r != 1 && r != 2)
-    return r;
-  if ((r = hp__csv_next(x->csv, &rec)) != 1)
-    return r;
-  return (r = stack_row(x, st, &rec, NULL, NULL)) < 0 ? r : 1;
 }
 
 int hp__parse_stack(hp__pctx *x)
@@ -258,6 +222,7 @@ int hp__parse_stack(hp__pctx *x)
   static const char *const want[] = {"str_name", "index", "stack_sq", "addrname"};
   stack_state st;
   hp__csv_rec rec;
+  const hp__fastrows *nums;
   size_t i;
   int r;
 
@@ -272,14 +237,16 @@ int hp__parse_stack(hp__pctx *x)
   if (hp__require(x, rec.line, want, st.idx, C_N))
     return 0;
   st.ncols = rec.n;
-  /* The split needs arrays as wide as the header; a wider file takes the full reader only. */
-  if (st.ncols <= C_SPLIT_MAX) {
-    st.kind[st.idx[C_INDEX]] = HP__CSV_NUM;
-    st.kind[st.idx[C_SQ]] = HP__CSV_NUM;
-  }
   x->tables |= HP__TB_STACK;
-  while ((r = stack_next(x, &st)) == 1)
-    ;
+  if (hp__fastrows_init(&st.fr, st.ncols) == 0) {
+    st.fr.kind[st.idx[C_INDEX]] = HP__CSV_NUM;
+    st.fr.kind[st.idx[C_SQ]] = HP__CSV_NUM;
+  } else {
+    hp__fastrows_free(&st.fr); /* no fast path: every row through hp__csv_next */
+  }
+  while ((r = hp__fastrows_next(x, &st.fr, &rec, &nums)) == 1)
+    if ((r = stack_row(x, &st, &rec, nums)) != 0)
+      break;
   hp__recent_finish(&st.grp);
   if (st.grp.reappeared)
     hp__pwarn(x, 0,
@@ -288,6 +255,7 @@ int hp__parse_stack(hp__pctx *x)
               st.grp.reappeared);
   hp__buf_free(&st.prev_name);
   hp__buf_free(&st.prev_index);
+  hp__fastrows_free(&st.fr);
   for (i = 0; i < FRAME_MEMO; i++) {
     hp__buf_free(&st.memo[i].raw);
     hp__buf_free(&st.memo[i].clean);

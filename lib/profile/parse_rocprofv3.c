@@ -12,6 +12,7 @@
  * case-insensitively.
  */
 #include "profile/build.h"
+#include "profile/fastrows.h"
 #include "profile/parsers.h"
 #include "util/buf.h"
 #include "util/csv.h"
@@ -32,27 +33,22 @@ typedef struct trace_state {
   hp__ttable *t;
   hp__buf prev; /* the previous row's name, whose entry is st */
   hp__tstat *st;
-  unsigned char *kind, *ok;
-  uint64_t *val;
-  char **f;
-  size_t *len;
-  long long lines, slow; /* lines tried, and those that needed hp__csv_next */
+  hp__fastrows fr; /* the fast path's arrays */
 } trace_state;
 
 /* A timestamp: from the split when it read one, else parsed (with hp__fll's warning). */
-static int trace_ts(hp__pctx *x, const hp__csv_rec *rec, const unsigned char *ok,
-                    const uint64_t *val, int col, const char *name, long long *out)
+static int trace_ts(hp__pctx *x, const hp__csv_rec *rec, const hp__fastrows *nums, int col,
+                    const char *name, long long *out)
 {
-  if (ok && col >= 0 && ok[col]) {
-    *out = (long long)val[col];
+  if (nums && col >= 0 && nums->ok[col]) {
+    *out = (long long)nums->val[col];
     return 1;
   }
   return hp__fll(x, rec, col, name, out);
 }
 
-/* Folds one row. ok/val: the split's numbers, or NULL for a row from hp__csv_next. */
-static int trace_row(hp__pctx *x, trace_state *ts, const hp__csv_rec *rec, const unsigned char *ok,
-                     const uint64_t *val)
+/* Folds one row. nums: the fast path's numbers, or NULL for a row from hp__csv_next. */
+static int trace_row(hp__pctx *x, trace_state *ts, const hp__csv_rec *rec, const hp__fastrows *nums)
 {
   const char *name;
   size_t n;
@@ -67,8 +63,8 @@ static int trace_row(hp__pctx *x, trace_state *ts, const hp__csv_rec *rec, const
     hp__pwarn(x, rec->line, "no name; the row is skipped");
     return 0;
   }
-  if (trace_ts(x, rec, ok, val, ts->idx[1], "Start_Timestamp", &b) != 1 ||
-      trace_ts(x, rec, ok, val, ts->idx[2], "End_Timestamp", &e) != 1)
+  if (trace_ts(x, rec, nums, ts->idx[1], "Start_Timestamp", &b) != 1 ||
+      trace_ts(x, rec, nums, ts->idx[2], "End_Timestamp", &e) != 1)
     return 0;
   if (e < b) {
     hp__pwarn(x, rec->line, "End_Timestamp is before Start_Timestamp; the row is skipped");
@@ -87,51 +83,18 @@ static int trace_row(hp__pctx *x, trace_state *ts, const hp__csv_rec *rec, const
   return 0;
 }
 
-/* Reads and folds the next row (parse_dispatch.c's dispatch_next does the same). Returns 1, 0 at
- * the end, or HP_E*. */
-static int trace_next(hp__pctx *x, trace_state *ts)
-{
-  hp__csv_rec rec = {ts->f, ts->len, 0, 0};
-  const char *s;
-  size_t n;
-  int r;
-
-  if (ts->kind == NULL || (ts->slow > 64 && ts->slow * 4 > ts->lines))
-    r = 2; /* no arrays, or the lines mostly need the full reader */
-  else
-    while ((r = hp__csv_next_raw(x->csv, &s, &n, &rec.line)) == 1 && n == 0)
-      ; /* blank lines, which hp__csv_next skips too */
-  if (r == 1) {
-    ts->lines++;
-    if (hp__csv_split_line(s, n, ts->kind, ts->ncols, &rec, ts->val, ts->ok))
-      return (r = trace_row(x, ts, &rec, ts->ok, ts->val)) < 0 ? r : 1;
-    ts->slow++;
-    hp__csv_unread_line(x->csv);
-  }
-  if (r != 1 && r != 2)
-    return r;
-  if ((r = hp__csv_next(x->csv, &rec)) != 1)
-    return r;
-  return (r = trace_row(x, ts, &rec, NULL, NULL)) < 0 ? r : 1;
-}
-
-/* The fast path's arrays; without them (no memory) every row goes through hp__csv_next. */
+/* The fast path's arrays: the name kept, the timestamps read as numbers, the rest left out. Without
+ * them (no memory) every row goes through hp__csv_next. */
 static void trace_arrays(trace_state *ts)
 {
-  size_t i, k = ts->ncols ? ts->ncols : 1;
+  size_t i;
 
-  ts->kind = malloc(k);
-  ts->ok = calloc(k, 1);
-  ts->val = calloc(k, sizeof(*ts->val));
-  ts->f = calloc(k, sizeof(*ts->f));
-  ts->len = calloc(k, sizeof(*ts->len));
-  if (!ts->kind || !ts->ok || !ts->val || !ts->f || !ts->len) {
-    free(ts->kind);
-    ts->kind = NULL;
+  if (hp__fastrows_init(&ts->fr, ts->ncols)) {
+    hp__fastrows_free(&ts->fr);
     return;
   }
   for (i = 0; i < ts->ncols; i++)
-    ts->kind[i] = (int)i == ts->idx[0]                 ? HP__CSV_TEXT
+    ts->fr.kind[i] = (int)i == ts->idx[0]              ? HP__CSV_TEXT
         : (int)i == ts->idx[1] || (int)i == ts->idx[2] ? HP__CSV_NUM
                                                        : HP__CSV_SKIP;
 }
@@ -144,6 +107,7 @@ int hp__parse_v3_trace(hp__pctx *x, int table)
   const char *want[3];
   trace_state ts;
   hp__csv_rec rec;
+  const hp__fastrows *nums;
   int r;
 
   memset(&ts, 0, sizeof(ts));
@@ -169,14 +133,11 @@ int hp__parse_v3_trace(hp__pctx *x, int table)
   if (ts.use)
     x->tables |= hp__table_bit(table);
   trace_arrays(&ts);
-  while ((r = trace_next(x, &ts)) == 1)
-    ;
+  while ((r = hp__fastrows_next(x, &ts.fr, &rec, &nums)) == 1)
+    if ((r = trace_row(x, &ts, &rec, nums)) != 0)
+      break;
   hp__buf_free(&ts.prev);
-  free(ts.kind);
-  free(ts.ok);
-  free(ts.val);
-  free(ts.f);
-  free(ts.len);
+  hp__fastrows_free(&ts.fr);
   return r < 0 ? r : 0;
 }
 
