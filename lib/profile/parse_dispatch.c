@@ -432,7 +432,9 @@ static int dispatch_counters(hp__pctx *x, dispatch_state *d, const hp__csv_rec *
   for (j = 0; j < ncol && (i = col[j]) < rec->n; j++) {
     int32_t c = cid[i];
     if (nums && nums->ok[i]) {
-      v = (double)nums->val[i]; /* exact: at most 16 digits, as quick_num's conversion */
+      /* Exact, as quick_num's conversion. A value the split read fits a long long, whose
+       * conversion is one instruction where an unsigned one is several. */
+      v = (double)(long long)nums->val[i];
     } else {
       if (rec->len[i] == 0)
         continue;
