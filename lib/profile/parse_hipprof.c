@@ -9,6 +9,7 @@
  *     stdout goes to parse_ncu.c.
  */
 #include "profile/build.h"
+#include "profile/fastrows.h"
 #include "profile/parsers.h"
 #include "profile/sanitizer.h"
 #include "util/buf.h"
@@ -57,6 +58,17 @@ enum {
   C_N
 };
 
+/* The frames last seen at each stack depth (stack_sq modulo FRAME_MEMO): a launch's rows repeat
+ * the frames of the launches before it, so comparing the raw text with the one remembered spares
+ * the hash, the lookup and the sanitising that frame_class and stack_frame would do again. */
+#define FRAME_MEMO 8
+
+typedef struct frame_memo {
+  hp__buf raw;   /* the frame as the file has it */
+  hp__buf clean; /* sanitised, for a user frame */
+  int cls;       /* frame_class's answer; -1 = nothing remembered */
+} frame_memo;
+
 /* One stack file being read. */
 typedef struct stack_state {
   hp_profile *p;
@@ -71,6 +83,8 @@ typedef struct stack_state {
   unsigned long long prev_epoch;
   uint32_t kid;
   int have_kid;
+  hp__fastrows fr; /* the fast path's arrays */
+  frame_memo memo[FRAME_MEMO];
 } stack_state;
 
 /* A launch is finished: count it, with its first user frame (or "runtime-only"). */
@@ -126,25 +140,58 @@ static int stack_launch(stack_state *st, const char *name, size_t nn, const char
   return 0;
 }
 
-/* Keeps the row's frame as the launch's first user frame when it is a user frame nearer the
- * kernel launch (a lower stack_sq) than the one kept so far. */
-static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp__recent_ent *e)
+/* frame_class for addr[0..an) at depth sq, with the sanitised text of a user frame in *clean. */
+static int memo_class(stack_state *st, long long sq, const char *addr, size_t an,
+                      const hp__buf **clean)
 {
   char buf[FRAME_MAX];
+  frame_memo *m = &st->memo[(unsigned long long)sq % FRAME_MEMO];
+  size_t sn;
+
+  *clean = &m->clean;
+  if (m->cls >= 0 && m->raw.len == an && memcmp(m->raw.data, addr, an) == 0)
+    return m->cls;
+  m->cls = -1;
+  hp__buf_reset(&m->raw);
+  hp__buf_reset(&m->clean);
+  if (hp__buf_add(&m->raw, addr, an))
+    return HP_ENOMEM;
+  if (frame_class(st->p, addr, an) != 0) {
+    m->cls = 1; /* not a user frame: which kind does not matter here */
+    return 1;
+  }
+  sn = hp__sanitize_frame(addr, an, buf, sizeof(buf));
+  if (hp__buf_add(&m->clean, buf, sn))
+    return HP_ENOMEM;
+  m->cls = 0;
+  return 0;
+}
+
+/* Keeps the row's frame as the launch's first user frame when it is a user frame nearer the
+ * kernel launch (a lower stack_sq) than the one kept so far. `nums`: the row's numbers from the
+ * fast path, or NULL for a row from hp__csv_next. */
+static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp__recent_ent *e,
+                       const hp__fastrows *nums)
+{
   const char *addr;
-  size_t an, sn;
+  const hp__buf *clean;
+  size_t an;
   long long sq = 0;
+  int col = st->idx[C_SQ], cls;
   char *copy;
 
   addr = stack_field(st, rec, C_ADDR, "", &an);
-  if (hp__fll(x, rec, st->idx[C_SQ], "stack_sq", &sq) != 1)
+  if (nums && nums->ok[col])
+    sq = (long long)nums->val[col];
+  else if (hp__fll(x, rec, col, "stack_sq", &sq) != 1)
     sq = 0;
   /* The cheap test first: a frame deeper than the kept one cannot replace it, whatever its class,
-   * so most rows of a launch need no hash of their frame. */
-  if ((e->s != NULL && sq >= e->a) || frame_class(st->p, addr, an) != 0)
+   * so most rows of a launch need no look at their frame. */
+  if (e->s != NULL && sq >= e->a)
     return 0;
-  sn = hp__sanitize_frame(addr, an, buf, sizeof(buf));
-  if ((copy = hp__strndup(buf, sn)) == NULL)
+  if ((cls = memo_class(st, sq, addr, an, &clean)) != 0)
+    return cls < 0 ? cls : 0;
+  if ((copy = hp__strndup(clean->data ? clean->data : "", clean->len)) == NULL)
     return HP_ENOMEM;
   free(e->s);
   e->s = copy;
@@ -153,7 +200,7 @@ static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp_
 }
 
 /* Folds one frame row into its launch. */
-static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec)
+static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const hp__fastrows *nums)
 {
   const char *name, *index;
   size_t nn, in;
@@ -164,7 +211,7 @@ static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec)
     hp__check_width(x, rec, st->ncols);
   name = stack_field(st, rec, C_NAME, "unknown", &nn);
   index = stack_field(st, rec, C_INDEX, "unknown", &in);
-  if (stack_launch(st, name, nn, index, in, row, &e) || stack_frame(x, st, rec, e) ||
+  if (stack_launch(st, name, nn, index, in, row, &e) || stack_frame(x, st, rec, e, nums) ||
       hp__recent_tick(&st->grp, row))
     return HP_ENOMEM;
   return 0;
@@ -175,9 +222,13 @@ int hp__parse_stack(hp__pctx *x)
   static const char *const want[] = {"str_name", "index", "stack_sq", "addrname"};
   stack_state st;
   hp__csv_rec rec;
+  const hp__fastrows *nums;
+  size_t i;
   int r;
 
   memset(&st, 0, sizeof(st));
+  for (i = 0; i < FRAME_MEMO; i++)
+    st.memo[i].cls = -1;
   st.p = x->p;
   hp__recent_init(&st.grp, HP__RECENT_WINDOW, stack_fin, &st);
   if ((r = hp__read_header(x, &rec)) <= 0)
@@ -187,8 +238,14 @@ int hp__parse_stack(hp__pctx *x)
     return 0;
   st.ncols = rec.n;
   x->tables |= HP__TB_STACK;
-  while ((r = hp__csv_next(x->csv, &rec)) == 1)
-    if ((r = stack_row(x, &st, &rec)) != 0)
+  if (hp__fastrows_init(&st.fr, st.ncols) == 0) {
+    st.fr.kind[st.idx[C_INDEX]] = HP__CSV_NUM;
+    st.fr.kind[st.idx[C_SQ]] = HP__CSV_NUM;
+  } else {
+    hp__fastrows_free(&st.fr); /* no fast path: every row through hp__csv_next */
+  }
+  while ((r = hp__fastrows_next(x, &st.fr, &rec, &nums)) == 1)
+    if ((r = stack_row(x, &st, &rec, nums)) != 0)
       break;
   hp__recent_finish(&st.grp);
   if (st.grp.reappeared)
@@ -198,6 +255,11 @@ int hp__parse_stack(hp__pctx *x)
               st.grp.reappeared);
   hp__buf_free(&st.prev_name);
   hp__buf_free(&st.prev_index);
+  hp__fastrows_free(&st.fr);
+  for (i = 0; i < FRAME_MEMO; i++) {
+    hp__buf_free(&st.memo[i].raw);
+    hp__buf_free(&st.memo[i].clean);
+  }
   if (r == 0 && st.err)
     r = st.err;
   return r < 0 ? r : 0;

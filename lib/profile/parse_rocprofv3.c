@@ -12,6 +12,7 @@
  * case-insensitively.
  */
 #include "profile/build.h"
+#include "profile/fastrows.h"
 #include "profile/parsers.h"
 #include "util/buf.h"
 #include "util/csv.h"
@@ -22,71 +23,121 @@
 #include <string.h>
 #include <strings.h>
 
+/* One trace file being read. Rows go through the CSV reader's fast path when they are plain
+ * (hp__csv_split_line: only the name and the two timestamps are kept, the timestamps read as they
+ * are split), else through hp__csv_next; the row fold is the same. */
+typedef struct trace_state {
+  int idx[3];
+  int table, use;
+  size_t ncols;
+  hp__ttable *t;
+  hp__buf prev; /* the previous row's name, whose entry is st */
+  hp__tstat *st;
+  hp__fastrows fr; /* the fast path's arrays */
+} trace_state;
+
+/* A timestamp: from the split when it read one, else parsed (with hp__fll's warning). */
+static int trace_ts(hp__pctx *x, const hp__csv_rec *rec, const hp__fastrows *nums, int col,
+                    const char *name, long long *out)
+{
+  if (nums && col >= 0 && nums->ok[col]) {
+    *out = (long long)nums->val[col];
+    return 1;
+  }
+  return hp__fll(x, rec, col, name, out);
+}
+
+/* Folds one row. nums: the fast path's numbers, or NULL for a row from hp__csv_next. */
+static int trace_row(hp__pctx *x, trace_state *ts, const hp__csv_rec *rec, const hp__fastrows *nums)
+{
+  const char *name;
+  size_t n;
+  long long b, e;
+
+  if (rec->n != ts->ncols)
+    hp__check_width(x, rec, ts->ncols);
+  name = hp__fld(rec, ts->idx[0], &n);
+  if (name)
+    hp__trim(&name, &n);
+  if (name == NULL || n == 0) {
+    hp__pwarn(x, rec->line, "no name; the row is skipped");
+    return 0;
+  }
+  if (trace_ts(x, rec, nums, ts->idx[1], "Start_Timestamp", &b) != 1 ||
+      trace_ts(x, rec, nums, ts->idx[2], "End_Timestamp", &e) != 1)
+    return 0;
+  if (e < b) {
+    hp__pwarn(x, rec->line, "End_Timestamp is before Start_Timestamp; the row is skipped");
+    return 0;
+  }
+  if (ts->table == HP__T_KERNEL)
+    hp__kspan_add(x->p, b, e);
+  if (!ts->use)
+    return 0;
+  if (ts->st == NULL || ts->prev.len != n || memcmp(ts->prev.data, name, n) != 0) {
+    hp__buf_reset(&ts->prev);
+    if (hp__buf_add(&ts->prev, name, n) || hp__ttable_get(ts->t, name, n, &ts->st))
+      return HP_ENOMEM;
+  }
+  hp__tstat_add_trace(ts->st, hp__span_ns(b, e), x->file);
+  return 0;
+}
+
+/* The fast path's arrays: the name kept, the timestamps read as numbers, the rest left out. Without
+ * them (no memory) every row goes through hp__csv_next. */
+static void trace_arrays(trace_state *ts)
+{
+  size_t i;
+
+  if (hp__fastrows_init(&ts->fr, ts->ncols)) {
+    hp__fastrows_free(&ts->fr);
+    return;
+  }
+  for (i = 0; i < ts->ncols; i++)
+    ts->fr.kind[i] = (int)i == ts->idx[0]              ? HP__CSV_TEXT
+        : (int)i == ts->idx[1] || (int)i == ts->idx[2] ? HP__CSV_NUM
+                                                       : HP__CSV_SKIP;
+}
+
 int hp__parse_v3_trace(hp__pctx *x, int table)
 {
   static const char *const names[HP__T_N] = {"Function|Name|Operation", "Function|Name|Operation",
                                              "Direction|Operation|Kind|Name",
                                              "Kernel_Name|KernelName|Kernel-Name|Name"};
   const char *want[3];
-  int idx[3], r, use;
+  trace_state ts;
   hp__csv_rec rec;
-  hp__ttable *t = &x->p->t[table];
-  hp__buf prev = HP__BUF_INIT;
-  hp__tstat *st = NULL;
-  size_t ncols;
+  const hp__fastrows *nums;
+  int r;
 
-  use = table == HP__T_KERNEL ? x->use_kernels : table == HP__T_COPY ? x->use_copies : x->use_api;
+  memset(&ts, 0, sizeof(ts));
+  ts.table = table;
+  ts.t = &x->p->t[table];
+  ts.use = table == HP__T_KERNEL ? x->use_kernels
+      : table == HP__T_COPY      ? x->use_copies
+                                 : x->use_api;
   /* A stats file in the same folder already gives these totals: reading the trace as well would
    * count every call twice. A kernel trace is still read for its timestamps alone: the profiled
    * span of the cross-check comes only from traces. */
-  if (!use && table != HP__T_KERNEL)
+  if (!ts.use && table != HP__T_KERNEL)
     return 0;
   want[0] = names[table];
   want[1] = "Start_Timestamp|Start_Ns|BeginNs|Start";
   want[2] = "End_Timestamp|End_Ns|EndNs|End";
   if ((r = hp__read_header(x, &rec)) <= 0)
     return r;
-  hp__csv_map(&rec, want, 3, idx);
-  if (hp__require(x, rec.line, want, idx, 3))
+  hp__csv_map(&rec, want, 3, ts.idx);
+  if (hp__require(x, rec.line, want, ts.idx, 3))
     return 0;
-  ncols = rec.n;
-  if (use)
+  ts.ncols = rec.n;
+  if (ts.use)
     x->tables |= hp__table_bit(table);
-  while ((r = hp__csv_next(x->csv, &rec)) == 1) {
-    const char *name;
-    size_t n;
-    long long b, e;
-
-    if (rec.n != ncols)
-      hp__check_width(x, &rec, ncols);
-    name = hp__fld(&rec, idx[0], &n);
-    if (name)
-      hp__trim(&name, &n);
-    if (name == NULL || n == 0) {
-      hp__pwarn(x, rec.line, "no name; the row is skipped");
-      continue;
-    }
-    if (hp__fll(x, &rec, idx[1], "Start_Timestamp", &b) != 1 ||
-        hp__fll(x, &rec, idx[2], "End_Timestamp", &e) != 1)
-      continue;
-    if (e < b) {
-      hp__pwarn(x, rec.line, "End_Timestamp is before Start_Timestamp; the row is skipped");
-      continue;
-    }
-    if (table == HP__T_KERNEL)
-      hp__kspan_add(x->p, b, e);
-    if (!use)
-      continue;
-    if (st == NULL || prev.len != n || memcmp(prev.data, name, n) != 0) {
-      hp__buf_reset(&prev);
-      if (hp__buf_add(&prev, name, n) || hp__ttable_get(t, name, n, &st)) {
-        r = HP_ENOMEM;
-        break;
-      }
-    }
-    hp__tstat_add_trace(st, hp__span_ns(b, e), x->file);
-  }
-  hp__buf_free(&prev);
+  trace_arrays(&ts);
+  while ((r = hp__fastrows_next(x, &ts.fr, &rec, &nums)) == 1)
+    if ((r = trace_row(x, &ts, &rec, nums)) != 0)
+      break;
+  hp__buf_free(&ts.prev);
+  hp__fastrows_free(&ts.fr);
   return r < 0 ? r : 0;
 }
 

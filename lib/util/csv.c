@@ -21,6 +21,11 @@
 
 #define CSV_DEFAULT_BUF ((size_t)1 << 20)
 #define CSV_DEFAULT_MAX_FIELD ((size_t)16 << 20)
+/* Bytes after the buffer's last one that may be read but hold no input: room for the NUL after a
+ * field that ends the input, and for the block loads of hp__csv_split_line (csv_line.c), which
+ * may look up to 64 bytes past a line's end. Zeroed, so such a load never reads memory that was
+ * never written. */
+#define CSV_PAD 128
 
 void hp__csv_warn(hp__csv *c, long line, const char *fmt, ...)
 {
@@ -52,7 +57,7 @@ static int csv_new(hp__csv **out, const char *name, const hp__csv_opts *o)
   if (bufsize > c->max_record)
     bufsize = c->max_record;
   c->cap = bufsize;
-  c->buf = malloc(c->cap + 1);
+  c->buf = calloc(1, c->cap + CSV_PAD);
   c->name = hp__strdup(name ? name : "<input>");
   c->fcap = 32;
   c->f = malloc(c->fcap * sizeof(*c->f));
@@ -170,9 +175,10 @@ int hp__csv_fill(hp__csv *c)
     if (c->cap >= c->max_record)
       return HP__CSV_FILL_FULL;
     ncap = c->cap * 2 > c->max_record ? c->max_record : c->cap * 2;
-    nb = realloc(c->buf, ncap + 1);
+    nb = realloc(c->buf, ncap + CSV_PAD);
     if (nb == NULL)
       return HP_ENOMEM;
+    memset(nb + c->cap, 0, ncap - c->cap + CSV_PAD);
     c->buf = nb;
     c->cap = ncap;
   }
@@ -217,7 +223,10 @@ int hp__csv_start(hp__csv *c)
 /* ---------------------------------------------------------------------------------------------- */
 /* Raw lines                                                                                        */
 
-int hp__csv_next_line(hp__csv *c, const char **s, size_t *n, long *line)
+/* The next physical line, for hp__csv_next_line (`for_record` 0) and hp__csv_next_raw (1). A line
+ * longer than the largest buffer is reported and dropped for the first; the second returns 2 and
+ * leaves it, so that hp__csv_next reports and skips it as the record it is. */
+static int next_line(hp__csv *c, const char **s, size_t *n, long *line, int for_record)
 {
   int r;
 
@@ -232,6 +241,8 @@ int hp__csv_next_line(hp__csv *c, const char **s, size_t *n, long *line)
       r = hp__csv_fill(c);
       if (r < 0)
         return r;
+      if (r == HP__CSV_FILL_FULL && for_record)
+        return 2;
       if (r == HP__CSV_FILL_FULL) {
         /* A line longer than the largest buffer: report it and drop it up to its newline. */
         long at = c->line;
@@ -267,6 +278,41 @@ int hp__csv_next_line(hp__csv *c, const char **s, size_t *n, long *line)
     *n = l;
     return 1;
   }
+}
+
+int hp__csv_next_line(hp__csv *c, const char **s, size_t *n, long *line)
+{
+  return next_line(c, s, n, line, 0);
+}
+
+int hp__csv_next_raw(hp__csv *c, const char **s, size_t *n, long *line)
+{
+  char *p = c->buf + c->pos, *nlp;
+  size_t l;
+  int r;
+
+  /* The common case first, once per row: a whole line in the buffer. */
+  if (c->started && c->pos < c->len && (nlp = memchr(p, '\n', c->len - c->pos)) != NULL &&
+      (l = (size_t)(nlp - p)) <= c->max_field) {
+    c->last_pos = c->pos;
+    c->last_line = c->line;
+    c->can_unread = 1;
+    c->pos += l + 1;
+    *line = c->line++;
+    if (l > 0 && p[l - 1] == '\r')
+      l--;
+    *s = p;
+    *n = l;
+    return 1;
+  }
+  r = next_line(c, s, n, line, 1);
+
+  /* A line that may hold a field over the limit goes to hp__csv_next, which judges it. */
+  if (r == 1 && *n > c->max_field) {
+    hp__csv_unread_line(c);
+    return 2;
+  }
+  return r;
 }
 
 void hp__csv_unread_line(hp__csv *c)

@@ -17,6 +17,7 @@
 #include "util/num.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct hp__csv hp__csv;
 
@@ -72,6 +73,35 @@ int hp__csv_next_line(hp__csv *c, const char **s, size_t *n, long *line);
 /* Puts back the line the last hp__csv_next_line returned, so that the next call (of either kind)
  * starts at it. Only valid directly after hp__csv_next_line returned 1. */
 void hp__csv_unread_line(hp__csv *c);
+
+/* For the parsers' fast path (docs/internals/csv.md, "Raw lines for fast paths"): the next
+ * physical line as hp__csv_next_line returns it, except that a line too long for the largest
+ * buffer is left in place and 2 is returned, so that hp__csv_next reports and skips it as the
+ * record it is. After a 1, hp__csv_unread_line puts the line back, so that a line the fast path
+ * cannot take is read again by hp__csv_next. The line is followed in memory by at least 64
+ * readable bytes (not part of it), which hp__csv_split_line relies on. */
+int hp__csv_next_raw(hp__csv *c, const char **s, size_t *n, long *line);
+
+/* What hp__csv_split_line does with a column: keeps the field (TEXT), also reads it as a number
+ * (NUM), or leaves it out (SKIP: f[i] and len[i] are not set; for columns no table uses). */
+enum {
+  HP__CSV_TEXT = 0,
+  HP__CSV_NUM = 1,
+  HP__CSV_SKIP = 2
+};
+
+/* Splits a line from hp__csv_next_raw into its fields when it is a plain record: exactly `ncols`
+ * fields, each unquoted, or quoted without doubled quotes and ended by its closing quote. Such a
+ * line holds the very fields hp__csv_next would return, but they are NOT NUL-terminated: rec->f[i]
+ * points into the line and rec->len[i] is its length. kind[i] is an HP__CSV_* per column; for a
+ * NUM column ok[i] says whether val[i] holds the field's value: set for every unquoted field of 1
+ * to 16 ASCII digits, and for some of 17 to 19 digits (when their value fits a long long); val[i]
+ * is then the value hp__parse_ll and hp__parse_num give for them. rec->f, rec->len, val
+ * and ok are the caller's arrays of `ncols` entries. Returns 1, or 0 when hp__csv_next must read
+ * the line (a quoted field with doubled quotes, or not closed in the line, or text after a closing
+ * quote; another field count), after which the arrays hold nothing of use. */
+int hp__csv_split_line(const char *s, size_t n, const unsigned char *kind, size_t ncols,
+                       hp__csv_rec *rec, uint64_t *val, unsigned char *ok);
 
 /* The buffer's current capacity (for tests: it must not grow with the file). */
 size_t hp__csv_bufcap(const hp__csv *c);
