@@ -101,6 +101,8 @@ size_t hp__leftover_sweep(hp__leftover *l, int sig, int what)
 {
   sweep s;
 
+  if (l->none)
+    return 0;
   memset(&s, 0, sizeof(s));
   s.l = l;
   s.sig = sig;
@@ -115,6 +117,8 @@ void hp__leftover_finish(hp__leftover *l, int ms)
   sweep s;
   int waited;
 
+  if (l->none)
+    return;
   memset(&s, 0, sizeof(s));
   s.l = l;
   s.sig = SIGKILL;

@@ -29,6 +29,8 @@ typedef struct hp__leftover {
                                was being stopped: they are part of the stop) */
   int pids[HP__LEFT_MAX];   /* every process counted so far, so none is counted twice */
   size_t count;
+  int none; /* the leader was the run's only process (exec/spawn.h, `alone`): nothing to look for,
+               every sweep returns 0 at once */
 } hp__leftover;
 
 /* Empties *l for the run whose group is `pgid` and whose leader started at `since`. */

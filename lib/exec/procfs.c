@@ -231,3 +231,20 @@ long hp__proc_group_hwm_kb(int pgid)
   }
   return best;
 }
+
+int hp__proc_last_pid(void)
+{
+  static int fd = -2; /* kept open: one pread per call */
+  char b[32];
+  ssize_t n;
+
+  if (fd == -2)
+    fd = open("/proc/sys/kernel/ns_last_pid", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  n = pread(fd, b, sizeof(b) - 1, 0);
+  if (n <= 0)
+    return -1;
+  b[n] = '\0';
+  return atoi(b);
+}

@@ -53,5 +53,10 @@ long hp__proc_hwm_kb(int pid);
 /* The largest peak RSS (kB) among the leader of group `pgid` and its descendants (or, without
  * the children files, the group's members), or -1 when none could be read. */
 long hp__proc_group_hwm_kb(int pgid);
+/* The last pid allocated in hprun's pid namespace (/proc/sys/kernel/ns_last_pid, a descriptor
+ * kept open), or -1 when unknown. Every process and thread created anywhere in the namespace
+ * (and in namespaces below it) moves it, so when it is still a run's leader at the leader's exit,
+ * the run created nothing else (lib/exec/spawn.c). */
+int hp__proc_last_pid(void);
 
 #endif /* HPRUN_EXEC_PROCFS_H */
