@@ -184,7 +184,10 @@ static int set_attr(posix_spawnattr_t *at, const uv_process_options_t *o)
   if (o->flags & UV_PROCESS_DETACHED)
     flags |= POSIX_SPAWN_SETSID;
   sigemptyset(&none);
-  sigfillset(&all);
+  /* Not sigfillset: it leaves out the two real-time signals glibc keeps for itself (32, 33),
+   * which posix_spawn's child would then ignore, and SIG_IGN survives exec. libuv's child
+   * leaves them at their default (exec resets glibc's handlers), and so does this. */
+  memset(&all, 0xff, sizeof(all));
   sigdelset(&all, SIGKILL);
   sigdelset(&all, SIGSTOP);
   if (posix_spawnattr_setflags(at, flags) || posix_spawnattr_setsigmask(at, &none) ||
