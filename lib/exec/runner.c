@@ -38,8 +38,8 @@
 typedef struct child {
   const hp__child_spec *spec;
   hp__child_result *res;
-  hp__proc proc; /* the leader: posix_spawn and a pidfd, or libuv's uv_spawn (exec/spawn.h) */
-  uv_timer_t timer;      /* timeout, then the grace periods between stop phases, then the drain */
+  hp__proc proc;    /* the leader: posix_spawn and a pidfd, or libuv's uv_spawn (exec/spawn.h) */
+  uv_timer_t timer; /* timeout, then the grace periods between stop phases, then the drain */
   uv_timer_t rss_timer;  /* samples the group's peak RSS */
   uv_timer_t left_timer; /* after the leader's exit: waits for what it left behind to end */
   hp__output out, err;

@@ -31,8 +31,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#if defined(__linux__) && defined(SYS_pidfd_open) && defined(POSIX_SPAWN_SETSID) &&              \
-  defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))
+#if defined(__linux__) && defined(SYS_pidfd_open) && defined(POSIX_SPAWN_SETSID) &&                \
+    defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))
 #define HAVE_FAST 1 /* posix_spawn with SETSID and addchdir_np (glibc 2.29), pidfd_open */
 #else
 #define HAVE_FAST 0
@@ -136,9 +136,9 @@ static void on_pidfd(uv_poll_t *h, int status, int events)
     r = waitid(HP__P_PIDFD, (id_t)p->pidfd, &si, WEXITED | WNOHANG);
   while (r != 0 && errno == EINTR);
   if (r == 0 && si.si_pid == 0)
-    return; /* not exited yet: keep watching */
+    return;        /* not exited yet: keep watching */
   uv_poll_stop(h); /* the pidfd is closed with the handle (hp__proc_close) */
-  if (r != 0) /* ECHILD: reaped by someone else, the status is lost */
+  if (r != 0)      /* ECHILD: reaped by someone else, the status is lost */
     p->exit_cb(p, -1, 0);
   else if (si.si_code == CLD_EXITED)
     p->exit_cb(p, si.si_status, 0);
@@ -147,8 +147,8 @@ static void on_pidfd(uv_poll_t *h, int status, int events)
 }
 
 /* The file actions for stdio; the child's pipe ends go to child_fd[] for the caller to close. */
-static int set_stdio(posix_spawn_file_actions_t *fa, const uv_process_options_t *o,
-                     int *child_fd, int *parent_fd)
+static int set_stdio(posix_spawn_file_actions_t *fa, const uv_process_options_t *o, int *child_fd,
+                     int *parent_fd)
 {
   int i, fds[2], r;
 
@@ -263,8 +263,7 @@ static int fast_spawn(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *
 }
 #endif
 
-int hp__proc_spawn(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *o,
-                   hp__proc_exit_cb cb)
+int hp__proc_spawn(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *o, hp__proc_exit_cb cb)
 {
   int r;
 

@@ -142,8 +142,7 @@ static void test_child_setup(void **state)
   signal(SIGPIPE, old_pipe);
   assert_true(r.used_pidfd);
   /* pid, process group, session: all the child's own pid. */
-  snprintf(want, sizeof(want), "%d %d %d\n/dev/null\n/tmp\n", r.proc.pid, r.proc.pid,
-           r.proc.pid);
+  snprintf(want, sizeof(want), "%d %d %d\n/dev/null\n/tmp\n", r.proc.pid, r.proc.pid, r.proc.pid);
   assert_true(strncmp(r.text.data, want, strlen(want)) == 0);
   assert_non_null(strstr(r.text.data, "SigBlk:\t0000000000000000\n"));
   assert_non_null(strstr(r.text.data, "SigIgn:\t0000000000000000\n"));

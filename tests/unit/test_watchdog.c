@@ -304,10 +304,8 @@ static void test_hprun_ends(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_protocol),
-      cmocka_unit_test(test_stop_all),
-      cmocka_unit_test(test_hprun_killed),
-      cmocka_unit_test(test_hprun_ends),
+      cmocka_unit_test(test_protocol),     cmocka_unit_test(test_stop_all),
+      cmocka_unit_test(test_hprun_killed), cmocka_unit_test(test_hprun_ends),
       cmocka_unit_test(test_merge),
   };
 
