@@ -248,3 +248,18 @@ int hp__proc_last_pid(void)
   b[n] = '\0';
   return atoi(b);
 }
+
+unsigned long long hp__proc_pid_window_ns(void)
+{
+  static unsigned long long ns;
+  char b[32];
+
+  if (ns == 0) {
+    /* 32768, the smallest default, when unreadable. */
+    long max = read_small("/proc/sys/kernel/pid_max", b, sizeof(b)) > 0 ? atol(b) : 32768;
+    if (max < 300 || max > 1000000)
+      max = max < 300 ? 300 : 1000000;
+    ns = (unsigned long long)max * 1000ull;
+  }
+  return ns;
+}

@@ -212,6 +212,7 @@ static void end_leftovers(child *c)
   /* Members of a group that was being stopped are part of the stop, not left behind. */
   c->left.count_members = c->phase == 0;
   c->left.since = c->proc.start;
+  c->left.t0 = c->proc.t0;
   /* No process was created since the leader: there is nothing to look for (exec/spawn.c). */
   c->left.none = c->proc.alone;
   if (c->left.none) {

@@ -41,10 +41,6 @@
 /* waitid's P_PIDFD (Linux 5.4); glibc 2.36 has it in an enum, older ones not at all. */
 #define HP__P_PIDFD ((idtype_t)3)
 
-/* The longest run for which "the last pid is still the leader's" proves that nothing was
- * created since: pids wrap only after pid_max (4M) allocations, far more than fit in this. */
-#define ALONE_MAX_NS 1000000000ull
-
 /* How many stdio entries the fast path sets up; more (rare) go to libuv. */
 #define FAST_STDIO_MAX 8
 
@@ -128,7 +124,8 @@ static void on_pidfd(uv_poll_t *h, int status, int events)
 
   (void)status;
   (void)events;
-  p->alone = hp__proc_last_pid() == p->pid && uv_hrtime() - p->t0 < ALONE_MAX_NS;
+  /* Within the window no wrap can have brought the last pid back to the leader's. */
+  p->alone = hp__proc_last_pid() == p->pid && uv_hrtime() - p->t0 < hp__proc_pid_window_ns();
   if (!p->alone && hp__proc_info_read(p->pid, &info) == 0)
     p->start = info.start;
   memset(&si, 0, sizeof(si));
