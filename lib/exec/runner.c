@@ -1,10 +1,13 @@
 /*
  * The child process: one at a time on a libuv loop.
  *
- * Each child is started with UV_PROCESS_DETACHED, so it leads a new session and process group;
+ * Each child is started in a new session (exec/spawn.c: posix_spawn with POSIX_SPAWN_SETSID and a
+ * pidfd for its exit, or uv_spawn with UV_PROCESS_DETACHED), so it leads its own process group;
  * everything it starts stays in that group, and a stop reaches all of it with uv_kill(-pgid, sig).
- * libuv owns SIGCHLD: we never wait(2) for a process it spawned, and the process handle is closed
- * only in its exit callback (exec/leftover.c waits for orphans hprun adopted, by their own pids). Its output is read by exec/output.c, its peak RSS read from /proc by exec/procfs.c,
+ * Nothing here waits for any pid but the leader's (by its pidfd, or libuv for its own handles); the
+ * handle is closed only in the exit callback (exec/leftover.c waits for orphans hprun adopted, by
+ * their own pids). Its output is read by exec/output.c, its peak RSS read from /proc by
+ * exec/procfs.c,
  * and the optional device-memory sampler is exec/sampler.c; this file ties them to the child's
  * life: spawn, timeout, stop, exit.
  *
