@@ -151,7 +151,9 @@ static int set_stdio(posix_spawn_file_actions_t *fa, const uv_process_options_t 
 
   for (i = 0; i < o->stdio_count; i++) {
     if (o->stdio[i].flags == UV_IGNORE) {
-      if ((r = posix_spawn_file_actions_addopen(fa, i, "/dev/null", O_RDWR, 0)) != 0)
+      /* As libuv's child: stdin read-only, the others read-write. */
+      if ((r = posix_spawn_file_actions_addopen(fa, i, "/dev/null", i == 0 ? O_RDONLY : O_RDWR,
+                                                0)) != 0)
         return -r;
       continue;
     }
