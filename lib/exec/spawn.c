@@ -246,6 +246,7 @@ static int fast_spawn(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *
       /* Ours and not yet reaped, so the pid is still this process's. */
       kill(pid, SIGKILL);
       waitpid(pid, NULL, 0);
+      p->pid = 0;
       if (p->poll.type != UV_POLL && p->pidfd >= 0) {
         close(p->pidfd);
         p->pidfd = -1;
@@ -255,7 +256,7 @@ static int fast_spawn(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *
   for (i = 0; i < FAST_STDIO_MAX; i++)
     if (parent_fd[i] >= 0)
       close(parent_fd[i]);
-  if (r == -ENOEXEC && p->pid == 0)
+  if (r == -ENOEXEC && pid == 0)
     return 0;
   *ret = r;
   return 1;
