@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -27,7 +28,8 @@ static struct {
   int pid;        /* the watchdog, or 0 */
   char token[48]; /* the token's value */
   char entry[80]; /* HP__TOKEN_VAR "=" token */
-} g = {0, -1, 0, "", ""};
+  int *table;     /* the watched groups, shared with the watchdog (MAP_SHARED), or NULL */
+} g = {0, -1, 0, "", "", NULL};
 
 /* 96 random bits (the pid in front keeps tokens of concurrent hprun processes apart even when
  * no randomness is to be had). */
@@ -59,12 +61,17 @@ static void start_watchdog(void)
 
   if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     return;
+  /* Without the table, the groups go over the socket as lines. */
+  g.table = mmap(NULL, HP__WATCHDOG_MAX_GROUPS * sizeof(int), PROT_READ | PROT_WRITE,
+                 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (g.table == MAP_FAILED)
+    g.table = NULL;
   sigfillset(&all);
   sigprocmask(SIG_BLOCK, &all, &old);
   pid = fork();
   if (pid == 0) {
     close(sv[0]);
-    hp__watchdog_main(sv[1], g.entry);
+    hp__watchdog_main(sv[1], g.entry, g.table);
   }
   sigprocmask(SIG_SETMASK, &old, NULL);
   close(sv[1]);
@@ -94,6 +101,9 @@ void hp__guard_start(void)
     registered = atexit(at_exit) == 0;
   if (g.owner != 0 && g.fd >= 0)
     close(g.fd); /* a forked copy of a guarded process: that watchdog is our parent's */
+  if (g.owner != 0 && g.table)
+    munmap(g.table, HP__WATCHDOG_MAX_GROUPS * sizeof(int)); /* and so is that table */
+  g.table = NULL;
   g.fd = -1;
   g.pid = 0;
   g.owner = self;
@@ -153,10 +163,30 @@ static void send_line(const char *line)
   g.pid = 0;
 }
 
+/* The slot holding `v` in the shared table, or NULL (no table, not ours, or not there). */
+static int *slot_of(int v)
+{
+  int i;
+
+  if (g.table == NULL || g.fd < 0 || g.owner != (int)getpid())
+    return NULL;
+  for (i = 0; i < HP__WATCHDOG_MAX_GROUPS; i++)
+    if (__atomic_load_n(&g.table[i], __ATOMIC_RELAXED) == v)
+      return &g.table[i];
+  return NULL;
+}
+
+/* A group goes into the shared table: a store, no system call and no wakeup of the watchdog,
+ * which reads the table only when hprun is gone. The socket line is the fallback. */
 void hp__guard_watch(int pgid)
 {
   char line[32];
+  int *slot = slot_of(0);
 
+  if (slot) {
+    __atomic_store_n(slot, pgid, __ATOMIC_SEQ_CST);
+    return;
+  }
   snprintf(line, sizeof(line), "+%d\n", pgid);
   send_line(line);
 }
@@ -164,7 +194,12 @@ void hp__guard_watch(int pgid)
 void hp__guard_unwatch(int pgid)
 {
   char line[32];
+  int *slot = slot_of(pgid);
 
+  if (slot) {
+    __atomic_store_n(slot, 0, __ATOMIC_SEQ_CST);
+    return;
+  }
   snprintf(line, sizeof(line), "-%d\n", pgid);
   send_line(line);
 }
@@ -178,6 +213,9 @@ void hp__guard_stop(void)
     close(g.fd);
   if (g.pid > 0)
     reap_watchdog(1000);
+  if (g.table)
+    munmap(g.table, HP__WATCHDOG_MAX_GROUPS * sizeof(int));
+  g.table = NULL;
   g.fd = -1;
   g.pid = 0;
   g.owner = 0;

@@ -9,7 +9,9 @@
  *   - hprun becomes a child subreaper (PR_SET_CHILD_SUBREAPER), so a daemon that double-forks
  *     and setsid()s is reparented to hprun, not to init, and is found by its parent;
  *   - the watchdog: a fork of hprun, started once, that reads a socket from hprun. hprun tells it
- *     each run's process group as the run starts and ends. On EOF without a "bye" (hprun died)
+ *     each run's process group as the run starts and ends, in a table of pgids shared with it
+ *     (MAP_SHARED: a store, no system call, no wakeup), or, when that is full or missing, as a
+ *     line on the socket. On EOF without a "bye" (hprun died)
  *     it stops every group it was told about and every process with the token, then exits.
  *
  * The state is the process's own, one guard per hprun process; it starts on the first
@@ -34,7 +36,8 @@ const char *hp__guard_token(void);
 const char *hp__guard_token_entry(void);
 /* The watchdog's pid, or 0 when there is none. */
 int hp__guard_watchdog_pid(void);
-/* Tells the watchdog that group `pgid` is a run's (watch) or has ended (unwatch). */
+/* Tells the watchdog that group `pgid` is a run's (watch) or has ended (unwatch): through the
+ * table shared with it, or a line on the socket when the table is full or missing. */
 void hp__guard_watch(int pgid);
 void hp__guard_unwatch(int pgid);
 /* Ends the guard: "bye" to the watchdog, which exits at once, and waits for it (at most 1 s,
@@ -60,13 +63,16 @@ typedef struct hp__watchdog_state {
 void hp__watchdog_state_init(hp__watchdog_state *st);
 /* Applies the complete lines in p[0..n); a partial line waits for the next call. */
 void hp__watchdog_feed(hp__watchdog_state *st, const char *p, size_t n);
+/* Adds the groups in the shared table (`n` slots, 0 empty) to st, as "+<pgid>" lines would. */
+void hp__watchdog_merge(hp__watchdog_state *st, const int *table, size_t n);
 /* hprun is gone: SIGTERM to every watched group and every process started at or after `since`
  * (clock ticks, as in hp__proc_info) whose environment holds `token_entry`; SIGKILL to what is
  * still alive after grace_ms. Returns how many processes were found alive at first. */
 int hp__watchdog_stop_all(const hp__watchdog_state *st, const char *token_entry,
                           unsigned long long since, int grace_ms);
 /* The watchdog process's life after fork(): detaches (own session, signals, descriptors), reads
- * `fd` until "bye" or EOF, then stops what is left. Never returns. */
-_Noreturn void hp__watchdog_main(int fd, const char *token_entry);
+ * `fd` until "bye" or EOF, then adds the groups in `table` (HP__WATCHDOG_MAX_GROUPS slots shared
+ * with hprun, or NULL) and stops what is left. Never returns. */
+_Noreturn void hp__watchdog_main(int fd, const char *token_entry, const int *table);
 
 #endif /* HPRUN_EXEC_GUARD_H */

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <uv.h>
 
 void hp__leftover_init(hp__leftover *l, int pgid, unsigned long long since)
 {
@@ -97,15 +98,37 @@ static int visit(const hp__proc_info *p, void *arg)
   return 0;
 }
 
+/* Every process of the run was created after its leader, so while the run is young (no pid wrap
+ * can have happened since) they all have pids between the leader's and the last one handed out.
+ * When that range is short, reading those pids is much cheaper than listing /proc, which makes
+ * procfs build an entry for every process on the machine. */
+#define RANGE_MAX 32
+
+static void each(hp__leftover *l, hp__proc_visit fn, void *arg)
+{
+  int last;
+
+  if (l->t0 && uv_hrtime() - l->t0 < hp__proc_pid_window_ns()) {
+    last = hp__proc_last_pid();
+    if (last >= l->pgid && last - l->pgid <= RANGE_MAX) {
+      hp__proc_each_range(fn, arg, l->since, l->pgid + 1, last);
+      return;
+    }
+  }
+  hp__proc_each_since(fn, arg, l->since);
+}
+
 size_t hp__leftover_sweep(hp__leftover *l, int sig, int what)
 {
   sweep s;
 
+  if (l->none)
+    return 0;
   memset(&s, 0, sizeof(s));
   s.l = l;
   s.sig = sig;
   s.what = what;
-  hp__proc_each_since(visit, &s, l->since);
+  each(l, visit, &s);
   return s.found;
 }
 
@@ -115,6 +138,8 @@ void hp__leftover_finish(hp__leftover *l, int ms)
   sweep s;
   int waited;
 
+  if (l->none)
+    return;
   memset(&s, 0, sizeof(s));
   s.l = l;
   s.sig = SIGKILL;
@@ -124,7 +149,7 @@ void hp__leftover_finish(hp__leftover *l, int ms)
    * again until nothing is left alive, or the time is up. */
   for (waited = 0;; waited += 10) {
     s.found = s.pending = 0;
-    hp__proc_each_since(visit, &s, l->since);
+    each(l, visit, &s);
     if ((s.found == 0 && s.pending == 0) || waited >= ms)
       break;
     nanosleep(&tick, NULL);
@@ -133,6 +158,6 @@ void hp__leftover_finish(hp__leftover *l, int ms)
   if (s.found || s.pending) {
     s.sig = 0;
     s.what = 0;
-    hp__proc_each_since(visit, &s, l->since);
+    each(l, visit, &s);
   }
 }

@@ -12,6 +12,7 @@
 #define HPRUN_EXEC_LEFTOVER_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define HP__LEFT_MEMBERS 1 /* processes still in the run's group (leader excluded) */
 #define HP__LEFT_ESCAPED 2 /* processes of the run outside its group */
@@ -29,6 +30,10 @@ typedef struct hp__leftover {
                                was being stopped: they are part of the stop) */
   int pids[HP__LEFT_MAX];   /* every process counted so far, so none is counted twice */
   size_t count;
+  int none;    /* the leader was the run's only process (exec/spawn.h, `alone`): nothing to look
+                 for, every sweep returns 0 at once */
+  uint64_t t0; /* uv_hrtime() at the leader's spawn; 0 unknown. While the run is young, the sweeps
+                  read only the pids created since the leader instead of listing /proc */
 } hp__leftover;
 
 /* Empties *l for the run whose group is `pgid` and whose leader started at `since`. */

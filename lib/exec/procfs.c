@@ -231,3 +231,35 @@ long hp__proc_group_hwm_kb(int pgid)
   }
   return best;
 }
+
+int hp__proc_last_pid(void)
+{
+  static int fd = -2; /* kept open: one pread per call */
+  char b[32];
+  ssize_t n;
+
+  if (fd == -2)
+    fd = open("/proc/sys/kernel/ns_last_pid", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  n = pread(fd, b, sizeof(b) - 1, 0);
+  if (n <= 0)
+    return -1;
+  b[n] = '\0';
+  return atoi(b);
+}
+
+unsigned long long hp__proc_pid_window_ns(void)
+{
+  static unsigned long long ns;
+  char b[32];
+
+  if (ns == 0) {
+    /* 32768, the smallest default, when unreadable. */
+    long max = read_small("/proc/sys/kernel/pid_max", b, sizeof(b)) > 0 ? atol(b) : 32768;
+    if (max < 300 || max > 1000000)
+      max = max < 300 ? 300 : 1000000;
+    ns = (unsigned long long)max * 1000ull;
+  }
+  return ns;
+}

@@ -36,6 +36,11 @@ int hp__proc_each(hp__proc_visit fn, void *arg);
  * hp__proc_info.start): those known from earlier scans to be older are skipped without a read
  * (lib/exec/procscan.c). Not thread-safe: the cache is the process's own. */
 int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since);
+/* The same for the processes (not threads) whose pids are first..last and that started at or
+ * after `since`, reading each /proc/<pid>/stat directly: for a range known to hold every process
+ * of interest (exec/leftover.c). Always 0. */
+int hp__proc_each_range(hp__proc_visit fn, void *arg, unsigned long long since, int first,
+                        int last);
 /* Whether the environment process `pid` was started with holds `entry` ("K=V") as one whole
  * entry: 1 yes, 0 no, -1 unreadable (gone, or another user's process). */
 int hp__proc_env_has(int pid, const char *entry);
@@ -53,5 +58,14 @@ long hp__proc_hwm_kb(int pid);
 /* The largest peak RSS (kB) among the leader of group `pgid` and its descendants (or, without
  * the children files, the group's members), or -1 when none could be read. */
 long hp__proc_group_hwm_kb(int pgid);
+/* The last pid allocated in hprun's pid namespace (/proc/sys/kernel/ns_last_pid, a descriptor
+ * kept open), or -1 when unknown. Every process and thread created anywhere in the namespace
+ * (and in namespaces below it) moves it, so when it is still a run's leader at the leader's exit,
+ * the run created nothing else (lib/exec/spawn.c). */
+int hp__proc_last_pid(void);
+/* How long after a process's creation pid order still tells what was created after it: pids wrap
+ * only after pid_max allocations (/proc/sys/kernel/pid_max, read once), and no kernel hands out a
+ * million a second, so pid_max microseconds, at most 1 s. In nanoseconds. */
+unsigned long long hp__proc_pid_window_ns(void);
 
 #endif /* HPRUN_EXEC_PROCFS_H */

@@ -12,12 +12,20 @@
  * Only processes started since the last scans are read: usually a handful. The entry keeps the
  * start time too, so a call with an earlier `since` skips only what is older than that, and the
  * scan that last saw it, so that entries of processes gone are dropped (old_prune).
+ *
+ * Shorter still, hp__proc_each_range: every process of a run was created after its leader, and
+ * pids are handed out in increasing order until they wrap, so while the run is young (no wrap
+ * can have happened: hp__proc_pid_window_ns) they all lie between the leader's pid and the pid
+ * namespace's last. Reading those few pids needs no listing of /proc at all.
  */
 #include "exec/procfs.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* pid -> inode of processes known to have started before some run's leader. Open addressing,
  * a pid of 0 is an empty slot; entries of processes gone are overwritten when the pid returns. */
@@ -137,5 +145,26 @@ int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since)
   closedir(d);
   if (!stopped && old_n > 2 * seen + 1024)
     old_prune();
+  return 0;
+}
+
+/* Whether `pid` leads its thread group: tgkill(pid, pid, 0) finds only such a task (a thread's
+ * own id names its process nowhere else), and EPERM still means found. */
+static int is_process(int pid)
+{
+  return syscall(SYS_tgkill, pid, pid, 0) == 0 || errno == EPERM;
+}
+
+int hp__proc_each_range(hp__proc_visit fn, void *arg, unsigned long long since, int first, int last)
+{
+  hp__proc_info p;
+  int pid;
+
+  for (pid = first; pid > 0 && pid <= last; pid++) {
+    if (hp__proc_info_read(pid, &p) != 0 || p.start < since || !is_process(pid))
+      continue;
+    if (fn(&p, arg))
+      break;
+  }
   return 0;
 }

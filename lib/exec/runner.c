@@ -1,10 +1,13 @@
 /*
  * The child process: one at a time on a libuv loop.
  *
- * Each child is started with UV_PROCESS_DETACHED, so it leads a new session and process group;
+ * Each child is started in a new session (exec/spawn.c: posix_spawn with POSIX_SPAWN_SETSID and a
+ * pidfd for its exit, or uv_spawn with UV_PROCESS_DETACHED), so it leads its own process group;
  * everything it starts stays in that group, and a stop reaches all of it with uv_kill(-pgid, sig).
- * libuv owns SIGCHLD: we never wait(2) for a process it spawned, and the process handle is closed
- * only in its exit callback (exec/leftover.c waits for orphans hprun adopted, by their own pids). Its output is read by exec/output.c, its peak RSS read from /proc by exec/procfs.c,
+ * Nothing here waits for any pid but the leader's (by its pidfd, or libuv for its own handles); the
+ * handle is closed only in the exit callback (exec/leftover.c waits for orphans hprun adopted, by
+ * their own pids). Its output is read by exec/output.c, its peak RSS read from /proc by
+ * exec/procfs.c,
  * and the optional device-memory sampler is exec/sampler.c; this file ties them to the child's
  * life: spawn, timeout, stop, exit.
  *
@@ -27,6 +30,7 @@
 #include "exec/output.h"
 #include "exec/procfs.h"
 #include "exec/sampler.h"
+#include "exec/spawn.h"
 #include "util/buf.h"
 
 #include <math.h>
@@ -37,8 +41,8 @@
 typedef struct child {
   const hp__child_spec *spec;
   hp__child_result *res;
-  uv_process_t proc;
-  uv_timer_t timer;      /* timeout, then the grace periods between stop phases, then the drain */
+  hp__proc proc;    /* the leader: posix_spawn and a pidfd, or libuv's uv_spawn (exec/spawn.h) */
+  uv_timer_t timer; /* timeout, then the grace periods between stop phases, then the drain */
   uv_timer_t rss_timer;  /* samples the group's peak RSS */
   uv_timer_t left_timer; /* after the leader's exit: waits for what it left behind to end */
   hp__output out, err;
@@ -210,6 +214,14 @@ static void end_leftovers(child *c)
 {
   /* Members of a group that was being stopped are part of the stop, not left behind. */
   c->left.count_members = c->phase == 0;
+  c->left.since = c->proc.start;
+  c->left.t0 = c->proc.t0;
+  /* No process was created since the leader: there is nothing to look for (exec/spawn.c). */
+  c->left.none = c->proc.alone;
+  if (c->left.none) {
+    hp__exec_close((uv_handle_t *)&c->left_timer);
+    return;
+  }
   /* Members die at once, while the group id cannot yet have been reused (they still hold it).
    * kill(-pgid, 0) fails with ESRCH when the group is empty, the common case: only then is the
    * /proc scan skipped. */
@@ -224,7 +236,7 @@ static void end_leftovers(child *c)
   }
 }
 
-static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
+static void on_exit_cb(hp__proc *p, int64_t status, int sig)
 {
   child *c = p->data;
 
@@ -236,7 +248,7 @@ static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
   hp__sampler_stop(&c->sampler);
   uv_timer_stop(&c->rss_timer);
   hp__exec_close((uv_handle_t *)&c->rss_timer);
-  hp__exec_close((uv_handle_t *)p);
+  hp__proc_close(p);
   if (c->out.open || c->err.open)
     uv_timer_start(&c->timer, on_drain, DRAIN_MS, 0);
   else
@@ -281,7 +293,6 @@ static int spawn(child *c, uv_loop_t *loop)
 {
   uv_process_options_t opts;
   uv_stdio_container_t stdio[3];
-  hp__proc_info leader;
   hp_kv token;
   int r;
 
@@ -306,16 +317,15 @@ static int spawn(child *c, uv_loop_t *loop)
   opts.flags = UV_PROCESS_DETACHED;
   opts.stdio_count = 3;
   opts.stdio = stdio;
-  opts.exit_cb = on_exit_cb;
-  c->proc.data = c;
 
   c->t0 = uv_hrtime();
-  r = uv_spawn(loop, &c->proc, &opts);
+  r = hp__proc_spawn(loop, &c->proc, &opts, on_exit_cb);
+  c->proc.data = c;
   if (r) {
     /* Even a failed spawn leaves a handle to close (libuv's process.rst). */
     c->res->spawn_error = r;
     c->exited = 1;
-    hp__exec_close((uv_handle_t *)&c->proc);
+    hp__proc_close(&c->proc);
     hp__exec_close((uv_handle_t *)&c->out.pipe);
     hp__exec_close((uv_handle_t *)&c->err.pipe);
     uv_run(loop, UV_RUN_DEFAULT);
@@ -323,9 +333,8 @@ static int spawn(child *c, uv_loop_t *loop)
   }
   c->pgid = c->proc.pid;
   hp__guard_watch(c->pgid);
-  /* Read before libuv can reap it (only the loop does), so the leader is at least a zombie. */
-  hp__leftover_init(&c->left, c->pgid,
-                    hp__proc_info_read(c->pgid, &leader) == 0 ? leader.start : 0);
+  /* The leader's start time, which the sweeps go by, is known at its exit (end_leftovers). */
+  hp__leftover_init(&c->left, c->pgid, c->proc.start);
   hp__output_start(&c->out);
   hp__output_start(&c->err);
   return 0;
@@ -336,6 +345,9 @@ static void start_timers(child *c, uv_loop_t *loop)
   const hp__child_spec *spec = c->spec;
   uint64_t iv = spec->rss_interval_ms > 0 ? (uint64_t)spec->rss_interval_ms : 20;
 
+  /* The loop's clock was last updated when the previous uv_run began: without this, the timers
+   * would count from then, and the first RSS look (and a short timeout) would come at once. */
+  uv_update_time(loop);
   uv_timer_init(loop, &c->timer);
   uv_timer_init(loop, &c->rss_timer);
   uv_timer_init(loop, &c->left_timer);

@@ -12,8 +12,9 @@
  * exec-internal: exec/output.h (a child's output pipes: file, echo, capture), exec/procfs.h (the
  * group's members and peak RSS from /proc), exec/sampler.h (the device-memory sampler),
  * exec/guard.h (the session token, subreaper and watchdog), exec/leftover.h (what a run left
- * behind). The code: lib/exec/runner.c (the child's life: spawn, timeout, stop, exit), output.c,
- * procfs.c, sampler.c, guard.c, watchdog.c, leftover.c and env.c (hp__env_*). Contract:
+ * behind), exec/spawn.h (the leader's spawn and exit). The code: lib/exec/runner.c (the child's
+ * life: spawn, timeout, stop, exit), spawn.c, output.c, procfs.c, procscan.c, sampler.c, guard.c,
+ * watchdog.c, leftover.c and env.c (hp__env_*). Contract:
  * docs/internals/runner.md.
  */
 #ifndef HPRUN_EXEC_RUNNER_H
@@ -24,7 +25,7 @@
 #include <uv.h>
 
 typedef struct hp__child_spec {
-  const hp_strv *argv;     /* argv[0] is looked up on PATH by libuv (execvp) */
+  const hp_strv *argv;     /* argv[0] without a '/' is looked up on the child's PATH (execvp) */
   char **env;              /* NULL-terminated "K=V"; NULL inherits hprun's environment */
   const char *cwd;         /* NULL: hprun's */
   double timeout_s;        /* 0: none */

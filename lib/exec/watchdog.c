@@ -86,6 +86,21 @@ void hp__watchdog_feed(hp__watchdog_state *st, const char *p, size_t n)
   }
 }
 
+void hp__watchdog_merge(hp__watchdog_state *st, const int *table, size_t n)
+{
+  char line[16];
+  size_t i;
+  int v, len;
+
+  for (i = 0; table && i < n; i++) {
+    v = __atomic_load_n(&table[i], __ATOMIC_SEQ_CST);
+    if (v == 0)
+      continue;
+    len = snprintf(line, sizeof(line), "+%d", v);
+    apply_line(st, line, (size_t)len); /* the same checks as a line from the socket */
+  }
+}
+
 typedef struct stopper {
   const hp__watchdog_state *st;
   const char *token_entry;
@@ -211,7 +226,7 @@ static void detach(void)
   sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-_Noreturn void hp__watchdog_main(int fd, const char *token_entry)
+_Noreturn void hp__watchdog_main(int fd, const char *token_entry, const int *table)
 {
   hp__watchdog_state st;
   hp__proc_info self;
@@ -236,7 +251,9 @@ _Noreturn void hp__watchdog_main(int fd, const char *token_entry)
     if (st.bye)
       _exit(0);
   }
-  /* EOF without "bye": hprun is gone and nobody else will stop its runs. */
+  /* EOF without "bye": hprun is gone and nobody else will stop its runs. Its last stores to
+   * the table are there: the page is shared, and a dead process's stores are not undone. */
+  hp__watchdog_merge(&st, table, HP__WATCHDOG_MAX_GROUPS);
   found = hp__watchdog_stop_all(&st, token_entry, since, 1000);
   if (found > 0) {
     char msg[160];

@@ -177,7 +177,8 @@ static void write_int(int fd, int v)
 
 /* A guarded process, forked: starts the guard, reports the watchdog's pid on `fd` and then, by
  * `how`: 'k' starts a run-like group with the token, watches it, reports its pid and waits to be
- * killed; 's' calls hp__exec_shutdown and reports whether the watchdog is gone (reaped: ESRCH);
+ * killed; 'g' the same without the token, so that only the watched group (the table shared with
+ * the watchdog) can find it; 's' calls hp__exec_shutdown and reports whether the watchdog is gone (reaped: ESRCH);
  * 'x' returns from main-like code through exit() (the atexit hook); 'q' leaves with _exit(). */
 static void guarded(int fd, int how)
 {
@@ -187,8 +188,8 @@ static void guarded(int fd, int how)
 
   hp__guard_start();
   write_int(fd, hp__guard_watchdog_pid());
-  if (how == 'k') {
-    snprintf(entry, sizeof(entry), "%s", hp__guard_token_entry());
+  if (how == 'k' || how == 'g') {
+    snprintf(entry, sizeof(entry), "%s", how == 'k' ? hp__guard_token_entry() : "A=B");
     run = fork();
     if (run == 0) {
       char *argv[] = {"sleep", "30", NULL};
@@ -232,24 +233,44 @@ static pid_t fork_guarded(int how, int *fd)
 
 static void test_hprun_killed(void **state)
 {
-  int fd, watchdog, run;
+  int fd, watchdog, run, how;
   pid_t hprun;
 
   (void)state;
-  hprun = fork_guarded('k', &fd);
-  watchdog = read_int(fd);
-  run = read_int(fd);
-  close(fd);
-  kill(hprun, SIGKILL); /* first, so a failed assertion cannot leave it running */
-  assert_true(watchdog > 0);
-  assert_true(run > 0);
-  assert_int_equal(end_signal(hprun), SIGKILL);
-  /* The watchdog leads its own session, so a signal to hprun's group does not reach it. */
-  assert_int_equal(getsid(watchdog), watchdog);
-  /* Both were hprun's children, so they are ours now: the run ends by the watchdog's SIGTERM
-   * and the watchdog exits by itself. */
-  assert_int_equal(end_signal(run), SIGTERM);
-  assert_int_equal(end_signal(watchdog), 0);
+  for (how = 'k'; how; how = how == 'k' ? 'g' : 0) {
+    hprun = fork_guarded(how, &fd);
+    watchdog = read_int(fd);
+    run = read_int(fd);
+    close(fd);
+    kill(hprun, SIGKILL); /* first, so a failed assertion cannot leave it running */
+    assert_true(watchdog > 0);
+    assert_true(run > 0);
+    assert_int_equal(end_signal(hprun), SIGKILL);
+    /* The watchdog leads its own session, so a signal to hprun's group does not reach it. */
+    assert_int_equal(getsid(watchdog), watchdog);
+    /* Both were hprun's children, so they are ours now: the run ends by the watchdog's SIGTERM
+     * and the watchdog exits by itself. */
+    assert_int_equal(end_signal(run), SIGTERM);
+    assert_int_equal(end_signal(watchdog), 0);
+  }
+}
+
+/* The table shared with hprun: its groups join those of the lines, with the same checks. */
+static void test_merge(void **state)
+{
+  int table[6] = {0, 4242, 1, 4242, -7, 5151};
+  hp__watchdog_state st;
+
+  (void)state;
+  hp__watchdog_state_init(&st);
+  hp__watchdog_feed(&st, "+5151\n", 6);
+  hp__watchdog_merge(&st, table, 6);
+  assert_int_equal(st.n, 2); /* 5151 once, 4242 once; 0 is empty */
+  assert_int_equal(st.pgids[0], 5151);
+  assert_int_equal(st.pgids[1], 4242);
+  assert_int_equal(st.bad, 2); /* 1 (init) and -7 are refused, as on the socket */
+  hp__watchdog_merge(&st, NULL, 6);
+  assert_int_equal(st.n, 2);
 }
 
 static void test_hprun_ends(void **state)
@@ -283,10 +304,9 @@ static void test_hprun_ends(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_protocol),
-      cmocka_unit_test(test_stop_all),
-      cmocka_unit_test(test_hprun_killed),
-      cmocka_unit_test(test_hprun_ends),
+      cmocka_unit_test(test_protocol),     cmocka_unit_test(test_stop_all),
+      cmocka_unit_test(test_hprun_killed), cmocka_unit_test(test_hprun_ends),
+      cmocka_unit_test(test_merge),
   };
 
   if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) {
