@@ -59,12 +59,70 @@ static double iterations(const hp_pass_result *pr, const hp_plan *plan, const ch
   return NAN;
 }
 
+/* Profiler options that keep only some of the launches: ncu's (with their short forms, which
+ * mean other things to other tools), then rocprofv3's. */
+static const char *const partial_ncu[] = {"--launch-count",
+                                          "-c",
+                                          "--launch-skip",
+                                          "-s",
+                                          "--launch-skip-before-match",
+                                          "--kernel-name",
+                                          "-k",
+                                          "--kernel-id",
+                                          "--kernel-name-base",
+                                          NULL};
+static const char *const partial_rocprofv3[] = {"--kernel-include-regex", "--kernel-exclude-regex",
+                                                "--kernel-iteration-range", NULL};
+
+/* 1 when `arg` is one of `opts`, alone or as OPT=VALUE. */
+static int is_opt(const char *arg, const char *const *opts)
+{
+  size_t o, n;
+
+  for (o = 0; opts[o]; o++) {
+    n = strlen(opts[o]);
+    if (strncmp(arg, opts[o], n) == 0 && (arg[n] == '\0' || arg[n] == '='))
+      return 1;
+  }
+  return 0;
+}
+
+/* Why the pass's profile holds only some of the run's launches (a launch count, a skip, a kernel
+ * filter), or NULL. Its kernel time is then not the run's, and a time per iteration or a busy
+ * fraction from it would be wrong: on the H200 a pass with launch_count 40 of 560 launches read
+ * "1.2% busy" against the 20.8% of the whole capture. */
+static const char *partial_capture(const hp_pass_result *pr, const hp_plan *plan)
+{
+  const char *const *opts = NULL;
+  size_t i, k;
+
+  if (pr->kernel && pr->kernel[0])
+    return "the pass profiles only the kernels its `kernel:` names";
+  if (pr->tool && strcmp(pr->tool, "ncu") == 0)
+    opts = partial_ncu;
+  else if (pr->tool && strcmp(pr->tool, "rocprofv3") == 0)
+    opts = partial_rocprofv3;
+  for (i = 0; plan && i < plan->npasses; i++) {
+    const hp_pass *p = &plan->passes[i];
+    if (strcmp(p->name, pr->name) != 0)
+      continue;
+    if (p->launch_count > 0)
+      return "the pass profiles only its first `launch_count` launches";
+    for (k = 0; opts && k < p->args.n; k++)
+      if (is_opt(p->args.v[k], opts))
+        return "the pass's options keep only some launches (launch count, skip or kernel "
+               "filter)";
+  }
+  return NULL;
+}
+
 static void clear(hp_pass_result *pr)
 {
   pr->xc_kernel_ms = pr->xc_span_ms = pr->xc_iterations = NAN;
   pr->xc_iter_ms = pr->xc_busy = NAN;
   pr->xc_launches = 0;
   pr->xc_note = NULL;
+  pr->xc_partial = 0;
 }
 
 /* The baseline's primary metric in ms (its median), or NaN with a note. */
@@ -92,6 +150,7 @@ void hp__session_crosscheck(hp_session *s, const hp_plan *plan)
   for (i = 0; i < s->npasses; i++) {
     hp_pass_result *pr = &s->passes[i];
     hp_profile_totals t;
+    const char *partial;
     double base;
     clear(pr);
     if (pr->profile == NULL || hp_profile_get_totals(pr->profile, &t) || t.launches <= 0)
@@ -102,6 +161,11 @@ void hp__session_crosscheck(hp_session *s, const hp_plan *plan)
     if (region && !(pr->tool && strcmp(pr->tool, "ncu") == 0))
       pr->xc_note = "app.region is recorded by this tool, not applied: the kernel time covers "
                     "the whole run";
+    if ((partial = partial_capture(pr, plan)) != NULL) {
+      pr->xc_note = partial;
+      pr->xc_partial = 1;
+      continue;
+    }
     pr->xc_iterations = iterations(pr, plan, &pr->xc_note);
     if (isnan(pr->xc_iterations) || isnan(pr->xc_kernel_ms))
       continue;
@@ -133,6 +197,8 @@ int hp__crosscheck_text(const hp_session *s, const hp_pass_result *pr, hp__buf *
         hp__buf_printf(b, ", %.1f%% of the baseline's %.6g %s%s", 100 * pr->xc_busy,
                        base->metrics[0].st.median, base->metrics[0].unit,
                        pr->xc_busy < HP__LAUNCH_BOUND ? ": launch-bound (GPU busy below 60%)" : "");
+  else if (pr->xc_partial)
+    r |= hp__buf_adds(b, " (part of the run: no time per iteration or GPU busy fraction)");
   else if (isnan(pr->xc_iterations))
     r |= hp__buf_adds(b,
                       " (set app.iterations for the time per iteration and the GPU busy "

@@ -133,6 +133,9 @@ typedef struct hp_pass_result {
   /* The ncu metrics the profiled run asked for (hp_ncu_requested_metrics of its command), which
    * the summary's ncu tables show; NULL: every measured metric (sections, other tools). */
   char *ncu_metrics;
+  /* 1 when the profile holds only part of the run's launches (a launch count, a skip, a kernel
+   * filter): xc_kernel_ms is that part's, and no time per iteration or busy fraction is given. */
+  int xc_partial;
 } hp_pass_result;
 
 /* Why a session (or a comparison) fails, one per pass and reason: the exit code's explanation.

@@ -152,6 +152,8 @@ static void write_crosscheck(hp__json *j, const hp_pass_result *pr)
   else
     hp__json_bool(j, pr->xc_busy < HP__LAUNCH_BOUND);
   hp__json_kstr(j, HP__K_CROSSCHECK_NOTE, pr->xc_note);
+  hp__json_key(j, HP__K_CROSSCHECK_PARTIAL);
+  hp__json_bool(j, pr->xc_partial);
   hp__json_obj_end(j);
 }
 

@@ -116,6 +116,7 @@
 #define HP__K_CROSSCHECK_BUSY "busy_fraction"
 #define HP__K_CROSSCHECK_LAUNCH_BOUND "launch_bound"
 #define HP__K_CROSSCHECK_NOTE "note"
+#define HP__K_CROSSCHECK_PARTIAL "partial"
 
 /* runs[] items. */
 #define HP__K_RUN_INDEX "index"

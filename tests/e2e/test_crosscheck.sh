@@ -71,6 +71,27 @@ assert_eq "$(pass_get "$J" time "p['crosscheck']['launch_bound']")" False "not l
 pass_get "$J" time "p['runs'][0]['command']" | grep -q -- "--nvtx" && fail "no region, no --nvtx"
 ok "app.iterations"
 
+# A pass that profiles only some launches (launch_count, or ncu's options in args) gives its
+# kernel time but no time per iteration or busy fraction: they would be a fraction of the truth
+# (the H200 PyTorch session's launch_count 40 of 560 launches read "1.2% busy" against 20.8%).
+sed -e 's/  - {name: time, mode: time}/  - {name: time, mode: time, launch_count: 8}\
+  - {name: skip, mode: time, args: [--launch-skip, "30"]}\
+  - {name: whole, mode: time, args: [--cache-control, none]}/' "$T/p2.yaml" >"$T/p3.yaml"
+rm -rf "$T/sessions"
+expect_exit 0 "$HPRUN" "$T/p3.yaml"
+J="$(session_dir "$T/sessions")/summary.json"
+for p in time skip; do
+  assert_eq "$(pass_get "$J" $p "p['crosscheck']['partial']")" True "$p: partial"
+  assert_eq "$(pass_get "$J" $p "[p['crosscheck'][k] for k in ('iterations', 'kernel_ms_per_iteration', 'busy_fraction', 'launch_bound')]")" \
+    "[None, None, None, None]" "$p: no per-iteration figures"
+done
+assert_eq "$(pass_get "$J" whole "p['crosscheck']['partial']")" False "an option that keeps every launch"
+assert_close "$(pass_get "$J" whole "p['crosscheck']['busy_fraction']")" 2 1e-9 "whole: busy"
+grep -qF "  time: kernels" "$T/out" && grep "  time: kernels" "$T/out" |
+  grep -qF "(part of the run: no time per iteration or GPU busy fraction); note: the pass profiles only its first \`launch_count\` launches" ||
+  { cat "$T/out"; fail "terminal: the partial capture"; }
+ok "partial captures: kernel time, no busy fraction"
+
 # Plan errors name the line.
 printf 'app: {command: [x], iterations_metric: nope}\nmetrics: [t]\npasses: [normal]\n' >"$T/bad1.yaml"
 expect_exit 2 "$HPRUN" check "$T/bad1.yaml"
