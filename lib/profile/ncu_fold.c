@@ -6,6 +6,7 @@
 #include "profile/ncu_fold.h"
 
 #include "profile/build.h"
+#include "profile/ncu_num.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -168,7 +169,7 @@ static int update(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec, size_
         return HP_ENOMEM;
       fo->since[c->slot] = fo->rows;
     }
-    c->k = hp__parse_num(rec->f[i], rec->len[i], &c->v);
+    c->k = hp__ncu_num(rec->f[i], rec->len[i], &c->v);
     if (was && c->k > 0)
       fo->v[c->slot] = c->v;
     else if (was || c->k > 0)
@@ -190,7 +191,7 @@ int hp__ncu_fold_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid, const hp__cs
       return HP_ENOMEM;
     for (i = 0; i < width; i++)
       if (fo->mids[i] >= 0)
-        fo->col[i].k = hp__parse_num(rec->f[i], rec->len[i], &fo->col[i].v);
+        fo->col[i].k = hp__ncu_num(rec->f[i], rec->len[i], &fo->col[i].v);
     build(fo, width);
   } else if ((r = update(fo, p, rec, width, chg, nchg)) != 0) {
     if (r < 0 || hp__ncu_fold_flush(fo, p))
