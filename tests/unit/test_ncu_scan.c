@@ -209,11 +209,58 @@ static void test_scan_short_lines(void **state)
     hp__ncu_split_free(&sp[k]);
 }
 
+/* Long lines (ncu's --set full: 2,238 columns): quotes counted past the byte lanes' flush, a
+ * changed field and a lone comma far into the line. */
+static void test_scan_long_lines(void **state)
+{
+  enum {
+    NF = 3000
+  };
+  static const char *f[NF];
+  static char line[NF * 12];
+  hp__ncu_split sp[3];
+  hp__ncu_ref ref;
+  size_t n, i, k;
+
+  (void)state;
+  memset(sp, 0, sizeof(sp));
+  memset(&ref, 0, sizeof(ref));
+  for (k = 0; k < 3; k++)
+    assert_int_equal(hp__ncu_split_room(&sp[k], NF + 1), 0);
+  for (i = 0; i < NF; i++)
+    f[i] = pool[i % 8];
+  n = make_line(line, sizeof(line), f, NF);
+  check_line(sp, NULL, line, n, 1);
+  assert_int_equal(sp[1].curnf, NF);
+  assert_int_equal(hp__ncu_split_keep(&sp[0], &ref), 0);
+  f[2500] = "99.75";
+  n = make_line(line, sizeof(line), f, NF);
+  check_line(sp, &ref, line, n, 1);
+  assert_int_equal(sp[1].nchg, 1);
+  assert_int_equal(sp[1].chg[0], 2500);
+  /* A lone comma: two separators share its quotes, so the scan leaves the line to the other
+   * splitter, which reads it. */
+  f[2900] = ",";
+  n = make_line(line, sizeof(line), f, NF);
+  check_line(sp, &ref, line, n, 0);
+  assert_int_equal(hp__ncu_split_scan(&sp[1], &ref, line, n, 0), 0);
+  assert_int_equal(sp[0].curnf, NF);
+  /* Empty fields: two quotes in every three bytes, the most a byte lane can count. */
+  for (i = 0; i < NF; i++)
+    f[i] = "";
+  n = make_line(line, sizeof(line), f, NF);
+  check_line(sp, NULL, line, n, 1);
+  for (k = 0; k < 3; k++)
+    hp__ncu_split_free(&sp[k]);
+  hp__ncu_ref_free(&ref);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scan_matches_reference_splitter),
       cmocka_unit_test(test_scan_short_lines),
+      cmocka_unit_test(test_scan_long_lines),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
