@@ -6,6 +6,7 @@
 #include "profile/ncu_fold.h"
 
 #include "profile/build.h"
+#include "profile/ncu_num.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -151,26 +152,35 @@ static void build(hp__ncu_fold *fo, size_t width)
 
 /* Parses the changed fields; an entry whose value changes first adds what it had pending. Returns
  * 1 when the list must be rebuilt (a field turned from a number into text or back), 0, or
- * HP_ENOMEM. */
+ * HP_ENOMEM. What stays the same over the loop is in locals: the stores into the sums could
+ * otherwise alias the fold's fields (rows is a long long, as the counts are) and force reloads. */
 static int update(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec, size_t width,
                   const uint32_t *chg, size_t nchg)
 {
+  const int32_t *mids = fo->mids;
+  hp__ncu_col *col = fo->col;
+  double *fv = fo->v;
+  long long *since = fo->since, rows = fo->rows;
+  const uint32_t *fmid = fo->mid;
+  uint32_t kid = fo->kid;
   size_t j, i;
   hp__ncu_col *c;
-  int was, rebuild = 0;
+  int was, pending = fo->pending, rebuild = 0;
+  double v;
 
   for (j = 0; j < nchg; j++) {
-    if ((i = chg[j]) >= width || fo->mids[i] < 0)
+    if ((i = chg[j]) >= width || mids[i] < 0)
       continue;
-    c = &fo->col[i];
-    if ((was = c->k > 0) && fo->pending) {
-      if (add_copies(p, fo->kid, fo->mid[c->slot], fo->v[c->slot], fo->rows - fo->since[c->slot]))
+    c = &col[i];
+    if ((was = c->k > 0) && pending) {
+      if (add_copies(p, kid, fmid[c->slot], fv[c->slot], rows - since[c->slot]))
         return HP_ENOMEM;
-      fo->since[c->slot] = fo->rows;
+      since[c->slot] = rows;
     }
-    c->k = hp__parse_num(rec->f[i], rec->len[i], &c->v);
+    c->k = hp__ncu_num(rec->f[i], rec->len[i], &v);
+    c->v = v;
     if (was && c->k > 0)
-      fo->v[c->slot] = c->v;
+      fv[c->slot] = v;
     else if (was || c->k > 0)
       rebuild = 1;
   }
@@ -190,7 +200,7 @@ int hp__ncu_fold_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid, const hp__cs
       return HP_ENOMEM;
     for (i = 0; i < width; i++)
       if (fo->mids[i] >= 0)
-        fo->col[i].k = hp__parse_num(rec->f[i], rec->len[i], &fo->col[i].v);
+        fo->col[i].k = hp__ncu_num(rec->f[i], rec->len[i], &fo->col[i].v);
     build(fo, width);
   } else if ((r = update(fo, p, rec, width, chg, nchg)) != 0) {
     if (r < 0 || hp__ncu_fold_flush(fo, p))

@@ -30,7 +30,18 @@ typedef struct hp__ncu_ref {
   uint32_t *off;
   size_t *len;
   size_t acap; /* room in off and len */
+  size_t hint; /* how many of its fields had changed when it was split (chooses the splitter) */
 } hp__ncu_ref;
+
+/* Which splitter hp__ncu_split_line uses: AUTO (0, what a zeroed splitter does) follows the
+ * reference where the kernel's last line had few changed fields and scans the whole line
+ * otherwise; the others are for tests. */
+enum {
+  HP__NCU_SPLIT_AUTO,
+  HP__NCU_SPLIT_REF,
+  HP__NCU_SPLIT_SCAN,
+  HP__NCU_SPLIT_PORTABLE
+};
 
 typedef struct hp__ncu_split {
   /* The last line split: field i is len[i] bytes at cur + off[i]. chg[0..nchg) lists, in order,
@@ -47,6 +58,7 @@ typedef struct hp__ncu_split {
   size_t cap; /* room in the arrays: the most fields a line may have */
   const char *cur;
   size_t curn, curnf;
+  int mode; /* HP__NCU_SPLIT_* */
 } hp__ncu_split;
 
 /* Makes room for lines of up to cap fields. 0 or HP_ENOMEM. */
@@ -57,6 +69,11 @@ int hp__ncu_split_room(hp__ncu_split *sp, size_t cap);
  * closing quote, an unquoted field, a trailing comma), has more than cap fields, or is 2^32 bytes
  * or longer. */
 size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n);
+
+/* The whole-line splitter (ncu_scan.c): the same answer as hp__ncu_split_line's, or 0 where it is
+ * not sure (the caller then follows the reference). portable: the loop without vector code. */
+size_t hp__ncu_split_scan(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n,
+                          int portable);
 
 /* Field i of a line of that form, found by its quotes without splitting the rest (to choose the
  * reference before splitting): 1 with *f and *len set, 0 when the line does not have that form up

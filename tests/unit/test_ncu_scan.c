@@ -1,0 +1,266 @@
+/*
+ * Unit tests for the whole-line splitter of ncu's lines (lib/profile/ncu_scan.c), in its SSE2 and
+ * its portable form. Where it answers, it must give exactly what the reference-following splitter
+ * gives (the same fields, the same list of changed fields) and what the general CSV reader
+ * (hp__csv_next) gives; where the reference-following splitter refuses a line, it must refuse it
+ * too. Lines are generated from fields chosen to sit on the edges of its tests: separators inside
+ * a field (`","`), quotes next to commas, empty fields, fields of 15-17 bytes (its 16-byte
+ * compares), lines whose ends fall anywhere in a 16-byte block, and lines spoiled in the ways ncu
+ * never writes.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hprun.h"
+#include "profile/ncu_split.h"
+#include "util/csv.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+
+static unsigned rnd(unsigned n)
+{
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (unsigned)(rng % n);
+}
+
+#define MAXF 48
+
+static const char *const pool[] = {"",
+                                   "0",
+                                   "12.5",
+                                   "1,234",
+                                   "1,234.56",
+                                   "n/a",
+                                   "NVIDIA H200",
+                                   "(256, 1, 1)",
+                                   "123456789012345",
+                                   "1234567890123456",
+                                   "12345678901234567",
+                                   ",",
+                                   "\",\"",
+                                   "a\",\"b",
+                                   "\",",
+                                   ",\"",
+                                   "x,\"y",
+                                   "void native::vectorized_elementwise_kernel<4, float>"};
+
+/* A line from fields: each between quotes, separated by commas (the fields may hold quotes: the
+ * line is then not of ncu's form, or is, read another way). */
+static size_t make_line(char *out, size_t cap, const char *const *f, size_t n)
+{
+  size_t i, o = 0;
+
+  for (i = 0; i < n; i++)
+    o += (size_t)snprintf(out + o, cap - o, "%s\"%s\"", i ? "," : "", f[i]);
+  return o;
+}
+
+/* Breaks a line in one of the ways the general reader must judge. */
+static size_t spoil(char *s, size_t n, size_t cap)
+{
+  size_t at = n > 2 ? 1 + rnd((unsigned)(n - 2)) : 1;
+
+  switch (rnd(6)) {
+  case 0:
+    memmove(s + at + 1, s + at, n - at);
+    s[at] = '"';
+    return n + 1;
+  case 1: s[n] = ','; return n + 1;
+  case 2: s[n] = 'x'; return n + 1;
+  case 3: return n - 1;
+  case 4: s[0] = 'x'; return n;
+  default: return n + (size_t)snprintf(s + n, cap - n, ",plain");
+  }
+}
+
+/* Whether the line's fields hold no quote and none is a lone comma (whose quotes make two
+ * separators that overlap): then the whole-line splitter must not refuse the line. */
+static int plain_fields(const char *const *f, size_t n)
+{
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    if (strchr(f[i], '"') != NULL || strcmp(f[i], ",") == 0)
+      return 0;
+  return 1;
+}
+
+/* The general reader's fields must be the splitter's. */
+static void check_reader(const char *line, size_t n, const hp__ncu_split *sp, size_t nf)
+{
+  hp__csv *c;
+  hp__csv_rec rec;
+  size_t i;
+
+  assert_int_equal(hp__csv_open_mem(&c, line, n, "line", NULL), 0);
+  assert_int_equal(hp__csv_next(c, &rec), 1);
+  assert_int_equal(rec.n, nf);
+  for (i = 0; i < nf; i++) {
+    assert_int_equal(rec.len[i], sp->len[i]);
+    assert_memory_equal(rec.f[i], line + sp->off[i], rec.len[i]);
+  }
+  hp__csv_free(c);
+}
+
+/* Splits `line` with the reference-following splitter and both forms of the whole-line one. */
+static void check_line(hp__ncu_split sp[3], const hp__ncu_ref *ref, const char *line, size_t n,
+                       int must_scan)
+{
+  size_t want, got, i;
+  int k;
+
+  sp[0].mode = HP__NCU_SPLIT_REF;
+  want = hp__ncu_split_line(&sp[0], ref, line, n);
+  for (k = 1; k < 3; k++) {
+    got = hp__ncu_split_scan(&sp[k], ref, line, n, k == 2);
+    if (must_scan)
+      assert_int_equal(got, want);
+    if (got == 0)
+      continue;
+    assert_int_equal(got, want);
+    assert_int_equal(sp[k].nchg, sp[0].nchg);
+    assert_memory_equal(sp[k].chg, sp[0].chg, sp[0].nchg * sizeof(*sp[0].chg));
+    for (i = 0; i < got; i++) {
+      assert_int_equal(sp[k].off[i], sp[0].off[i]);
+      assert_int_equal(sp[k].len[i], sp[0].len[i]);
+    }
+  }
+  if (want > 0)
+    check_reader(line, n, &sp[0], want);
+}
+
+static void test_scan_matches_reference_splitter(void **state)
+{
+  static char line[16384];
+  const char *f[MAXF + 1];
+  hp__ncu_split sp[3];
+  hp__ncu_ref ref;
+  size_t n, nfld, i, k, cap;
+  int clean;
+
+  (void)state;
+  memset(sp, 0, sizeof(sp));
+  memset(&ref, 0, sizeof(ref));
+  for (k = 0; k < 3; k++)
+    assert_int_equal(hp__ncu_split_room(&sp[k], MAXF), 0);
+  for (k = 0; k < 30000; k++) {
+    nfld = 1 + rnd(MAXF);
+    for (i = 0; i < nfld; i++)
+      f[i] = pool[rnd(4) == 0 ? rnd(sizeof(pool) / sizeof(pool[0])) : (i * 5) % 8];
+    n = make_line(line, sizeof(line) - 64, f, nfld);
+    clean = rnd(6) != 0;
+    if (!clean)
+      n = spoil(line, n, sizeof(line));
+    check_line(sp, rnd(8) ? &ref : NULL, line, n, clean && plain_fields(f, nfld));
+    /* The line becomes the reference now and then (the reference splitter's fields). */
+    if (sp[0].curnf > 0 && rnd(3) == 0)
+      assert_int_equal(hp__ncu_split_keep(&sp[0], &ref), 0);
+    else if (rnd(20) == 0)
+      hp__ncu_ref_forget(&ref);
+  }
+  /* As many fields as there is room for, and one more. */
+  for (cap = MAXF; cap <= MAXF + 1; cap++) {
+    for (i = 0; i < cap; i++)
+      f[i] = "1";
+    n = make_line(line, sizeof(line), f, cap);
+    check_line(sp, NULL, line, n, 1);
+    assert_int_equal(hp__ncu_split_scan(&sp[1], NULL, line, n, 0), cap <= MAXF ? cap : 0);
+  }
+  for (k = 0; k < 3; k++)
+    hp__ncu_split_free(&sp[k]);
+  hp__ncu_ref_free(&ref);
+}
+
+/* Short lines, every length and every spot of the last separator within a 16-byte block. */
+static void test_scan_short_lines(void **state)
+{
+  static const char *const forms[] = {"\"\"",         "\"a\"",     "\"\",\"\"", "\",\"",
+                                      "\"a\",\"b\"",  "\",\",\"",  "\"\"\"",    "\"a\",",
+                                      "\"a\",\"\"\"", "\"\",\"\"", "\"a\",\"\""};
+  hp__ncu_split sp[3];
+  char line[64];
+  size_t i, k, pad;
+
+  (void)state;
+  memset(sp, 0, sizeof(sp));
+  for (k = 0; k < 3; k++)
+    assert_int_equal(hp__ncu_split_room(&sp[k], 8), 0);
+  for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
+    check_line(sp, NULL, forms[i], strlen(forms[i]), 0);
+  /* "xxx...","b" with the separator at every offset of the first 40 bytes. */
+  for (pad = 0; pad < 40; pad++) {
+    line[0] = '"';
+    memset(line + 1, 'x', pad);
+    memcpy(line + 1 + pad, "\",\"b\"", 5);
+    check_line(sp, NULL, line, pad + 6, 1);
+    assert_int_equal(sp[1].curnf, 2);
+    assert_int_equal(sp[1].len[0], pad);
+  }
+  for (k = 0; k < 3; k++)
+    hp__ncu_split_free(&sp[k]);
+}
+
+/* Long lines (ncu's --set full: 2,238 columns): quotes counted past the byte lanes' flush, a
+ * changed field and a lone comma far into the line. */
+static void test_scan_long_lines(void **state)
+{
+  enum {
+    NF = 3000
+  };
+  static const char *f[NF];
+  static char line[NF * 12];
+  hp__ncu_split sp[3];
+  hp__ncu_ref ref;
+  size_t n, i, k;
+
+  (void)state;
+  memset(sp, 0, sizeof(sp));
+  memset(&ref, 0, sizeof(ref));
+  for (k = 0; k < 3; k++)
+    assert_int_equal(hp__ncu_split_room(&sp[k], NF + 1), 0);
+  for (i = 0; i < NF; i++)
+    f[i] = pool[i % 8];
+  n = make_line(line, sizeof(line), f, NF);
+  check_line(sp, NULL, line, n, 1);
+  assert_int_equal(sp[1].curnf, NF);
+  assert_int_equal(hp__ncu_split_keep(&sp[0], &ref), 0);
+  f[2500] = "99.75";
+  n = make_line(line, sizeof(line), f, NF);
+  check_line(sp, &ref, line, n, 1);
+  assert_int_equal(sp[1].nchg, 1);
+  assert_int_equal(sp[1].chg[0], 2500);
+  /* A lone comma: two separators share its quotes, so the scan leaves the line to the other
+   * splitter, which reads it. */
+  f[2900] = ",";
+  n = make_line(line, sizeof(line), f, NF);
+  check_line(sp, &ref, line, n, 0);
+  assert_int_equal(hp__ncu_split_scan(&sp[1], &ref, line, n, 0), 0);
+  assert_int_equal(sp[0].curnf, NF);
+  /* Empty fields: two quotes in every three bytes, the most a byte lane can count. */
+  for (i = 0; i < NF; i++)
+    f[i] = "";
+  n = make_line(line, sizeof(line), f, NF);
+  check_line(sp, NULL, line, n, 1);
+  for (k = 0; k < 3; k++)
+    hp__ncu_split_free(&sp[k]);
+  hp__ncu_ref_free(&ref);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_scan_matches_reference_splitter),
+      cmocka_unit_test(test_scan_short_lines),
+      cmocka_unit_test(test_scan_long_lines),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
