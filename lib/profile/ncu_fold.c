@@ -107,13 +107,15 @@ static inline int add_copies(hp_profile *p, uint32_t kid, uint32_t mid, double v
 
 int hp__ncu_fold_flush(hp__ncu_fold *fo, hp_profile *p)
 {
-  hp__ncu_kernel *nk = &p->ncu[fo->kid];
+  hp__ncu_kernel *nk;
   size_t e;
   long long r;
 
+  /* Nothing pending also covers a file without kernels yet, where p->ncu is still NULL. */
   if (!fo->pending)
     return 0;
   fo->pending = 0;
+  nk = &p->ncu[fo->kid];
   for (e = 0; e < fo->n; e++) {
     r = fo->rows - fo->since[e];
     fo->since[e] = 0;

@@ -213,12 +213,17 @@ static int launch(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t ki
 
   id = hp__fld(rec, s->idx[N_ID], &idn);
   pid = hp__fld(rec, s->idx[N_PID], &pidn);
+  if (id == NULL)
+    idn = 0;
   if (pid == NULL)
     pidn = 0;
   if (idn + 1 + pidn <= sizeof(kb)) {
-    memcpy(kb, id, idn);
+    /* memcpy must not see a NULL source even for 0 bytes (a row without the ID or PID field). */
+    if (idn)
+      memcpy(kb, id, idn);
     kb[idn] = '\x1f';
-    memcpy(kb + idn + 1, pid, pidn);
+    if (pidn)
+      memcpy(kb + idn + 1, pid, pidn);
     r = hp__recent_touch(&s->seen, 0, kb, idn + 1 + pidn, row, ent, &added);
   } else {
     r = hp__buf_add(&key, id, idn) || hp__buf_addc(&key, '\x1f') ||
