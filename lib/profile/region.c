@@ -206,6 +206,11 @@ int hp__region_prepare(hp__region *rg, char *const *paths, size_t n, hp_diags *d
                  "region %s not found in the marker trace: the tables cover the whole run (%zu "
                  "marker trace%s read; rocprofv3 writes it with --marker-trace)",
                  rg->name, rg->marker_files, rg->marker_files == 1 ? "" : "s");
+  else if (rg->state == HP_REGION_EMPTY && rg->total == 0)
+    hp_diags_add(diags, HP_DIAG_WARNING, NULL, 0, 0,
+                 "region %s: no kernel trace to keep to its %zu span%s (*_kernel_trace.csv, "
+                 "--kernel-trace): the tables cover the whole run",
+                 rg->name, rg->n, rg->n == 1 ? "" : "s");
   else if (rg->state == HP_REGION_EMPTY)
     hp_diags_add(diags, HP_DIAG_WARNING, NULL, 0, 0,
                  "region %s holds no kernel dispatch (%zu span%s in the marker trace, %lld "
