@@ -13,7 +13,7 @@
 static const char usage_text[] =
     "usage: hprun summarize [--format text|json|md|csv] [--top N] [--categories FILE|SET]\n"
     "                       [--wide] [--quiet-warnings] [--roofline [--peaks FILE]]\n"
-    "                       [--metrics LIST] [-j N] PATH...\n"
+    "                       [--metrics LIST] [--region NAME] [-j N] PATH...\n"
     "\n"
     "Summarises hipprof, rocprof, rocprofv3 and ncu output. Each PATH is a file or a folder\n"
     "(read recursively; files that are not profiler output are ignored).\n"
@@ -29,6 +29,8 @@ static const char usage_text[] =
     "  -j, --jobs N       read N files at a time (default: one per CPU); the output is the same\n"
     "                     for every N\n"
     "  --metrics LIST     ncu tables: only these metrics (ncu's --metrics list; default: all)\n"
+    "  --region NAME      rocprofv3: only the kernel dispatches inside the roctx range NAME of\n"
+    "                     the *_marker_api_trace.csv files (app.region; docs/summarize.md)\n"
     "\n"
     "Exit status: 0 success, 2 usage error, 4 a path could not be read.\n";
 
@@ -69,6 +71,7 @@ struct sum_args {
   int quiet;
   int roofline;
   const char *peaks;  /* --peaks FILE */
+  const char *region; /* --region NAME */
   const char **paths; /* the PATH arguments, which may come before, between or after options */
   int npaths;
   int jobs; /* -j N; 0: one per online CPU */
@@ -83,6 +86,7 @@ enum {
   OPT_ROOFLINE,
   OPT_PEAKS,
   OPT_METRICS,
+  OPT_REGION,
   OPT_JOBS = 'j'
 };
 
@@ -97,6 +101,7 @@ static const struct option sum_longopts[] = {
     {"peaks", required_argument, NULL, OPT_PEAKS},
     {"jobs", required_argument, NULL, OPT_JOBS},
     {"metrics", required_argument, NULL, OPT_METRICS},
+    {"region", required_argument, NULL, OPT_REGION},
     CMD_LONG_END};
 
 /* Takes one option or PATH; returns CMD_GO_ON or the exit status. */
@@ -135,6 +140,11 @@ static int sum_option(struct sum_args *a, int c, const char *v)
     if (v == NULL || v[0] == '\0')
       return usage("--metrics needs a list of ncu metrics", v);
     a->opts.metrics = v;
+    break;
+  case OPT_REGION:
+    if (v == NULL || v[0] == '\0')
+      return usage("--region needs the name of a roctx range", v);
+    a->region = v;
     break;
   case OPT_CATEGORIES:
     if (v == NULL)
@@ -292,6 +302,11 @@ int cmd_summarize(int argc, char **argv)
   }
   if (a.catfile && (status = sum_categories(p, a.catfile, &diags)) != CMD_GO_ON)
     goto done;
+  if (a.region && (r = hp_profile_set_region(p, a.region)) != 0) {
+    fprintf(stderr, "hprun summarize: %s\n", hp_strerror(r));
+    status = HP_EXIT_IO;
+    goto done;
+  }
   status = sum_write(p, &a, &diags);
 
 done:

@@ -116,6 +116,24 @@ static const char *partial_capture(const hp_pass_result *pr, const hp_plan *plan
   return NULL;
 }
 
+/* What app.region did to the pass's kernel figures: ncu kept to the range itself, rocprofv3's
+ * tables were filtered by its marker trace (lib/profile/region.c) unless the range was not
+ * there, the other tools only record it. NULL when the figures cover the region. */
+static const char *region_note(const hp_pass_result *pr)
+{
+  hp_profile_region rg;
+
+  if (pr->tool && strcmp(pr->tool, "ncu") == 0)
+    return NULL;
+  if (!(pr->tool && strcmp(pr->tool, "rocprofv3") == 0))
+    return "app.region is recorded by this tool, not applied: the kernel time covers the whole "
+           "run";
+  if (hp_profile_get_region(pr->profile, &rg) == 0 && rg.state == HP_REGION_APPLIED)
+    return NULL;
+  return "app.region was not found in the marker trace, or holds no kernel dispatch: the kernel "
+         "time covers the whole run";
+}
+
 static void clear(hp_pass_result *pr)
 {
   pr->xc_kernel_ms = pr->xc_span_ms = pr->xc_iterations = NAN;
@@ -158,9 +176,8 @@ void hp__session_crosscheck(hp_session *s, const hp_plan *plan)
     pr->xc_kernel_ms = t.kernel_ns / 1e6;
     pr->xc_launches = t.launches;
     pr->xc_span_ms = t.span_ns / 1e6;
-    if (region && !(pr->tool && strcmp(pr->tool, "ncu") == 0))
-      pr->xc_note = "app.region is recorded by this tool, not applied: the kernel time covers "
-                    "the whole run";
+    if (region)
+      pr->xc_note = region_note(pr);
     if ((partial = partial_capture(pr, plan)) != NULL) {
       pr->xc_note = partial;
       pr->xc_partial = 1;

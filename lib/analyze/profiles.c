@@ -14,7 +14,7 @@
  * first that succeeded stands for them. A run without a folder (a summary.json read back lacks
  * nothing the reader checks, but the model allows it) has nothing to parse and is passed over. */
 void hp__session_parse_profiles(hp_session *s, const hp_category_rule *cats, size_t ncats,
-                                hp_diags *diags)
+                                const char *region, hp_diags *diags)
 {
   size_t i;
 
@@ -30,6 +30,9 @@ void hp__session_parse_profiles(hp_session *s, const hp_category_rule *cats, siz
       continue;
     if (cats)
       hp_profile_set_categories(pr->profile, cats, ncats);
+    /* ncu kept to the region itself (--nvtx-include); rocprofv3 recorded it (--marker-trace). */
+    if (region && pr->tool && strcmp(pr->tool, "rocprofv3") == 0)
+      hp_profile_set_region(pr->profile, region);
     /* What the run asked ncu for is what its tables show (docs/summary.md, `profile`). */
     free(pr->ncu_metrics);
     pr->ncu_metrics = NULL;

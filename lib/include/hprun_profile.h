@@ -84,6 +84,35 @@ typedef struct hp_profile_totals {
 /* Fills *out (never fails on a valid profile; HP_EINVAL for NULL). */
 int hp_profile_get_totals(const hp_profile *p, hp_profile_totals *out);
 
+/* `app.region` for rocprofv3 (docs/summarize.md, "Regions"): keep in the kernel tables only the
+ * dispatches of *_kernel_trace.csv that lie inside a span of a *_marker_api_trace.csv row whose
+ * Function (or Name) equals `name` exactly; with a region applied, the kernel figures come from
+ * the traces alone (a *_kernel_stats.csv cannot be filtered). When no row has the name, or its
+ * spans hold no dispatch, nothing is filtered and hp_profile_add_path(s) warns. Call it before
+ * adding paths; NULL clears. 0 or HP_ENOMEM. */
+int hp_profile_set_region(hp_profile *p, const char *name);
+
+enum {
+  HP_REGION_NONE,      /* no region set, or no path added since it was */
+  HP_REGION_APPLIED,   /* the kernel tables cover the region only */
+  HP_REGION_NOT_FOUND, /* no marker row has the name: the tables cover the whole run */
+  HP_REGION_EMPTY      /* the spans hold no dispatch: the tables cover the whole run */
+};
+
+typedef struct hp_profile_region {
+  const char *name; /* owned by the profile; NULL when no region is set */
+  int state;        /* HP_REGION_* */
+  size_t spans;     /* spans with the name in the marker traces */
+  long long kept;   /* kernel-trace dispatches inside a span */
+  long long total;  /* kernel-trace dispatches read (0 when no span was found) */
+} hp_profile_region;
+
+/* Fills *out; HP_EINVAL for NULL. */
+int hp_profile_get_region(const hp_profile *p, hp_profile_region *out);
+/* One sentence on what the region did, for notes and reports ("kernel tables cover region X: 4 of
+ * 9 dispatches"), or NULL when no region is set. malloc'd: free() it. */
+char *hp_profile_region_note(const hp_profile *p);
+
 typedef enum {
   HP_FMT_TEXT,
   HP_FMT_JSON,

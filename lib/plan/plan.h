@@ -176,7 +176,8 @@ void hp__plan_parse_thresholds(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 void hp__plan_parse_sampler(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 /* roofline.c: `roofline:`, the ceilings (a peaks file and/or inline figures). */
 void hp__plan_parse_roofline(hp__loader *ld, yaml_node_t *v, hp_plan *p);
-/* report.c: `report: {top: N}`, and the warning that app.region filters only ncu's kernels. */
+/* report.c: `report: {top: N}`, and the warning that app.region filters only ncu's and
+ * rocprofv3's kernels. */
 void hp__plan_parse_report(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 void hp__plan_check_region(hp__loader *ld, const hp_plan *p);
 /* launcher.c: `launcher:` (a kind, or a mapping) into *l; the plan's free releases it. */

@@ -7,9 +7,10 @@
  * request cannot show. The whole profile is in each pass's <pass>.profile.csv.
  *
  * app.region: ncu keeps to an NVTX range (--nvtx-include) and its tables cover only the region.
- * rocprofv3 (--marker-trace) and hipprof (--hiptx-trace) only record the range beside the
- * kernels, and hprun cannot restrict their tables to it: no real marker trace of either has been
- * found to build and test that on (docs/summarize.md). A plan that relies on it is told so.
+ * rocprofv3 records the range (--marker-trace) and hprun keeps its kernel tables to the
+ * dispatches inside it (lib/profile/region.c). hipprof records it (--hiptx-trace) in a format no
+ * real file of which has been found, and the other tools not at all: their tables cover the whole
+ * run (docs/summarize.md, "Regions"). A plan that relies on it for them is told so.
  */
 #include "plan/plan.h"
 
@@ -48,14 +49,15 @@ void hp__plan_check_region(hp__loader *ld, const hp_plan *p)
   for (i = 0; i < p->npasses; i++) {
     const char *tool = pass_tool(p, &p->passes[i]);
     if (strcmp(p->passes[i].mode, "normal") == 0 || strcmp(p->passes[i].mode, "command") == 0 ||
-        tool == NULL || (strcmp(tool, "rocprofv3") != 0 && strcmp(tool, "hipprof") != 0))
+        tool == NULL || strcmp(tool, "ncu") == 0 || strcmp(tool, "rocprofv3") == 0)
       continue;
     if (hp_diags_add(&ld->diags, HP_DIAG_WARNING, ld->file, p->app.region_line, 0,
-                     "`app.region: %s` is not applied to pass `%s`: %s records the range "
-                     "(%s) but hprun summarises all its kernels; only ncu passes keep to the "
-                     "region (docs/plan.md)",
+                     "`app.region: %s` is not applied to pass `%s`: hprun summarises all of "
+                     "%s's kernels%s; only ncu and rocprofv3 passes keep to the region "
+                     "(docs/plan.md)",
                      p->app.region, p->passes[i].name, tool,
-                     strcmp(tool, "hipprof") == 0 ? "--hiptx-trace" : "--marker-trace") != 0)
+                     strcmp(tool, "hipprof") == 0 ? " (it records the range, --hiptx-trace)"
+                                                  : "") != 0)
       ld->oom = 1;
     return; /* one warning says it for every such pass */
   }

@@ -89,14 +89,26 @@ static int is_text_name(const char *b)
       strcmp(b, "stderr") == 0;
 }
 
+/* 1 for a rocprofv3 file left alone on purpose. Its header must not be looked at either: a
+ * marker trace's "Function" and "Start_Timestamp" would pass it for a HIP API trace, and roctx
+ * ranges would show as API calls (lib/profile/region.c reads it for app.region). */
+static int ignored_name(const char *b)
+{
+  size_t i;
+
+  for (i = 0; i < sizeof(ignored_suffixes) / sizeof(ignored_suffixes[0]); i++)
+    if (ends_with(b, ignored_suffixes[i]))
+      return 1;
+  return 0;
+}
+
 static hp__fmt detect_by_name(const char *path)
 {
   const char *b = base_name(path);
   size_t i;
 
-  for (i = 0; i < sizeof(ignored_suffixes) / sizeof(ignored_suffixes[0]); i++)
-    if (ends_with(b, ignored_suffixes[i]))
-      return HP__F_UNKNOWN;
+  if (ignored_name(b))
+    return HP__F_UNKNOWN;
   for (i = 0; i < sizeof(name_rules) / sizeof(name_rules[0]); i++)
     if (ends_with(b, name_rules[i].suffix))
       return name_rules[i].fmt;
@@ -225,7 +237,7 @@ hp__fmt hp__detect(const char *path, hp_diags *diags)
   int binary = 0;
   hp__fmt f = detect_by_name(path);
 
-  if (f == HP__F_UNKNOWN && ends_with(path, ".csv"))
+  if (f == HP__F_UNKNOWN && ends_with(path, ".csv") && !ignored_name(base_name(path)))
     f = detect_by_header(path, &binary);
   else if (f != HP__F_UNKNOWN && f != HP__F_TEXT && f != HP__F_PMC_TEXT)
     binary = looks_binary(path);

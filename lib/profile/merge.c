@@ -281,6 +281,11 @@ int hp__profile_new_like(const hp_profile *like, hp_profile **out)
     hp_profile_free(*out);
     *out = NULL;
   }
+  if (r == 0 && like && like->region_filter) { /* the spans are read-only while files are read */
+    (*out)->region = like->region;
+    (*out)->region_borrowed = 1;
+    (*out)->region_filter = 1;
+  }
   return r;
 }
 

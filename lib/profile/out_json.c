@@ -10,6 +10,7 @@
 #include "profile/table.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int json_table(hp__json *j, const hp__table *t, const hp_profile *p,
@@ -196,6 +197,22 @@ int hp__profile_json(const hp_profile *p, hp__json *j, const hp_profile_opts *o)
     hp__json_kstr(j, "name", set);
     hp__json_kstr(j, "chosen_by", why);
     hp__json_obj_end(j);
+  }
+  if (p->region) { /* app.region (region.c): what the kernel tables cover */
+    static const char *const states[] = {"none", "applied", "not_found", "empty"};
+    hp_profile_region rg;
+    char *note = hp_profile_region_note(p);
+    hp_profile_get_region(p, &rg);
+    hp__json_key(j, "region");
+    hp__json_obj_begin(j);
+    hp__json_kstr(j, "name", rg.name);
+    hp__json_kstr(j, "state", states[rg.state]);
+    hp__json_kint(j, "spans", (long long)rg.spans);
+    hp__json_kint(j, "dispatches_kept", rg.kept);
+    hp__json_kint(j, "dispatches_read", rg.total);
+    hp__json_kstr(j, "note", note);
+    hp__json_obj_end(j);
+    free(note);
   }
   if ((r = json_counts(j, p)) != 0)
     goto fail;

@@ -518,6 +518,20 @@ static void catset_line(const hp_profile *p, FILE *fp, int md)
     fprintf(fp, "kernel categories: built-in set %s (chosen by the %s)\n", set, why);
 }
 
+/* app.region: what the kernel tables cover, said before them (region.c). */
+static void region_line(const hp_profile *p, FILE *fp, int md)
+{
+  char *note = hp_profile_region_note(p);
+
+  if (note == NULL)
+    return;
+  if (md)
+    fprintf(fp, "\n%s%s.\n", p->region_filter ? "" : "**Warning:** ", note);
+  else
+    fprintf(fp, "%s%s\n", p->region_filter ? "" : "warning: ", note);
+  free(note);
+}
+
 int hp__write_text(const hp_profile *p, FILE *fp, int md, const hp_profile_opts *o)
 {
   out_ctx c;
@@ -538,6 +552,7 @@ int hp__write_text(const hp_profile *p, FILE *fp, int md, const hp_profile_opts 
     fputs(md ? "\nNo profiler output was found.\n" : "no profiler output was found\n", fp);
   else if (p->nkorder > 0)
     catset_line(p, fp, md);
+  region_line(p, fp, md);
   for (i = 0; i < hp__ntables && c.err == 0; i++) {
     if (hp__tables[i]->flags & HP__TF_SECTIONS)
       text_sections(&c, hp__tables[i]);

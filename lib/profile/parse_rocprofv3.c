@@ -14,6 +14,7 @@
 #include "profile/build.h"
 #include "profile/fastrows.h"
 #include "profile/parsers.h"
+#include "profile/region.h"
 #include "util/buf.h"
 #include "util/csv.h"
 
@@ -70,6 +71,9 @@ static int trace_row(hp__pctx *x, trace_state *ts, const hp__csv_rec *rec, const
     hp__pwarn(x, rec->line, "End_Timestamp is before Start_Timestamp; the row is skipped");
     return 0;
   }
+  /* app.region: a dispatch outside every span of the region is not the region's (region.c). */
+  if (ts->table == HP__T_KERNEL && x->p->region_filter && !hp__region_contains(x->p->region, b, e))
+    return 0;
   if (ts->table == HP__T_KERNEL)
     hp__kspan_add(x->p, b, e);
   if (!ts->use)

@@ -9,6 +9,7 @@
  */
 #include "profile/catsets.h"
 #include "profile/profile.h"
+#include "profile/region.h"
 #include "profile/sanitizer.h"
 #include "util/buf.h"
 
@@ -327,6 +328,8 @@ void hp_profile_free(hp_profile *p)
   }
   hp__strtab_free(&p->pmc_names);
   free(p->pmc);
+  if (!p->region_borrowed)
+    hp__region_free(p->region);
   hp__strtab_free(&p->counters);
   for (i = 0; i < p->ncu_names.n; i++) {
     free(p->ncu[i].block);

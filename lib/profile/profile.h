@@ -209,6 +209,10 @@ struct hp_profile {
   /* First kernel start and last kernel end over the traces with timestamps (totals.c). */
   long long span_first, span_last;
   int have_span;
+  /* app.region (profile/region.h): owned, or borrowed from the profile a file is read for. The
+   * parsers filter kernel-trace dispatches only when region_filter is set. */
+  struct hp__region *region;
+  int region_borrowed, region_filter;
 };
 
 /* What an ncu column is: a measured metric, a per-launch constant (launch__*, profiler__*), or a

@@ -9,6 +9,7 @@
 #include "profile/detect.h"
 #include "profile/merge.h"
 #include "profile/parsers.h"
+#include "profile/region.h"
 #include "util/buf.h"
 #include "util/csv.h"
 #include "util/fsutil.h"
@@ -155,8 +156,9 @@ static int run_parser(hp__pctx *x, hp__fmt fmt)
   switch (fmt) {
   case HP__F_HIPPROF_API: return hp__parse_stats(x, HP__T_API, 1);
   case HP__F_HIPPROF_KERNEL: return hp__parse_stats(x, HP__T_KERNEL, 1);
-  case HP__F_ROCPROF_KSTATS:
-  case HP__F_V3_KSTATS: return hp__parse_stats(x, HP__T_KERNEL, 1);
+  case HP__F_ROCPROF_KSTATS: return hp__parse_stats(x, HP__T_KERNEL, 1);
+  /* With app.region applied the kernel figures come from the filtered traces (region.c). */
+  case HP__F_V3_KSTATS: return x->p->region_filter ? 0 : hp__parse_stats(x, HP__T_KERNEL, 1);
   case HP__F_ROCPROF_HIPSTATS:
   case HP__F_V3_HIPSTATS: return hp__parse_stats(x, HP__T_API, 1);
   case HP__F_ROCPROF_HSASTATS:
@@ -199,7 +201,7 @@ static int parse_one(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip
   x.path = path;
   x.diags = diags;
   x.file = ++p->file_seq;
-  x.use_kernels = !(skip & HP__TB_KERNEL);
+  x.use_kernels = !(skip & HP__TB_KERNEL) || (p->region_filter && fmt == HP__F_V3_KTRACE);
   x.use_api = !(skip & (HP__TB_API | HP__TB_HSA));
   x.use_copies = !(skip & HP__TB_COPY);
   hp__csv_set_warn(c, hp__pwarn_csv, &x);
@@ -369,6 +371,28 @@ static int plan_path(job *j, const char *path, size_t k)
   return 0;
 }
 
+/* app.region: reads the spans from every listed file (all PATHs: one span per process), and
+ * lends them to the files' profiles when they hold a dispatch. 0 or HP_ENOMEM. */
+static int region_prepare(job *j)
+{
+  char **all = NULL;
+  size_t k, i, n = 0, cap = 0;
+  int r = 0;
+
+  for (k = 0; k < j->npaths && r == 0; k++)
+    for (i = 0; i < j->lists[k].n && r == 0; i++)
+      if ((r = hp__grow((void **)&all, &cap, n + 1, sizeof(*all))) == 0)
+        all[n++] = j->lists[k].path[i];
+  if (r == 0)
+    r = hp__region_prepare(j->dst->region, all, n, j->diags);
+  free(all);
+  j->dst->region_filter = r == 0 && j->dst->region->state == HP_REGION_APPLIED;
+  j->tmpl->region = j->dst->region;
+  j->tmpl->region_borrowed = 1;
+  j->tmpl->region_filter = j->dst->region_filter;
+  return r;
+}
+
 static void job_free(job *j)
 {
   size_t i;
@@ -419,6 +443,8 @@ int hp_profile_add_paths(hp_profile *p, const char *const *paths, size_t n, int 
     else if ((r = plan_path(&j, paths[k], k)) != 0)
       goto fail;
   }
+  if (p->region && (r = region_prepare(&j)) != 0)
+    goto fail;
   if (jobs <= 0)
     jobs = hp__pool_cpus();
   /* A few files per thread ahead of the merge keep every thread busy; more would only hold more

@@ -449,7 +449,7 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
     goto fail;
   s->report_top = plan ? plan->report_top : 0; /* report.top of the plan the session ran */
   hp__session_parse_profiles(s, plan ? plan->categories : NULL, plan ? plan->ncategories : 0,
-                             diags);
+                             plan ? plan->app.region : NULL, diags);
   hp__session_crosscheck(s, plan);
   hp__session_roofline(s);
   *out = s;

@@ -234,7 +234,8 @@ static int session_close(hp__session_ctx *c, int r)
   else
     hp__session_io_error(c, "write", "manifest.json", errno);
   hp_strv_free(&tools);
-  hp__session_parse_profiles(s, c->plan->categories, c->plan->ncategories, c->diags);
+  hp__session_parse_profiles(s, c->plan->categories, c->plan->ncategories, c->plan->app.region,
+                             c->diags);
   hp__session_peaks(s, c->plan->roofline);
   hp__session_analyze(s, c->plan);
   hp__session_crosscheck(s, c->plan);

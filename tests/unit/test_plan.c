@@ -832,13 +832,14 @@ static void test_report_top(void **state)
   expect_error1(BASE "report: 20\n", 4, 9, "`report`", NULL);
 }
 
-/* app.region with a tool that only records the range: the plan loads, with one warning at the
- * region's line naming the tool and the pass; with ncu alone, no message. */
+/* app.region with a tool that only records the range (hipprof): the plan loads, with one
+ * warning at the region's line naming the tool and the pass; with ncu or rocprofv3, whose tables
+ * keep to the region, no message. */
 static void test_region_warning(void **state)
 {
   static const char text[] = "app: {command: ./app, region: timed}\nmetrics: [m]\n"
-                             "profiler: {tool: rocprofv3}\npasses: [normal, {name: kt, mode: "
-                             "kernel-trace}]\n";
+                             "profiler: {tool: hipprof}\npasses: [normal, {name: kt, mode: "
+                             "stats}]\n";
   hp_plan *p = NULL;
   hp_diags d;
   const hp_diag *w;
@@ -850,11 +851,14 @@ static void test_region_warning(void **state)
   assert_int_equal(w->level, HP_DIAG_WARNING);
   assert_int_equal(w->line, 1);
   assert_non_null(strstr(w->msg, "`app.region: timed` is not applied to pass `kt`"));
-  assert_non_null(strstr(w->msg, "--marker-trace"));
+  assert_non_null(strstr(w->msg, "hipprof's kernels (it records the range, --hiptx-trace)"));
   hp_diags_free(&d);
   hp_plan_free(p);
   p = load_ok("app: {command: ./app, region: timed}\nmetrics: [m]\nprofiler: {tool: ncu}\n"
               "passes: [normal, {name: t, mode: time}]\n");
+  hp_plan_free(p);
+  p = load_ok("app: {command: ./app, region: timed}\nmetrics: [m]\nprofiler: {tool: rocprofv3}\n"
+              "passes: [normal, {name: kt, mode: kernel-trace}]\n");
   hp_plan_free(p);
 }
 

@@ -590,7 +590,7 @@ static hp_session *measured(const char *dir)
   path = hp__asprintf("%s/stats/1/result_1.kernel.csv", dir);
   assert_int_equal(hp__write_file(path, kernel_csv, strlen(kernel_csv), 0), 0);
   free(path);
-  hp__session_parse_profiles(s, plan->categories, plan->ncategories, &d);
+  hp__session_parse_profiles(s, plan->categories, plan->ncategories, NULL, &d);
   assert_int_equal(hp__session_analyze(s, plan), 0);
   hp__session_crosscheck(s, plan);
   hp_diags_free(&d);

@@ -376,11 +376,11 @@ static void test_profiles_skip_runs_without_dir(void **state)
   free(s->passes[1].runs[0].dir);
   free(s->passes[1].runs[1].dir);
   s->passes[1].runs[0].dir = s->passes[1].runs[1].dir = NULL;
-  hp__session_parse_profiles(s, NULL, 0, &d);
+  hp__session_parse_profiles(s, NULL, 0, NULL, &d);
   assert_null(s->passes[1].profile);
   /* The second run has one: it is parsed (its folder is missing, which the diagnostics say). */
   s->passes[1].runs[1].dir = hp__strdup("stats/2");
-  hp__session_parse_profiles(s, NULL, 0, &d);
+  hp__session_parse_profiles(s, NULL, 0, NULL, &d);
   assert_non_null(s->passes[1].profile);
   assert_null(s->passes[0].profile); /* the baseline is never profiled */
   hp_diags_free(&d);
