@@ -271,9 +271,11 @@ static void flag_pass(const hp_session *s, hp_pass_result *pr)
   }
   if (pr->is_baseline || pr->is_reference) {
     pr->flag = HP_FLAG_BASELINE;
+    /* Over half of warn, an overhead near warn is within the baseline's own spread. */
     if (!isnan(m->st.cv) && m->st.cv > s->warn / 2)
-      pr->advice = hp__asprintf("the baseline's own noise (CV %.2f%%) is large against warn "
-                                "(%.1f%%): overheads below it cannot be told from noise",
+      pr->advice = hp__asprintf("the baseline's own noise (CV %.2f%%) is over half of warn "
+                                "(%.1f%%): an overhead near warn cannot be told from noise "
+                                "(more repeat, or a quieter machine)",
                                 m->st.cv * 100, s->warn * 100);
     return;
   }
