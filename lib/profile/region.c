@@ -178,7 +178,8 @@ done:
   return r < 0 ? r : 0;
 }
 
-int hp__region_prepare(hp__region *rg, char *const *paths, size_t n, hp_diags *diags)
+int hp__region_prepare(hp__region *rg, char *const *paths, const hp__fmt *fmt, size_t n,
+                       hp_diags *diags)
 {
   hp__pctx x;
   size_t i;
@@ -194,7 +195,7 @@ int hp__region_prepare(hp__region *rg, char *const *paths, size_t n, hp_diags *d
       r = read_file(rg, &x, paths[i], 0);
   hp__region_sort(rg);
   for (i = 0; i < n && r == 0 && rg->n; i++)
-    if (ends_with(paths[i], "_kernel_trace.csv"))
+    if (fmt[i] == HP__F_V3_KTRACE)
       r = read_file(rg, &x, paths[i], 1);
   if (r)
     return r;

@@ -12,6 +12,7 @@
 #define HPRUN_PROFILE_REGION_H
 
 #include "hprun.h"
+#include "profile/detect.h"
 
 #include <stddef.h>
 
@@ -36,10 +37,13 @@ void hp__region_sort(hp__region *rg);
 /* 1 when [begin, end] lies inside one span (start <= begin and end <= that span's end). */
 int hp__region_contains(const hp__region *rg, long long begin, long long end);
 
-/* Reads the spans of rg->name from the marker traces among `paths` (by name), then counts the
- * dispatches of the kernel traces among them inside and outside the spans, and sets rg->state:
+/* Reads the spans of rg->name from the marker traces among `paths` (by name: detection ignores
+ * them), then counts the dispatches of the kernel traces among them (fmt[i] HP__F_V3_KTRACE, as
+ * detected for the parser, so that both read the same files) inside and outside the spans, and
+ * sets rg->state:
  * HP_REGION_APPLIED, HP_REGION_NOT_FOUND (no marker row has the name) or HP_REGION_EMPTY (the
  * spans hold no dispatch). Anything but APPLIED gets the loud warning in `diags`. 0 or HP_ENOMEM. */
-int hp__region_prepare(hp__region *rg, char *const *paths, size_t n, hp_diags *diags);
+int hp__region_prepare(hp__region *rg, char *const *paths, const hp__fmt *fmt, size_t n,
+                       hp_diags *diags);
 
 #endif /* HPRUN_PROFILE_REGION_H */

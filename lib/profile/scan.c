@@ -376,16 +376,21 @@ static int plan_path(job *j, const char *path, size_t k)
 static int region_prepare(job *j)
 {
   char **all = NULL;
-  size_t k, i, n = 0, cap = 0;
+  hp__fmt *fmt = NULL;
+  size_t k, i, n = 0, cap = 0, cap2 = 0;
   int r = 0;
 
   for (k = 0; k < j->npaths && r == 0; k++)
     for (i = 0; i < j->lists[k].n && r == 0; i++)
-      if ((r = hp__grow((void **)&all, &cap, n + 1, sizeof(*all))) == 0)
-        all[n++] = j->lists[k].path[i];
+      if ((r = hp__grow((void **)&all, &cap, n + 1, sizeof(*all))) == 0 &&
+          (r = hp__grow((void **)&fmt, &cap2, n + 1, sizeof(*fmt))) == 0) {
+        all[n] = j->lists[k].path[i];
+        fmt[n++] = j->lists[k].fmt[i];
+      }
   if (r == 0)
-    r = hp__region_prepare(j->dst->region, all, n, j->diags);
+    r = hp__region_prepare(j->dst->region, all, fmt, n, j->diags);
   free(all);
+  free(fmt);
   j->dst->region_filter = r == 0 && j->dst->region->state == HP_REGION_APPLIED;
   j->tmpl->region = j->dst->region;
   j->tmpl->region_borrowed = 1;

@@ -59,13 +59,14 @@ static void test_doc_samples(void **state)
 {
   char *mt = FX "doc-matrix-transpose/210_marker_api_trace.csv";
   char *kk = FX "doc-kokkos/210_marker_api_trace.csv";
+  hp__fmt none = HP__F_UNKNOWN; /* what detection makes of a marker trace */
   hp__region *rg = NULL;
   hp_diags d;
 
   (void)state;
   hp_diags_init(&d);
   assert_int_equal(hp__region_new("hipLaunchKernel", &rg), 0);
-  assert_int_equal(hp__region_prepare(rg, &mt, 1, &d), 0);
+  assert_int_equal(hp__region_prepare(rg, &mt, &none, 1, &d), 0);
   assert_int_equal(rg->n, 1);
   assert_true(rg->s[0] == 1520113899684965LL && rg->e[0] == 1520113901491622LL);
   assert_int_equal(rg->state, HP_REGION_EMPTY);
@@ -76,7 +77,7 @@ static void test_doc_samples(void **state)
 
   hp_diags_init(&d);
   assert_int_equal(hp__region_new("hipLaunch", &rg), 0);
-  assert_int_equal(hp__region_prepare(rg, &mt, 1, &d), 0);
+  assert_int_equal(hp__region_prepare(rg, &mt, &none, 1, &d), 0);
   assert_int_equal(rg->n, 0);
   assert_int_equal(rg->state, HP_REGION_NOT_FOUND);
   assert_non_null(strstr(d.head->msg,
@@ -91,7 +92,7 @@ static void test_doc_samples(void **state)
                                   "not view",
                                   &rg),
                    0);
-  assert_int_equal(hp__region_prepare(rg, &kk, 1, &d), 0);
+  assert_int_equal(hp__region_prepare(rg, &kk, &none, 1, &d), 0);
   assert_int_equal(rg->n, 1);
   assert_true(rg->s[0] == 56728501767957LL && rg->e[0] == 56728501769600LL);
   hp__region_free(rg);
