@@ -3,7 +3,8 @@
 #
 #   1. Builds and runs hip/tests/test_metric_line.c with $CC: the result-line format that hprun
 #      plans match (hip/hprun_metric.h). Runs everywhere.
-#   2. With hipcc: compiles and links every hip/*.hip for each arch in $HIP_CHECK_ARCHS
+#   2. With hipcc: compiles and links every hip/*.hip and hip/tests/*.hip (the validation
+#      programs: vector_add_vec4, roofline_mix) for each arch in $HIP_CHECK_ARCHS
 #      (one hipcc call per source, all arches in one fat binary), warnings shown, then runs each
 #      binary with a bad argument (must exit 2 with a usage message) and, on a machine with no
 #      AMD GPU device node (/dev/kfd), with no arguments (must exit 3 and say so): the exit-status
@@ -79,6 +80,9 @@ fi
 
 sources=$(ls hip/*.hip 2>/dev/null)
 [ -n "$sources" ] || fail "no hip/*.hip sources found (run from the repository root)"
+# The validation programs in hip/tests follow the same exit-status convention; they include the
+# headers of hip/, hence -Ihip on every compile below.
+sources="$sources $(ls hip/tests/*.hip 2>/dev/null)"
 
 # 2. hipcc.
 if command -v "$HIPCC" >/dev/null 2>&1; then
@@ -87,9 +91,9 @@ if command -v "$HIPCC" >/dev/null 2>&1; then
   if [ -e /dev/kfd ]; then kfd=yes; else kfd=no; fi
   for src in $sources; do
     name=$(basename "$src" .hip)
-    say "$HIPCC $HIP_CHECK_FLAGS$archflags $src -o $out/$name"
+    say "$HIPCC $HIP_CHECK_FLAGS$archflags -Ihip $src -o $out/$name"
     # shellcheck disable=SC2086
-    if $HIPCC $HIP_CHECK_FLAGS $archflags "$src" -o "$out/$name"; then
+    if $HIPCC $HIP_CHECK_FLAGS $archflags -Ihip "$src" -o "$out/$name"; then
       smoke "$out/$name" "$kfd"
     else
       fail "$src does not compile with $HIPCC for $HIP_CHECK_ARCHS"

@@ -4,9 +4,9 @@
 #   make hip         every hip/*.hip with hipcc for HIP_ARCH (default gfx936, a DCU BW) into
 #                    $(BUILD)/hip/<name>. Needs a hipcc that knows HIP_ARCH: DTK's does for
 #                    gfx936, Debian's ROCm 5.2 hipcc does not (use HIP_ARCH=gfx90a etc. there).
-#   make hip-check   no GPU needed: the metric-line test, every hip/*.hip compiled and linked by
-#                    hipcc for HIP_CHECK_ARCHS and by nvcc (when present) through the CUDA
-#                    mapping, plus the samples' exit-status convention. Prints
+#   make hip-check   no GPU needed: the metric-line test, every hip/*.hip and hip/tests/*.hip
+#                    compiled and linked by hipcc for HIP_CHECK_ARCHS and by nvcc (when
+#                    present) through the CUDA mapping, plus the samples' exit-status convention. Prints
 #                    "skipped: hipcc not installed" and succeeds when hipcc is missing.
 #   make hip-nvcc    every hip/*.hip with nvcc for NVCC_ARCH (default sm_90, H100/H200) into
 #                    $(BUILD)/nvcc/<name>, through hip/hip_cuda_compat.h. scripts/build-nvcc.sh
