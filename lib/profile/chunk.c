@@ -244,7 +244,8 @@ static int finish(hp_profile *dst, hp__chunkfile *cf, const char *path, hp__fmt 
   if (cf->acc == NULL)
     return 0;
   hp__profile_merge_end(cf->acc);
-  if (r == 0 && (m = hp__profile_add_file(cf->acc, path, hp__fmt_name(fmt), cf->tables)) != 0)
+  if (r == 0 && cf->opened &&
+      (m = hp__profile_add_file(cf->acc, path, hp__fmt_name(fmt), cf->tables)) != 0)
     return m;
   m = hp__profile_merge(dst, cf->acc);
   hp_profile_free(cf->acc);
@@ -319,6 +320,7 @@ int hp__chunk_take(hp_profile *dst, const hp_profile *tmpl, hp__chunkfile *cf, s
   cf->end = o->end;
   cf->endline = o->endline + off;
   cf->tables |= o->tables;
+  cf->opened |= o->opened;
   if (r != 0 || !o->complete || k + 1 == cf->n)
     m = finish(dst, cf, path, fmt, r, fin, err);
 

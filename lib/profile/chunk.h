@@ -37,6 +37,7 @@ typedef struct hp__range_out {
   unsigned char *ids;     /* PMC: the range's dispatch ids as bits (owned), or NULL */
   size_t ids_n;
   int window; /* PMC: some dispatch id was not a small number (kept in a window, not the bits) */
+  int opened; /* the file could be opened */
 } hp__range_out;
 
 /* A split file: where its ranges start, and while they are merged, the file's profile so far. */
@@ -54,7 +55,8 @@ typedef struct hp__chunkfile {
   long endline;           /* the file's line there */
   unsigned char *u;       /* PMC: every dispatch id of the merged ranges */
   size_t u_n;
-  int ended; /* finished: the later ranges are dropped */
+  int ended;  /* finished: the later ranges are dropped */
+  int opened; /* some range could open the file: it is recorded as read */
 } hp__chunkfile;
 
 /* Parses one file (rg NULL) or one range of a split file into `p` (scan.c): the messages go to

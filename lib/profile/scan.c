@@ -215,6 +215,7 @@ int hp__parse_file(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, 
   hp__csv_set_warn(c, hp__pwarn_csv, &x);
   r = run_parser(&x, fmt);
   if (rg) {
+    o->opened = 1;
     o->end = hp__csv_file_offset(c);
     o->endline = hp__csv_line(c);
     o->complete = r == 0 && (rg->stop == ULLONG_MAX || o->end >= rg->stop);
