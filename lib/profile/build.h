@@ -76,6 +76,15 @@ typedef struct hp__pctx {
   int use_kernels;    /* 0: a kernel stats file in the same folder already gives kernel times */
   int use_api, use_copies; /* the same for API calls and memory copies */
   unsigned tables;         /* HP__TB_* this file contributed to */
+  /* One range of a split file (lib/profile/chunk.c, docs/internals/merge.md). The PMC parser
+   * starts its set of dispatch ids from ids_in (the earlier ranges' ids; NULL: none), and when
+   * ids_keep is set hands its own set back in ids_out (then the caller's, to free), with
+   * ids_window set when some id could not go in the set. */
+  const unsigned char *ids_in;
+  size_t ids_in_n;
+  int ids_keep, ids_window;
+  unsigned char *ids_out;
+  size_t ids_out_n;
 } hp__pctx;
 
 #define HP__MAX_FILE_WARNINGS 20

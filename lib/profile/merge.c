@@ -39,16 +39,20 @@ double hp__csum_value(double s, double c)
 /* ---------------------------------------------------------------------------------------------- */
 /* Time tables.                                                                                    */
 
-static void tstat_merge(hp__tstat *a, const hp__tstat *b)
+/* `fileoff`: what src's file numbers are in dst's numbering; `cont`: src's first file is dst's
+ * last one going on (a range of a split file), so an entry both fed from it is one source. */
+static void tstat_merge(hp__tstat *a, const hp__tstat *b, unsigned fileoff, int cont)
 {
+  int same = cont && a->nsources > 0 && b->nsources > 0 && a->last_file == b->last_file + fileoff;
+
   /* The profiler's own average survives only while one source fed the entry (build.c). */
   if (a->nsources > 0)
     a->avg_reported = b->nsources > 0 ? NAN : a->avg_reported;
   else
     a->avg_reported = b->avg_reported;
   if (b->nsources > 0)
-    a->last_file = b->last_file;
-  a->nsources += b->nsources;
+    a->last_file = b->last_file + fileoff;
+  a->nsources += b->nsources - same;
   a->calls += b->calls;
   hp__csum_add(&a->total_ns, &a->total_c, b->total_ns);
   a->total_c += b->total_c;
@@ -60,7 +64,7 @@ static void tstat_merge(hp__tstat *a, const hp__tstat *b)
   }
 }
 
-static int ttable_merge(hp__ttable *d, const hp__ttable *s)
+static int ttable_merge(hp__ttable *d, const hp__ttable *s, unsigned fileoff, int cont)
 {
   hp__tstat *a;
   size_t i;
@@ -68,7 +72,7 @@ static int ttable_merge(hp__ttable *d, const hp__ttable *s)
   for (i = 0; i < s->names.n; i++) {
     if (hp__ttable_get(d, s->names.s[i], s->names.len[i], &a))
       return HP_ENOMEM;
-    tstat_merge(a, &s->st[i]);
+    tstat_merge(a, &s->st[i], fileoff, cont);
   }
   return 0;
 }
@@ -289,21 +293,32 @@ int hp__profile_new_like(const hp_profile *like, hp_profile **out)
   return r;
 }
 
-int hp__profile_merge(hp_profile *dst, const hp_profile *src)
+static int merge(hp_profile *dst, const hp_profile *src, int cont)
 {
   long long rowoff = dst->rowseq;
+  unsigned fileoff = dst->file_seq - (cont && dst->file_seq > 0);
   size_t i;
 
   for (i = 0; i < HP__T_N; i++)
-    if (ttable_merge(&dst->t[i], &src->t[i]))
+    if (ttable_merge(&dst->t[i], &src->t[i], fileoff, cont))
       return HP_ENOMEM;
   if (pmc_merge(dst, src) || stack_merge(dst, src, rowoff) || ncu_merge(dst, src) ||
       hp__merge_lists(dst, src))
     return HP_ENOMEM;
   dst->rowseq += src->rowseq;
-  dst->file_seq += src->file_seq;
+  dst->file_seq = fileoff + src->file_seq;
   dst->nignored += src->nignored;
   return 0;
+}
+
+int hp__profile_merge(hp_profile *dst, const hp_profile *src)
+{
+  return merge(dst, src, 0);
+}
+
+int hp__profile_merge_range(hp_profile *dst, const hp_profile *src)
+{
+  return merge(dst, src, 1);
 }
 
 void hp__profile_merge_end(hp_profile *p)

@@ -24,6 +24,10 @@ int hp__profile_new_like(const hp_profile *like, hp_profile **out);
  * compensation (Neumaier's), kept in `dst` until hp__profile_merge_end. 0 or HP_ENOMEM. */
 int hp__profile_merge(hp_profile *dst, const hp_profile *src);
 
+/* The same for the next range of a split file (chunk.c): src's file is dst's last file going on,
+ * so a time-table entry both fed counts as one source, and the file count does not grow. */
+int hp__profile_merge_range(hp_profile *dst, const hp_profile *src);
+
 /* The lists part of hp__profile_merge (merge_lists.c): leak checks, agents, files read, the
  * profiled span and the compute-sanitizer report. 0 or HP_ENOMEM. */
 int hp__merge_lists(hp_profile *dst, const hp_profile *src);

@@ -499,8 +499,12 @@ int hp__parse_dispatch(hp__pctx *x, int feed_kernels)
   memset(d.prop_len, 0xff, sizeof(d.prop_len)); /* nothing remembered */
   d.feed_kernels = feed_kernels;
   hp__recent_init(&d.seen, HP__RECENT_WINDOW, NULL, NULL);
+  if (x->ids_in_n && hp__grow((void **)&d.ids.bits, &d.ids.cap, x->ids_in_n, 1) == 0)
+    memcpy(d.ids.bits, x->ids_in, x->ids_in_n); /* a split file's earlier ranges (chunk.c) */
+  else if (x->ids_in_n)
+    return HP_ENOMEM;
   if ((r = hp__read_header(x, &rec)) <= 0)
-    return r;
+    goto fail;
   if ((r = dispatch_setup(x, &rec, &d)) != 0)
     goto fail;
   req_idx[0] = d.idx[D_NAME];
@@ -512,6 +516,12 @@ int hp__parse_dispatch(hp__pctx *x, int feed_kernels)
       break;
 
 fail:
+  if (x->ids_keep) { /* a range of a split file hands its ids over (chunk.c) */
+    x->ids_out = d.ids.bits;
+    x->ids_out_n = d.ids.cap;
+    x->ids_window = d.seen.used > 0;
+    d.ids.bits = NULL;
+  }
   dispatch_state_free(&d);
   return r < 0 ? r : 0;
 }

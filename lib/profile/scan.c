@@ -6,6 +6,7 @@
  * parser for its format (parsers.h) with a fresh per-file context (build.h).
  */
 #include "profile/build.h"
+#include "profile/chunk.h"
 #include "profile/detect.h"
 #include "profile/merge.h"
 #include "profile/parsers.h"
@@ -17,6 +18,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,15 +183,16 @@ static int run_parser(hp__pctx *x, hp__fmt fmt)
   }
 }
 
-/* Parses one file of format `fmt`; `skip` holds the tables a stats file beside it already gives. */
-static int parse_one(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, hp_diags *diags)
+int hp__parse_file(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, hp_diags *diags,
+                   const hp__range *rg, hp__range_out *o)
 {
   hp__pctx x;
   hp__csv *c = NULL;
   int r;
 
   memset(&x, 0, sizeof(x));
-  r = hp__csv_open_path(&c, path, NULL);
+  r = rg ? hp__csv_open_range(&c, path, rg->head, rg->from, rg->stop, NULL)
+         : hp__csv_open_path(&c, path, NULL);
   if (r == HP_ENOMEM)
     return r;
   if (r) {
@@ -204,9 +207,27 @@ static int parse_one(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip
   x.use_kernels = !(skip & HP__TB_KERNEL) || (p->region_filter && fmt == HP__F_V3_KTRACE);
   x.use_api = !(skip & (HP__TB_API | HP__TB_HSA));
   x.use_copies = !(skip & HP__TB_COPY);
+  if (rg) { /* one range of a split file (chunk.c) */
+    x.ids_in = rg->ids_in;
+    x.ids_in_n = rg->ids_in_n;
+    x.ids_keep = 1;
+  }
   hp__csv_set_warn(c, hp__pwarn_csv, &x);
   r = run_parser(&x, fmt);
+  if (rg) {
+    o->opened = 1;
+    o->end = hp__csv_file_offset(c);
+    o->endline = hp__csv_line(c);
+    o->complete = r == 0 && (rg->stop == ULLONG_MAX || o->end >= rg->stop);
+    o->nsupp = x.nsuppressed;
+    o->tables = x.tables;
+    o->ids = x.ids_out;
+    o->ids_n = x.ids_out_n;
+    o->window = x.ids_window;
+  }
   hp__csv_free(c);
+  if (rg)
+    return r;
   if (x.nsuppressed)
     hp_diags_add(diags, HP_DIAG_NOTE, path, 0, 0, "%zu more warnings about this file not shown",
                  x.nsuppressed);
@@ -223,6 +244,11 @@ static int parse_one(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip
       fmt = HP__F_SANITIZER;
   }
   return hp__profile_add_file(p, path, hp__fmt_name(fmt), x.tables);
+}
+
+static int parse_one(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, hp_diags *diags)
+{
+  return hp__parse_file(p, path, fmt, skip, diags, NULL, NULL);
 }
 
 /* Lists the files `path` names: itself, or every file under it when it is a folder. */
@@ -259,6 +285,9 @@ typedef struct task {
   hp_profile *p; /* the file's own profile (made by the worker) */
   hp_diags diags;
   int r;
+  hp__chunkfile *cf; /* a range of a split file (chunk.h), or NULL; range 0's task owns it */
+  size_t k;          /* the range */
+  hp__range_out o;   /* what reading the range gave */
 } task;
 
 /* Everything one hp_profile_add_paths call reads. The workers read `tmpl`, `diags->limit` and
@@ -271,6 +300,7 @@ typedef struct job {
   hp_diags *ldiags;       /* by PATH: its listing's and detection's messages */
   int *errs;              /* by PATH */
   size_t npaths, flushed; /* PATHs whose listing messages are in diags */
+  int split;              /* large files are read as ranges (not in the one-pass reference) */
   task *t;
   size_t nt, tcap;
 } job;
@@ -299,8 +329,13 @@ static void task_work(void *ud, size_t i)
   task *t = &j->t[i];
 
   t->diags.limit = j->limit;
-  if ((t->r = hp__profile_new_like(j->tmpl, &t->p)) == 0)
+  if ((t->r = hp__profile_new_like(j->tmpl, &t->p)) == 0 && t->cf) {
+    hp__range rg;
+    hp__chunk_range(t->cf, t->k, &rg);
+    t->r = hp__parse_file(t->p, t->path, t->fmt, t->skip, j->diags ? &t->diags : NULL, &rg, &t->o);
+  } else if (t->r == 0) {
     t->r = parse_one(t->p, t->path, t->fmt, t->skip, j->diags ? &t->diags : NULL);
+  }
 }
 
 /* Moves the listing messages of the PATHs up to `arg` (exclusive) into the caller's list. */
@@ -321,7 +356,15 @@ static int task_done(void *ud, size_t i)
   flush_listing(j, t->arg + 1);
   if (t->r == HP_ENOMEM)
     r = HP_ENOMEM;
-  else if (j->errs[t->arg] == 0) {
+  else if (j->errs[t->arg] == 0 && t->cf) {
+    int fin, err;
+    r = hp__chunk_take(j->dst, j->tmpl, t->cf, t->k, &t->p, j->diags ? &t->diags : NULL, t->r,
+                       &t->o, t->path, t->fmt, t->skip, &fin, &err);
+    if (r == 0 && fin) {
+      diags_move(j->diags, &t->cf->diags);
+      j->errs[t->arg] = err;
+    }
+  } else if (j->errs[t->arg] == 0) {
     if (t->p && (r = hp__profile_merge(j->dst, t->p)) == 0) {
       diags_move(j->diags, &t->diags);
       j->errs[t->arg] = t->r;
@@ -352,21 +395,36 @@ static int plan_path(job *j, const char *path, size_t k)
   for (i = 0; i < l->n; i++)
     l->fmt[i] = hp__detect(l->path[i], d);
   for (i = 0; i < l->n; i++) {
-    task *t;
+    hp__chunkfile *cf = NULL;
+    unsigned skip = 0;
+    size_t nr, c;
     if (l->fmt[i] == HP__F_UNKNOWN) {
       j->dst->nignored++;
       continue;
     }
-    if (hp__grow((void **)&j->t, &j->tcap, j->nt + 1, sizeof(*j->t)))
-      return HP_ENOMEM;
-    t = &j->t[j->nt++];
-    t->path = l->path[i];
-    t->fmt = l->fmt[i];
-    t->arg = k;
     if (stats_tables(l->fmt[i]) == 0)
       for (m = 0; m < l->n; m++)
         if (m != i && same_dir(l->path[i], l->path[m]))
-          t->skip |= stats_tables(l->fmt[m]);
+          skip |= stats_tables(l->fmt[m]);
+    /* A large file of some formats is read as several ranges, a task each (chunk.h). */
+    if (j->split && hp__chunk_plan(l->path[i], l->fmt[i], &cf))
+      return HP_ENOMEM;
+    nr = cf ? cf->n : 1;
+    if (hp__grow((void **)&j->t, &j->tcap, j->nt + nr, sizeof(*j->t))) {
+      hp__chunkfile_free(cf);
+      return HP_ENOMEM;
+    }
+    for (c = 0; c < nr; c++) {
+      task *t = &j->t[j->nt++];
+      t->path = l->path[i];
+      t->fmt = l->fmt[i];
+      t->arg = k;
+      t->skip = skip;
+      t->cf = cf;
+      t->k = c;
+      if (cf)
+        cf->diags.limit = j->limit;
+    }
   }
   return 0;
 }
@@ -405,6 +463,9 @@ static void job_free(job *j)
   for (i = 0; i < j->nt; i++) {
     hp_profile_free(j->t[i].p);
     hp_diags_free(&j->t[i].diags);
+    free(j->t[i].o.ids);
+    if (j->t[i].k == 0)
+      hp__chunkfile_free(j->t[i].cf);
   }
   for (i = 0; i < j->npaths; i++) {
     list_free(&j->lists[i]);
@@ -428,6 +489,7 @@ int hp_profile_add_paths(hp_profile *p, const char *const *paths, size_t n, int 
   memset(&j, 0, sizeof(j));
   j.dst = p;
   j.diags = diags;
+  j.split = 1;
   j.limit = diags ? diags->limit : 0;
   j.errs = errs;
   j.npaths = n;

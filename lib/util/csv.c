@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@ static int csv_new(hp__csv **out, const char *name, const hp__csv_opts *o)
     return HP_ENOMEM;
   c->fd = -1;
   c->line = 1;
+  c->stop = ULLONG_MAX;
   c->max_field = o && o->max_field ? o->max_field : CSV_DEFAULT_MAX_FIELD;
   c->max_record = o && o->max_record ? o->max_record : c->max_field + CSV_DEFAULT_BUF;
   if (bufsize > c->max_record)
@@ -99,6 +101,22 @@ int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o)
   (*out)->fd = fd;
   (*out)->own_fd = 1;
   return 0;
+}
+
+int hp__csv_open_range(hp__csv **out, const char *path, unsigned long long head,
+                       unsigned long long from, unsigned long long stop, const hp__csv_opts *o)
+{
+  int r;
+
+  if (from < head || stop <= from)
+    return HP_EINVAL;
+  if ((r = hp__csv_open_path(out, path, o)) == 0) {
+    (*out)->ranged = 1;
+    (*out)->head = head;
+    (*out)->from = from;
+    (*out)->stop = stop - from + head;
+  }
+  return r;
 }
 
 int hp__csv_open_mem(hp__csv **out, const char *data, size_t len, const char *name,
@@ -153,6 +171,18 @@ unsigned long long hp__csv_offset(const hp__csv *c)
   return c->base + c->pos;
 }
 
+unsigned long long hp__csv_file_offset(const hp__csv *c)
+{
+  unsigned long long s = c->base + c->pos;
+
+  return !c->ranged || s < c->head ? s : s - c->head + c->from;
+}
+
+long hp__csv_line(const hp__csv *c)
+{
+  return c->line;
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* The buffer                                                                                       */
 
@@ -195,7 +225,13 @@ int hp__csv_fill(hp__csv *c)
     return 0;
   }
   for (;;) {
-    ssize_t n = read(c->fd, c->buf + c->len, want);
+    unsigned long long s = c->base + c->len; /* the stream offset read next */
+    ssize_t n;
+    if (c->ranged && s < c->head && want > c->head - s)
+      want = (size_t)(c->head - s); /* the header's bytes, then the range's */
+    n = c->ranged
+        ? pread(c->fd, c->buf + c->len, want, (off_t)(s < c->head ? s : s - c->head + c->from))
+        : read(c->fd, c->buf + c->len, want);
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0)
@@ -233,6 +269,8 @@ static int next_line(hp__csv *c, const char **s, size_t *n, long *line, int for_
   c->can_unread = 0;
   if (!c->started && (r = hp__csv_start(c)) < 0)
     return r;
+  if (c->base + c->pos >= c->stop)
+    return 0;
   for (;;) {
     char *p = c->buf + c->pos, *nlp;
     size_t l;
@@ -292,8 +330,8 @@ int hp__csv_next_raw(hp__csv *c, const char **s, size_t *n, long *line)
   int r;
 
   /* The common case first, once per row: a whole line in the buffer. */
-  if (c->started && c->pos < c->len && (nlp = memchr(p, '\n', c->len - c->pos)) != NULL &&
-      (l = (size_t)(nlp - p)) <= c->max_field) {
+  if (c->started && c->pos < c->len && c->base + c->pos < c->stop &&
+      (nlp = memchr(p, '\n', c->len - c->pos)) != NULL && (l = (size_t)(nlp - p)) <= c->max_field) {
     c->last_pos = c->pos;
     c->last_line = c->line;
     c->can_unread = 1;

@@ -46,6 +46,12 @@ typedef void (*hp__csv_warn_fn)(void *ud, long line, const char *msg);
 int hp__csv_open_fd(hp__csv **out, int fd, const char *name, const hp__csv_opts *o);
 /* Opens `path` for reading; the reader closes it. HP_ENOENT, HP_EIO or HP_ENOMEM on failure. */
 int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o);
+/* Reads one range of a split file (lib/profile/chunk.c): the file's bytes [0, head) (its header),
+ * then its bytes from offset `from` on, as one input. Every read (a record, a line) that would
+ * start at or after file offset `stop` (> from) ends the input instead; a record that starts
+ * before `stop` is read whole, also past it. Line numbers count the lines of that input. */
+int hp__csv_open_range(hp__csv **out, const char *path, unsigned long long head,
+                       unsigned long long from, unsigned long long stop, const hp__csv_opts *o);
 /* Reads from memory that must outlive the reader. The bytes are copied through the same buffer as
  * a file's would be, so tests exercise the real refill paths. */
 int hp__csv_open_mem(hp__csv **out, const char *data, size_t len, const char *name,
@@ -107,6 +113,10 @@ int hp__csv_split_line(const char *s, size_t n, const unsigned char *kind, size_
 size_t hp__csv_bufcap(const hp__csv *c);
 /* Bytes consumed so far (for throughput figures). */
 unsigned long long hp__csv_offset(const hp__csv *c);
+/* The file offset of the next unread byte (for a range reader, in the file), and the line that
+ * begins there (1-based, counted in the reader's input). */
+unsigned long long hp__csv_file_offset(const hp__csv *c);
+long hp__csv_line(const hp__csv *c);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Header lookup (lib/util/csv_header.c).                                                         */

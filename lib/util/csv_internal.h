@@ -43,6 +43,12 @@ struct hp__csv {
   size_t last_pos; /* for hp__csv_unread_line */
   long last_line;
   int can_unread;
+
+  /* A range of a split file (hp__csv_open_range): the stream is the file's bytes [0, head), then
+   * its bytes from `from` on, read with pread; `stop` is where the range ends, as a stream offset
+   * (ULLONG_MAX for a whole input). */
+  int ranged;
+  unsigned long long head, from, stop;
 };
 
 /* Reports a problem at `line` through the warning callback, or else as a warning in the diags. */

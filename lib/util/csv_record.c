@@ -383,6 +383,8 @@ int hp__csv_next(hp__csv *c, hp__csv_rec *rec)
   c->can_unread = 0;
   if (!c->started && (r = hp__csv_start(c)) < 0)
     return r;
+  if (c->base + c->pos >= c->stop) /* the end of a range (hp__csv_open_range) */
+    return 0;
   for (;;) {
     if (c->pos == c->len) {
       if (c->eof)

@@ -7,7 +7,10 @@
  * its first form feed ('\f') and write the halves side by side, which runs the rule that a stats
  * file supersedes the traces in its folder. The folder holding them (inside the per-process
  * scratch folder) is added, as `hprun summarize DIR` does, and emptied after every input. Only the
- * public API (hprun.h) is used.
+ * public API (hprun.h) is used. A first byte of NLAYOUTS or more, with an odd quotient, also reads
+ * the files that would be split into ranges (docs/internals/merge.md, "One large file") as
+ * ranges of 48 bytes (HPRUN_CHUNK_BYTES, the tests' knob), so that the range reader, the
+ * boundary checks and the re-reads see the fuzzer's inputs too.
  */
 #include "hprun.h"
 #include "scratch.h"
@@ -109,6 +112,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   if (size == 0)
     return 0;
   l = &layouts[data[0] % NLAYOUTS];
+  if (setenv("HPRUN_CHUNK_BYTES", (data[0] / NLAYOUTS) % 2 ? "48" : "", 1) != 0)
+    abort();
   rest = data + 1;
   n = size - 1;
   ff = l->second ? memchr(rest, '\f', n) : NULL;
