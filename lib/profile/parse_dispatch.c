@@ -186,6 +186,8 @@ typedef struct dispatch_state {
   uint64_t prop_word[HP__P_N];
   size_t prop_len[HP__P_N];
   uint32_t prop_kid[HP__P_N];
+  uint64_t prop_mask[HP__P_N]; /* the low prop_len bytes of a word */
+  int32_t *ctr_id;             /* per entry of ctr_col: its counter id */
 } dispatch_state;
 
 static void dispatch_state_free(dispatch_state *d)
@@ -195,6 +197,7 @@ static void dispatch_state_free(dispatch_state *d)
   hp__buf_free(&d->nc.name);
   free(d->cid);
   free(d->ctr_col);
+  free(d->ctr_id);
   free(d->lastrow);
   hp__fastrows_free(&d->fr);
 }
@@ -207,7 +210,8 @@ static int fast_setup(dispatch_state *d, size_t n)
   size_t i, j;
 
   d->ctr_col = calloc(n ? n : 1, sizeof(*d->ctr_col));
-  if (d->ctr_col == NULL || hp__fastrows_init(&d->fr, n))
+  d->ctr_id = calloc(n ? n : 1, sizeof(*d->ctr_id));
+  if (d->ctr_col == NULL || d->ctr_id == NULL || hp__fastrows_init(&d->fr, n))
     return HP_ENOMEM;
   for (i = 0; i < n; i++) {
     unsigned char *k = &d->fr.kind[i];
@@ -215,8 +219,10 @@ static int fast_setup(dispatch_state *d, size_t n)
     for (j = 0; j < D_N; j++)
       if (d->idx[j] == (int)i && *k != HP__CSV_NUM)
         *k = j >= D_INDEX ? HP__CSV_NUM : HP__CSV_TEXT;
-    if (d->cid[i] >= 0)
+    if (d->cid[i] >= 0) {
+      d->ctr_id[d->nctr_col] = d->cid[i];
       d->ctr_col[d->nctr_col++] = i;
+    }
   }
   return 0;
 }
@@ -313,6 +319,15 @@ static inline uint64_t word_of(const char *p, size_t n)
   return n >= 8 ? x : x & ((((uint64_t)1) << (8 * n)) - 1);
 }
 
+/* The 8 bytes at p (the reader's buffer has room past every field, as for word_of). */
+static inline uint64_t load_word(const char *p)
+{
+  uint64_t x;
+
+  memcpy(&x, p, 8);
+  return x;
+}
+
 /* Whether a[0..n) equals b[0..n): resource fields are a few bytes, where a library call costs more
  * than the comparison. */
 static int same_bytes(const char *a, const char *b, size_t n)
@@ -338,6 +353,7 @@ static void prop_remember(dispatch_state *d, const hp__pmc_kernel *pk, uint32_t 
     memcpy(&x, pv->v[0], pv->len[0]);
     d->prop_word[i] = x;
     d->prop_len[i] = pv->len[0];
+    d->prop_mask[i] = pv->len[0] >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * pv->len[0])) - 1;
   }
 }
 
@@ -354,7 +370,8 @@ static int dispatch_props(hp__pmc_kernel *pk, uint32_t kid, dispatch_state *d,
     /* Resources rarely change between dispatches: the first kept value usually matches, and it
      * is compared as a word when it is short. Its row count still counts (a value evicted later
      * moves its rows to "more", docs/internals/merge.md). */
-    if (d->prop_kid[i] == kid && d->prop_len[i] == n && d->prop_word[i] == word_of(s, n)) {
+    if (d->prop_kid[i] == kid && d->prop_len[i] == n &&
+        d->prop_word[i] == (load_word(s) & d->prop_mask[i])) {
       pv->cnt[0]++;
       continue;
     }
@@ -414,6 +431,45 @@ static int dispatch_time(hp__pctx *x, const dispatch_state *d, const hp__csv_rec
   return 0;
 }
 
+/* dispatch_counters for a row from the fast path with every column (the common case): the same
+ * sums and counts, without the per-column checks a short row or a row from hp__csv_next needs.
+ * A column whose value the split did not read goes through quick_num as there. */
+static int fast_counters(hp__pctx *x, const dispatch_state *d, const hp__csv_rec *rec,
+                         row_nums nums, hp__pmc_kernel *pk, long long row)
+{
+  const size_t *col = d->ctr_col;
+  const int32_t *id = d->ctr_id;
+  const uint64_t *val = nums->val;
+  const unsigned char *ok = nums->ok;
+  long long *lastrow = d->lastrow;
+  double *csum = pk->csum, v;
+  size_t j, i, ncol = d->nctr_col;
+  int k;
+
+  for (j = 0; j < ncol; j++) {
+    int32_t c = id[j];
+    i = col[j];
+    if (ok[i]) {
+      v = (double)(long long)val[i];
+    } else {
+      if (rec->len[i] == 0)
+        continue;
+      k = quick_num(rec->f[i], rec->len[i], &v);
+      if (k != 1) {
+        if (k < 0) /* parsed again only to word the warning */
+          hp__fnum(x, rec, (int)i, x->p->counters.s[c], &v);
+        continue;
+      }
+    }
+    csum[c] += v;
+    if (lastrow[c] != row) {
+      lastrow[c] = row;
+      pk->cn[c]++;
+    }
+  }
+  return 0;
+}
+
 /* Adds the row's counters to kernel `kid`. */
 static int dispatch_counters(hp__pctx *x, dispatch_state *d, const hp__csv_rec *rec, row_nums nums,
                              uint32_t kid, long long row)
@@ -433,6 +489,8 @@ static int dispatch_counters(hp__pctx *x, dispatch_state *d, const hp__csv_rec *
     return HP_ENOMEM;
   pk = &p->pmc[kid];
   csum = pk->csum;
+  if (nums && rec->n == d->ncols)
+    return fast_counters(x, d, rec, nums, pk, row);
   for (j = 0; j < ncol && (i = col[j]) < rec->n; j++) {
     int32_t c = cid[i];
     if (nums && nums->ok[i]) {

@@ -112,10 +112,10 @@ int hp__csv_split_line(const char *s, size_t n, const unsigned char *kind, size_
 typedef struct hp__csv_splitter {
   const unsigned char *kind;
   size_t ncols;
-  uint32_t *cols;      /* the TEXT columns, then the NUM ones */
+  uint32_t *cols; /* the TEXT columns, then the NUM ones */
   size_t ntext, nnum;
-  uint32_t *off, *len; /* per entry of cols: where the last layout's field is, and its length */
-  uint32_t *ends;      /* ncols + 1: ends[0] = UINT32_MAX, ends[c + 1] = where column c ends */
+  uint32_t *off, *len;     /* per entry of cols: where the last layout's field is, and its length */
+  uint32_t *ends;          /* ncols + 1: ends[0] = UINT32_MAX, ends[c + 1] = where column c ends */
   uint64_t cm[16], qm[16]; /* the last layout's ',' and '"' masks */
   size_t nw;               /* their words; 0 = no layout kept */
 } hp__csv_splitter;

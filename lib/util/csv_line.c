@@ -209,8 +209,8 @@ static void line_masks(const char *s, size_t nw, uint64_t *cm, uint64_t *qm)
 #if CSV_HAVE_AVX2
 /* line_masks with two 32-byte compares per character and block instead of four 16-byte ones.
  * Called only when the CPU has AVX2 (hp__csv_simd). */
-__attribute__((target("avx2"))) static void line_masks_avx2(const char *s, size_t nw,
-                                                             uint64_t *cm, uint64_t *qm)
+__attribute__((target("avx2"))) static void line_masks_avx2(const char *s, size_t nw, uint64_t *cm,
+                                                            uint64_t *qm)
 {
   const __m256i comma = _mm256_set1_epi8(','), quote = _mm256_set1_epi8('"');
   size_t w;
