@@ -188,6 +188,7 @@ typedef struct dispatch_state {
   uint32_t prop_kid[HP__P_N];
   uint64_t prop_mask[HP__P_N]; /* the low prop_len bytes of a word */
   int32_t *ctr_id;             /* per entry of ctr_col: its counter id */
+  unsigned char *ctr_first;    /* per entry of ctr_col: the first column with its counter id */
 } dispatch_state;
 
 static void dispatch_state_free(dispatch_state *d)
@@ -198,6 +199,7 @@ static void dispatch_state_free(dispatch_state *d)
   free(d->cid);
   free(d->ctr_col);
   free(d->ctr_id);
+  free(d->ctr_first);
   free(d->lastrow);
   hp__fastrows_free(&d->fr);
 }
@@ -211,7 +213,8 @@ static int fast_setup(dispatch_state *d, size_t n)
 
   d->ctr_col = calloc(n ? n : 1, sizeof(*d->ctr_col));
   d->ctr_id = calloc(n ? n : 1, sizeof(*d->ctr_id));
-  if (d->ctr_col == NULL || d->ctr_id == NULL || hp__fastrows_init(&d->fr, n))
+  d->ctr_first = calloc(n ? n : 1, 1);
+  if (!d->ctr_col || !d->ctr_id || !d->ctr_first || hp__fastrows_init(&d->fr, n))
     return HP_ENOMEM;
   for (i = 0; i < n; i++) {
     unsigned char *k = &d->fr.kind[i];
@@ -220,6 +223,10 @@ static int fast_setup(dispatch_state *d, size_t n)
       if (d->idx[j] == (int)i && *k != HP__CSV_NUM)
         *k = j >= D_INDEX ? HP__CSV_NUM : HP__CSV_TEXT;
     if (d->cid[i] >= 0) {
+      d->ctr_first[d->nctr_col] = 1;
+      for (j = 0; j < d->nctr_col; j++)
+        if (d->ctr_id[j] == d->cid[i])
+          d->ctr_first[d->nctr_col] = 0;
       d->ctr_id[d->nctr_col] = d->cid[i];
       d->ctr_col[d->nctr_col++] = i;
     }
@@ -446,6 +453,16 @@ static int fast_counters(hp__pctx *x, const dispatch_state *d, const hp__csv_rec
   size_t j, i, ncol = d->nctr_col;
   int k;
 
+  /* Every counter read by the split: each adds its value, and the first column of each counter
+   * counts the row (what lastrow does below, which later rows do not need from this one: their
+   * row numbers are higher). */
+  if (nums->sp.all_ok) {
+    for (j = 0; j < ncol; j++) {
+      csum[id[j]] += (double)(long long)val[col[j]];
+      pk->cn[id[j]] += d->ctr_first[j];
+    }
+    return 0;
+  }
   for (j = 0; j < ncol; j++) {
     int32_t c = id[j];
     i = col[j];

@@ -118,6 +118,8 @@ typedef struct hp__csv_splitter {
   uint32_t *ends;          /* ncols + 1: ends[0] = UINT32_MAX, ends[c + 1] = where column c ends */
   uint64_t cm[16], qm[16]; /* the last layout's ',' and '"' masks */
   size_t nw;               /* their words; 0 = no layout kept */
+  const size_t *lens_at;   /* the rec->len array the last layout's lengths were written to */
+  int all_ok; /* after a 1 from hp__csv_split_fast: every NUM column's ok is 1 (0: unknown) */
 } hp__csv_splitter;
 
 int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_t ncols);

@@ -257,31 +257,29 @@ int hp__csv_simd(int level)
  * timestamps (rocprofv3's). */
 static inline void number_at(const char *p, size_t len, uint64_t *val, unsigned char *ok)
 {
-  uint64_t a, b, c = 0, v;
-  unsigned l;
+  uint64_t a, b = 0, c = 0, v;
 
   if (len - 1 >= 19) {
     *ok = 0;
     return;
   }
-  l = digit_run(p, &a);
   if (len <= 8) {
-    *ok = l >= len;
-    *val = digits_value(a, (unsigned)len);
+    /* The field's digit values moved to the top bytes: the bytes shifted in are leading zeros,
+     * which are digits too, so one test of all eight says whether the field is all digits. */
+    a = (load8(p) ^ (0x30 * ONES)) << (8 * (8 - len));
+    *ok = (((a + 0x76 * ONES) | a) & HIGHS) == 0;
+    *val = digits8(a);
     return;
   }
-  if (l < 8) {
-    *ok = 0;
-    return;
-  }
-  l = digit_run(p + 8, &b);
+  a = load8(p) ^ (0x30 * ONES);
   if (len <= 16) {
-    *ok = l >= len - 8;
-    *val = digits8(a) * pow10u[len - 8] + digits_value(b, (unsigned)(len - 8));
+    b = (load8(p + 8) ^ (0x30 * ONES)) << (8 * (16 - len));
+    *ok = ((((a + 0x76 * ONES) | a) | ((b + 0x76 * ONES) | b)) & HIGHS) == 0;
+    *val = digits8(a) * pow10u[len - 8] + digits8(b);
     return;
   }
   /* 17-19 digits: below 10^19, so no overflow; a long long must hold the value too. */
-  *ok = l == 8 && digit_run(p + 16, &c) >= len - 16;
+  *ok = digit_run(p, &a) == 8 && digit_run(p + 8, &b) == 8 && digit_run(p + 16, &c) >= len - 16;
   v = (digits8(a) * 100000000 + digits8(b)) * pow10u[len - 16] +
       digits_value(c, (unsigned)(len - 16));
   *ok = *ok && v <= (uint64_t)INT64_MAX;
@@ -330,8 +328,11 @@ static int field_ends(uint64_t *cm, const uint64_t *qm, size_t nw)
   return carry == 0;
 }
 
-/* The columns a masked line fills, each as its offset in the line and its length: TEXT columns
- * with their quotes taken off, NUM columns as they are (number_at looks at them). */
+/* In sp->len: a NUM column whose field is quoted (never a number; its quotes are taken off). */
+#define QUOTED_NUM 0x80000000u
+
+/* The columns a masked line fills, each as its offset in the line and its length, quotes taken
+ * off; a quoted NUM field is marked QUOTED_NUM, so that number_at is not asked. */
 static void layout_fill(hp__csv_splitter *sp, const char *s, const uint32_t *ends)
 {
   size_t j, c, start, end;
@@ -341,12 +342,12 @@ static void layout_fill(hp__csv_splitter *sp, const char *s, const uint32_t *end
     start = (uint32_t)(ends[c] + 1); /* ends[0] + 1 wraps to 0 */
     end = ends[c + 1];
     /* field_ends put a quoted field's closing quote just before its end */
-    if (j < sp->ntext && s[start] == '"' && start < end) {
-      start++;
-      end--;
-    }
     sp->off[j] = (uint32_t)start;
     sp->len[j] = (uint32_t)(end - start);
+    if (s[start] == '"' && start < end) {
+      sp->off[j] = (uint32_t)(start + 1);
+      sp->len[j] = (uint32_t)(end - start - 2) | (j < sp->ntext ? 0 : QUOTED_NUM);
+    }
   }
 }
 
@@ -383,6 +384,8 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
   char **f = rec->f;
   size_t *len = rec->len;
   size_t nw = n / 64 + 1, w, j, c;
+  unsigned char all_ok = 1;
+  int fresh;
 
 #if CSV_HAVE_AVX2
   if (__atomic_load_n(&simd_level, __ATOMIC_RELAXED) > 0)
@@ -395,8 +398,12 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
   if (nw == sp->nw)
     for (w = 0; w < nw; w++)
       same |= (cm[w] ^ sp->cm[w]) | (qm[w] ^ sp->qm[w]);
+  /* The lengths are written only when the layout or the caller's array changed: otherwise the
+   * array holds them from the last line. */
+  fresh = nw != sp->nw || same || sp->lens_at != len;
   if (nw != sp->nw || same) {
     sp->nw = 0;
+    sp->lens_at = NULL;
     memcpy(sp->cm, cm, nw * sizeof(*cm));
     memcpy(sp->qm, qm, nw * sizeof(*qm));
     if (!layout_find(sp, cm, qm, nw, sp->ends))
@@ -407,18 +414,23 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
   for (j = 0; j < sp->ntext; j++) {
     c = sp->cols[j];
     f[c] = (char *)(s + sp->off[j]);
-    len[c] = sp->len[j];
+    if (fresh)
+      len[c] = sp->len[j];
   }
   for (; j < sp->ntext + sp->nnum; j++) {
+    uint32_t l = sp->len[j];
     c = sp->cols[j];
     f[c] = (char *)(s + sp->off[j]);
-    len[c] = sp->len[j];
-    number_at(f[c], len[c], &val[c], &ok[c]);
-    if (!ok[c] && f[c][0] == '"' && len[c] > 0) {
-      f[c]++;
-      len[c] -= 2;
-    }
+    if (fresh)
+      len[c] = l & ~QUOTED_NUM;
+    if (l & QUOTED_NUM)
+      ok[c] = 0;
+    else
+      number_at(f[c], l, &val[c], &ok[c]);
+    all_ok &= ok[c];
   }
+  sp->lens_at = len;
+  sp->all_ok = all_ok;
   rec->n = sp->ncols;
   return 1;
 }
@@ -466,8 +478,11 @@ int hp__csv_split_fast(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_re
     hp__csv_simd(-1);
   /* Long fields (a kernel-stack row: four fields in 200 bytes) are found faster one by one, with
    * memchr, than by masks of every byte. */
-  if (n / 64 + 1 > LINE_BLOCKS || n > 16 * sp->ncols)
+  if (n / 64 + 1 > LINE_BLOCKS || n > 16 * sp->ncols) {
+    sp->lens_at = NULL; /* split_seq writes every length */
+    sp->all_ok = 0;
     return split_seq(s, n, sp->kind, sp->ncols, rec, val, ok);
+  }
   return split_masked(sp, s, n, rec, val, ok);
 }
 
