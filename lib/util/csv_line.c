@@ -16,61 +16,13 @@
  * ignored by clamping to it.
  */
 #include "util/csv.h"
+#include "util/csv_digits.h"
 
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-/* The AVX2 mask builder is compiled on x86-64 with GCC or Clang whatever -m flags the build uses,
- * and called only when the CPU has AVX2 (the DCU hosts' Zen CPUs do; a CPU without it, or
- * another architecture, takes the SSE2 or portable builder). */
-#if defined(__x86_64__) && defined(__GNUC__)
-#define CSV_HAVE_AVX2 1
-#include <immintrin.h>
-#else
-#define CSV_HAVE_AVX2 0
-#endif
-
-#define ONES 0x0101010101010101ULL
-#define HIGHS 0x8080808080808080ULL
-
-static inline uint64_t load8(const char *p)
-{
-  uint64_t x;
-
-  memcpy(&x, p, 8);
-  return x;
-}
-
-/* Eight digit values (0-9, one per byte, the first digit in the lowest byte) as a number: the
- * multiply-and-add steps of num.c's eight_digits. */
-static inline uint64_t digits8(uint64_t x)
-{
-  x = (x * 10) + (x >> 8);
-  x = (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
-       (((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >>
-      32;
-  return x;
-}
-
-/* How many of the 8 bytes at p are digits before the first that is not (8 if all are), and their
- * digit values in *dv. A byte's digit value is its xor with '0'; it is a digit when that is 0-9.
- * Carries from a byte that is not a digit only reach later bytes, so the first such byte is found
- * exactly. */
-static inline unsigned digit_run(const char *p, uint64_t *dv)
-{
-  uint64_t a = load8(p) ^ (0x30 * ONES), bad = ((a + 0x76 * ONES) | a) & HIGHS;
-
-  *dv = a;
-  return bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
-}
-
-/* The value of the first l (1-8) digit values in a: shifted to the top, the rest zeros. */
-static inline uint64_t digits_value(uint64_t a, unsigned l)
-{
-  return digits8(a << (8 * (8 - l)));
-}
 
 /* The first ',' in [p, e), or e. */
 static inline const char *find_comma(const char *p, const char *e)
@@ -91,8 +43,6 @@ static inline const char *find_comma(const char *p, const char *e)
     p++;
   return p;
 }
-
-static const uint64_t pow10u[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
 
 /* A numeric field at p: its end, and its value when it is 1-16 digits (*ok). */
 static inline const char *number_field(const char *p, const char *e, uint64_t *val,
@@ -252,40 +202,6 @@ int hp__csv_simd(int level)
   return old;
 }
 
-/* A numeric field's value, when it is 1-19 digits and at most INT64_MAX (*ok): independent of the
- * walk, so the processor overlaps it with finding the next fields. 19 digits are nanosecond
- * timestamps (rocprofv3's). */
-static inline void number_at(const char *p, size_t len, uint64_t *val, unsigned char *ok)
-{
-  uint64_t a, b = 0, c = 0, v;
-
-  if (len - 1 >= 19) {
-    *ok = 0;
-    return;
-  }
-  if (len <= 8) {
-    /* The field's digit values moved to the top bytes: the bytes shifted in are leading zeros,
-     * which are digits too, so one test of all eight says whether the field is all digits. */
-    a = (load8(p) ^ (0x30 * ONES)) << (8 * (8 - len));
-    *ok = (((a + 0x76 * ONES) | a) & HIGHS) == 0;
-    *val = digits8(a);
-    return;
-  }
-  a = load8(p) ^ (0x30 * ONES);
-  if (len <= 16) {
-    b = (load8(p + 8) ^ (0x30 * ONES)) << (8 * (16 - len));
-    *ok = ((((a + 0x76 * ONES) | a) | ((b + 0x76 * ONES) | b)) & HIGHS) == 0;
-    *val = digits8(a) * pow10u[len - 8] + digits8(b);
-    return;
-  }
-  /* 17-19 digits: below 10^19, so no overflow; a long long must hold the value too. */
-  *ok = digit_run(p, &a) == 8 && digit_run(p + 8, &b) == 8 && digit_run(p + 16, &c) >= len - 16;
-  v = (digits8(a) * 100000000 + digits8(b)) * pow10u[len - 16] +
-      digits_value(c, (unsigned)(len - 16));
-  *ok = *ok && v <= (uint64_t)INT64_MAX;
-  *val = v;
-}
-
 /* Each bit set to the xor of itself and every bit below it: with the quote mask, 1 from an
  * opening quote up to (not including) its closing one. */
 static inline uint64_t prefix_xor(uint64_t x)
@@ -327,9 +243,6 @@ static int field_ends(uint64_t *cm, const uint64_t *qm, size_t nw)
   }
   return carry == 0;
 }
-
-/* In sp->len: a NUM column whose field is quoted (never a number; its quotes are taken off). */
-#define QUOTED_NUM 0x80000000u
 
 /* The columns a masked line fills, each as its offset in the line and its length, quotes taken
  * off; a quoted NUM field is marked QUOTED_NUM, so that number_at is not asked. */
@@ -409,6 +322,7 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
     if (!layout_find(sp, cm, qm, nw, sp->ends))
       return 0;
     layout_fill(sp, s, sp->ends);
+    hp__csv_lanes_plan(sp);
     sp->nw = nw;
   }
   for (j = 0; j < sp->ntext; j++) {
@@ -417,6 +331,14 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
     if (fresh)
       len[c] = sp->len[j];
   }
+#if CSV_HAVE_AVX2
+  if (__atomic_load_n(&simd_level, __ATOMIC_RELAXED) > 0) {
+    for (; fresh && j < sp->ntext + sp->nnum; j++)
+      len[sp->cols[j]] = sp->len[j] & ~QUOTED_NUM;
+    all_ok = (unsigned char)hp__csv_lanes_avx2(sp, s, f, val, ok);
+    j = sp->ntext + sp->nnum;
+  }
+#endif
   for (; j < sp->ntext + sp->nnum; j++) {
     uint32_t l = sp->len[j];
     c = sp->cols[j];
@@ -446,7 +368,12 @@ int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_
   sp->off = malloc(m * sizeof(*sp->off));
   sp->len = malloc(m * sizeof(*sp->len));
   sp->ends = malloc((ncols + 1) * sizeof(*sp->ends));
-  if (!sp->cols || !sp->off || !sp->len || !sp->ends) {
+  sp->lane_off = malloc((2 * m + 4) * sizeof(*sp->lane_off));
+  sp->lane_shift = malloc((2 * m + 4) * sizeof(*sp->lane_shift));
+  sp->lane_val = malloc((2 * m + 4) * sizeof(*sp->lane_val));
+  sp->lane_plan = malloc(4 * m * sizeof(*sp->lane_plan));
+  if (!sp->cols || !sp->off || !sp->len || !sp->ends || !sp->lane_off || !sp->lane_shift ||
+      !sp->lane_val || !sp->lane_plan) {
     hp__csv_splitter_free(sp);
     return HP_ENOMEM;
   }
@@ -468,6 +395,10 @@ void hp__csv_splitter_free(hp__csv_splitter *sp)
   free(sp->off);
   free(sp->len);
   free(sp->ends);
+  free(sp->lane_off);
+  free(sp->lane_shift);
+  free(sp->lane_val);
+  free(sp->lane_plan);
   memset(sp, 0, sizeof(*sp));
 }
 
