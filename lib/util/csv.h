@@ -133,9 +133,9 @@ int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_
 void hp__csv_splitter_free(hp__csv_splitter *sp);
 int hp__csv_split_fast(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_rec *rec,
                        uint64_t *val, unsigned char *ok);
-/* The split's vector level: 1 = AVX2 masks (where the CPU has them), 0 = SSE2 (or portable C off
- * x86-64); -1 asks the CPU, which the first split does by itself. Sets it and returns the previous
- * one: for tests, which run both levels. */
+/* The split's vector level: 1 = AVX2 (masks and number lanes), 0 = SSE2 (or portable C off
+ * x86-64); -1 = what the CPU has, which the first split picks by itself. Never more than the CPU
+ * has. Sets it and returns the previous one (-1: not picked yet): for tests, which run both. */
 int hp__csv_simd(int level);
 
 /* The buffer's current capacity (for tests: it must not grow with the file). */

@@ -182,23 +182,25 @@ __attribute__((target("avx2"))) static void line_masks_avx2(const char *s, size_
  * files are parsed on several threads (each writes the same answer). */
 static int simd_level = -1;
 
+/* What the CPU can do: 1 with AVX2. */
+static int simd_cpu(void)
+{
+#if CSV_HAVE_AVX2
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+  return 0;
+#endif
+}
+
 int hp__csv_simd(int level)
 {
-  int old = __atomic_load_n(&simd_level, __ATOMIC_RELAXED);
+  int old = __atomic_load_n(&simd_level, __ATOMIC_RELAXED), cpu = simd_cpu();
 
-  if (level < 0) {
-    if (old >= 0)
-      return old;
-    level = 0;
-#if CSV_HAVE_AVX2
-    __builtin_cpu_init();
-    level = __builtin_cpu_supports("avx2") ? 1 : 0;
-#endif
-  }
-#if !CSV_HAVE_AVX2
-  level = 0;
-#endif
-  __atomic_store_n(&simd_level, level > 0, __ATOMIC_RELAXED);
+  if (level < 0 && old >= 0)
+    return old;
+  /* Never more than the CPU has, whatever a test asks for. */
+  __atomic_store_n(&simd_level, level < 0 || level > cpu ? cpu : level, __ATOMIC_RELAXED);
   return old;
 }
 
