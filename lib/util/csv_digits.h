@@ -117,4 +117,11 @@ int hp__csv_lanes_avx2(hp__csv_splitter *sp, const char *s, char **f, uint64_t *
                        unsigned char *ok);
 #endif
 
+/* Watched columns (csv_watch.c). hp__csv_watch_plan marks the bytes of the watched fields of a new
+ * layout in sp->wmask; hp__csv_watch_line, after every masked line, sets sp->watch_same (the
+ * layout is the last line's, `relaid` 0, and so are the watched bytes) and keeps the line's
+ * watched blocks for the next. */
+void hp__csv_watch_plan(hp__csv_splitter *sp, size_t nw);
+void hp__csv_watch_line(hp__csv_splitter *sp, const char *s, size_t nw, int relaid, int avx2);
+
 #endif /* HPRUN_UTIL_CSV_DIGITS_H */

@@ -300,10 +300,10 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
   size_t *len = rec->len;
   size_t nw = n / 64 + 1, w, j, c;
   unsigned char all_ok = 1;
-  int fresh;
+  int fresh, avx2 = __atomic_load_n(&simd_level, __ATOMIC_RELAXED) > 0;
 
 #if CSV_HAVE_AVX2
-  if (__atomic_load_n(&simd_level, __ATOMIC_RELAXED) > 0)
+  if (avx2)
     line_masks_avx2(s, nw, cm, qm);
   else
 #endif
@@ -317,7 +317,7 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
    * array holds them from the last line. */
   fresh = nw != sp->nw || same || sp->lens_at != len;
   if (nw != sp->nw || same) {
-    sp->nw = 0;
+    sp->nw = sp->prev_nw = 0;
     sp->lens_at = NULL;
     memcpy(sp->cm, cm, nw * sizeof(*cm));
     memcpy(sp->qm, qm, nw * sizeof(*qm));
@@ -325,8 +325,10 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
       return 0;
     layout_fill(sp, s, sp->ends);
     hp__csv_lanes_plan(sp);
+    hp__csv_watch_plan(sp, nw);
     sp->nw = nw;
   }
+  hp__csv_watch_line(sp, s, nw, sp->prev_nw == 0, avx2);
   for (j = 0; j < sp->ntext; j++) {
     c = sp->cols[j];
     f[c] = (char *)(s + sp->off[j]);
@@ -334,7 +336,7 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
       len[c] = sp->len[j];
   }
 #if CSV_HAVE_AVX2
-  if (__atomic_load_n(&simd_level, __ATOMIC_RELAXED) > 0) {
+  if (avx2) {
     for (; fresh && j < sp->ntext + sp->nnum; j++)
       len[sp->cols[j]] = sp->len[j] & ~QUOTED_NUM;
     all_ok = (unsigned char)hp__csv_lanes_avx2(sp, s, f, val, ok);
@@ -374,8 +376,10 @@ int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_
   sp->lane_shift = malloc((2 * m + 4) * sizeof(*sp->lane_shift));
   sp->lane_val = malloc((2 * m + 4) * sizeof(*sp->lane_val));
   sp->lane_plan = malloc(4 * m * sizeof(*sp->lane_plan));
+  sp->watch = calloc(m, 1);
+  sp->prev = malloc(LINE_BLOCKS * 64);
   if (!sp->cols || !sp->off || !sp->len || !sp->ends || !sp->lane_off || !sp->lane_shift ||
-      !sp->lane_val || !sp->lane_plan) {
+      !sp->lane_val || !sp->lane_plan || !sp->watch || !sp->prev) {
     hp__csv_splitter_free(sp);
     return HP_ENOMEM;
   }
@@ -401,6 +405,8 @@ void hp__csv_splitter_free(hp__csv_splitter *sp)
   free(sp->lane_shift);
   free(sp->lane_val);
   free(sp->lane_plan);
+  free(sp->watch);
+  free(sp->prev);
   memset(sp, 0, sizeof(*sp));
 }
 
@@ -413,7 +419,8 @@ int hp__csv_split_fast(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_re
    * memchr, than by masks of every byte. */
   if (n / 64 + 1 > LINE_BLOCKS || n > 16 * sp->ncols) {
     sp->lens_at = NULL; /* split_seq writes every length */
-    sp->all_ok = 0;
+    sp->all_ok = sp->watch_same = 0;
+    sp->prev_nw = 0;
     return split_seq(s, n, sp->kind, sp->ncols, rec, val, ok);
   }
   return split_masked(sp, s, n, rec, val, ok);
