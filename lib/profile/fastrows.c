@@ -59,6 +59,7 @@ int hp__fastrows_next(hp__pctx *x, hp__fastrows *fr, hp__csv_rec *rec, const hp_
       if (hp__csv_splitter_init(&fr->sp, fr->kind, fr->ncols))
         return HP_ENOMEM;
       memcpy(fr->sp.watch, fr->watch, fr->ncols);
+      fr->sp.watching = memchr(fr->watch, 1, fr->ncols) != NULL;
       fr->have_sp = 1;
     }
     while ((r = hp__csv_next_raw(x->csv, &s, &n, &rec->line)) == 1 && n == 0)

@@ -132,6 +132,7 @@ typedef struct hp__csv_splitter {
    * hp__csv_split_fast, watch_same is 1 when the last call also returned 1, the line is laid out
    * like that one and every watched field holds that line's bytes; else 0. */
   unsigned char *watch;
+  int watching; /* the caller sets it when it sets any watch[c]: without it nothing is compared */
   int watch_same;
   uint64_t wmask[16]; /* the watched bytes of the layout */
   char *prev;         /* the last masked line's watched 64-byte blocks (16 * 64 bytes) */

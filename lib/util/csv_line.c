@@ -325,10 +325,12 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
       return 0;
     layout_fill(sp, s, sp->ends);
     hp__csv_lanes_plan(sp);
-    hp__csv_watch_plan(sp, nw);
+    if (sp->watching)
+      hp__csv_watch_plan(sp, nw);
     sp->nw = nw;
   }
-  hp__csv_watch_line(sp, s, nw, sp->prev_nw == 0, avx2);
+  if (sp->watching)
+    hp__csv_watch_line(sp, s, nw, sp->prev_nw == 0, avx2);
   for (j = 0; j < sp->ntext; j++) {
     c = sp->cols[j];
     f[c] = (char *)(s + sp->off[j]);

@@ -249,6 +249,7 @@ static void test_layouts_kept_and_changed(void **state)
   assert_int_equal(hp__csv_splitter_init(&sp, kind, 12), 0);
   for (i = 0; i < 3; i++)
     sp.watch[watched[i]] = 1;
+  sp.watching = 1;
   for (t = 0; t < 6000; t++) {
     unsigned change = rnd(40);
     /* The line before again, after one the split took: seen as the same. */
