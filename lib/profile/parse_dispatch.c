@@ -12,6 +12,7 @@
  * Columns are found by name, case-insensitively, so column order and extra columns do not matter.
  */
 #include "profile/build.h"
+#include "profile/dispatch_cols.h"
 #include "profile/fastrows.h"
 #include "profile/parsers.h"
 #include "util/buf.h"
@@ -44,56 +45,6 @@ static void cache_set(name_cache *nc, const char *s, size_t n, uint32_t id)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Per-dispatch tables.                                                                            */
-
-/* Columns that describe a dispatch rather than count something. Everything else with a name is a
- * counter. */
-static const char *const not_counters[] = {"gpu-id",
-                                           "queue-id",
-                                           "queue-index",
-                                           "pid",
-                                           "tid",
-                                           "sig",
-                                           "obj",
-                                           "DispatchNs",
-                                           "CompleteNs",
-                                           "GPU_ID",
-                                           "Queue_ID",
-                                           "PID",
-                                           "TID",
-                                           "Correlation_ID",
-                                           "Process_Id",
-                                           "Thread_Id",
-                                           "Agent_Id",
-                                           "Node_Id",
-                                           "Kernel_Id",
-                                           "Stream_Id",
-                                           "Private_Segment_Size",
-                                           "Group_Segment_Size",
-                                           "Workgroup_Size_X",
-                                           "Workgroup_Size_Y",
-                                           "Workgroup_Size_Z",
-                                           "Grid_Size_X",
-                                           "Grid_Size_Y",
-                                           "Grid_Size_Z",
-                                           "Kind",
-                                           "Guid",
-                                           "Dispatch_Id",
-                                           "Accum_VGPR",
-                                           "Arch_VGPR",
-                                           "SGPR"};
-
-static int is_not_counter(const char *s, size_t n)
-{
-  size_t i;
-
-  hp__trim(&s, &n);
-  if (n == 0)
-    return 1;
-  for (i = 0; i < sizeof(not_counters) / sizeof(not_counters[0]); i++)
-    if (strlen(not_counters[i]) == n && strncasecmp(s, not_counters[i], n) == 0)
-      return 1;
-  return 0;
-}
 
 /* The resource columns, in HP__P_* order, then the other named ones. */
 static const char *const dwant[] = {"grd|Grid_Size|GridSize",
@@ -260,7 +211,7 @@ static int dispatch_setup(hp__pctx *x, const hp__csv_rec *h, dispatch_state *d)
     used = 0;
     for (j = 0; j < D_N; j++)
       used |= d->idx[j] == (int)i && j != HP__P_LDSBANK;
-    if (used || is_not_counter(h->f[i], h->len[i]))
+    if (used || hp__dispatch_not_counter(h->f[i], h->len[i]))
       continue;
     if (hp__pmc_counter(x->p, h->f[i], h->len[i], &id))
       return HP_ENOMEM;
