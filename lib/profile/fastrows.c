@@ -6,7 +6,9 @@
  */
 #include "profile/fastrows.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 int hp__fastrows_init(hp__fastrows *fr, size_t ncols)
 {
@@ -18,7 +20,9 @@ int hp__fastrows_init(hp__fastrows *fr, size_t ncols)
   fr->val = calloc(k, sizeof(*fr->val));
   fr->f = calloc(k, sizeof(*fr->f));
   fr->len = calloc(k, sizeof(*fr->len));
-  if (!fr->kind || !fr->ok || !fr->val || !fr->f || !fr->len)
+  fr->watch = calloc(k, 1);
+  fr->have_sp = 0; /* made at the first line: the caller sets the kinds after this */
+  if (!fr->kind || !fr->ok || !fr->val || !fr->f || !fr->len || !fr->watch)
     return HP_ENOMEM;
   return 0;
 }
@@ -30,6 +34,10 @@ void hp__fastrows_free(hp__fastrows *fr)
   free(fr->val);
   free(fr->f);
   free(fr->len);
+  hp__csv_splitter_free(&fr->sp);
+  free(fr->watch);
+  fr->watch = NULL;
+  fr->have_sp = 0;
   fr->kind = fr->ok = NULL;
   fr->val = NULL;
   fr->f = NULL;
@@ -47,10 +55,17 @@ int hp__fastrows_next(hp__pctx *x, hp__fastrows *fr, hp__csv_rec *rec, const hp_
   rec->len = fr->len;
   if (fr->kind && (fr->slow <= 64 || fr->slow * 4 <= fr->lines)) {
     fr->lines++;
+    if (!fr->have_sp) {
+      if (hp__csv_splitter_init(&fr->sp, fr->kind, fr->ncols))
+        return HP_ENOMEM;
+      memcpy(fr->sp.watch, fr->watch, fr->ncols);
+      fr->sp.watching = memchr(fr->watch, 1, fr->ncols) != NULL;
+      fr->have_sp = 1;
+    }
     while ((r = hp__csv_next_raw(x->csv, &s, &n, &rec->line)) == 1 && n == 0)
       ; /* blank lines, which hp__csv_next skips too */
     if (r == 1) {
-      if (hp__csv_split_line(s, n, fr->kind, fr->ncols, rec, fr->val, fr->ok)) {
+      if (hp__csv_split_fast(&fr->sp, s, n, rec, fr->val, fr->ok)) {
         *nums = fr;
         return 1;
       }

@@ -25,6 +25,9 @@ typedef struct hp__fastrows {
   char **f;
   size_t *len;
   long long lines, slow; /* lines tried, and those that needed hp__csv_next */
+  unsigned char *watch;  /* per column: compare with the line before (csv.h); the caller sets it */
+  hp__csv_splitter sp;   /* made at the first line, from kind and watch */
+  int have_sp;
 } hp__fastrows;
 
 /* Allocates the arrays for `ncols` columns, every kind HP__CSV_TEXT. Returns 0 or HP_ENOMEM. */

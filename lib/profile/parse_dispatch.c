@@ -12,6 +12,7 @@
  * Columns are found by name, case-insensitively, so column order and extra columns do not matter.
  */
 #include "profile/build.h"
+#include "profile/dispatch_cols.h"
 #include "profile/fastrows.h"
 #include "profile/parsers.h"
 #include "util/buf.h"
@@ -44,56 +45,6 @@ static void cache_set(name_cache *nc, const char *s, size_t n, uint32_t id)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Per-dispatch tables.                                                                            */
-
-/* Columns that describe a dispatch rather than count something. Everything else with a name is a
- * counter. */
-static const char *const not_counters[] = {"gpu-id",
-                                           "queue-id",
-                                           "queue-index",
-                                           "pid",
-                                           "tid",
-                                           "sig",
-                                           "obj",
-                                           "DispatchNs",
-                                           "CompleteNs",
-                                           "GPU_ID",
-                                           "Queue_ID",
-                                           "PID",
-                                           "TID",
-                                           "Correlation_ID",
-                                           "Process_Id",
-                                           "Thread_Id",
-                                           "Agent_Id",
-                                           "Node_Id",
-                                           "Kernel_Id",
-                                           "Stream_Id",
-                                           "Private_Segment_Size",
-                                           "Group_Segment_Size",
-                                           "Workgroup_Size_X",
-                                           "Workgroup_Size_Y",
-                                           "Workgroup_Size_Z",
-                                           "Grid_Size_X",
-                                           "Grid_Size_Y",
-                                           "Grid_Size_Z",
-                                           "Kind",
-                                           "Guid",
-                                           "Dispatch_Id",
-                                           "Accum_VGPR",
-                                           "Arch_VGPR",
-                                           "SGPR"};
-
-static int is_not_counter(const char *s, size_t n)
-{
-  size_t i;
-
-  hp__trim(&s, &n);
-  if (n == 0)
-    return 1;
-  for (i = 0; i < sizeof(not_counters) / sizeof(not_counters[0]); i++)
-    if (strlen(not_counters[i]) == n && strncasecmp(s, not_counters[i], n) == 0)
-      return 1;
-  return 0;
-}
 
 /* The resource columns, in HP__P_* order, then the other named ones. */
 static const char *const dwant[] = {"grd|Grid_Size|GridSize",
@@ -186,6 +137,14 @@ typedef struct dispatch_state {
   uint64_t prop_word[HP__P_N];
   size_t prop_len[HP__P_N];
   uint32_t prop_kid[HP__P_N];
+  uint64_t prop_mask[HP__P_N]; /* the low prop_len bytes of a word */
+  /* The row before, when it came through the fast path and was folded: its kernel, and whether
+   * every resource matched its first kept value there (dispatch_props' short way). A row whose
+   * kernel name and resources hold that row's bytes (the split's watch_same) repeats that. */
+  int prev_ok, prev_props_fast;
+  uint32_t prev_kid;
+  int32_t *ctr_id;          /* per entry of ctr_col: its counter id */
+  unsigned char *ctr_first; /* per entry of ctr_col: the first column with its counter id */
 } dispatch_state;
 
 static void dispatch_state_free(dispatch_state *d)
@@ -195,6 +154,8 @@ static void dispatch_state_free(dispatch_state *d)
   hp__buf_free(&d->nc.name);
   free(d->cid);
   free(d->ctr_col);
+  free(d->ctr_id);
+  free(d->ctr_first);
   free(d->lastrow);
   hp__fastrows_free(&d->fr);
 }
@@ -207,16 +168,28 @@ static int fast_setup(dispatch_state *d, size_t n)
   size_t i, j;
 
   d->ctr_col = calloc(n ? n : 1, sizeof(*d->ctr_col));
-  if (d->ctr_col == NULL || hp__fastrows_init(&d->fr, n))
+  d->ctr_id = calloc(n ? n : 1, sizeof(*d->ctr_id));
+  d->ctr_first = calloc(n ? n : 1, 1);
+  if (!d->ctr_col || !d->ctr_id || !d->ctr_first || hp__fastrows_init(&d->fr, n))
     return HP_ENOMEM;
   for (i = 0; i < n; i++) {
     unsigned char *k = &d->fr.kind[i];
     *k = d->cid[i] >= 0 ? HP__CSV_NUM : HP__CSV_SKIP;
-    for (j = 0; j < D_N; j++)
+    for (j = 0; j < D_N; j++) {
       if (d->idx[j] == (int)i && *k != HP__CSV_NUM)
         *k = j >= D_INDEX ? HP__CSV_NUM : HP__CSV_TEXT;
-    if (d->cid[i] >= 0)
+      /* the kernel name and the resources are compared with the row before */
+      if (d->idx[j] == (int)i && (j < HP__P_N || j == D_NAME))
+        d->fr.watch[i] = 1;
+    }
+    if (d->cid[i] >= 0) {
+      d->ctr_first[d->nctr_col] = 1;
+      for (j = 0; j < d->nctr_col; j++)
+        if (d->ctr_id[j] == d->cid[i])
+          d->ctr_first[d->nctr_col] = 0;
+      d->ctr_id[d->nctr_col] = d->cid[i];
       d->ctr_col[d->nctr_col++] = i;
+    }
   }
   return 0;
 }
@@ -238,7 +211,7 @@ static int dispatch_setup(hp__pctx *x, const hp__csv_rec *h, dispatch_state *d)
     used = 0;
     for (j = 0; j < D_N; j++)
       used |= d->idx[j] == (int)i && j != HP__P_LDSBANK;
-    if (used || is_not_counter(h->f[i], h->len[i]))
+    if (used || hp__dispatch_not_counter(h->f[i], h->len[i]))
       continue;
     if (hp__pmc_counter(x->p, h->f[i], h->len[i], &id))
       return HP_ENOMEM;
@@ -253,7 +226,7 @@ static int dispatch_setup(hp__pctx *x, const hp__csv_rec *h, dispatch_state *d)
 
 /* The row's kernel: *kid, and its trimmed name in *name. Returns 0, 1 when the row has no name
  * (warned), HP_ENOMEM. */
-static int dispatch_kernel(hp__pctx *x, dispatch_state *d, const hp__csv_rec *rec,
+static int dispatch_kernel(hp__pctx *x, dispatch_state *d, const hp__csv_rec *rec, int same,
                            const char **name, size_t *n, uint32_t *kid)
 {
   const char *s = hp__fld(rec, d->idx[D_NAME], n);
@@ -265,6 +238,11 @@ static int dispatch_kernel(hp__pctx *x, dispatch_state *d, const hp__csv_rec *re
     return 1;
   }
   *name = s;
+  /* The row before's name, whose kernel that row found. */
+  if (same) {
+    *kid = d->prev_kid;
+    return 0;
+  }
   if (cached(&d->nc, s, *n)) {
     *kid = d->nc.id;
     return 0;
@@ -313,6 +291,15 @@ static inline uint64_t word_of(const char *p, size_t n)
   return n >= 8 ? x : x & ((((uint64_t)1) << (8 * n)) - 1);
 }
 
+/* The 8 bytes at p (the reader's buffer has room past every field, as for word_of). */
+static inline uint64_t load_word(const char *p)
+{
+  uint64_t x;
+
+  memcpy(&x, p, 8);
+  return x;
+}
+
 /* Whether a[0..n) equals b[0..n): resource fields are a few bytes, where a library call costs more
  * than the comparison. */
 static int same_bytes(const char *a, const char *b, size_t n)
@@ -338,14 +325,25 @@ static void prop_remember(dispatch_state *d, const hp__pmc_kernel *pk, uint32_t 
     memcpy(&x, pv->v[0], pv->len[0]);
     d->prop_word[i] = x;
     d->prop_len[i] = pv->len[0];
+    d->prop_mask[i] = pv->len[0] >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * pv->len[0])) - 1;
   }
 }
 
 static int dispatch_props(hp__pmc_kernel *pk, uint32_t kid, dispatch_state *d,
-                          const hp__csv_rec *rec)
+                          const hp__csv_rec *rec, int same, int *all_fast)
 {
   const char *s;
   size_t i, n;
+
+  *all_fast = 1;
+  /* The row before's resource bytes, which all matched by the short way below: so do these
+   * (nothing changed the kept values since). */
+  if (same && d->prev_props_fast) {
+    for (i = 0; i < HP__P_N; i++)
+      if (d->idx[i] >= 0)
+        pk->props[i].cnt[0]++;
+    return 0;
+  }
 
   for (i = 0; i < HP__P_N; i++) {
     hp__vals *pv = &pk->props[i];
@@ -354,10 +352,12 @@ static int dispatch_props(hp__pmc_kernel *pk, uint32_t kid, dispatch_state *d,
     /* Resources rarely change between dispatches: the first kept value usually matches, and it
      * is compared as a word when it is short. Its row count still counts (a value evicted later
      * moves its rows to "more", docs/internals/merge.md). */
-    if (d->prop_kid[i] == kid && d->prop_len[i] == n && d->prop_word[i] == word_of(s, n)) {
+    if (d->prop_kid[i] == kid && d->prop_len[i] == n &&
+        d->prop_word[i] == (load_word(s) & d->prop_mask[i])) {
       pv->cnt[0]++;
       continue;
     }
+    *all_fast = 0;
     if (pv->n && pv->len[0] == n && same_bytes(pv->v[0], s, n))
       pv->cnt[0]++;
     else if (hp__vals_add(pv, s, n))
@@ -414,6 +414,55 @@ static int dispatch_time(hp__pctx *x, const dispatch_state *d, const hp__csv_rec
   return 0;
 }
 
+/* dispatch_counters for a row from the fast path with every column (the common case): the same
+ * sums and counts, without the per-column checks a short row or a row from hp__csv_next needs.
+ * A column whose value the split did not read goes through quick_num as there. */
+static int fast_counters(hp__pctx *x, const dispatch_state *d, const hp__csv_rec *rec,
+                         row_nums nums, hp__pmc_kernel *pk, long long row)
+{
+  const size_t *col = d->ctr_col;
+  const int32_t *id = d->ctr_id;
+  const uint64_t *val = nums->val;
+  const unsigned char *ok = nums->ok;
+  long long *lastrow = d->lastrow;
+  double *csum = pk->csum, v;
+  size_t j, i, ncol = d->nctr_col;
+  int k;
+
+  /* Every counter read by the split: each adds its value, and the first column of each counter
+   * counts the row (what lastrow does below, which later rows do not need from this one: their
+   * row numbers are higher). */
+  if (nums->sp.all_ok) {
+    for (j = 0; j < ncol; j++) {
+      csum[id[j]] += (double)(long long)val[col[j]];
+      pk->cn[id[j]] += d->ctr_first[j];
+    }
+    return 0;
+  }
+  for (j = 0; j < ncol; j++) {
+    int32_t c = id[j];
+    i = col[j];
+    if (ok[i]) {
+      v = (double)(long long)val[i];
+    } else {
+      if (rec->len[i] == 0)
+        continue;
+      k = quick_num(rec->f[i], rec->len[i], &v);
+      if (k != 1) {
+        if (k < 0) /* parsed again only to word the warning */
+          hp__fnum(x, rec, (int)i, x->p->counters.s[c], &v);
+        continue;
+      }
+    }
+    csum[c] += v;
+    if (lastrow[c] != row) {
+      lastrow[c] = row;
+      pk->cn[c]++;
+    }
+  }
+  return 0;
+}
+
 /* Adds the row's counters to kernel `kid`. */
 static int dispatch_counters(hp__pctx *x, dispatch_state *d, const hp__csv_rec *rec, row_nums nums,
                              uint32_t kid, long long row)
@@ -433,6 +482,8 @@ static int dispatch_counters(hp__pctx *x, dispatch_state *d, const hp__csv_rec *
     return HP_ENOMEM;
   pk = &p->pmc[kid];
   csum = pk->csum;
+  if (nums && rec->n == d->ncols)
+    return fast_counters(x, d, rec, nums, pk, row);
   for (j = 0; j < ncol && (i = col[j]) < rec->n; j++) {
     int32_t c = cid[i];
     if (nums && nums->ok[i]) {
@@ -468,22 +519,29 @@ static int dispatch_row(hp__pctx *x, dispatch_state *d, const hp__csv_rec *rec, 
   size_t n = 0;
   uint32_t kid = 0;
   long long row = ++p->rowseq;
-  int first, r;
+  int first, r, fast;
+  /* This row's name and resources are the row before's bytes (docs/internals/csv.md, "watched
+   * columns"), and that row was folded from the fast path too. */
+  int same = nums && nums->sp.watch_same && d->prev_ok && rec->n == d->ncols;
 
+  d->prev_ok = 0;
   if (rec->n != d->ncols)
     hp__check_width(x, rec, d->ncols);
-  if ((r = dispatch_kernel(x, d, rec, &name, &n, &kid)) != 0)
+  if ((r = dispatch_kernel(x, d, rec, same, &name, &n, &kid)) != 0)
     return r > 0 ? 0 : r;
   p->pmc[kid].records++;
   if ((r = dispatch_first(d, rec, nums, row, &first)) != 0)
     return r;
   p->pmc[kid].dispatches += first;
-  if (dispatch_props(&p->pmc[kid], kid, d, rec) ||
+  if (dispatch_props(&p->pmc[kid], kid, d, rec, same, &fast) ||
       dispatch_time(x, d, rec, nums, name, n, kid, first) ||
       dispatch_counters(x, d, rec, nums, kid, row))
     return HP_ENOMEM;
   if (d->seen.n && hp__recent_tick(&d->seen, row))
     return HP_ENOMEM;
+  d->prev_ok = nums != NULL && rec->n == d->ncols;
+  d->prev_kid = kid;
+  d->prev_props_fast = fast;
   return 0;
 }
 

@@ -58,16 +58,25 @@ enum {
   C_N
 };
 
-/* The frames last seen at each stack depth (stack_sq modulo FRAME_MEMO): a launch's rows repeat
- * the frames of the launches before it, so comparing the raw text with the one remembered spares
- * the hash, the lookup and the sanitising that frame_class and stack_frame would do again. */
+/* The frames last seen at each stack depth (stack_sq modulo FRAME_MEMO), FRAME_WAYS of them per
+ * depth: a launch's rows repeat the frames of the launches before it, so comparing the raw text
+ * with the ones remembered spares the hash, the lookup and the sanitising that frame_class and
+ * stack_frame would do again. Several per depth, because kernels launched from different places
+ * take turns (a PyTorch step's kernels), and one per depth would miss at every turn. */
 #define FRAME_MEMO 8
+#define FRAME_WAYS 4
 
 typedef struct frame_memo {
   hp__buf raw;   /* the frame as the file has it */
   hp__buf clean; /* sanitised, for a user frame */
   int cls;       /* frame_class's answer; -1 = nothing remembered */
+  int fid;       /* for a user frame: its id in stack_state.frames + 1; 0 = not kept there */
 } frame_memo;
+
+/* The kept user frames, interned: a launch keeps its best frame as an id (the entry's `flag`,
+ * id + 1) instead of its own copy, so that a launch whose frame the memo knows costs no
+ * allocation. Past this many distinct frames, launches keep copies (the entry's `s`). */
+#define FRAMES_MAX 65536
 
 /* One stack file being read. */
 typedef struct stack_state {
@@ -84,7 +93,9 @@ typedef struct stack_state {
   uint32_t kid;
   int have_kid;
   hp__fastrows fr; /* the fast path's arrays */
-  frame_memo memo[FRAME_MEMO];
+  frame_memo memo[FRAME_MEMO * FRAME_WAYS];
+  unsigned char memo_next[FRAME_MEMO]; /* the way each depth replaces next */
+  hp__strtab frames;                   /* the kept user frames (FRAMES_MAX) */
 } stack_state;
 
 /* A launch is finished: count it, with its first user frame (or "runtime-only"). */
@@ -92,7 +103,9 @@ static void stack_fin(void *ud, hp__recent_ent *e)
 {
   stack_state *st = ud;
 
-  if (hp__stack_origin(st->p, e->kid, e->s ? e->s : "runtime-only", e->first))
+  const char *frame = e->s ? e->s : e->flag ? st->frames.s[e->flag - 1] : "runtime-only";
+
+  if (hp__stack_origin(st->p, e->kid, frame, e->first))
     st->err = HP_ENOMEM;
 }
 
@@ -140,17 +153,23 @@ static int stack_launch(stack_state *st, const char *name, size_t nn, const char
   return 0;
 }
 
-/* frame_class for addr[0..an) at depth sq, with the sanitised text of a user frame in *clean. */
+/* frame_class for addr[0..an) at depth sq, with the memo entry that holds it (for a user frame:
+ * its sanitised text and id) in *out. */
 static int memo_class(stack_state *st, long long sq, const char *addr, size_t an,
-                      const hp__buf **clean)
+                      const frame_memo **out)
 {
   char buf[FRAME_MAX];
-  frame_memo *m = &st->memo[(unsigned long long)sq % FRAME_MEMO];
-  size_t sn;
+  size_t d = (size_t)((unsigned long long)sq % FRAME_MEMO), w, sn;
+  frame_memo *m = &st->memo[d * FRAME_WAYS];
 
-  *clean = &m->clean;
-  if (m->cls >= 0 && m->raw.len == an && memcmp(m->raw.data, addr, an) == 0)
-    return m->cls;
+  for (w = 0; w < FRAME_WAYS; w++, m++) {
+    *out = m;
+    if (m->cls >= 0 && m->raw.len == an && memcmp(m->raw.data, addr, an) == 0)
+      return m->cls;
+  }
+  m = &st->memo[d * FRAME_WAYS + st->memo_next[d]];
+  st->memo_next[d] = (unsigned char)((st->memo_next[d] + 1) % FRAME_WAYS);
+  *out = m;
   m->cls = -1;
   hp__buf_reset(&m->raw);
   hp__buf_reset(&m->clean);
@@ -163,6 +182,13 @@ static int memo_class(stack_state *st, long long sq, const char *addr, size_t an
   sn = hp__sanitize_frame(addr, an, buf, sizeof(buf));
   if (hp__buf_add(&m->clean, buf, sn))
     return HP_ENOMEM;
+  m->fid = 0;
+  if (st->frames.n < FRAMES_MAX) {
+    uint32_t id;
+    if (hp__strtab_intern(&st->frames, buf, sn, hp__hash(buf, sn), &id) < 0)
+      return HP_ENOMEM;
+    m->fid = (int)id + 1;
+  }
   m->cls = 0;
   return 0;
 }
@@ -174,7 +200,7 @@ static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp_
                        const hp__fastrows *nums)
 {
   const char *addr;
-  const hp__buf *clean;
+  const frame_memo *m;
   size_t an;
   long long sq = 0;
   int col = st->idx[C_SQ], cls;
@@ -187,14 +213,18 @@ static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp_
     sq = 0;
   /* The cheap test first: a frame deeper than the kept one cannot replace it, whatever its class,
    * so most rows of a launch need no look at their frame. */
-  if (e->s != NULL && sq >= e->a)
+  if ((e->s != NULL || e->flag) && sq >= e->a)
     return 0;
-  if ((cls = memo_class(st, sq, addr, an, &clean)) != 0)
+  if ((cls = memo_class(st, sq, addr, an, &m)) != 0)
     return cls < 0 ? cls : 0;
-  if ((copy = hp__strndup(clean->data ? clean->data : "", clean->len)) == NULL)
-    return HP_ENOMEM;
   free(e->s);
-  e->s = copy;
+  e->s = NULL;
+  e->flag = m->fid;
+  if (m->fid == 0) {
+    if ((copy = hp__strndup(m->clean.data ? m->clean.data : "", m->clean.len)) == NULL)
+      return HP_ENOMEM;
+    e->s = copy;
+  }
   e->a = sq;
   return 0;
 }
@@ -227,7 +257,7 @@ int hp__parse_stack(hp__pctx *x)
   int r;
 
   memset(&st, 0, sizeof(st));
-  for (i = 0; i < FRAME_MEMO; i++)
+  for (i = 0; i < FRAME_MEMO * FRAME_WAYS; i++)
     st.memo[i].cls = -1;
   st.p = x->p;
   hp__recent_init(&st.grp, HP__RECENT_WINDOW, stack_fin, &st);
@@ -256,10 +286,11 @@ int hp__parse_stack(hp__pctx *x)
   hp__buf_free(&st.prev_name);
   hp__buf_free(&st.prev_index);
   hp__fastrows_free(&st.fr);
-  for (i = 0; i < FRAME_MEMO; i++) {
+  for (i = 0; i < FRAME_MEMO * FRAME_WAYS; i++) {
     hp__buf_free(&st.memo[i].raw);
     hp__buf_free(&st.memo[i].clean);
   }
+  hp__strtab_free(&st.frames);
   if (r == 0 && st.err)
     r = st.err;
   return r < 0 ? r : 0;

@@ -1,7 +1,10 @@
 /*
  * The recent-key window (see recent.h), built so that nothing is ever rebuilt. Entries live in a
  * slab (`tab`, reused through a free list) and are found through an open-addressing table of
- * entry indices (`slot`), so growing the table moves 4-byte indices, not entries. The entries are
+ * entry indices (`slot`), so growing the table moves 8-byte slots, not entries. Each slot also
+ * holds the low half of its entry's hash, so that probing, growing and deleting read only the
+ * slots: the entries (80 bytes each, hundreds of KB in all) are loaded only for a likely match,
+ * where they were a cache miss per probe step before. The entries are
  * also chained in sweep order. Every `window` rows a sweep walks that chain once: a key not
  * touched since the cutoff is handed to the finish callback, deleted from the table (backward
  * shift, no tombstones) and its entry freed; a key still in use goes to the chain's end. So a key
@@ -11,6 +14,14 @@
  * The seed rebuilt the whole table (calloc, rehash of every live key) at every sweep, which cost a
  * quarter of the time of a kernel-stack file. The hashes of finished keys are kept in a second
  * bounded set, so that a key coming back after it was finished can be counted and reported.
+ *
+ * The sweep order is a ring of entry indices rather than a chain through the entries, so that a
+ * sweep reads it in order and loads the entries a few steps ahead instead of one cache miss
+ * after the other. The finished-key set (up to 4 MB) is touched in batches for the same reason:
+ * a sweep adds its finished keys' hashes after its walk, each slot loaded a few keys ahead, and
+ * the new keys since the last sweep are looked up in it at the next sweep (or at the end), all
+ * together. That gives the same answers as looking each up when it is added, because only a
+ * sweep changes the set, and the lookups are made before the sweep adds anything.
  */
 #include "profile/recent.h"
 #include "hprun.h"
@@ -113,14 +124,14 @@ static int done_has(const hp__recent *r, uint64_t h)
 static int slots_grow(hp__recent *r)
 {
   size_t ncap = r->slot_cap ? r->slot_cap * 2 : 256, i, k, mask = ncap - 1;
-  uint32_t *ns = calloc(ncap, sizeof(*ns));
+  uint64_t *ns = calloc(ncap, sizeof(*ns));
 
   if (ns == NULL)
     return HP_ENOMEM;
   for (i = 0; i < r->slot_cap; i++) {
     if (r->slot[i] == 0)
       continue;
-    for (k = (size_t)r->tab[r->slot[i] - 1].h & mask; ns[k]; k = (k + 1) & mask)
+    for (k = (size_t)(r->slot[i] >> 32) & mask; ns[k]; k = (k + 1) & mask)
       ;
     ns[k] = r->slot[i];
   }
@@ -136,10 +147,10 @@ static void slots_delete(hp__recent *r, uint32_t id)
 {
   size_t mask = r->slot_cap - 1, i, j, home;
 
-  for (i = (size_t)r->tab[id - 1].h & mask; r->slot[i] != id; i = (i + 1) & mask)
+  for (i = (size_t)r->tab[id - 1].h & mask; (uint32_t)r->slot[i] != id; i = (i + 1) & mask)
     ;
   for (j = (i + 1) & mask; r->slot[j]; j = (j + 1) & mask) {
-    home = (size_t)r->tab[r->slot[j] - 1].h & mask;
+    home = (size_t)(r->slot[j] >> 32) & mask;
     /* The entry at j may fill the hole at i when its home is not cyclically in (i, j]. */
     if (((j - home) & mask) >= ((j - i) & mask)) {
       r->slot[i] = r->slot[j];
@@ -147,6 +158,64 @@ static void slots_delete(hp__recent *r, uint32_t id)
     }
   }
   r->slot[i] = 0;
+}
+
+/* How far ahead the batched loops load. */
+#define AHEAD 8
+
+/* Looks up the pending new keys (r->pend) in the finished-key set: first the filter for all of
+ * them, keeping those it lets through, then the set for those. */
+static void pend_resolve(hp__recent *r)
+{
+  size_t i, k = 0, n = r->pend_n, mask = r->done_cap - 1;
+  uint64_t *h = r->pend;
+
+  r->pend_n = 0;
+  if (n == 0 || r->done_cap == 0)
+    return;
+  if (r->done_bits) {
+    for (i = 0; i < n; i++) {
+      if (i + AHEAD < n)
+        prefetch(&r->done_bits[done_bit(h[i + AHEAD]) >> 6]);
+      if (r->done_bits[done_bit(h[i]) >> 6] & ((uint64_t)1 << (done_bit(h[i]) & 63)))
+        h[k++] = h[i];
+    }
+    n = k;
+  }
+  for (i = 0; i < n; i++) {
+    if (i + AHEAD < n)
+      prefetch(&r->done[(size_t)h[i + AHEAD] & mask]);
+    for (k = (size_t)h[i] & mask; r->done[k]; k = (k + 1) & mask)
+      if (r->done[k] == h[i]) {
+        r->reappeared++;
+        break;
+      }
+  }
+}
+
+/* Notes new key h for the reappearance check: at once when the finished set is empty (nothing
+ * to find) or the pending list cannot grow, else at the next pend_resolve. */
+static void pend_add(hp__recent *r, uint64_t h)
+{
+  if (r->done_cap == 0)
+    return;
+  if (r->pend_n == r->pend_cap) {
+    size_t ncap = r->pend_cap ? r->pend_cap * 2 : 1024;
+    uint64_t *np = realloc(r->pend, ncap * sizeof(*np));
+    if (np == NULL) {
+      r->reappeared += done_has(r, h);
+      return;
+    }
+    r->pend = np;
+    r->pend_cap = ncap;
+  }
+  r->pend[r->pend_n++] = h;
+}
+
+long long hp__recent_reappeared(hp__recent *r)
+{
+  pend_resolve(r);
+  return r->reappeared;
 }
 
 /* Whether the entry's key lives in its kbuf (decided by length, as pointers into the slab move). */
@@ -190,14 +259,32 @@ static void ent_release(hp__recent *r, uint32_t id)
   r->free_head = id;
 }
 
-static void chain_append(hp__recent *r, uint32_t id)
+/* Room in the ring for one more entry than n: doubled, its entries moved to the front in order.
+ * Returns 0 or HP_ENOMEM. */
+static int ring_room(hp__recent *r)
 {
-  r->tab[id - 1].next = 0;
-  if (r->tail)
-    r->tab[r->tail - 1].next = id;
-  else
-    r->head = id;
-  r->tail = id;
+  size_t ncap, i;
+  uint32_t *nq;
+
+  if (r->n + 1 <= r->qcap)
+    return 0;
+  ncap = r->qcap ? r->qcap * 2 : 256;
+  if ((nq = malloc(ncap * sizeof(*nq))) == NULL)
+    return HP_ENOMEM;
+  for (i = 0; i < r->n; i++)
+    nq[i] = r->q[(r->qhead + i) & (r->qcap - 1)];
+  free(r->q);
+  r->q = nq;
+  r->qcap = ncap;
+  r->qhead = 0;
+  return 0;
+}
+
+/* Puts entry `id` at the end of the sweep order, as entry number n of the ring (the caller counts
+ * it). There is room: ring_room made it, or the sweep took an entry off the front. */
+static void ring_push(hp__recent *r, uint32_t id)
+{
+  r->q[(r->qhead + r->n) & (r->qcap - 1)] = id;
 }
 
 int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, long long row,
@@ -208,15 +295,13 @@ int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, 
   uint32_t id;
   hp__recent_ent *e;
 
-  /* The finished-key filter is looked up only for a new key: start loading its word now, while
-   * the table is probed. */
-  if (r->done_bits)
-    prefetch(&r->done_bits[done_bit(h) >> 6]);
   if ((r->n + 1) * 2 > r->slot_cap && slots_grow(r))
     return HP_ENOMEM;
   mask = r->slot_cap - 1;
   for (k = (size_t)h & mask; r->slot[k]; k = (k + 1) & mask) {
-    e = &r->tab[r->slot[k] - 1];
+    if ((uint32_t)(r->slot[k] >> 32) != (uint32_t)h)
+      continue;
+    e = &r->tab[(uint32_t)r->slot[k] - 1];
     if (e->h == h && e->kid == kid && e->klen == klen && memcmp(e->key, key, klen) == 0) {
       e->last = row;
       *out = e;
@@ -224,7 +309,7 @@ int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, 
       return 0;
     }
   }
-  if ((id = ent_alloc(r)) == 0)
+  if (ring_room(r) || (id = ent_alloc(r)) == 0)
     return HP_ENOMEM;
   e = &r->tab[id - 1];
   e->klen = (uint32_t)klen;
@@ -244,41 +329,61 @@ int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, 
   e->a = 0;
   e->s = NULL;
   e->flag = 0;
-  r->slot[k] = id;
-  chain_append(r, id);
+  r->slot[k] = (uint64_t)(uint32_t)h << 32 | id;
+  ring_push(r, id);
   r->n++;
-  if (done_has(r, h))
-    r->reappeared++;
+  pend_add(r, h);
   *out = e;
   *added = 1;
   return 0;
 }
 
-/* Finishes every entry last touched before `cutoff`, in one walk of the chain. */
+/* Adds the hashes of the keys a sweep finished to the finished-key set, in the order they were
+ * finished (which decides the ones kept once the set is full), each slot loaded a few ahead. */
+static void gone_add(hp__recent *r, size_t ngone)
+{
+  size_t i;
+
+  for (i = 0; i < ngone; i++) {
+    if (i + AHEAD < ngone && r->done_cap)
+      prefetch(&r->done[(size_t)r->gone[i + AHEAD] & (r->done_cap - 1)]);
+    done_add(r, r->gone[i]);
+  }
+}
+
+/* Finishes every entry last touched before `cutoff`, in one walk of the ring: each entry is taken
+ * off the front and either finished or put back at the end. */
 static void sweep(hp__recent *r, long long cutoff)
 {
-  size_t todo = r->n;
+  size_t todo = r->n, ngone = 0, mask = r->qcap - 1;
+  int batch;
   uint32_t id;
 
-  while (todo-- > 0 && (id = r->head) != 0) {
-    hp__recent_ent *e = &r->tab[id - 1];
-    r->head = e->next;
-    /* The next entry's finished-set slot, loading while this one is handled. */
-    if (r->head && r->done_cap)
-      prefetch(&r->done[(size_t)r->tab[r->head - 1].h & (r->done_cap - 1)]);
-    if (r->head == 0)
-      r->tail = 0;
+  pend_resolve(r); /* before this sweep adds to the finished set */
+  batch = hp__grow((void **)&r->gone, &r->gone_cap, todo + 1, sizeof(*r->gone)) == 0;
+  while (todo-- > 0) {
+    hp__recent_ent *e;
+    id = r->q[r->qhead & mask];
+    r->qhead++;
+    r->n--;
+    if (todo > AHEAD)
+      prefetch(&r->tab[r->q[(r->qhead + AHEAD) & mask] - 1]);
+    e = &r->tab[id - 1];
     if (e->last >= cutoff) {
-      chain_append(r, id);
+      ring_push(r, id);
+      r->n++;
       continue;
     }
     if (r->fin)
       r->fin(r->ud, e);
-    done_add(r, e->h);
+    if (batch)
+      r->gone[ngone++] = e->h;
+    else
+      done_add(r, e->h);
     slots_delete(r, id);
     ent_release(r, id);
-    r->n--;
   }
+  gone_add(r, ngone);
   r->epoch++;
 }
 
@@ -293,12 +398,13 @@ int hp__recent_tick(hp__recent *r, long long row)
 
 void hp__recent_finish(hp__recent *r)
 {
-  uint32_t id;
+  size_t i;
 
+  pend_resolve(r);
   /* In sweep order; the results are sums and counts, and ties between origins are broken by row
    * numbers, so the order does not matter. */
-  for (id = r->head; id != 0; id = r->tab[id - 1].next) {
-    hp__recent_ent *e = &r->tab[id - 1];
+  for (i = 0; i < r->n; i++) {
+    hp__recent_ent *e = &r->tab[r->q[(r->qhead + i) & (r->qcap - 1)] - 1];
     if (r->fin)
       r->fin(r->ud, e);
     if (!key_inline(e))
@@ -309,10 +415,16 @@ void hp__recent_finish(hp__recent *r)
   free(r->slot);
   free(r->done);
   free(r->done_bits);
+  free(r->q);
+  free(r->pend);
+  free(r->gone);
+  r->q = NULL;
+  r->pend = r->gone = NULL;
+  r->qcap = r->qhead = r->pend_n = r->pend_cap = r->gone_cap = 0;
   r->tab = NULL;
   r->slot = NULL;
   r->done = NULL;
   r->done_bits = NULL;
   r->cap = r->n = r->done_cap = r->done_n = r->slot_cap = r->used = 0;
-  r->head = r->tail = r->free_head = 0;
+  r->free_head = 0;
 }

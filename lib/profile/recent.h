@@ -24,8 +24,8 @@ typedef struct hp__recent_ent {
   long long a;           /* payload: stacks keep the best frame's stack_sq here */
   char *s;               /* payload: an owned string (stacks: the best user frame) */
   int flag;              /* payload: e.g. "this launch already has a duration" */
-  uint32_t next; /* the next entry in sweep order (index + 1; 0 = none), or on the free list */
-  char kbuf[20]; /* short keys live here (key points at it), sparing a malloc per key */
+  uint32_t next;         /* on the free list: the next free entry (index + 1; 0 = none) */
+  char kbuf[20];         /* short keys live here (key points at it), sparing a malloc per key */
 } hp__recent_ent;
 
 typedef void (*hp__recent_fin)(void *ud, hp__recent_ent *e);
@@ -39,14 +39,24 @@ typedef struct hp__recent {
   unsigned long long epoch; /* bumped by every sweep: entry pointers from before are stale */
   uint64_t *done;           /* hashes of finished keys (bounded), to notice a key coming back */
   size_t done_cap, done_n;
-  long long reappeared; /* new keys whose hash was among the finished ones */
-  uint32_t *slot;       /* the hash table: entry index + 1 per slot, 0 = empty */
+  long long reappeared; /* new keys whose hash was among the finished ones (exact after
+                           hp__recent_finish or hp__recent_reappeared; see pend) */
+  uint64_t *slot;       /* the hash table: per slot the entry's index + 1 in the low 32 bits and
+                           its hash's low 32 bits above them; 0 = empty */
   size_t slot_cap;      /* a power of two, at least twice n */
-  uint32_t head, tail;  /* sweep order: entries in order of insertion or last sweep (index + 1) */
+  uint32_t *q;          /* sweep order, a ring: entries (index + 1) in order of insertion or last
+                           sweep, q[(qhead + i) & (qcap - 1)] for i < n */
+  size_t qcap, qhead;   /* qcap: a power of two above n, or 0 */
   uint32_t free_head;   /* unused entries of tab (index + 1) */
   size_t used;          /* entries of tab ever handed out */
   uint64_t *done_bits;  /* a one-bit-per-hash filter of `done` (256 KB): most new keys are told
                            apart without a cache miss in the 4 MB set */
+  uint64_t *pend;       /* hashes of the keys added since the last sweep, not yet looked up in
+                           `done` (which only a sweep changes): looked up together, so that their
+                           cache misses overlap */
+  size_t pend_n, pend_cap;
+  uint64_t *gone; /* the hashes one sweep finishes, added to `done` after its walk */
+  size_t gone_cap;
 } hp__recent;
 
 /* The window every parser uses, in rows. */
@@ -62,5 +72,7 @@ int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, 
 int hp__recent_tick(hp__recent *r, long long row);
 /* Finishes every key (end of file) and frees everything. */
 void hp__recent_finish(hp__recent *r);
+/* The count of keys that came back after they were finished, so far. */
+long long hp__recent_reappeared(hp__recent *r);
 
 #endif /* HPRUN_PROFILE_RECENT_H */

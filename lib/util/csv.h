@@ -109,6 +109,51 @@ enum {
 int hp__csv_split_line(const char *s, size_t n, const unsigned char *kind, size_t ncols,
                        hp__csv_rec *rec, uint64_t *val, unsigned char *ok);
 
+/* hp__csv_split_line for a caller that splits many lines with the same kinds (the parsers' fast
+ * path): the columns it keeps are listed once, so that a line costs nothing per left-out column,
+ * and the last line's layout (where each field starts and ends) is kept, so that a line whose ','
+ * and '"' fall where the last one's did is not split again. The state is the caller's: init
+ * (kind must stay valid while it is used; HP_ENOMEM), free (accepts a zeroed or freed one).
+ * hp__csv_split_fast gives the same results as hp__csv_split_line. */
+typedef struct hp__csv_splitter {
+  const unsigned char *kind;
+  size_t ncols;
+  uint32_t *cols; /* the TEXT columns, then the NUM ones */
+  size_t ntext, nnum;
+  uint32_t *off, *len;     /* per entry of cols: where the last layout's field is, and its length */
+  uint32_t *ends;          /* ncols + 1: ends[0] = UINT32_MAX, ends[c + 1] = where column c ends */
+  uint64_t cm[16], qm[16]; /* the last layout's ',' and '"' masks */
+  size_t nw;               /* their words; 0 = no layout kept */
+  const size_t *lens_at;   /* the rec->len array the last layout's lengths were written to */
+  int all_ok; /* after a 1 from hp__csv_split_fast: every NUM column's ok is 1 (0: unknown) */
+  /* The last layout's AVX2 number lanes (lib/util/csv_lanes.c): per lane the offset of its 8
+   * bytes and their shift and value; per NUM entry how it is read (csv_digits.h). */
+  uint32_t *lane_off;
+  uint64_t *lane_shift, *lane_val;
+  uint32_t *lane_plan; /* per NUM entry, 4 words: its column, offset, length, first lane */
+  size_t lane_cols[3]; /* entries of lane_plan: short ones, then + long ones, then all */
+  size_t nlanes;
+  /* Watched columns (lib/util/csv_watch.c): watch[c] is set by the caller (ncols entries, zeroed
+   * by init) for the kept columns it wants compared with the line split before. After a 1 from
+   * hp__csv_split_fast, watch_same is 1 when the last call also returned 1, the line is laid out
+   * like that one and every watched field holds that line's bytes; else 0. */
+  unsigned char *watch;
+  int watching; /* the caller sets it when it sets any watch[c]: without it nothing is compared */
+  int watch_same;
+  uint64_t wmask[16]; /* the watched bytes of the layout */
+  char *prev;         /* the last masked line's watched 64-byte blocks (16 * 64 bytes) */
+  size_t prev_nw;     /* its blocks; 0 = none */
+} hp__csv_splitter;
+
+int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_t ncols);
+void hp__csv_splitter_free(hp__csv_splitter *sp);
+int hp__csv_split_fast(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_rec *rec,
+                       uint64_t *val, unsigned char *ok);
+/* The split's vector level: 1 = AVX2 (masks and number lanes), 0 = SSE2 (or portable C off
+ * x86-64); -1 = what the CPU has, which the first split picks by itself. Never more than the CPU
+ * has. Sets it and returns the previous one (-1: not picked yet): for tests, which run both. */
+int hp__csv_simd(int level);
+
 /* The buffer's current capacity (for tests: it must not grow with the file). */
 size_t hp__csv_bufcap(const hp__csv *c);
 /* Bytes consumed so far (for throughput figures). */

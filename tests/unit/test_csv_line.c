@@ -1,9 +1,13 @@
 /*
- * Unit tests for the CSV reader's fast path (lib/util/csv_line.c, hp__csv_next_raw in csv.c): a
- * line that hp__csv_split_line takes must give the very fields hp__csv_next gives for it, and the
- * values of its numeric columns must be the ones hp__parse_ll gives. Checked on hand-picked lines
- * (quotes, empty fields, CRs, 0 to 20 digits) and on 30,000 random lines from an alphabet of
- * delimiters, quotes, digits and spaces, short and long (both of the split's walks).
+ * Unit tests for the CSV reader's fast path (lib/util/csv_line.c, csv_lanes.c, hp__csv_next_raw in
+ * csv.c): a line that hp__csv_split_line takes must give the very fields hp__csv_next gives for
+ * it, and the values of its numeric columns must be the ones hp__parse_ll gives. Checked on
+ * hand-picked lines (quotes, empty fields, CRs, 0 to 20 digits), on 30,000 random lines from an
+ * alphabet of delimiters, quotes, digits and spaces, short and long (both of the split's walks),
+ * with every column kept as text, read as a number, or a mix with left-out columns, and on runs
+ * of PMC-like lines through one splitter (hp__csv_split_fast), most of them laid out like the one
+ * before (the kept layout) and some not. Every test runs twice: with the AVX2 code (masks, number
+ * lanes) where the CPU has it, and with the SSE2 one (hp__csv_simd).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,22 +35,38 @@ static void count_warn(void *ud, long line, const char *msg)
   nwarn++;
 }
 
-/* Splits `line` (one line, no newline) through the fast path with `ncols` columns, every one of
- * them numeric when `num`, and compares with hp__csv_next on the same input. Returns what the
- * split returned. */
-static int compare_line(const char *line, size_t ncols, int num)
+/* The kind of column i: every one text (num 0), every one a number (1), or a mix of the three
+ * kinds, some columns left out (2). */
+static unsigned char kind_of(int num, size_t i)
+{
+  static const unsigned char mix[] = {HP__CSV_NUM, HP__CSV_TEXT, HP__CSV_NUM, HP__CSV_SKIP,
+                                      HP__CSV_NUM};
+
+  return num == 0 ? HP__CSV_TEXT : num == 1 ? HP__CSV_NUM : mix[i % 5];
+}
+
+/* Splits `line` (one line, no newline) through the fast path with `ncols` columns of kinds
+ * kind_of(num, i), by hp__csv_split_line, or by hp__csv_split_fast with `sp` when it is not NULL
+ * (its kinds must be those), into `len` (the caller's array, or a fresh one when NULL), and
+ * compares with hp__csv_next on the same input. Returns what the split returned. */
+/* The columns test_layouts_kept_and_changed watches, and their fields of the last line split. */
+static const size_t watched[] = {1, 2, 4};
+static char watched_was[3][128];
+
+static int compare_with(const char *line, size_t ncols, int num, hp__csv_splitter *sp, size_t *lens)
 {
   hp__csv *fast, *slow;
   hp__csv_rec rec, ref;
   char *f[MAXC];
-  size_t len[MAXC], n, i;
+  size_t own[MAXC], *len = lens ? lens : own, n, i;
   uint64_t val[MAXC];
   unsigned char ok[MAXC], kind[MAXC];
   const char *s;
   long lno;
   int r, split;
 
-  memset(kind, num ? HP__CSV_NUM : HP__CSV_TEXT, sizeof(kind));
+  for (i = 0; i < MAXC; i++)
+    kind[i] = kind_of(num, i);
   assert_int_equal(hp__csv_open_mem(&fast, line, strlen(line), "f.csv", NULL), 0);
   assert_int_equal(hp__csv_open_mem(&slow, line, strlen(line), "s.csv", NULL), 0);
   hp__csv_set_warn(slow, count_warn, NULL);
@@ -54,7 +74,10 @@ static int compare_line(const char *line, size_t ncols, int num)
   assert_int_equal(r, 1);
   rec.f = f;
   rec.len = len;
-  split = n > 0 && hp__csv_split_line(s, n, kind, ncols, &rec, val, ok);
+  if (sp)
+    split = n > 0 && hp__csv_split_fast(sp, s, n, &rec, val, ok);
+  else
+    split = n > 0 && hp__csv_split_line(s, n, kind, ncols, &rec, val, ok);
   nwarn = 0;
   r = hp__csv_next(slow, &ref);
   if (split) {
@@ -63,9 +86,11 @@ static int compare_line(const char *line, size_t ncols, int num)
     assert_int_equal(rec.n, ref.n);
     for (i = 0; i < ref.n; i++) {
       long long want;
+      if (kind[i] == HP__CSV_SKIP)
+        continue;
       assert_int_equal(len[i], ref.len[i]);
       assert_memory_equal(f[i], ref.f[i], len[i]);
-      if (!num || !ok[i])
+      if (kind[i] != HP__CSV_NUM || !ok[i])
         continue;
       /* Only plain digits are taken, and their value is exactly hp__parse_ll's. */
       assert_true(len[i] >= 1 && len[i] <= 19 && strspn(ref.f[i], "0123456789") == len[i]);
@@ -73,13 +98,31 @@ static int compare_line(const char *line, size_t ncols, int num)
       assert_int_equal((long long)val[i], want);
     }
     /* And every plain-digit field of an unquoted line is taken. */
-    for (i = 0; num && !strchr(line, '"') && i < ref.n; i++)
-      if (len[i] >= 1 && len[i] <= 16 && strspn(ref.f[i], "0123456789") == len[i])
+    for (i = 0; !strchr(line, '"') && i < ref.n; i++)
+      if (kind[i] == HP__CSV_NUM && len[i] >= 1 && len[i] <= 16 &&
+          strspn(ref.f[i], "0123456789") == len[i])
         assert_true(ok[i]);
+    /* all_ok says that every numeric column is a number, and nothing else. */
+    if (sp && sp->all_ok)
+      for (i = 0; i < ref.n; i++)
+        assert_true(kind[i] != HP__CSV_NUM || ok[i]);
+    /* watch_same says that the watched fields are the last line's. */
+    for (i = 0; sp && sp->watch[watched[0]] && i < 3; i++) {
+      char now[128];
+      snprintf(now, sizeof(now), "%.*s", (int)ref.len[watched[i]], ref.f[watched[i]]);
+      if (sp->watch_same)
+        assert_string_equal(now, watched_was[i]);
+      memcpy(watched_was[i], now, sizeof(now));
+    }
   }
   hp__csv_free(fast);
   hp__csv_free(slow);
   return split;
+}
+
+static int compare_line(const char *line, size_t ncols, int num)
+{
+  return compare_with(line, ncols, num, NULL, NULL);
 }
 
 static void test_plain_lines_split(void **state)
@@ -100,6 +143,8 @@ static void test_plain_lines_split(void **state)
   /* A quote inside an unquoted field is data; the split may leave such a line to the reader. */
   compare_line("ab\"c,d", 2, 0);
   assert_int_equal(compare_line("\"vector_add(float const*, float*, int)\",0,256", 3, 1), 1);
+  /* Text, numbers and left-out columns together; a quoted number is no number. */
+  assert_int_equal(compare_line("12,\"k(a, b)\",\"34\",x,123456789012,7,8", 7, 2), 1);
 }
 
 static void test_other_lines_go_to_the_reader(void **state)
@@ -181,10 +226,57 @@ static void test_random_lines_agree(void **state)
     want = commas + rnd(3);
     if (want == 0 || want >= MAXC)
       continue;
-    took += compare_line(line, want, (int)rnd(2));
+    took += compare_line(line, want, (int)rnd(3));
   }
   /* The fast path took a fair share of them, so the comparisons above were not vacuous. */
   assert_true(took > 2000);
+}
+
+/* Runs of PMC-like lines through one splitter: mostly the layout of the line before with other
+ * digits (the kept layout), now and then a number one digit longer, a field quoted, a doubled
+ * quote (not plain), another field count, or the caller's length array swapped. */
+static void test_layouts_kept_and_changed(void **state)
+{
+  unsigned char kind[MAXC];
+  size_t lens_a[MAXC], lens_b[MAXC], i;
+  hp__csv_splitter sp;
+  char line[512];
+  int t, took = 0, sames = 0;
+
+  (void)state;
+  for (i = 0; i < MAXC; i++)
+    kind[i] = kind_of(2, i);
+  assert_int_equal(hp__csv_splitter_init(&sp, kind, 12), 0);
+  for (i = 0; i < 3; i++)
+    sp.watch[watched[i]] = 1;
+  sp.watching = 1;
+  for (t = 0; t < 6000; t++) {
+    unsigned change = rnd(40);
+    /* The line before again, after one the split took: seen as the same. */
+    if (change == 9 && took > 0 && sp.nw > 0) {
+      assert_int_equal(compare_with(line, 12, 2, &sp, lens_a), 1);
+      assert_int_equal(sp.watch_same, 1);
+      continue;
+    }
+    unsigned long long id = 1000000 + (unsigned long long)t, ts = 5000000000000ULL + 1481ULL * t;
+    /* another name of the same length now and then, and a 0 or 1: new bytes, same layout */
+    const char *name = change == 1 ? "\"k(a, \"\"b\"\")\""
+        : change == 10             ? "\"vector_sub(float const*, int)\""
+                                   : "\"vector_add(float const*, int)\"";
+    snprintf(line, sizeof(line), "%llu,%s,%d,%s%u%s,%s,%u,%llu,%llu,%u,%u,%s%u,%u", id, name,
+             change == 11, change == 2 ? "\"" : "", 1000 + (unsigned)(t % 120),
+             change == 2 ? "\"" : "", change == 3 ? "12345678" : "1234567",
+             256 + rnd(3) * (change == 4 ? 1000 : 1), ts, ts + 1000 + rnd(9), rnd(10),
+             change == 5 ? 99999999u : 16384u, change == 6 ? "x" : "", rnd(100), 7u);
+    if (change == 7)
+      strcat(line, ",extra");
+    took += compare_with(line, 12, 2, &sp, change == 8 ? lens_b : lens_a);
+    sames += sp.watch_same;
+  }
+  assert_true(took > 5000);
+  assert_true(sames > 1000); /* lines with the line before's watched fields were seen as such */
+  hp__csv_splitter_free(&sp);
+  hp__csv_splitter_free(&sp); /* a freed splitter may be freed again */
 }
 
 static void test_raw_line_limits(void **state)
@@ -219,7 +311,16 @@ int main(void)
       cmocka_unit_test(test_other_lines_go_to_the_reader),
       cmocka_unit_test(test_long_lines_both_walks),
       cmocka_unit_test(test_random_lines_agree),
+      cmocka_unit_test(test_layouts_kept_and_changed),
       cmocka_unit_test(test_raw_line_limits),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  int r;
+
+  /* The CPU's own level first (AVX2 on the development machine), then SSE2. */
+  hp__csv_simd(-1);
+  printf("vector level %d\n", hp__csv_simd(-1));
+  r = cmocka_run_group_tests(tests, NULL, NULL);
+  hp__csv_simd(0);
+  printf("vector level %d\n", hp__csv_simd(0));
+  return r | cmocka_run_group_tests(tests, NULL, NULL);
 }

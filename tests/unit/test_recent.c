@@ -162,13 +162,17 @@ static void test_matches_model(void **state)
       assert_int_equal(hp__recent_tick(&r, row), 0);
       check_sets();
       assert_int_equal(r.n, model_live(&m));
-      assert_int_equal(r.reappeared, m.reappeared);
+      /* Asked at every row in the first two rounds; in the others only now and then, so that
+       * many new keys wait for their look-up in the finished set together (recent.c's pend). */
+      if (seedi < 2 || row % 97 == 0)
+        assert_int_equal(hp__recent_reappeared(&r), m.reappeared);
     }
     if (seedi == 3)
       assert_true(m.reappeared > 0); /* keys did come back after being finished */
     model_finish_before(&m, (long long)1 << 62);
     hp__recent_finish(&r);
     check_sets();
+    assert_int_equal(r.reappeared, m.reappeared); /* exact after the finish */
   }
 }
 
