@@ -13,6 +13,14 @@
  * f <= 22 (one correctly rounded division of two exact doubles: Clinger's fast path, the double
  * strtod returns). Everything else, and any other case, goes to hp__parse_num.
  * tests/unit/test_ncu_num.c compares the two, and strtod, on generated and edge inputs.
+ *
+ * hp__ncu_num16 is the same reader without a loop over the bytes, for CPUs with AVX2 (ncu_isa.h)
+ * and fields with 16 bytes readable from their start: the loops above end at a different byte in
+ * every field, and on a PyTorch capture (~190 changed numbers a row) their mispredicted ends cost
+ * more than the reading. It classifies the 16 bytes at once (digits, commas, the point), checks the
+ * shape against the rules above with bit masks, moves the digits into place with one shuffle from
+ * a table chosen by the shape (the point's place, the fraction's length, commas or not) and
+ * converts 16 digits with three multiply-adds. Every shape it does not take goes to hp__ncu_num.
  */
 #ifndef HPRUN_PROFILE_NCU_NUM_H
 #define HPRUN_PROFILE_NCU_NUM_H
@@ -85,5 +93,71 @@ static HP__NCU_INLINE int hp__ncu_num(const char *s, size_t n, double *out)
 slow:
   return hp__parse_num(s, n, out);
 }
+
+/* The vector reader's tables (ncu_num.c): the digit shuffle of each shape, at
+ * [commas * 256 + (point - 1) * 16 + fraction digits], and the comma mask an integer part of E
+ * bytes must have, at [E]. hp__ncu_num_init builds them, once per process (thread-safe); call it
+ * before hp__ncu_num16. */
+extern uint8_t hp__ncu_num_shuf[512][16];
+extern uint16_t hp__ncu_num_commas[17];
+void hp__ncu_num_init(void);
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#define HP__NCU_NUM16 1
+#define HP__NCU_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
+
+/* hp__ncu_num(s, n, out) where s[0..16) may be read whatever n is. AVX2 CPUs only. */
+static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16(const char *s, size_t n, double *out)
+{
+  static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                               1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  __m128i x, d, v;
+  unsigned lm, dm, cm, pm, e, f;
+  uint64_t m;
+
+  if (n - 1 >= 16)
+    return hp__ncu_num(s, n, out);
+  x = _mm_loadu_si128((const __m128i *)(const void *)s);
+  d = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+  lm = (1u << n) - 1u;
+  dm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)) & lm;
+  cm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(','))) & lm;
+  pm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('.'))) & lm;
+  /* Digits, commas and at most one point, a digit first; the point not last. */
+  e = pm ? (unsigned)__builtin_ctz(pm) : (unsigned)n;
+  f = pm ? (unsigned)n - e - 1 : 0;
+  if ((dm | cm | pm) != lm || (pm & (pm - 1)) || !(dm & 1) || (pm && f == 0))
+    return hp__ncu_num(s, n, out);
+  /* Commas only before the point, exactly where groups of three put them. */
+  if (cm && cm != hp__ncu_num_commas[e])
+    return hp__ncu_num(s, n, out);
+  v = _mm_shuffle_epi8(
+      d,
+      _mm_loadu_si128(
+          (const __m128i *)(const void *)hp__ncu_num_shuf[(cm ? 256 : 0) + (e - 1) * 16 + f]));
+  v = _mm_maddubs_epi16(v, _mm_set1_epi16(0x010a));
+  v = _mm_madd_epi16(v, _mm_set1_epi32(0x00010064));
+  v = _mm_packs_epi32(v, v);
+  v = _mm_madd_epi16(v, _mm_set1_epi32(0x00012710));
+  m = (uint64_t)(uint32_t)_mm_cvtsi128_si32(v) * 100000000u +
+      (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(v, 4));
+  if (f == 0) {
+    *out = (double)m;
+    return 1;
+  }
+#if FLT_EVAL_METHOD == 0
+  if (m <= ((uint64_t)1 << 53)) {
+    *out = (double)m / p10[f];
+    return 1;
+  }
+#endif
+  return hp__ncu_num(s, n, out);
+}
+
+/* hp__ncu_num16 as a function, for tests (they are not compiled for AVX2). */
+int hp__ncu_num16_call(const char *s, size_t n, double *out);
+#endif
 
 #endif /* HPRUN_PROFILE_NCU_NUM_H */
