@@ -146,17 +146,143 @@ static void build(hp__ncu_fold *fo, size_t width)
   }
 }
 
-#include "profile/ncu_fold_update.h"
+/* ---------------------------------------------------------------------------------------------- */
+/* A row's changed fields, in batches: first every number of the batch is read, then (AVX2) the
+ * divisions that finish them are made one after another, then the fold takes them in column
+ * order. Read one field at a time, each number's chain (its bytes, the digit shuffle, three
+ * multiply-adds, the conversion and the division: ~50 cycles) left the CPU little else to overlap
+ * it with; in a loop of their own the divisions follow each other at the divider's pace. */
+
+/* Fields per batch: the batch's arrays are on the stack. */
+#define BATCH 64
+
+typedef struct batch {
+  uint32_t col[BATCH]; /* the field's column */
+  int k[BATCH];        /* hp__parse_num's answer */
+  double v[BATCH];
+} batch;
+
+/* The fold's part of a batch: a live column whose value changes first adds what it had pending,
+ * then takes the new value. Returns 1 when the list must be rebuilt (a field turned from a number
+ * into text or back), 0, or HP_ENOMEM. What stays the same over the loop is in locals, the
+ * kernel's sums too: the stores into the sums could otherwise alias the fold's fields (rows is a
+ * long long, as the counts are) and force reloads. */
+static inline int fold_batch(hp__ncu_fold *fo, hp_profile *p, const batch *b, size_t cnt)
+{
+  hp__ncu_col *col = fo->col, *c;
+  long long rows = fo->rows, r;
+  uint32_t kid = fo->kid;
+  hp__ncu_kernel *nk = fo->pending ? &p->ncu[kid] : NULL;
+  double *msum = nk ? nk->msum : NULL;
+  long long *mn = nk ? nk->mn : NULL;
+  size_t ncap = nk ? nk->ncap : 0, t;
+  int was, rebuild = 0;
+
+  for (t = 0; t < cnt; t++) {
+    c = &col[b->col[t]];
+    /* Nothing is pending on the first row after a flush: nk is NULL then. */
+    if ((was = c->live) && nk) {
+      r = rows - c->since;
+      if (r == 1 && (size_t)c->mid < ncap) {
+        msum[c->mid] += c->v;
+        mn[c->mid]++;
+      } else {
+        if (add_copies_slow(p, kid, (uint32_t)c->mid, c->v, r))
+          return HP_ENOMEM;
+        msum = nk->msum; /* it may have grown the sums */
+        mn = nk->mn;
+        ncap = nk->ncap;
+      }
+      c->since = rows;
+    }
+    c->k = b->k[t];
+    c->v = b->v[t];
+    rebuild |= was != (b->k[t] > 0);
+  }
+  return rebuild;
+}
+
+/* The metric fields among chg[*j..], up to BATCH of them, into b's columns; *j moves past them.
+ * Returns how many. */
+static inline size_t batch_cols(const hp__ncu_fold *fo, batch *b, size_t width, const uint32_t *chg,
+                                size_t nchg, size_t *j)
+{
+  size_t cnt = 0, t, i;
+
+  for (t = *j; t < nchg && cnt < BATCH; t++)
+    if ((i = chg[t]) < width && fo->mids[i] >= 0)
+      b->col[cnt++] = (uint32_t)i;
+  *j = t;
+  return cnt;
+}
+
+/* Parses the changed fields (a field not listed is not read) and folds them. Returns 1 when the
+ * list must be rebuilt, 0, or HP_ENOMEM. */
+static int update(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec, size_t width,
+                  const uint32_t *chg, size_t nchg)
+{
+  batch b;
+  size_t j = 0, cnt, t;
+  int r, rebuild = 0;
+
+  while ((cnt = batch_cols(fo, &b, width, chg, nchg, &j)) > 0) {
+    for (t = 0; t < cnt; t++)
+      b.k[t] = hp__ncu_num(rec->f[b.col[t]], rec->len[b.col[t]], &b.v[t]);
+    if ((r = fold_batch(fo, p, &b, cnt)) < 0)
+      return r;
+    rebuild |= r;
+  }
+  return rebuild;
+}
+
 #if defined(HP__NCU_NUM16)
-#define UPDATE_AVX2 1
-#include "profile/ncu_fold_update.h"
-#undef UPDATE_AVX2
+/* update() on AVX2 CPUs: fields whose 16 bytes lie before `lim` are read by hp__ncu_num16_m,
+ * and their divisions made in a loop of their own. */
+static HP__NCU_AVX2 int update_avx2(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec,
+                                    size_t width, const uint32_t *chg, size_t nchg, uintptr_t lim)
+{
+  batch b;
+  uint64_t m[BATCH];
+  unsigned f[BATCH];
+  size_t j = 0, cnt, t, i;
+  int r, rebuild = 0;
+
+  while ((cnt = batch_cols(fo, &b, width, chg, nchg, &j)) > 0) {
+    for (t = 0; t < cnt; t++) {
+      i = b.col[t];
+      b.k[t] = 1;
+      if ((uintptr_t)rec->f[i] + 16 > lim ||
+          !hp__ncu_num16_m(rec->f[i], rec->len[i], &m[t], &f[t])) {
+        b.k[t] = hp__ncu_num_slow(rec->f[i], rec->len[i], &b.v[t]);
+        f[t] = 16; /* done */
+      }
+    }
+    for (t = 0; t < cnt; t++)
+      if (f[t] < 16)
+        b.v[t] = (double)m[t] / hp__ncu_num_p10[f[t]];
+    if ((r = fold_batch(fo, p, &b, cnt)) < 0)
+      return r;
+    rebuild |= r;
+  }
+  return rebuild;
+}
 #endif
+
+/* update_avx2 where the CPU has AVX2 (ncu_isa.h), else update. */
+static int update_any(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec, size_t width,
+                      const uint32_t *chg, size_t nchg, const char *lim)
+{
+#if defined(HP__NCU_NUM16)
+  if (hp__ncu_isa() >= HP__NCU_ISA_AVX2)
+    return update_avx2(fo, p, rec, width, chg, nchg, (uintptr_t)lim);
+#endif
+  (void)lim;
+  return update(fo, p, rec, width, chg, nchg);
+}
 
 int hp__ncu_fold_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid, const hp__csv_rec *rec,
                      size_t width, const uint32_t *chg, size_t nchg, const char *lim)
 {
-  uintptr_t ulim = (uintptr_t)lim;
   size_t i;
   int r;
 
@@ -169,13 +295,7 @@ int hp__ncu_fold_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid, const hp__cs
       if (fo->mids[i] >= 0)
         fo->col[i].k = hp__ncu_num(rec->f[i], rec->len[i], &fo->col[i].v);
     build(fo, width);
-  } else if ((r =
-#if defined(HP__NCU_NUM16)
-                  hp__ncu_isa() >= HP__NCU_ISA_AVX2
-                  ? update_avx2(fo, p, rec, width, chg, nchg, ulim)
-                  :
-#endif
-                  update(fo, p, rec, width, chg, nchg, ulim)) != 0) {
+  } else if ((r = update_any(fo, p, rec, width, chg, nchg, lim)) != 0) {
     if (r < 0 || hp__ncu_fold_flush(fo, p))
       return HP_ENOMEM;
     build(fo, width);

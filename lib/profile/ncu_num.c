@@ -8,6 +8,13 @@
 
 uint8_t hp__ncu_num_shuf[512][16];
 uint16_t hp__ncu_num_commas[17];
+const double hp__ncu_num_p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+_Alignas(16) const uint8_t hp__ncu_num_k[4][16] = {
+    {'0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'},
+    {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9},
+    {',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ','},
+    {'.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.'}};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -51,6 +58,11 @@ static void build(void)
 void hp__ncu_num_init(void)
 {
   pthread_once(&once, build);
+}
+
+int hp__ncu_num_slow(const char *s, size_t n, double *out)
+{
+  return hp__ncu_num(s, n, out);
 }
 
 #if defined(HP__NCU_NUM16)

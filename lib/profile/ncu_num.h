@@ -100,6 +100,8 @@ slow:
  * before hp__ncu_num16. */
 extern uint8_t hp__ncu_num_shuf[512][16];
 extern uint16_t hp__ncu_num_commas[17];
+/* 16 copies each of '0', 9, ',' and '.': loaded from memory, not built again in every field. */
+extern const uint8_t hp__ncu_num_k[4][16];
 void hp__ncu_num_init(void);
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -108,31 +110,47 @@ void hp__ncu_num_init(void);
 #define HP__NCU_NUM16 1
 #define HP__NCU_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
 
-/* hp__ncu_num(s, n, out) where s[0..16) may be read whatever n is. AVX2 CPUs only. */
-static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16(const char *s, size_t n, double *out)
+/* hp__ncu_num, not inlined: what hp__ncu_num16 does not take goes there, so that the loop it is
+ * inlined into keeps its registers for the common case. */
+int hp__ncu_num_slow(const char *s, size_t n, double *out);
+
+/* Exact powers of ten for hp__ncu_num16's division. */
+extern const double hp__ncu_num_p10[16];
+
+/* The first half of hp__ncu_num16: 1 with the number's digits as an integer *m and the count of
+ * those after the point *f, where the value is exactly *m / 10^*f computed as one division of
+ * doubles ((double)*m is exact, or *f is 0 and the conversion alone rounds it correctly); 0 for
+ * anything else (hp__ncu_num_slow's). s[0..16) may be read whatever n is. AVX2 CPUs only. The
+ * shape is checked with one branch: every byte a digit, a comma or the point, at most one point
+ * and not last, a digit first, and commas only where groups of three put them. */
+static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, uint64_t *m0,
+                                                       unsigned *f0)
 {
-  static const double p10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                               1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
   __m128i x, d, v;
-  unsigned lm, dm, cm, pm, e, f;
+  unsigned lm, dm, cm, pm, e, f, bad;
   uint64_t m;
 
   if (n - 1 >= 16)
-    return hp__ncu_num(s, n, out);
+    return 0;
   x = _mm_loadu_si128((const __m128i *)(const void *)s);
-  d = _mm_sub_epi8(x, _mm_set1_epi8('0'));
+  d = _mm_sub_epi8(x, _mm_load_si128((const __m128i *)(const void *)hp__ncu_num_k[0]));
   lm = (1u << n) - 1u;
-  dm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(9)), d)) & lm;
-  cm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8(','))) & lm;
-  pm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('.'))) & lm;
-  /* Digits, commas and at most one point, a digit first; the point not last. */
-  e = pm ? (unsigned)__builtin_ctz(pm) : (unsigned)n;
-  f = pm ? (unsigned)n - e - 1 : 0;
-  if ((dm | cm | pm) != lm || (pm & (pm - 1)) || !(dm & 1) || (pm && f == 0))
-    return hp__ncu_num(s, n, out);
-  /* Commas only before the point, exactly where groups of three put them. */
-  if (cm && cm != hp__ncu_num_commas[e])
-    return hp__ncu_num(s, n, out);
+  dm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+           _mm_min_epu8(d, _mm_load_si128((const __m128i *)(const void *)hp__ncu_num_k[1])), d)) &
+      lm;
+  cm = (unsigned)_mm_movemask_epi8(
+           _mm_cmpeq_epi8(x, _mm_load_si128((const __m128i *)(const void *)hp__ncu_num_k[2]))) &
+      lm;
+  pm = (unsigned)_mm_movemask_epi8(
+           _mm_cmpeq_epi8(x, _mm_load_si128((const __m128i *)(const void *)hp__ncu_num_k[3]))) &
+      lm;
+  /* e: the point's byte, or n; f: the digits after it. */
+  e = (unsigned)__builtin_ctz(pm | 1u << n);
+  f = (unsigned)n - e - (pm != 0);
+  bad = ((dm | cm | pm) ^ lm) | (pm & (pm - 1)) | (~dm & 1u) | (pm >> (n - 1));
+  bad |= (unsigned)(cm != 0) & (unsigned)(cm != hp__ncu_num_commas[e]);
+  if (bad)
+    return 0;
   v = _mm_shuffle_epi8(
       d,
       _mm_loadu_si128(
@@ -143,17 +161,27 @@ static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16(const char *s, size_t n, do
   v = _mm_madd_epi16(v, _mm_set1_epi32(0x00012710));
   m = (uint64_t)(uint32_t)_mm_cvtsi128_si32(v) * 100000000u +
       (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(v, 4));
-  if (f == 0) {
-    *out = (double)m;
-    return 1;
-  }
+  *m0 = m;
+  *f0 = f;
 #if FLT_EVAL_METHOD == 0
-  if (m <= ((uint64_t)1 << 53)) {
-    *out = (double)m / p10[f];
-    return 1;
-  }
+  /* A whole number is converted once, correctly rounded (dividing by 1 changes nothing); a
+   * fraction is one correctly rounded division of two exact doubles. */
+  return f == 0 || m <= ((uint64_t)1 << 53);
+#else
+  return 0;
 #endif
-  return hp__ncu_num(s, n, out);
+}
+
+/* hp__ncu_num(s, n, out) where s[0..16) may be read whatever n is. AVX2 CPUs only. */
+static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16(const char *s, size_t n, double *out)
+{
+  uint64_t m;
+  unsigned f;
+
+  if (!hp__ncu_num16_m(s, n, &m, &f))
+    return hp__ncu_num_slow(s, n, out);
+  *out = (double)m / hp__ncu_num_p10[f];
+  return 1;
 }
 
 /* hp__ncu_num16 as a function, for tests (they are not compiled for AVX2). */
