@@ -33,6 +33,8 @@ int hp__ncu_fold_init(hp__ncu_fold *fo, const int32_t *mids, size_t ncols)
   hp__ncu_num_init();
   fo->mids = mids;
   fo->ncols = ncols;
+  fo->isa = hp__ncu_isa();
+  fo->wide = 32;
   fo->col = calloc(n, sizeof(*fo->col));
   sorted = malloc(n * sizeof(*sorted));
   if (!fo->col || !sorted) {
@@ -147,133 +149,124 @@ static void build(hp__ncu_fold *fo, size_t width)
 }
 
 /* ---------------------------------------------------------------------------------------------- */
-/* A row's changed fields, in batches: first every number of the batch is read, then (AVX2) the
- * divisions that finish them are made one after another, then the fold takes them in column
- * order. Read one field at a time, each number's chain (its bytes, the digit shuffle, three
- * multiply-adds, the conversion and the division: ~50 cycles) left the CPU little else to overlap
- * it with; in a loop of their own the divisions follow each other at the divider's pace. */
+/* A row's changed fields. */
 
-/* Fields per batch: the batch's arrays are on the stack. */
-#define BATCH 64
+/* The kernel's sums while a row is folded, in locals: the stores into the sums could otherwise
+ * alias the fold's fields (rows is a long long, as the counts are) and force reloads. nk is NULL
+ * on the first row after a flush: nothing is pending then. */
+typedef struct sums {
+  hp__ncu_kernel *nk;
+  double *msum;
+  long long *mn;
+  size_t ncap;
+  long long rows;
+  uint32_t kid;
+} sums;
 
-typedef struct batch {
-  uint32_t col[BATCH]; /* the field's column */
-  int k[BATCH];        /* hp__parse_num's answer */
-  double v[BATCH];
-} batch;
-
-/* The fold's part of a batch: a live column whose value changes first adds what it had pending,
- * then takes the new value. Returns 1 when the list must be rebuilt (a field turned from a number
- * into text or back), 0, or HP_ENOMEM. What stays the same over the loop is in locals, the
- * kernel's sums too: the stores into the sums could otherwise alias the fold's fields (rows is a
- * long long, as the counts are) and force reloads. */
-static inline int fold_batch(hp__ncu_fold *fo, hp_profile *p, const batch *b, size_t cnt)
+static inline void sums_open(sums *s, const hp__ncu_fold *fo, hp_profile *p)
 {
-  hp__ncu_col *col = fo->col, *c;
-  long long rows = fo->rows, r;
-  uint32_t kid = fo->kid;
-  hp__ncu_kernel *nk = fo->pending ? &p->ncu[kid] : NULL;
-  double *msum = nk ? nk->msum : NULL;
-  long long *mn = nk ? nk->mn : NULL;
-  size_t ncap = nk ? nk->ncap : 0, t;
-  int was, rebuild = 0;
+  s->nk = fo->pending ? &p->ncu[fo->kid] : NULL;
+  s->msum = s->nk ? s->nk->msum : NULL;
+  s->mn = s->nk ? s->nk->mn : NULL;
+  s->ncap = s->nk ? s->nk->ncap : 0;
+  s->rows = fo->rows;
+  s->kid = fo->kid;
+}
 
-  for (t = 0; t < cnt; t++) {
-    c = &col[b->col[t]];
-    /* Nothing is pending on the first row after a flush: nk is NULL then. */
-    if ((was = c->live) && nk) {
-      r = rows - c->since;
-      if (r == 1 && (size_t)c->mid < ncap) {
-        msum[c->mid] += c->v;
-        mn[c->mid]++;
-      } else {
-        if (add_copies_slow(p, kid, (uint32_t)c->mid, c->v, r))
-          return HP_ENOMEM;
-        msum = nk->msum; /* it may have grown the sums */
-        mn = nk->mn;
-        ncap = nk->ncap;
-      }
-      c->since = rows;
-    }
-    c->k = b->k[t];
-    c->v = b->v[t];
-    rebuild |= was != (b->k[t] > 0);
+/* A live column whose value changes adds the old value for the rows that had it. 0 or
+ * HP_ENOMEM. */
+static inline int take_old(sums *s, hp_profile *p, hp__ncu_col *c)
+{
+  long long r = s->rows - c->since;
+
+  if (r == 1 && (size_t)c->mid < s->ncap) {
+    s->msum[c->mid] += c->v;
+    s->mn[c->mid]++;
+  } else {
+    if (add_copies_slow(p, s->kid, (uint32_t)c->mid, c->v, r))
+      return HP_ENOMEM;
+    s->msum = s->nk->msum; /* it may have grown the sums */
+    s->mn = s->nk->mn;
+    s->ncap = s->nk->ncap;
   }
-  return rebuild;
+  c->since = s->rows;
+  return 0;
 }
 
-/* The metric fields among chg[*j..], up to BATCH of them, into b's columns; *j moves past them.
- * Returns how many. */
-static inline size_t batch_cols(const hp__ncu_fold *fo, batch *b, size_t width, const uint32_t *chg,
-                                size_t nchg, size_t *j)
-{
-  size_t cnt = 0, t, i;
-
-  for (t = *j; t < nchg && cnt < BATCH; t++)
-    if ((i = chg[t]) < width && fo->mids[i] >= 0)
-      b->col[cnt++] = (uint32_t)i;
-  *j = t;
-  return cnt;
-}
-
-/* Parses the changed fields (a field not listed is not read) and folds them. Returns 1 when the
- * list must be rebuilt, 0, or HP_ENOMEM. */
+/* Parses the changed fields (a field not listed is not read), one at a time, and folds them.
+ * Returns 1 when the list must be rebuilt (a field turned from a number into text or back), 0,
+ * or HP_ENOMEM. */
 static int update(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec, size_t width,
                   const uint32_t *chg, size_t nchg)
 {
-  batch b;
-  size_t j = 0, cnt, t;
-  int r, rebuild = 0;
+  hp__ncu_col *c;
+  size_t j, i;
+  sums s;
+  int was, rebuild = 0;
 
-  while ((cnt = batch_cols(fo, &b, width, chg, nchg, &j)) > 0) {
-    for (t = 0; t < cnt; t++)
-      b.k[t] = hp__ncu_num(rec->f[b.col[t]], rec->len[b.col[t]], &b.v[t]);
-    if ((r = fold_batch(fo, p, &b, cnt)) < 0)
-      return r;
-    rebuild |= r;
+  sums_open(&s, fo, p);
+  for (j = 0; j < nchg; j++) {
+    if ((i = chg[j]) >= width || fo->mids[i] < 0)
+      continue;
+    c = &fo->col[i];
+    if ((was = c->live) && s.nk && take_old(&s, p, c))
+      return HP_ENOMEM;
+    c->k = hp__ncu_num(rec->f[i], rec->len[i], &c->v);
+    rebuild |= was != (c->k > 0);
   }
   return rebuild;
 }
 
 #if defined(HP__NCU_NUM16)
-/* update() on AVX2 CPUs: fields whose 16 bytes lie before `lim` are read by hp__ncu_num16_m,
- * and their divisions made in a loop of their own. */
+/* Fields per batch of update_avx2: its arrays are on the stack. */
+#define BATCH 64
+
+/* update() for a row with many changed fields, on AVX2 CPUs: in batches, every number of the
+ * batch first (hp__ncu_num16 where the field's 16 bytes lie before `lim`), then the fold in
+ * column order. The loop that reads the numbers does nothing else, so that the CPU overlaps one
+ * number's chain (its bytes, the shuffle, three multiply-adds, the conversion, the division: ~50
+ * cycles) with the next ones'; reading has no side effect, so the order is free. */
 static HP__NCU_AVX2 int update_avx2(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec,
                                     size_t width, const uint32_t *chg, size_t nchg, uintptr_t lim)
 {
-  batch b;
-  uint64_t m[BATCH];
-  unsigned f[BATCH];
+  uint32_t col[BATCH];
+  int k[BATCH];
+  double v[BATCH];
+  hp__ncu_col *c;
   size_t j = 0, cnt, t, i;
-  int r, rebuild = 0;
+  sums s;
+  int was, rebuild = 0;
 
-  while ((cnt = batch_cols(fo, &b, width, chg, nchg, &j)) > 0) {
+  sums_open(&s, fo, p);
+  while (j < nchg) {
+    for (cnt = 0; j < nchg && cnt < BATCH; j++)
+      if ((i = chg[j]) < width && fo->mids[i] >= 0)
+        col[cnt++] = (uint32_t)i;
     for (t = 0; t < cnt; t++) {
-      i = b.col[t];
-      b.k[t] = 1;
-      if ((uintptr_t)rec->f[i] + 16 > lim ||
-          !hp__ncu_num16_m(rec->f[i], rec->len[i], &m[t], &f[t])) {
-        b.k[t] = hp__ncu_num_slow(rec->f[i], rec->len[i], &b.v[t]);
-        f[t] = 16; /* done */
-      }
+      i = col[t];
+      k[t] = (uintptr_t)rec->f[i] + 16 <= lim ? hp__ncu_num16(rec->f[i], rec->len[i], &v[t])
+                                              : hp__ncu_num_slow(rec->f[i], rec->len[i], &v[t]);
     }
-    for (t = 0; t < cnt; t++)
-      if (f[t] < 16)
-        b.v[t] = (double)m[t] / hp__ncu_num_p10[f[t]];
-    if ((r = fold_batch(fo, p, &b, cnt)) < 0)
-      return r;
-    rebuild |= r;
+    for (t = 0; t < cnt; t++) {
+      c = &fo->col[col[t]];
+      if ((was = c->live) && s.nk && take_old(&s, p, c))
+        return HP_ENOMEM;
+      c->k = k[t];
+      c->v = v[t];
+      rebuild |= was != (k[t] > 0);
+    }
   }
   return rebuild;
 }
 #endif
 
-/* update_avx2 where the CPU has AVX2 (ncu_isa.h), else update. */
+/* update_avx2 for a row with many changed fields where the CPU has AVX2 (ncu_isa.h), else
+ * update. */
 static int update_any(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec, size_t width,
                       const uint32_t *chg, size_t nchg, const char *lim)
 {
 #if defined(HP__NCU_NUM16)
-  if (hp__ncu_isa() >= HP__NCU_ISA_AVX2)
+  if (fo->isa >= HP__NCU_ISA_AVX2 && nchg >= fo->wide)
     return update_avx2(fo, p, rec, width, chg, nchg, (uintptr_t)lim);
 #endif
   (void)lim;
