@@ -239,13 +239,13 @@ static HP__NCU_AVX2 int update_avx2(hp__ncu_fold *fo, hp_profile *p, const hp__c
 
   sums_open(&s, fo, p);
   while (j < nchg) {
-    for (cnt = 0; j < nchg && cnt < BATCH; j++)
-      if ((i = chg[j]) < width && fo->mids[i] >= 0)
-        col[cnt++] = (uint32_t)i;
-    for (t = 0; t < cnt; t++) {
-      i = col[t];
-      k[t] = (uintptr_t)rec->f[i] + 16 <= lim ? hp__ncu_num16(rec->f[i], rec->len[i], &v[t])
-                                              : hp__ncu_num_slow(rec->f[i], rec->len[i], &v[t]);
+    for (cnt = 0; j < nchg && cnt < BATCH; j++) {
+      if ((i = chg[j]) >= width || fo->mids[i] < 0)
+        continue;
+      col[cnt] = (uint32_t)i;
+      k[cnt] = (uintptr_t)rec->f[i] + 16 <= lim ? hp__ncu_num16(rec->f[i], rec->len[i], &v[cnt])
+                                                : hp__ncu_num_slow(rec->f[i], rec->len[i], &v[cnt]);
+      cnt++;
     }
     for (t = 0; t < cnt; t++) {
       c = &fo->col[col[t]];
