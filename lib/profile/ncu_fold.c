@@ -6,6 +6,7 @@
 #include "profile/ncu_fold.h"
 
 #include "profile/build.h"
+#include "profile/ncu_isa.h"
 #include "profile/ncu_num.h"
 
 #include <math.h>
@@ -29,14 +30,14 @@ int hp__ncu_fold_init(hp__ncu_fold *fo, const int32_t *mids, size_t ncols)
   int32_t *sorted;
 
   hp__ncu_fold_free(fo);
+  hp__ncu_num_init();
   fo->mids = mids;
   fo->ncols = ncols;
-  fo->col = malloc(n * sizeof(*fo->col));
-  fo->mid = malloc(n * sizeof(*fo->mid));
-  fo->v = malloc(n * sizeof(*fo->v));
-  fo->since = malloc(n * sizeof(*fo->since));
+  fo->isa = hp__ncu_isa();
+  fo->wide = 32;
+  fo->col = calloc(n, sizeof(*fo->col));
   sorted = malloc(n * sizeof(*sorted));
-  if (!fo->col || !fo->mid || !fo->v || !fo->since || !sorted) {
+  if (!fo->col || !sorted) {
     free(sorted);
     return HP_ENOMEM;
   }
@@ -54,9 +55,6 @@ int hp__ncu_fold_init(hp__ncu_fold *fo, const int32_t *mids, size_t ncols)
 void hp__ncu_fold_free(hp__ncu_fold *fo)
 {
   free(fo->col);
-  free(fo->mid);
-  free(fo->v);
-  free(fo->since);
   memset(fo, 0, sizeof(*fo));
 }
 
@@ -108,7 +106,7 @@ static inline int add_copies(hp_profile *p, uint32_t kid, uint32_t mid, double v
 int hp__ncu_fold_flush(hp__ncu_fold *fo, hp_profile *p)
 {
   hp__ncu_kernel *nk;
-  size_t e;
+  hp__ncu_col *c, *end;
   long long r;
 
   /* Nothing pending also covers a file without kernels yet, where p->ncu is still NULL. */
@@ -116,14 +114,16 @@ int hp__ncu_fold_flush(hp__ncu_fold *fo, hp_profile *p)
     return 0;
   fo->pending = 0;
   nk = &p->ncu[fo->kid];
-  for (e = 0; e < fo->n; e++) {
-    r = fo->rows - fo->since[e];
-    fo->since[e] = 0;
+  for (c = fo->col, end = fo->col + fo->width; c < end; c++) {
+    if (!c->live)
+      continue;
+    r = fo->rows - c->since;
+    c->since = 0;
     /* One row each (launches of kernels that take turns): added here, without a call. */
-    if (r == 1 && fo->mid[e] < nk->ncap) {
-      nk->msum[fo->mid[e]] += fo->v[e];
-      nk->mn[fo->mid[e]]++;
-    } else if (add_copies(p, fo->kid, fo->mid[e], fo->v[e], r)) {
+    if (r == 1 && (size_t)c->mid < nk->ncap) {
+      nk->msum[c->mid] += c->v;
+      nk->mn[c->mid]++;
+    } else if (add_copies(p, fo->kid, (uint32_t)c->mid, c->v, r)) {
       return HP_ENOMEM;
     }
   }
@@ -136,61 +136,145 @@ static void build(hp__ncu_fold *fo, size_t width)
 {
   size_t i;
 
-  fo->n = 0;
   fo->width = width;
-  for (i = 0; i < width; i++) {
-    fo->col[i].slot = -1;
+  for (i = 0; i < fo->ncols; i++) {
+    hp__ncu_col *c = &fo->col[i];
     /* Real ncu raw pages hold text-valued columns too (device__attribute_display_name
      * "NVIDIA H200", launch__func_cache_config "CachePreferNone"), as the details page does:
      * they are attributes, not numbers to sum, so they are skipped without a warning. */
-    if (fo->mids[i] < 0 || fo->col[i].k <= 0)
-      continue;
-    fo->col[i].slot = (int32_t)fo->n;
-    fo->mid[fo->n] = (uint32_t)fo->mids[i];
-    fo->v[fo->n] = fo->col[i].v;
-    fo->since[fo->n++] = 0;
+    c->live = i < width && fo->mids[i] >= 0 && c->k > 0;
+    c->mid = fo->mids[i];
+    c->since = 0;
   }
 }
 
-/* Parses the changed fields; an entry whose value changes first adds what it had pending. Returns
- * 1 when the list must be rebuilt (a field turned from a number into text or back), 0, or
- * HP_ENOMEM. What stays the same over the loop is in locals: the stores into the sums could
- * otherwise alias the fold's fields (rows is a long long, as the counts are) and force reloads. */
+/* ---------------------------------------------------------------------------------------------- */
+/* A row's changed fields. */
+
+/* The kernel's sums while a row is folded, in locals: the stores into the sums could otherwise
+ * alias the fold's fields (rows is a long long, as the counts are) and force reloads. nk is NULL
+ * on the first row after a flush: nothing is pending then. */
+typedef struct sums {
+  hp__ncu_kernel *nk;
+  double *msum;
+  long long *mn;
+  size_t ncap;
+  long long rows;
+  uint32_t kid;
+} sums;
+
+static inline void sums_open(sums *s, const hp__ncu_fold *fo, hp_profile *p)
+{
+  s->nk = fo->pending ? &p->ncu[fo->kid] : NULL;
+  s->msum = s->nk ? s->nk->msum : NULL;
+  s->mn = s->nk ? s->nk->mn : NULL;
+  s->ncap = s->nk ? s->nk->ncap : 0;
+  s->rows = fo->rows;
+  s->kid = fo->kid;
+}
+
+/* A live column whose value changes adds the old value for the rows that had it. 0 or
+ * HP_ENOMEM. */
+static inline int take_old(sums *s, hp_profile *p, hp__ncu_col *c)
+{
+  long long r = s->rows - c->since;
+
+  if (r == 1 && (size_t)c->mid < s->ncap) {
+    s->msum[c->mid] += c->v;
+    s->mn[c->mid]++;
+  } else {
+    if (add_copies_slow(p, s->kid, (uint32_t)c->mid, c->v, r))
+      return HP_ENOMEM;
+    s->msum = s->nk->msum; /* it may have grown the sums */
+    s->mn = s->nk->mn;
+    s->ncap = s->nk->ncap;
+  }
+  c->since = s->rows;
+  return 0;
+}
+
+/* Parses the changed fields (a field not listed is not read), one at a time, and folds them.
+ * Returns 1 when the list must be rebuilt (a field turned from a number into text or back), 0,
+ * or HP_ENOMEM. */
 static int update(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec, size_t width,
                   const uint32_t *chg, size_t nchg)
 {
-  const int32_t *mids = fo->mids;
-  hp__ncu_col *col = fo->col;
-  double *fv = fo->v;
-  long long *since = fo->since, rows = fo->rows;
-  const uint32_t *fmid = fo->mid;
-  uint32_t kid = fo->kid;
-  size_t j, i;
   hp__ncu_col *c;
-  int was, pending = fo->pending, rebuild = 0;
-  double v;
+  size_t j, i;
+  sums s;
+  int was, rebuild = 0;
 
+  sums_open(&s, fo, p);
   for (j = 0; j < nchg; j++) {
-    if ((i = chg[j]) >= width || mids[i] < 0)
+    if ((i = chg[j]) >= width || fo->mids[i] < 0)
       continue;
-    c = &col[i];
-    if ((was = c->k > 0) && pending) {
-      if (add_copies(p, kid, fmid[c->slot], fv[c->slot], rows - since[c->slot]))
-        return HP_ENOMEM;
-      since[c->slot] = rows;
-    }
-    c->k = hp__ncu_num(rec->f[i], rec->len[i], &v);
-    c->v = v;
-    if (was && c->k > 0)
-      fv[c->slot] = v;
-    else if (was || c->k > 0)
-      rebuild = 1;
+    c = &fo->col[i];
+    if ((was = c->live) && s.nk && take_old(&s, p, c))
+      return HP_ENOMEM;
+    c->k = hp__ncu_num(rec->f[i], rec->len[i], &c->v);
+    rebuild |= was != (c->k > 0);
   }
   return rebuild;
 }
 
+#if defined(HP__NCU_NUM16)
+/* Fields per batch of update_avx2: its arrays are on the stack. */
+#define BATCH 64
+
+/* update() for a row with many changed fields, on AVX2 CPUs: in batches, every number of the
+ * batch first (hp__ncu_num16 where the field's 16 bytes lie before `lim`), then the fold in
+ * column order. The loop that reads the numbers does nothing else, so that the CPU overlaps one
+ * number's chain (its bytes, the shuffle, three multiply-adds, the conversion, the division: ~50
+ * cycles) with the next ones'; reading has no side effect, so the order is free. */
+static HP__NCU_AVX2 int update_avx2(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec,
+                                    size_t width, const uint32_t *chg, size_t nchg, uintptr_t lim)
+{
+  uint32_t col[BATCH];
+  int k[BATCH];
+  double v[BATCH];
+  hp__ncu_col *c;
+  size_t j = 0, cnt, t, i;
+  sums s;
+  int was, rebuild = 0;
+
+  sums_open(&s, fo, p);
+  while (j < nchg) {
+    for (cnt = 0; j < nchg && cnt < BATCH; j++) {
+      if ((i = chg[j]) >= width || fo->mids[i] < 0)
+        continue;
+      col[cnt] = (uint32_t)i;
+      k[cnt] = (uintptr_t)rec->f[i] + 16 <= lim ? hp__ncu_num16(rec->f[i], rec->len[i], &v[cnt])
+                                                : hp__ncu_num_slow(rec->f[i], rec->len[i], &v[cnt]);
+      cnt++;
+    }
+    for (t = 0; t < cnt; t++) {
+      c = &fo->col[col[t]];
+      if ((was = c->live) && s.nk && take_old(&s, p, c))
+        return HP_ENOMEM;
+      c->k = k[t];
+      c->v = v[t];
+      rebuild |= was != (k[t] > 0);
+    }
+  }
+  return rebuild;
+}
+#endif
+
+/* update_avx2 for a row with many changed fields where the CPU has AVX2 (ncu_isa.h), else
+ * update. */
+static int update_any(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec, size_t width,
+                      const uint32_t *chg, size_t nchg, const char *lim)
+{
+#if defined(HP__NCU_NUM16)
+  if (fo->isa >= HP__NCU_ISA_AVX2 && nchg >= fo->wide)
+    return update_avx2(fo, p, rec, width, chg, nchg, (uintptr_t)lim);
+#endif
+  (void)lim;
+  return update(fo, p, rec, width, chg, nchg);
+}
+
 int hp__ncu_fold_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid, const hp__csv_rec *rec,
-                     size_t width, const uint32_t *chg, size_t nchg)
+                     size_t width, const uint32_t *chg, size_t nchg, const char *lim)
 {
   size_t i;
   int r;
@@ -204,7 +288,7 @@ int hp__ncu_fold_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid, const hp__cs
       if (fo->mids[i] >= 0)
         fo->col[i].k = hp__ncu_num(rec->f[i], rec->len[i], &fo->col[i].v);
     build(fo, width);
-  } else if ((r = update(fo, p, rec, width, chg, nchg)) != 0) {
+  } else if ((r = update_any(fo, p, rec, width, chg, nchg, lim)) != 0) {
     if (r < 0 || hp__ncu_fold_flush(fo, p))
       return HP_ENOMEM;
     build(fo, width);

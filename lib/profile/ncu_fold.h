@@ -28,25 +28,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What hp__parse_num made of one column in the last row folded. */
+/* One column: what hp__parse_num made of it in the last row folded, and, while it is in the list
+ * (live), its metric id and the pending row count at which its value began. One record per column
+ * (32 bytes), so that a changed field touches one cache line of the fold. */
 typedef struct hp__ncu_col {
   double v;
-  int k;        /* hp__parse_num's answer: > 0 a number, else not summed */
-  int32_t slot; /* the column's entry in the list, or -1 */
+  long long since;
+  int32_t mid;  /* the metric id when the list was built */
+  int32_t k;    /* hp__parse_num's answer: > 0 a number, else not summed */
+  int32_t live; /* in the list: a metric column that held a number when the list was built */
+  int32_t pad;
 } hp__ncu_col;
 
 typedef struct hp__ncu_fold {
   hp__ncu_col *col;    /* by column */
   const int32_t *mids; /* by column: metric id, or -1 for a column that is not a metric */
   size_t ncols;
-  uint32_t *mid; /* the list, in column order: metric id, value, */
-  double *v;
-  long long *since; /* and the pending row count at which the value began */
-  size_t n, width;  /* entries; the row width the list was built for (0: none) */
-  int dup;          /* two entries share a metric id: nothing is deferred */
-  int pending;      /* rows of kernel `kid` are counted but not yet added */
+  size_t width; /* the row width the list was built for (0: none); the list is the live columns
+                     below it, in column order */
+  int dup;      /* two columns share a metric id: nothing is deferred */
+  int pending;  /* rows of kernel `kid` are counted but not yet added */
   uint32_t kid;
   long long rows; /* rows counted since the last flush */
+  int isa;        /* the vector code to run (ncu_isa.h), from hp__ncu_isa() at init */
+  size_t wide;    /* rows with at least this many changed fields are read with hp__ncu_num16
+                     (ncu_num.h) where isa allows: on rows with few, the same fields change row
+                     after row and the byte loop's ends are predicted. Tests set it to 0. */
 } hp__ncu_fold;
 
 /* Sets the fold up for a header of ncols columns with metric ids `mids`; forgets the last row.
@@ -54,9 +61,11 @@ typedef struct hp__ncu_fold {
 int hp__ncu_fold_init(hp__ncu_fold *fo, const int32_t *mids, size_t ncols);
 /* Folds one launch of kernel `kid`: the first `width` fields of `rec` (width <= ncols). chg lists,
  * in order, the fields that differ from the last row folded; NULL when unknown (every field is
- * parsed). A field not listed is not read. 0 or HP_ENOMEM. */
+ * parsed). A field not listed is not read. lim: NULL, or where the memory that holds the fields
+ * ends (the line's end): a field up to 16 bytes before it may be read 16 bytes at a time. 0 or
+ * HP_ENOMEM. */
 int hp__ncu_fold_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid, const hp__csv_rec *rec,
-                     size_t width, const uint32_t *chg, size_t nchg);
+                     size_t width, const uint32_t *chg, size_t nchg, const char *lim);
 /* Adds everything pending to the profile. 0 or HP_ENOMEM. */
 int hp__ncu_fold_flush(hp__ncu_fold *fo, hp_profile *p);
 /* The last row's number in column i: 1 with *v set, 0 when it held none. */

@@ -13,6 +13,14 @@
  * f <= 22 (one correctly rounded division of two exact doubles: Clinger's fast path, the double
  * strtod returns). Everything else, and any other case, goes to hp__parse_num.
  * tests/unit/test_ncu_num.c compares the two, and strtod, on generated and edge inputs.
+ *
+ * hp__ncu_num16 is the same reader without a loop over the bytes, for CPUs with AVX2 (ncu_isa.h)
+ * and fields with 16 bytes readable from their start: the loops above end at a different byte in
+ * every field, and on a PyTorch capture (~190 changed numbers a row) their mispredicted ends cost
+ * more than the reading. It classifies the 16 bytes at once (digits, commas, the point), checks the
+ * shape against the rules above with bit masks, moves the digits into place with one shuffle from
+ * a table chosen by the shape (the point's place, the fraction's length, commas or not) and
+ * converts 16 digits with three multiply-adds. Every shape it does not take goes to hp__ncu_num.
  */
 #ifndef HPRUN_PROFILE_NCU_NUM_H
 #define HPRUN_PROFILE_NCU_NUM_H
@@ -85,5 +93,99 @@ static HP__NCU_INLINE int hp__ncu_num(const char *s, size_t n, double *out)
 slow:
   return hp__parse_num(s, n, out);
 }
+
+/* The vector reader's tables (ncu_num.c): the digit shuffle of each shape, at
+ * [commas * 256 + (point - 1) * 16 + fraction digits], and the comma mask an integer part of E
+ * bytes must have, at [E]. hp__ncu_num_init builds them, once per process (thread-safe); call it
+ * before hp__ncu_num16. */
+extern uint8_t hp__ncu_num_shuf[512][16];
+extern uint16_t hp__ncu_num_commas[17];
+/* 16 copies each of '0', 9, ',' and '.': loaded from memory, not built again in every field. */
+extern const uint8_t hp__ncu_num_k[4][16];
+void hp__ncu_num_init(void);
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#define HP__NCU_NUM16 1
+#define HP__NCU_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
+
+/* hp__ncu_num, not inlined: what hp__ncu_num16 does not take goes there, so that the loop it is
+ * inlined into keeps its registers for the common case. */
+int hp__ncu_num_slow(const char *s, size_t n, double *out);
+
+/* Exact powers of ten for hp__ncu_num16's division. */
+extern const double hp__ncu_num_p10[16];
+
+/* The first half of hp__ncu_num16: 1 with the number's digits as an integer *m and the count of
+ * those after the point *f, where the value is exactly *m / 10^*f computed as one division of
+ * doubles ((double)*m is exact, or *f is 0 and the conversion alone rounds it correctly); 0 for
+ * anything else (hp__ncu_num_slow's). s[0..16) may be read whatever n is. AVX2 CPUs only. The
+ * shape is checked with one branch: every byte a digit, a comma or the point, at most one point
+ * and not last, a digit first, and commas only where groups of three put them. */
+static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, uint64_t *m0,
+                                                       unsigned *f0)
+{
+  __m128i x, d, v;
+  unsigned lm, dm, cm, pm, e, f, bad;
+  uint64_t m;
+
+  if (n - 1 >= 16)
+    return 0;
+  x = _mm_loadu_si128((const __m128i *)(const void *)s);
+  d = _mm_sub_epi8(x, _mm_load_si128((const __m128i *)(const void *)hp__ncu_num_k[0]));
+  lm = (1u << n) - 1u;
+  dm = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(
+           _mm_min_epu8(d, _mm_load_si128((const __m128i *)(const void *)hp__ncu_num_k[1])), d)) &
+      lm;
+  cm = (unsigned)_mm_movemask_epi8(
+           _mm_cmpeq_epi8(x, _mm_load_si128((const __m128i *)(const void *)hp__ncu_num_k[2]))) &
+      lm;
+  pm = (unsigned)_mm_movemask_epi8(
+           _mm_cmpeq_epi8(x, _mm_load_si128((const __m128i *)(const void *)hp__ncu_num_k[3]))) &
+      lm;
+  /* e: the point's byte, or n; f: the digits after it. */
+  e = (unsigned)__builtin_ctz(pm | 1u << n);
+  f = (unsigned)n - e - (pm != 0);
+  bad = ((dm | cm | pm) ^ lm) | (pm & (pm - 1)) | (~dm & 1u) | (pm >> (n - 1));
+  bad |= (unsigned)(cm != 0) & (unsigned)(cm != hp__ncu_num_commas[e]);
+  if (bad)
+    return 0;
+  v = _mm_shuffle_epi8(
+      d,
+      _mm_loadu_si128(
+          (const __m128i *)(const void *)hp__ncu_num_shuf[(cm ? 256 : 0) + (e - 1) * 16 + f]));
+  v = _mm_maddubs_epi16(v, _mm_set1_epi16(0x010a));
+  v = _mm_madd_epi16(v, _mm_set1_epi32(0x00010064));
+  v = _mm_packs_epi32(v, v);
+  v = _mm_madd_epi16(v, _mm_set1_epi32(0x00012710));
+  m = (uint64_t)(uint32_t)_mm_cvtsi128_si32(v) * 100000000u +
+      (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(v, 4));
+  *m0 = m;
+  *f0 = f;
+#if FLT_EVAL_METHOD == 0
+  /* A whole number is converted once, correctly rounded (dividing by 1 changes nothing); a
+   * fraction is one correctly rounded division of two exact doubles. */
+  return f == 0 || m <= ((uint64_t)1 << 53);
+#else
+  return 0;
+#endif
+}
+
+/* hp__ncu_num(s, n, out) where s[0..16) may be read whatever n is. AVX2 CPUs only. */
+static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16(const char *s, size_t n, double *out)
+{
+  uint64_t m;
+  unsigned f;
+
+  if (!hp__ncu_num16_m(s, n, &m, &f))
+    return hp__ncu_num_slow(s, n, out);
+  *out = (double)m / hp__ncu_num_p10[f];
+  return 1;
+}
+
+/* hp__ncu_num16 as a function, for tests (they are not compiled for AVX2). */
+int hp__ncu_num16_call(const char *s, size_t n, double *out);
+#endif
 
 #endif /* HPRUN_PROFILE_NCU_NUM_H */

@@ -1,9 +1,17 @@
 /*
- * The whole-line splitter for ncu's lines (see ncu_split.h): it finds every separator `","` of a
- * line in one vector pass, 16 bytes at a time, instead of following a reference line field by
- * field. hp__ncu_split_line uses it when the kernel's launches differ in many fields (a PyTorch
- * capture: ~200 of 566 columns change between two launches of one kernel), where runs of equal
- * bytes are short and the reference-following splitter spends its time restarting them.
+ * The whole-line splitter for ncu's lines (see ncu_split.h). hp__ncu_split_line uses it when the
+ * kernel's launches differ in many fields (a PyTorch capture: ~200 of 566 columns change between
+ * two launches of one kernel), where following the reference line restarts at every change.
+ *
+ * It works in two passes, each without a branch whose outcome changes from field to field (on a
+ * PyTorch row such branches cost more than the work: a mispredicted loop end per 64 bytes and a
+ * mispredicted "changed?" per field):
+ *   1. the separators `","` of the line, found 64 bytes at a time from vector compares (AVX2, or
+ *      SSE2), their positions written out 16 at a time whatever their count, and the quotes
+ *      counted with popcount;
+ *   2. per field, its place from two neighbouring separators, and whether it holds the
+ *      reference's bytes: one 16-byte compare of the field and its closing quote with the
+ *      reference's field, its answer appended to the changed list without a branch.
  *
  * Why separators are enough: let Q be the quotes of the line and S the positions p where
  * s[p..p+2] is `","`. A line of the form ncu writes has Q = {0, n-1} + S + (S+2). Conversely, when
@@ -13,161 +21,277 @@
  * the bytes between 0 and the first separator, between separators, and after the last one: what
  * the reference-following splitter (and the general reader) make of the line. A line that fails
  * any of these tests is answered 0 here and left to that splitter, which decides: so the two give
- * the same answer for every line (tests/unit/test_ncu_scan.c checks it).
+ * the same answer for every line (tests/unit/test_ncu_scan.c checks it, at every ISA level).
  *
- * The vector code uses SSE2 (baseline on x86-64); the portable loop below gives the same answer
- * everywhere and is tested on every machine.
+ * Why the compare of len + 1 bytes is enough: fields hold no quote (in the reference, which was
+ * split; in the line, or the quote count fails), so when the reference's bytes from its field's
+ * start equal the line's field and its closing quote, the reference's field closes at the same
+ * byte: the same bytes, the same length.
  */
+#include "profile/ncu_isa.h"
 #include "profile/ncu_split.h"
 
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-
-/* One line being scanned: what stays the same over the line (copied into locals by the loops, so
- * that the stores into the field arrays do not make the compiler reload it), and the state that
- * changes: the fields closed so far, the changed ones, the open field's first byte, the quotes
- * counted. */
-typedef struct scan {
-  const char *s, *rs; /* the line, the reference's copy */
-  size_t n, rnf, cap;
-  uint32_t *off, *chg;
-  size_t *len;
-  const uint32_t *roff;
-  const size_t *rlen;
-  int vec;
-} scan;
-
-typedef struct scan_at {
-  size_t nf, nchg, nq;
-  size_t open; /* the first byte of field nf */
-} scan_at;
-
-/* Whether the field of len bytes at line byte o holds the reference's field i. Fields are short:
- * where 16 bytes can be read on both sides (the reference copy has 16 bytes of room after it), one
- * compare decides. */
-static inline int same_field(const scan *sc, size_t i, size_t o, size_t len)
-{
-  const char *a = sc->s + o, *b;
-
-  if (i >= sc->rnf || sc->rlen[i] != len)
-    return 0;
-  b = sc->rs + sc->roff[i];
-#if defined(__SSE2__)
-  if (sc->vec && len <= 16 && o + 16 <= sc->n) {
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)a);
-    __m128i y = _mm_loadu_si128((const __m128i *)(const void *)b);
-    unsigned m = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) & 0xffffu;
-    return (m & ((1u << len) - 1u)) == 0;
-  }
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_AVX2_PATH 1
 #endif
-  return memcmp(a, b, len) == 0;
+
+/* Pass 1's answer: the separators sep[0..nsep), the quotes counted, and where it stopped (the
+ * rest is the portable loop's). nsep > max: too many fields. */
+typedef struct seps {
+  size_t nsep, nq, at;
+} seps;
+
+/* The lowest set bit of m (63 for none: the slot is written, then overwritten or not counted). */
+static inline unsigned low(uint64_t m)
+{
+  return (unsigned)__builtin_ctzll(m | (uint64_t)1 << 63);
 }
 
-/* The open field closes at the quote p: its place, and whether it changed. */
-static inline void close_field(const scan *sc, scan_at *at, size_t p)
-{
-  size_t i = at->nf, o = at->open, len = p - o;
+/* Writes the positions base + bit of the set bits of m at sep[k..]: 16 of them without looking at
+ * their count, unrolled (a 64-byte block of ncu's fields holds 4 to 16 separators: a loop over
+ * them would end at a different count in every block, mispredicted), the rest one by one (sep has
+ * 16 slots of room past the most it takes). */
+#define PUT_FIXED 16
 
-  sc->off[i] = (uint32_t)o;
-  sc->len[i] = len;
-  sc->chg[at->nchg] = (uint32_t)i;
-  at->nchg += !same_field(sc, i, o, len);
-  at->nf = i + 1;
+static inline size_t put(uint32_t *sep, size_t k, size_t base, uint64_t m, size_t cnt)
+{
+  uint32_t *p = sep + k, b = (uint32_t)base;
+  int j;
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 16
+#endif
+  for (j = 0; j < PUT_FIXED; j++) {
+    p[j] = b + low(m);
+    m &= m - 1;
+  }
+  for (j = PUT_FIXED; m; j++) {
+    p[j] = b + low(m);
+    m &= m - 1;
+  }
+  return k + cnt;
 }
 
-/* A separator at p: the open field closes, the next one opens after it. 0, or -1 when p starts
- * where the last separator ends (they overlap) or there is no room for another field. */
-static inline int sep(const scan *sc, scan_at *at, size_t p)
+/* Pass 1 from byte `from`, one byte at a time. */
+static void seps_portable(const char *s, size_t n, uint32_t *sep, size_t max, seps *out)
 {
-  if (p < at->open || at->nf + 1 >= sc->cap)
-    return -1;
-  close_field(sc, at, p);
-  at->open = p + 3;
-  return 0;
-}
+  size_t i;
 
-/* The separators of the line from byte `from` on, one byte at a time, counting quotes. 0 or -1 as
- * sep(). */
-static int seps_portable(const scan *sc, scan_at *at, size_t from)
-{
-  const char *s = sc->s;
-  size_t i, n = sc->n;
-
-  for (i = from; i < n; i++) {
+  for (i = out->at; i < n; i++) {
     if (s[i] != '"')
       continue;
-    at->nq++;
-    if (i + 2 < n && s[i + 1] == ',' && s[i + 2] == '"' && sep(sc, at, i))
-      return -1;
+    out->nq++;
+    if (i + 2 < n && s[i + 1] == ',' && s[i + 2] == '"') {
+      if (out->nsep == max) {
+        out->nsep = max + 1;
+        return;
+      }
+      sep[out->nsep++] = (uint32_t)i;
+    }
   }
-  return 0;
+  out->at = n;
 }
 
 #if defined(__SSE2__)
-/* The separator and quote masks of the 16 positions from s + i (three loads of 16 bytes). */
-static inline unsigned block16(const char *s, size_t i, __m128i *acc)
+/* The quote mask of 16 bytes from s + i, and their separator mask (three loads). */
+static inline unsigned block16(const char *s, size_t i, unsigned *q)
 {
   const __m128i qv = _mm_set1_epi8('"'), cv = _mm_set1_epi8(',');
   __m128i a = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)), qv);
   __m128i b = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i + 1)), cv);
   __m128i c = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i + 2)), qv);
 
-  *acc = _mm_sub_epi8(*acc, a);
+  *q = (unsigned)_mm_movemask_epi8(a);
   return (unsigned)_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(a, b), c));
 }
 
-/* The same as seps_portable, 64 positions at a time while the loads stay inside the line (one
- * 64-bit mask: the loop over its separators, whose count varies, ends once per 64 bytes rather
- * than once per 16), then 16, then one at a time. Quotes are counted in byte lanes (at most 4 per
- * lane per step), added up before a lane could overflow. */
-static int seps_sse2(const scan *sc0, scan_at *at0)
+/* Pass 1, 64 bytes at a time while the loads stay inside the line. */
+static void seps_sse2(const char *s, size_t n, uint32_t *sep, size_t max, seps *out)
 {
-  const __m128i zero = _mm_setzero_si128();
-  __m128i acc = zero, sum = zero;
-  const scan sc = *sc0;
-  scan_at at = *at0;
-  const char *s = sc.s;
-  size_t i = 0, n = sc.n;
-  uint64_t m;
-  unsigned k = 0;
+  size_t i, k = 0, nq = 0, cnt;
+  unsigned q0, q1, q2, q3;
+  uint64_t m, q;
 
-  for (; i + 66 <= n; i += 64) {
-    m = (uint64_t)block16(s, i, &acc) | (uint64_t)block16(s, i + 16, &acc) << 16 |
-        (uint64_t)block16(s, i + 32, &acc) << 32 | (uint64_t)block16(s, i + 48, &acc) << 48;
-    while (m) {
-      if (sep(&sc, &at, i + (size_t)__builtin_ctzll(m)))
-        return -1;
-      m &= m - 1;
+  for (i = 0; i + 66 <= n; i += 64) {
+    m = (uint64_t)block16(s, i, &q0) | (uint64_t)block16(s, i + 16, &q1) << 16 |
+        (uint64_t)block16(s, i + 32, &q2) << 32 | (uint64_t)block16(s, i + 48, &q3) << 48;
+    q = (uint64_t)q0 | (uint64_t)q1 << 16 | (uint64_t)q2 << 32 | (uint64_t)q3 << 48;
+    nq += (size_t)__builtin_popcountll(q);
+    cnt = (size_t)__builtin_popcountll(m);
+    if (k + cnt > max) {
+      out->nsep = max + 1;
+      return;
     }
-    if (++k == 63) {
-      sum = _mm_add_epi64(sum, _mm_sad_epu8(acc, zero));
-      acc = zero;
-      k = 0;
-    }
+    k = put(sep, k, i, m, cnt);
   }
-  for (; i + 18 <= n; i += 16) {
-    m = block16(s, i, &acc);
-    while (m) {
-      if (sep(&sc, &at, i + (size_t)__builtin_ctzll(m)))
-        return -1;
-      m &= m - 1;
-    }
-  }
-  sum = _mm_add_epi64(sum, _mm_sad_epu8(acc, zero));
-  at.nq += (size_t)_mm_cvtsi128_si32(sum) + (size_t)_mm_cvtsi128_si32(_mm_srli_si128(sum, 8));
-  *at0 = at;
-  return seps_portable(sc0, at0, i);
+  out->nsep = k;
+  out->nq = nq;
+  out->at = i;
+  seps_portable(s, n, sep, max, out);
 }
 #endif
 
-size_t hp__ncu_split_scan(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n,
-                          int portable)
+#if defined(HAVE_AVX2_PATH)
+__attribute__((target("avx2,bmi,bmi2,popcnt"))) static inline uint64_t mask64(const char *s, char c)
 {
+  const __m256i v = _mm256_set1_epi8(c);
+  uint32_t lo = (uint32_t)_mm256_movemask_epi8(
+      _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)s), v));
+  uint32_t hi = (uint32_t)_mm256_movemask_epi8(
+      _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(s + 32)), v));
+
+  return (uint64_t)lo | (uint64_t)hi << 32;
+}
+
+/* Pass 1 with AVX2: the same as seps_sse2, two loads per mask. */
+__attribute__((target("avx2,bmi,bmi2,popcnt"))) static void seps_avx2(const char *s, size_t n,
+                                                                      uint32_t *sep, size_t max,
+                                                                      seps *out)
+{
+  size_t i, k = 0, nq = 0, cnt;
+  uint64_t m, q;
+
+  for (i = 0; i + 66 <= n; i += 64) {
+    q = mask64(s + i, '"');
+    m = q & mask64(s + i + 1, ',') & mask64(s + i + 2, '"');
+    nq += (size_t)_mm_popcnt_u64(q);
+    cnt = (size_t)_mm_popcnt_u64(m);
+    if (k + cnt > max) {
+      out->nsep = max + 1;
+      return;
+    }
+    k = put(sep, k, i, m, cnt);
+  }
+  /* The code after this is not VEX-encoded: with the upper halves of the ymm registers left dirty,
+   * every SSE instruction there would wait on them (GCC puts no vzeroupper before the tail call
+   * below). */
+  _mm256_zeroupper();
+  out->nsep = k;
+  out->nq = nq;
+  out->at = i;
+  seps_portable(s, n, sep, max, out);
+}
+#endif
+
+/* Pass 2's inputs: the line, the reference, and the splitter's arrays. */
+typedef struct scan {
+  const char *s, *rs;
+  size_t n, rnf;
+  const uint32_t *sep, *roff;
+  const size_t *rlen;
+  uint32_t *off, *chg;
+  size_t *len;
+} scan;
+
+/* Whether field i (len bytes at o) differs from the reference's, byte by byte. */
+static int differs(const scan *sc, size_t i, size_t o, size_t len)
+{
+  return i >= sc->rnf || sc->rlen[i] != len || memcmp(sc->s + o, sc->rs + sc->roff[i], len) != 0;
+}
+
+/* Pass 2 for fields i.. while 16 bytes can be read from the field (the reference copy has 16
+ * bytes of room after it): the loop ends at a count known before it starts, and a field's length
+ * test and its change are computed, not branched on (only a field of 16 bytes or more, rare and
+ * column by column the same, takes a branch). A negative length (separators that overlap) shows
+ * in the sign of `acc`. Returns the next field; *nchg and *pc carry on. */
+static inline size_t fields_vec(const scan *sc, size_t i, size_t fast, size_t *pc0, size_t *nchg0,
+                                size_t *acc0)
+{
+#if defined(__SSE2__)
+  const char *s = sc->s, *rs = sc->rs;
+  const uint32_t *sep = sc->sep, *roff = sc->roff;
+  uint32_t *off = sc->off, *chg = sc->chg;
+  size_t *len = sc->len;
+  size_t pc = *pc0, nchg = *nchg0, acc = *acc0, o, c, l;
+  unsigned ne;
+
+  for (; i < fast; i++) {
+    c = sep[i];
+    o = pc + 3;
+    l = c - o;
+    acc |= l;
+    off[i] = (uint32_t)o;
+    len[i] = l;
+    chg[nchg] = (uint32_t)i;
+    if (l < 16) {
+      __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + o));
+      __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(rs + roff[i]));
+      ne = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y));
+      nchg += (ne & ((2u << l) - 1u)) != 0;
+    } else if ((ptrdiff_t)l > 0) {
+      nchg += differs(sc, i, o, l);
+    }
+    pc = c;
+  }
+  *pc0 = pc;
+  *nchg0 = nchg;
+  *acc0 = acc;
+#else
+  (void)sc;
+  (void)fast;
+  (void)pc0;
+  (void)nchg0;
+  (void)acc0;
+#endif
+  return i;
+}
+
+#if defined(HAVE_AVX2_PATH)
+/* fields_vec compiled for AVX2 and BMI2 (shlx, andn). */
+__attribute__((target("avx2,bmi,bmi2,popcnt"))) static size_t fields_avx2(const scan *sc, size_t i,
+                                                                          size_t fast, size_t *pc,
+                                                                          size_t *nchg, size_t *acc)
+{
+  return fields_vec(sc, i, fast, pc, nchg, acc);
+}
+#endif
+
+/* Pass 2: fields 0..nf-1 (field i closes at sep[i], the last at n - 1). Returns the number of
+ * changed fields, or SIZE_MAX when two separators overlap or one touches an end. */
+static size_t fields(const scan *sc, size_t nf, int isa)
+{
+  const uint32_t *sep = sc->sep;
+  size_t i = 0, o, c, l, pc = (size_t)-2, nchg = 0, n = sc->n, acc = 0;
+  size_t fast = nf < sc->rnf ? nf : sc->rnf;
+
+  /* The vector loop takes the fields whose 16 bytes lie inside the line: field i opens 3 bytes
+   * after sep[i - 1] (byte 1 for the first). */
+  while (fast > 0 && (fast == 1 ? 1 : (size_t)sep[fast - 2] + 3) + 16 > n)
+    fast--;
+#if defined(HAVE_AVX2_PATH)
+  if (isa >= HP__NCU_ISA_AVX2)
+    i = fields_avx2(sc, 0, fast, &pc, &nchg, &acc);
+  else
+#endif
+      if (isa >= HP__NCU_ISA_SSE2)
+    i = fields_vec(sc, 0, fast, &pc, &nchg, &acc);
+  if ((ptrdiff_t)acc < 0)
+    return SIZE_MAX;
+  for (; i < nf; i++) {
+    o = pc + 3;
+    c = sep[i];
+    if (c < o)
+      return SIZE_MAX;
+    sc->off[i] = (uint32_t)o;
+    sc->len[i] = l = c - o;
+    sc->chg[nchg] = (uint32_t)i;
+    nchg += differs(sc, i, o, l);
+    pc = c;
+  }
+  return nchg;
+}
+
+size_t hp__ncu_split_scan(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n,
+                          int isa)
+{
+  seps ps = {0, 0, 0};
   scan sc;
-  scan_at at = {0, 0, 0, 1};
-  int r;
+  size_t nf, nchg;
 
   sp->cur = s;
   sp->curn = n;
@@ -175,28 +299,36 @@ size_t hp__ncu_split_scan(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   sp->nchg = 0;
   if (n < 2 || s[0] != '"' || s[n - 1] != '"' || n >= UINT32_MAX || sp->cap == 0)
     return 0;
-  /* Every field the reference does not have is changed, else those whose bytes differ. */
+    /* At most cap fields: cap - 1 separators. */
+#if defined(HAVE_AVX2_PATH)
+  if (isa >= HP__NCU_ISA_AVX2)
+    seps_avx2(s, n, sp->sep, sp->cap - 1, &ps);
+  else
+#endif
+#if defined(__SSE2__)
+      if (isa >= HP__NCU_ISA_SSE2)
+    seps_sse2(s, n, sp->sep, sp->cap - 1, &ps);
+  else
+#endif
+    seps_portable(s, n, sp->sep, sp->cap - 1, &ps);
+  nf = ps.nsep + 1;
+  if (ps.nsep >= sp->cap || ps.nq != 2 * nf)
+    return 0;
+  /* The last field closes at n - 1: the fast loop reads sep[nf - 1] as that. */
+  sp->sep[ps.nsep] = (uint32_t)(n - 1);
   sc.s = s;
   sc.n = n;
+  sc.sep = sp->sep;
   sc.rs = ref ? ref->s : NULL;
   sc.rnf = ref ? ref->nf : 0;
   sc.roff = ref ? ref->off : NULL;
   sc.rlen = ref ? ref->len : NULL;
-  sc.cap = sp->cap;
   sc.off = sp->off;
   sc.len = sp->len;
   sc.chg = sp->chg;
-  sc.vec = !portable;
-#if defined(__SSE2__)
-  r = portable ? seps_portable(&sc, &at, 0) : seps_sse2(&sc, &at);
-#else
-  r = seps_portable(&sc, &at, 0);
-#endif
-  /* The last field runs to the closing quote, which must not be a separator's last quote. */
-  if (r != 0 || n - 1 < at.open || at.nq != 2 * (at.nf + 1))
+  if ((nchg = fields(&sc, nf, isa)) == SIZE_MAX)
     return 0;
-  close_field(&sc, &at, n - 1);
-  sp->curnf = at.nf;
-  sp->nchg = at.nchg;
-  return at.nf;
+  sp->curnf = nf;
+  sp->nchg = nchg;
+  return nf;
 }

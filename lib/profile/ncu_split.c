@@ -11,6 +11,7 @@
 #include "profile/ncu_split.h"
 
 #include "hprun.h"
+#include "profile/ncu_isa.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -26,12 +27,14 @@ int hp__ncu_split_room(hp__ncu_split *sp, size_t cap)
   free(sp->len);
   free(sp->off);
   free(sp->chg);
+  free(sp->sep);
   sp->cap = 0;
+  sp->sep = malloc((cap + 16) * sizeof(*sp->sep));
   sp->f = malloc(cap * sizeof(*sp->f));
   sp->len = malloc(cap * sizeof(*sp->len));
   sp->off = malloc(cap * sizeof(*sp->off));
   sp->chg = malloc(cap * sizeof(*sp->chg));
-  if (!sp->f || !sp->len || !sp->off || !sp->chg)
+  if (!sp->f || !sp->len || !sp->off || !sp->chg || !sp->sep)
     return HP_ENOMEM;
   sp->cap = cap;
   return 0;
@@ -43,6 +46,7 @@ void hp__ncu_split_free(hp__ncu_split *sp)
   free(sp->len);
   free(sp->off);
   free(sp->chg);
+  free(sp->sep);
   memset(sp, 0, sizeof(*sp));
 }
 
@@ -189,7 +193,8 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
    * more changed last time, a scan of the whole line is cheaper. */
   if (sp->mode == HP__NCU_SPLIT_SCAN || sp->mode == HP__NCU_SPLIT_PORTABLE ||
       (sp->mode == HP__NCU_SPLIT_AUTO && !(rnf > 0 && ref->hint * 8 < rnf))) {
-    size_t nf = hp__ncu_split_scan(sp, ref, s, n, sp->mode == HP__NCU_SPLIT_PORTABLE);
+    size_t nf = hp__ncu_split_scan(
+        sp, ref, s, n, sp->mode == HP__NCU_SPLIT_PORTABLE ? HP__NCU_ISA_PORTABLE : hp__ncu_isa());
     if (nf > 0)
       return nf;
   }

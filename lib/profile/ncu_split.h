@@ -58,7 +58,8 @@ typedef struct hp__ncu_split {
   size_t cap; /* room in the arrays: the most fields a line may have */
   const char *cur;
   size_t curn, curnf;
-  int mode; /* HP__NCU_SPLIT_* */
+  int mode;      /* HP__NCU_SPLIT_* */
+  uint32_t *sep; /* the whole-line splitter's separators: cap + 16 slots */
 } hp__ncu_split;
 
 /* Makes room for lines of up to cap fields. 0 or HP_ENOMEM. */
@@ -71,9 +72,10 @@ int hp__ncu_split_room(hp__ncu_split *sp, size_t cap);
 size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n);
 
 /* The whole-line splitter (ncu_scan.c): the same answer as hp__ncu_split_line's, or 0 where it is
- * not sure (the caller then follows the reference). portable: the loop without vector code. */
+ * not sure (the caller then follows the reference). isa: the vector code to run (ncu_isa.h; at
+ * most what hp__ncu_isa() answers). */
 size_t hp__ncu_split_scan(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n,
-                          int portable);
+                          int isa);
 
 /* Field i of a line of that form, found by its quotes without splitting the rest (to choose the
  * reference before splitting): 1 with *f and *len set, 0 when the line does not have that form up

@@ -470,7 +470,8 @@ static int raw_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t k
   } else if (s->split) {
     hp__ncu_split_point_all(&s->sp);
   }
-  if (hp__ncu_fold_row(&sl->fold, x->p, kid, rec, width, chg, nchg))
+  if (hp__ncu_fold_row(&sl->fold, x->p, kid, rec, width, chg, nchg,
+                       s->split ? s->sp.cur + s->sp.curn : NULL))
     return HP_ENOMEM;
   /* The duration also feeds the kernel table. */
   if (d >= 0 && hp__ncu_fold_value(&sl->fold, (size_t)d, &v) &&

@@ -23,6 +23,7 @@
 #include "hprun_profile.h"
 #include "profile/build.h"
 #include "profile/ncu_fold.h"
+#include "profile/ncu_isa.h"
 #include "profile/ncu_split.h"
 #include "profile/strtab.h"
 #include "util/csv.h"
@@ -175,10 +176,12 @@ static void test_split_matches_reader_and_reference(void **state)
 /* clang-format off */
 static const char *const vals[] = {
     "0.1", "1e16", "9007199254740993", "3", "-0", "0", "-2.5", "abc", "n/a", "",
-    "4503599627370497", "1e308", "inf", "0.30000000000000004", "7", "-1e-300", "2", "1,000"};
+    "4503599627370497", "1e308", "inf", "0.30000000000000004", "7", "-1e-300", "2", "1,000",
+    "1,234,567.25", "62.06", "9,007,199,254.75", "12,34", "5."};
 /* Finite sums only, so that the order of additions shows in the last bits. */
 static const char *const finite[] = {
-    "0.1", "1e16", "3", "-2.5", "0.30000000000000004", "7", "abc", "", "1,000", "-0", "123456.789"};
+    "0.1", "1e16", "3", "-2.5", "0.30000000000000004", "7", "abc", "", "1,000", "-0", "123456.789",
+    "1,234,567.25", "62.06", "0.07", "3,143,192,488.26"};
 /* clang-format on */
 
 static void setup_profile(hp_profile **p, int nmetric)
@@ -204,8 +207,8 @@ static void fold_run(int dup, const char *const *vpool, unsigned npool)
 {
   int32_t mids[NCOL] = {-1, 0, 1, 2, -1, 3, 4, 5, 6, 7, 8, 9};
   const char *cur[NCOL], *prev[NCOL];
-  char *f[NCOL];
-  size_t len[NCOL], i, k, width, pwidth = 0, nchg;
+  char *f[NCOL], buf[NCOL * 24 + 16];
+  size_t len[NCOL], i, k, width, pwidth = 0, nchg, o;
   uint32_t chg[NCOL], kid = 0, m;
   hp_profile *pf, *pr;
   hp__ncu_fold fo;
@@ -218,6 +221,7 @@ static void fold_run(int dup, const char *const *vpool, unsigned npool)
   setup_profile(&pr, 10);
   memset(&fo, 0, sizeof(fo));
   assert_int_equal(hp__ncu_fold_init(&fo, mids, NCOL), 0);
+  fo.wide = rnd(2) ? 0 : 4; /* hp__ncu_num16 for every row, or for rows with 4 changed or more */
   for (i = 0; i < NCOL; i++)
     cur[i] = prev[i] = vpool[rnd(npool)];
   for (k = 0; k < 3000; k++) {
@@ -227,9 +231,15 @@ static void fold_run(int dup, const char *const *vpool, unsigned npool)
     if (rnd(5) == 0)
       kid = rnd(3);
     width = rnd(20) == 0 ? 1 + rnd(NCOL) : NCOL;
-    for (i = 0, nchg = 0; i < width; i++) {
-      f[i] = (char *)cur[i];
+    /* The fields lie in one buffer, each followed by a quote as in a line. The fold may read 16
+     * bytes of a field where they lie before `lim`: the buffer's end (every field), the last
+     * field's end (all but the last few), or nowhere (NULL). */
+    for (i = 0, nchg = 0, o = 0; i < width; i++) {
       len[i] = strlen(cur[i]);
+      memcpy(buf + o, cur[i], len[i]);
+      f[i] = buf + o;
+      o += len[i];
+      buf[o++] = '"';
       if (i >= pwidth || strcmp(cur[i], prev[i]) != 0)
         chg[nchg++] = (uint32_t)i;
     }
@@ -237,7 +247,11 @@ static void fold_run(int dup, const char *const *vpool, unsigned npool)
     rec.len = len;
     rec.n = width;
     rec.line = (long)k;
-    assert_int_equal(hp__ncu_fold_row(&fo, pf, kid, &rec, width, rnd(30) ? chg : NULL, nchg), 0);
+    assert_int_equal(hp__ncu_fold_row(&fo, pf, kid, &rec, width, rnd(30) ? chg : NULL, nchg,
+                                      rnd(10)      ? buf + sizeof(buf)
+                                          : rnd(2) ? buf + o
+                                                   : NULL),
+                     0);
     memcpy(prev, cur, sizeof(cur));
     pwidth = width;
     /* The slow path: every field parsed and added in column order. */
@@ -261,26 +275,36 @@ static void fold_run(int dup, const char *const *vpool, unsigned npool)
   hp_profile_free(pr);
 }
 
+/* Each vector level the CPU has, in turn (ncu_isa.h); the last forced is undone by the caller. */
+static int next_isa(int *isa)
+{
+  return ++*isa <= HP__NCU_ISA_AVX2 && hp__ncu_isa_force(*isa) == 0;
+}
+
 static void test_fold_matches_row_by_row_sums(void **state)
 {
-  int i;
+  int i, isa = -1;
 
   (void)state;
-  for (i = 0; i < 20; i++) {
-    if (i % 2)
-      fold_run(0, vals, sizeof(vals) / sizeof(vals[0]));
-    else
-      fold_run(0, finite, sizeof(finite) / sizeof(finite[0]));
-  }
+  while (next_isa(&isa))
+    for (i = 0; i < 20; i++) {
+      if (i % 2)
+        fold_run(0, vals, sizeof(vals) / sizeof(vals[0]));
+      else
+        fold_run(0, finite, sizeof(finite) / sizeof(finite[0]));
+    }
+  hp__ncu_isa_force(-1);
 }
 
 static void test_fold_with_a_metric_named_twice(void **state)
 {
-  int i;
+  int i, isa = -1;
 
   (void)state;
-  for (i = 0; i < 20; i++)
-    fold_run(1, finite, sizeof(finite) / sizeof(finite[0]));
+  while (next_isa(&isa))
+    for (i = 0; i < 20; i++)
+      fold_run(1, finite, sizeof(finite) / sizeof(finite[0]));
+  hp__ncu_isa_force(-1);
 }
 
 /* Whole numbers repeated past what a double holds exactly: each copy must round as it would. */
@@ -301,7 +325,7 @@ static void test_fold_counts_round_as_single_adds(void **state)
   memset(&fo, 0, sizeof(fo));
   assert_int_equal(hp__ncu_fold_init(&fo, mids, 2), 0);
   for (k = 0; k < 10; k++) {
-    assert_int_equal(hp__ncu_fold_row(&fo, pf, 1, &rec, 2, none, 0), 0);
+    assert_int_equal(hp__ncu_fold_row(&fo, pf, 1, &rec, 2, none, 0, NULL), 0);
     s0 += 3002399751580331.0;
     s1 += 0.1;
   }
@@ -450,14 +474,26 @@ static void check_sums(const hp_profile *p, const char *path)
   free(cnt);
 }
 
+static void parser_run(void);
+
 static void test_parser_sums_match_the_general_reader(void **state)
+{
+  int isa = -1;
+
+  (void)state;
+  while (next_isa(&isa))
+    parser_run();
+  hp__ncu_isa_force(-1);
+}
+
+/* The whole parser at the vector level forced. */
+static void parser_run(void)
 {
   char **rows[32], dir[] = "/tmp/test_ncu_fast_XXXXXX", path[64];
   size_t nrows, ncols = 0, i, j;
   hp_profile *p;
   hp_diags d;
 
-  (void)state;
   nrows = load_rows(rows, &ncols);
   assert_true(nrows >= 4 && nrows < 32);
   assert_non_null(mkdtemp(dir));

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/ncu_isa.h"
 #include "profile/ncu_num.h"
 
 static uint64_t rng = 0x2545F4914F6CDD1DULL;
@@ -28,16 +29,39 @@ static unsigned rnd(unsigned n)
   return (unsigned)(rng % n);
 }
 
-/* hp__ncu_num and hp__parse_num give the same answer and the same bits. */
+/* hp__ncu_num and hp__parse_num give the same answer and the same bits; so does hp__ncu_num16
+ * where the CPU runs it, reading the number from a buffer whose bytes after it are digits, commas,
+ * points or a quote (what follows a field in a line), which it must not take as part of it. */
 static void same_as_parse_num(const char *s, size_t n)
 {
-  double a, b;
-  int ra = hp__ncu_num(s, n, &a), rb = hp__parse_num(s, n, &b);
+  static const char after[] = "0123456789,.\"";
+  char buf[64];
+  double a, b, c;
+  int ra = hp__ncu_num(s, n, &a), rb = hp__parse_num(s, n, &b), rc, k;
 
   if (ra != rb || memcmp(&a, &b, sizeof(a)) != 0) {
     fprintf(stderr, "\"%.*s\": %d %.17g, hp__parse_num %d %.17g\n", (int)n, s, ra, a, rb, b);
     fail();
   }
+#if defined(HP__NCU_NUM16)
+  if (hp__ncu_isa() < HP__NCU_ISA_AVX2 || n > sizeof(buf) - 16)
+    return;
+  memcpy(buf, s, n);
+  for (k = (int)n; k < (int)sizeof(buf); k++)
+    buf[k] = after[rnd(sizeof(after) - 1)];
+  rc = hp__ncu_num16_call(buf, n, &c);
+  if (rc != rb || memcmp(&c, &b, sizeof(c)) != 0) {
+    fprintf(stderr, "\"%.*s\": hp__ncu_num16 %d %.17g, hp__parse_num %d %.17g\n", (int)n, s, rc, c,
+            rb, b);
+    fail();
+  }
+#else
+  (void)c;
+  (void)rc;
+  (void)k;
+  (void)after;
+  (void)buf;
+#endif
 }
 
 /* A number as ncu prints it: digits in groups of three (or not), a fraction (or not). */
@@ -96,53 +120,19 @@ static void test_ncu_num_matches_parse_num(void **state)
 
 static void test_ncu_num_edges(void **state)
 {
-  static const char *const edge[] = {"",
-                                     "0",
-                                     "00",
-                                     "0.0",
-                                     "0.000",
-                                     "5.",
-                                     ".5",
-                                     "1,234",
-                                     "1,23",
-                                     "1234,567",
-                                     ",123",
-                                     "1,234,",
-                                     "1,,234",
-                                     "1,234.5",
-                                     "1,234.",
-                                     "12,345.6,7",
-                                     "1.2.3",
-                                     "1e5",
-                                     "-1",
-                                     "+1",
-                                     " 1",
-                                     "1 ",
-                                     "n/a",
-                                     "N/A",
-                                     "-",
-                                     "nan",
-                                     "inf",
-                                     "0x10",
-                                     "9007199254740992",
-                                     "9007199254740993",
-                                     "900719925474099.3",
-                                     "90071992547409.93",
-                                     "9999999999999999999",
-                                     "99999999999999999999",
-                                     "18446744073709551615",
-                                     "0.30000000000000004",
-                                     "123456789.123456789",
-                                     "1,000,000.000001",
-                                     "1,234,567,890,123,456",
-                                     "0.1",
-                                     "0.7",
-                                     "62.06",
-                                     "100.00",
-                                     "1,024",
-                                     "16,777,216",
-                                     "1234.5678901234567",
-                                     "4.9e-324"};
+  static const char *const edge[] = {
+      "", "0", "00", "0.0", "0.000", "5.", ".5", "1,234", "1,23", "1234,567", ",123", "1,234,",
+      "1,,234", "1,234.5", "1,234.", "12,345.6,7", "1.2.3", "1e5", "-1", "+1", " 1", "1 ", "n/a",
+      "N/A", "-", "nan", "inf", "0x10", "9007199254740992", "9007199254740993", "900719925474099.3",
+      "90071992547409.93", "9999999999999999999", "99999999999999999999", "18446744073709551615",
+      "0.30000000000000004", "123456789.123456789", "1,000,000.000001", "1,234,567,890,123,456",
+      "0.1", "0.7", "62.06", "100.00", "1,024", "16,777,216", "1234.5678901234567", "4.9e-324",
+      /* The vector reader's edges: 16 bytes and 17, the point
+                                      * and commas at every end. */
+      "1,234,567,890.12", "123,456,789,012", "9,007,199,254.75", "12345678901234.5",
+      "1234567890123456", "0000000000000000", "9999999999999999", "99999999999999.99",
+      "1,234,567,890.123", ".", ",", "1,", ",1", "1,2345", "12,345,6", "1234,5", "1.2,3", "1,234.",
+      "1..2", "0.000000000000001"};
   double v;
   size_t i;
 
@@ -187,11 +177,18 @@ static void test_ncu_num_matches_strtod(void **state)
     s[n] = '\0';
     assert_int_equal(hp__ncu_num(s, n, &v), 1);
     assert_true(v == strtod(s, NULL));
+#if defined(HP__NCU_NUM16)
+    if (hp__ncu_isa() >= HP__NCU_ISA_AVX2) {
+      assert_int_equal(hp__ncu_num16_call(s, n, &v), 1);
+      assert_true(v == strtod(s, NULL));
+    }
+#endif
   }
 }
 
 int main(void)
 {
+  hp__ncu_num_init();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ncu_num_matches_parse_num),
       cmocka_unit_test(test_ncu_num_edges),

@@ -1,6 +1,6 @@
 /*
- * Unit tests for the whole-line splitter of ncu's lines (lib/profile/ncu_scan.c), in its SSE2 and
- * its portable form. Where it answers, it must give exactly what the reference-following splitter
+ * Unit tests for the whole-line splitter of ncu's lines (lib/profile/ncu_scan.c), in each of its
+ * forms: portable, SSE2 and AVX2 (those the CPU has; ncu_isa.h). Where it answers, it must give exactly what the reference-following splitter
  * gives (the same fields, the same list of changed fields) and what the general CSV reader
  * (hp__csv_next) gives; where the reference-following splitter refuses a line, it must refuse it
  * too. Lines are generated from fields chosen to sit on the edges of its tests: separators inside
@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "hprun.h"
+#include "profile/ncu_isa.h"
 #include "profile/ncu_split.h"
 #include "util/csv.h"
 
@@ -111,8 +112,12 @@ static void check_reader(const char *line, size_t n, const hp__ncu_split *sp, si
   hp__csv_free(c);
 }
 
-/* Splits `line` with the reference-following splitter and both forms of the whole-line one. */
-static void check_line(hp__ncu_split sp[3], const hp__ncu_ref *ref, const char *line, size_t n,
+/* The splitters: the reference-following one, then the whole-line one at each ISA level. */
+#define NSP (2 + HP__NCU_ISA_AVX2)
+
+/* Splits `line` with the reference-following splitter and every form of the whole-line one the
+ * CPU can run (sp[1 + level]). */
+static void check_line(hp__ncu_split sp[NSP], const hp__ncu_ref *ref, const char *line, size_t n,
                        int must_scan)
 {
   size_t want, got, i;
@@ -120,8 +125,8 @@ static void check_line(hp__ncu_split sp[3], const hp__ncu_ref *ref, const char *
 
   sp[0].mode = HP__NCU_SPLIT_REF;
   want = hp__ncu_split_line(&sp[0], ref, line, n);
-  for (k = 1; k < 3; k++) {
-    got = hp__ncu_split_scan(&sp[k], ref, line, n, k == 2);
+  for (k = 1; k < NSP && k - 1 <= hp__ncu_isa(); k++) {
+    got = hp__ncu_split_scan(&sp[k], ref, line, n, k - 1);
     if (must_scan)
       assert_int_equal(got, want);
     if (got == 0)
@@ -142,7 +147,7 @@ static void test_scan_matches_reference_splitter(void **state)
 {
   static char line[16384];
   const char *f[MAXF + 1];
-  hp__ncu_split sp[3];
+  hp__ncu_split sp[NSP];
   hp__ncu_ref ref;
   size_t n, nfld, i, k, cap;
   int clean;
@@ -150,7 +155,7 @@ static void test_scan_matches_reference_splitter(void **state)
   (void)state;
   memset(sp, 0, sizeof(sp));
   memset(&ref, 0, sizeof(ref));
-  for (k = 0; k < 3; k++)
+  for (k = 0; k < NSP; k++)
     assert_int_equal(hp__ncu_split_room(&sp[k], MAXF), 0);
   for (k = 0; k < 30000; k++) {
     nfld = 1 + rnd(MAXF);
@@ -173,9 +178,10 @@ static void test_scan_matches_reference_splitter(void **state)
       f[i] = "1";
     n = make_line(line, sizeof(line), f, cap);
     check_line(sp, NULL, line, n, 1);
-    assert_int_equal(hp__ncu_split_scan(&sp[1], NULL, line, n, 0), cap <= MAXF ? cap : 0);
+    assert_int_equal(hp__ncu_split_scan(&sp[1], NULL, line, n, hp__ncu_isa()),
+                     cap <= MAXF ? cap : 0);
   }
-  for (k = 0; k < 3; k++)
+  for (k = 0; k < NSP; k++)
     hp__ncu_split_free(&sp[k]);
   hp__ncu_ref_free(&ref);
 }
@@ -186,13 +192,13 @@ static void test_scan_short_lines(void **state)
   static const char *const forms[] = {"\"\"",         "\"a\"",     "\"\",\"\"", "\",\"",
                                       "\"a\",\"b\"",  "\",\",\"",  "\"\"\"",    "\"a\",",
                                       "\"a\",\"\"\"", "\"\",\"\"", "\"a\",\"\""};
-  hp__ncu_split sp[3];
+  hp__ncu_split sp[NSP];
   char line[64];
   size_t i, k, pad;
 
   (void)state;
   memset(sp, 0, sizeof(sp));
-  for (k = 0; k < 3; k++)
+  for (k = 0; k < NSP; k++)
     assert_int_equal(hp__ncu_split_room(&sp[k], 8), 0);
   for (i = 0; i < sizeof(forms) / sizeof(forms[0]); i++)
     check_line(sp, NULL, forms[i], strlen(forms[i]), 0);
@@ -205,7 +211,7 @@ static void test_scan_short_lines(void **state)
     assert_int_equal(sp[1].curnf, 2);
     assert_int_equal(sp[1].len[0], pad);
   }
-  for (k = 0; k < 3; k++)
+  for (k = 0; k < NSP; k++)
     hp__ncu_split_free(&sp[k]);
 }
 
@@ -218,14 +224,14 @@ static void test_scan_long_lines(void **state)
   };
   static const char *f[NF];
   static char line[NF * 12];
-  hp__ncu_split sp[3];
+  hp__ncu_split sp[NSP];
   hp__ncu_ref ref;
   size_t n, i, k;
 
   (void)state;
   memset(sp, 0, sizeof(sp));
   memset(&ref, 0, sizeof(ref));
-  for (k = 0; k < 3; k++)
+  for (k = 0; k < NSP; k++)
     assert_int_equal(hp__ncu_split_room(&sp[k], NF + 1), 0);
   for (i = 0; i < NF; i++)
     f[i] = pool[i % 8];
@@ -243,14 +249,14 @@ static void test_scan_long_lines(void **state)
   f[2900] = ",";
   n = make_line(line, sizeof(line), f, NF);
   check_line(sp, &ref, line, n, 0);
-  assert_int_equal(hp__ncu_split_scan(&sp[1], &ref, line, n, 0), 0);
+  assert_int_equal(hp__ncu_split_scan(&sp[1], &ref, line, n, hp__ncu_isa()), 0);
   assert_int_equal(sp[0].curnf, NF);
   /* Empty fields: two quotes in every three bytes, the most a byte lane can count. */
   for (i = 0; i < NF; i++)
     f[i] = "";
   n = make_line(line, sizeof(line), f, NF);
   check_line(sp, NULL, line, n, 1);
-  for (k = 0; k < 3; k++)
+  for (k = 0; k < NSP; k++)
     hp__ncu_split_free(&sp[k]);
   hp__ncu_ref_free(&ref);
 }
