@@ -37,6 +37,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 typedef struct child {
   const hp__child_spec *spec;
@@ -259,6 +260,7 @@ static void child_init(child *c, const hp__child_spec *spec, hp__child_result *r
 {
   memset(res, 0, sizeof(*res));
   res->max_rss_kb = -1;
+  res->stdout_size = -1;
   res->mem_mean_mib = res->mem_peak_mib = NAN;
   memset(c, 0, sizeof(*c));
   c->spec = spec;
@@ -277,7 +279,15 @@ static void child_init(child *c, const hp__child_spec *spec, hp__child_result *r
 static int create_files(child *c)
 {
   const hp__child_spec *spec = c->spec;
+  int d = spec->dirfd;
 
+  if (spec->use_dirfd) {
+    if (hp__output_create_at(d, spec->stdout_path, &c->out.fd) != 0 ||
+        hp__output_create_at(d, spec->stderr_path, &c->err.fd) != 0 ||
+        (spec->sampler && hp__output_create_at(d, spec->sampler_path, &c->sampler.fd) != 0))
+      return HP_EIO;
+    return 0;
+  }
   if (hp__output_create(spec->stdout_path, &c->out.fd) != 0)
     return HP_EIO;
   if (hp__output_create(spec->stderr_path, &c->err.fd) != 0)
@@ -375,6 +385,7 @@ static int finish(child *c, long before_kb)
 {
   hp__child_result *res = c->res;
   struct rusage ru;
+  struct stat st;
 
   res->sampler_error = c->sampler.error;
   res->mem_samples = c->sampler.samples;
@@ -388,6 +399,10 @@ static int finish(child *c, long before_kb)
   hp__guard_unwatch(c->pgid);
   if (c->sampler.proc.pid > 0 && c->sampler.error == 0)
     hp__guard_unwatch(c->sampler.proc.pid);
+  /* Whatever wrote to it (the pipe's reader here, or anyone holding its name), the file's size
+   * says whether there is anything to read back. */
+  if (c->out.fd >= 0 && fstat(c->out.fd, &st) == 0)
+    res->stdout_size = (long long)st.st_size;
   write_error(res, c->spec->stdout_path, hp__output_finish(&c->out));
   write_error(res, c->spec->stderr_path, hp__output_finish(&c->err));
   write_error(res, c->spec->sampler_path, hp__sampler_finish(&c->sampler));

@@ -41,6 +41,10 @@ typedef struct hp__child_spec {
                                line (the line's last number); NULL: none */
   double sampler_scale;     /* multiplies each reading to give MiB; 0: 1 */
   const char *sampler_path; /* its raw output is saved here; NULL: not saved */
+  int use_dirfd;            /* the three files are created in folder `dirfd` (by their paths' last
+                    component, openat with O_NOFOLLOW), which the caller holds open; the paths
+                    are still what messages name */
+  int dirfd;
 } hp__child_spec;
 
 typedef struct hp__child_result {
@@ -63,6 +67,8 @@ typedef struct hp__child_result {
   int write_errno;   /* 0, or the errno of the first failed write (or close) of an output file */
   const char *write_path; /* that file: the spec's stdout_path, stderr_path or sampler_path (the
                              spec's string, not a copy); NULL when write_errno is 0 */
+  long long stdout_size;  /* stdout_path's size when the run ended (0: the child printed
+                             nothing, so there is nothing to read back); -1 unknown */
 } hp__child_result;
 
 /* Runs one child to completion on `loop` (which must have nothing else that keeps it alive) and
