@@ -182,7 +182,8 @@ static char **run_env(const hp__session_ctx *c, const hp__unit *u, const hp__slo
   set[4].value = (char *)dir;
   set[5].key = "HPRUN_APP_CWD";
   set[5].value = c->app_cwd;
-  return hp__env_build(u->env, set, 6);
+  /* u->env lives as long as the session: only the six entries are new (one allocation). */
+  return hp__env_overlay(u->env, set, 6);
 }
 
 /* Runs the child in its folder, with the unit's timeout and, when there is one, the sampler. */
@@ -385,7 +386,7 @@ not_run:
 
 fail:
   hp_strv_free(&io.argv);
-  hp__env_free(io.env);
+  free(io.env); /* hp__env_overlay's single allocation */
   free(io.dir);
   free(io.outp);
   free(io.errp);

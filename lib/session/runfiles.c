@@ -20,6 +20,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* The kernel's record for getdents64(2), called through syscall(2): glibc has a wrapper only from
+ * 2.30 on, and the DCU nodes' distributions can be older. */
+struct ldirent64 {
+  unsigned long long d_ino;
+  long long d_off;
+  unsigned short d_reclen;
+  unsigned char d_type;
+  char d_name[];
+};
 
 /* Lists the files below root/rel (rel non-empty) into out, sub-folders first-class. */
 static int list_files(const char *root, const char *rel, hp_strv *out)
@@ -78,7 +90,7 @@ static int ours(const char *name)
 }
 
 /* Appends one entry of the listing to *v (grown as needed). */
-static int ent_add(int dfd, const struct dirent64 *d, ent **v, size_t *n, size_t *cap)
+static int ent_add(int dfd, const struct ldirent64 *d, ent **v, size_t *n, size_t *cap)
 {
   struct stat st;
   int dir = d->d_type == DT_DIR;
@@ -112,10 +124,10 @@ static int read_top(int dfd, ent **v, size_t *n)
   *n = 0;
   if (buf == NULL)
     return HP_ENOMEM;
-  while (r == 0 && (got = getdents64(dfd, buf, 32768)) > 0) {
+  while (r == 0 && (got = (ssize_t)syscall(SYS_getdents64, dfd, buf, 32768)) > 0) {
     ssize_t off = 0;
     while (r == 0 && off < got) {
-      const struct dirent64 *d = (const struct dirent64 *)(void *)(buf + off);
+      const struct ldirent64 *d = (const struct ldirent64 *)(void *)(buf + off);
       off += d->d_reclen;
       if (!ours(d->d_name))
         r = ent_add(dfd, d, v, n, &cap);
