@@ -224,6 +224,7 @@ int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out)
  * cannot be moved is warned about and left. */
 int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before, const char *rel,
                      int quiet);
+
 /* runfiles.c */
 
 /* The files a run left in its folder `dir` (open as dfd, read from its start, so a new
