@@ -14,6 +14,18 @@
 
 extern char **environ;
 
+/* Whether base entry `e` is one of set's keys (then the set's entry replaces it). */
+static int replaced(const char *e, const hp_kv *set, size_t nset)
+{
+  const char *eq = strchr(e, '=');
+  size_t klen = eq ? (size_t)(eq - e) : strlen(e), j;
+
+  for (j = 0; j < nset; j++)
+    if (strlen(set[j].key) == klen && strncmp(set[j].key, e, klen) == 0)
+      return 1;
+  return 0;
+}
+
 char **hp__env_build(char **base, const hp_kv *set, size_t nset)
 {
   size_t n = 0, i, j, k = 0;
@@ -27,12 +39,7 @@ char **hp__env_build(char **base, const hp_kv *set, size_t nset)
   if (env == NULL)
     return NULL;
   for (i = 0; i < n; i++) {
-    const char *eq = strchr(base[i], '=');
-    size_t klen = eq ? (size_t)(eq - base[i]) : strlen(base[i]);
-    for (j = 0; j < nset; j++)
-      if (strlen(set[j].key) == klen && strncmp(set[j].key, base[i], klen) == 0)
-        break;
-    if (j < nset)
+    if (replaced(base[i], set, nset))
       continue; /* replaced below */
     if ((env[k++] = hp__strdup(base[i])) == NULL)
       goto fail;
@@ -46,6 +53,36 @@ char **hp__env_build(char **base, const hp_kv *set, size_t nset)
 fail:
   hp__env_free(env);
   return NULL;
+}
+
+char **hp__env_overlay(char **base, const hp_kv *set, size_t nset)
+{
+  size_t n = 0, i, j, k = 0, bytes = 0, head;
+  char **env, *p;
+
+  if (base == NULL)
+    base = environ;
+  while (base[n])
+    n++;
+  for (j = 0; j < nset; j++)
+    bytes += strlen(set[j].key) + strlen(set[j].value) + 2;
+  head = (n + nset + 1) * sizeof(*env);
+  if ((env = malloc(head + bytes)) == NULL)
+    return NULL;
+  p = (char *)env + head;
+  for (i = 0; i < n; i++)
+    if (!replaced(base[i], set, nset))
+      env[k++] = base[i];
+  for (j = 0; j < nset; j++) {
+    size_t kl = strlen(set[j].key), vl = strlen(set[j].value);
+    env[k++] = p;
+    memcpy(p, set[j].key, kl);
+    p[kl] = '=';
+    memcpy(p + kl + 1, set[j].value, vl + 1);
+    p += kl + vl + 2;
+  }
+  env[k] = NULL;
+  return env;
 }
 
 void hp__env_free(char **env)

@@ -38,6 +38,18 @@ int hp__output_create(const char *path, int *fd)
   return *fd < 0 ? HP_EIO : 0;
 }
 
+int hp__output_create_at(int dirfd, const char *path, int *fd)
+{
+  const char *name = path ? strrchr(path, '/') : NULL;
+
+  *fd = -1;
+  if (path == NULL)
+    return 0;
+  *fd = openat(dirfd, name ? name + 1 : path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+               0644);
+  return *fd < 0 ? HP_EIO : 0;
+}
+
 int hp__output_write(int fd, const char *p, size_t n)
 {
   while (n > 0) {

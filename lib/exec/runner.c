@@ -34,9 +34,11 @@
 #include "util/buf.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 typedef struct child {
   const hp__child_spec *spec;
@@ -48,7 +50,8 @@ typedef struct child {
   hp__output out, err;
   hp__sampler sampler;
   hp__leftover left; /* what the run left behind */
-  char **env;        /* the child's environment: the spec's (or ours) with the session token */
+  char **env; /* the child's environment: the spec's (or ours) with the session token; the array
+                is ours, the strings are not */
   int pgid;
   int exited;
   int phase; /* 0 running, 1 app signalled, 2 group SIGTERM, 3 group SIGKILL */
@@ -56,6 +59,8 @@ typedef struct child {
   uint64_t left_t0;                /* when the leftovers were sent SIGTERM */
   uint64_t rss_base_ms, rss_iv_ms; /* the sampler's dense interval and its current one */
 } child;
+
+extern char **environ;
 
 /* How long the leftovers get between SIGTERM and SIGKILL: the run is over, so a short grace. */
 #define LEFT_GRACE_MS 1000
@@ -259,6 +264,7 @@ static void child_init(child *c, const hp__child_spec *spec, hp__child_result *r
 {
   memset(res, 0, sizeof(*res));
   res->max_rss_kb = -1;
+  res->stdout_size = -1;
   res->mem_mean_mib = res->mem_peak_mib = NAN;
   memset(c, 0, sizeof(*c));
   c->spec = spec;
@@ -277,7 +283,15 @@ static void child_init(child *c, const hp__child_spec *spec, hp__child_result *r
 static int create_files(child *c)
 {
   const hp__child_spec *spec = c->spec;
+  int d = spec->dirfd;
 
+  if (spec->use_dirfd) {
+    if (hp__output_create_at(d, spec->stdout_path, &c->out.fd) != 0 ||
+        hp__output_create_at(d, spec->stderr_path, &c->err.fd) != 0 ||
+        (spec->sampler && hp__output_create_at(d, spec->sampler_path, &c->sampler.fd) != 0))
+      return HP_EIO;
+    return 0;
+  }
   if (hp__output_create(spec->stdout_path, &c->out.fd) != 0)
     return HP_EIO;
   if (hp__output_create(spec->stderr_path, &c->err.fd) != 0)
@@ -287,20 +301,40 @@ static int create_files(child *c)
   return 0;
 }
 
+/* `base` (NULL: hprun's environ) without any HPRUN_SESSION_TOKEN entry, then `entry` last, as
+ * hp__env_build would give it, but without copying a string: the array is new (free() it), its
+ * strings are base's and entry, which outlive the spawn. */
+static char **env_with_token(char **base, const char *entry)
+{
+  size_t n = 0, i, k = 0, klen = strlen(HP__TOKEN_VAR);
+  char **env;
+
+  if (base == NULL)
+    base = environ;
+  while (base[n])
+    n++;
+  if ((env = malloc((n + 2) * sizeof(*env))) == NULL)
+    return NULL;
+  for (i = 0; i < n; i++)
+    if (strncmp(base[i], HP__TOKEN_VAR, klen) != 0 || (base[i][klen] != '=' && base[i][klen]))
+      env[k++] = base[i];
+  env[k++] = (char *)entry;
+  env[k] = NULL;
+  return env;
+}
+
 /* Spawns the child with its stdout and stderr on pipes. On failure every handle opened here is
  * closed and the loop run until they are, so the caller's loop is left clean. */
 static int spawn(child *c, uv_loop_t *loop)
 {
   uv_process_options_t opts;
   uv_stdio_container_t stdio[3];
-  hp_kv token;
+  const char *token = hp__guard_token_entry();
   int r;
 
   /* The token goes into every child's environment (replacing one it inherited from an outer
    * hprun): the run's processes carry it wherever they go. */
-  token.key = HP__TOKEN_VAR;
-  token.value = (char *)hp__guard_token();
-  if (token.value && (c->env = hp__env_build(c->spec->env, &token, 1)) == NULL)
+  if (token && (c->env = env_with_token(c->spec->env, token)) == NULL)
     return HP_ENOMEM;
   memset(&opts, 0, sizeof(opts));
   hp__output_pipe_init(&c->out, loop);
@@ -375,6 +409,7 @@ static int finish(child *c, long before_kb)
 {
   hp__child_result *res = c->res;
   struct rusage ru;
+  struct stat st;
 
   res->sampler_error = c->sampler.error;
   res->mem_samples = c->sampler.samples;
@@ -388,6 +423,10 @@ static int finish(child *c, long before_kb)
   hp__guard_unwatch(c->pgid);
   if (c->sampler.proc.pid > 0 && c->sampler.error == 0)
     hp__guard_unwatch(c->sampler.proc.pid);
+  /* Whatever wrote to it (the pipe's reader here, or anyone holding its name), the file's size
+   * says whether there is anything to read back. */
+  if (c->out.fd >= 0 && fstat(c->out.fd, &st) == 0)
+    res->stdout_size = (long long)st.st_size;
   write_error(res, c->spec->stdout_path, hp__output_finish(&c->out));
   write_error(res, c->spec->stderr_path, hp__output_finish(&c->err));
   write_error(res, c->spec->sampler_path, hp__sampler_finish(&c->sampler));
@@ -426,7 +465,7 @@ done:
   hp__output_free(&c.out);
   hp__output_free(&c.err);
   hp__sampler_free(&c.sampler);
-  hp__env_free(c.env);
+  free(c.env); /* the array only: its strings are the spec's (env_with_token) */
   return ret;
 }
 

@@ -41,6 +41,10 @@ typedef struct hp__child_spec {
                                line (the line's last number); NULL: none */
   double sampler_scale;     /* multiplies each reading to give MiB; 0: 1 */
   const char *sampler_path; /* its raw output is saved here; NULL: not saved */
+  int use_dirfd;            /* the three files are created in folder `dirfd` (by their paths' last
+                    component, openat with O_NOFOLLOW), which the caller holds open; the paths
+                    are still what messages name */
+  int dirfd;
 } hp__child_spec;
 
 typedef struct hp__child_result {
@@ -63,6 +67,8 @@ typedef struct hp__child_result {
   int write_errno;   /* 0, or the errno of the first failed write (or close) of an output file */
   const char *write_path; /* that file: the spec's stdout_path, stderr_path or sampler_path (the
                              spec's string, not a copy); NULL when write_errno is 0 */
+  long long stdout_size;  /* stdout_path's size when the run ended (0: the child printed
+                             nothing, so there is nothing to read back); -1 unknown */
 } hp__child_result;
 
 /* Runs one child to completion on `loop` (which must have nothing else that keeps it alive) and
@@ -84,6 +90,10 @@ void hp__child_stop_current(void);
  * replace or add). Free with hp__env_free. */
 char **hp__env_build(char **base, const hp_kv *set, size_t nset);
 void hp__env_free(char **env);
+/* The same environment as hp__env_build, in one allocation that free() releases (not
+ * hp__env_free): the array and the `set` entries' text; base's strings are not copied, so `base`
+ * must outlive the result. For an environment built for every run from one that lives longer. */
+char **hp__env_overlay(char **base, const hp_kv *set, size_t nset);
 /* Sources a POSIX sh script in /bin/sh and returns the environment it leaves (NULL-terminated,
  * free with hp__env_free). HP_EIO with a message in diags if the script fails. */
 int hp__env_from_script(uv_loop_t *loop, const char *script, char ***out, hp_diags *diags);

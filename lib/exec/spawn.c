@@ -115,6 +115,19 @@ static int fast_fits(const uv_process_options_t *o)
   return probe();
 }
 
+/* Closes the child's pipe ends that hprun kept: from now on the pipes end when the last of the
+ * run's processes holding them does. */
+static void release_held(hp__proc *p)
+{
+  int i;
+
+  for (i = 0; i < 3; i++)
+    if (p->held[i] >= 0) {
+      close(p->held[i]);
+      p->held[i] = -1;
+    }
+}
+
 static void on_pidfd(uv_poll_t *h, int status, int events)
 {
   hp__proc *p = h->data;
@@ -135,12 +148,29 @@ static void on_pidfd(uv_poll_t *h, int status, int events)
   if (r == 0 && si.si_pid == 0)
     return;        /* not exited yet: keep watching */
   uv_poll_stop(h); /* the pidfd is closed with the handle (hp__proc_close) */
-  if (r != 0)      /* ECHILD: reaped by someone else, the status is lost */
+  /* Whatever the leader wrote is in the pipes now; their EOF follows in this loop turn unless
+   * another process of the run holds them (the runner then drains them). */
+  release_held(p);
+  if (r != 0) /* ECHILD: reaped by someone else, the status is lost */
     p->exit_cb(p, -1, 0);
   else if (si.si_code == CLD_EXITED)
     p->exit_cb(p, si.si_status, 0);
   else
     p->exit_cb(p, 0, si.si_status);
+}
+
+/* /dev/null, opened once per process (O_CLOEXEC, so no child inherits it but through the dup2
+ * of its file actions) instead of once per run in the child, where the parent waits for it:
+ * [0] read-only for stdin, [1] read-write for the others, as libuv's child opens them. */
+static int null_fd[2] = {-1, -1};
+
+static int dev_null(int i)
+{
+  int k = i == 0 ? 0 : 1;
+
+  if (null_fd[k] < 0)
+    null_fd[k] = open("/dev/null", (k == 0 ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+  return null_fd[k];
 }
 
 /* The file actions for stdio; the child's pipe ends go to child_fd[] for the caller to close. */
@@ -151,9 +181,13 @@ static int set_stdio(posix_spawn_file_actions_t *fa, const uv_process_options_t 
 
   for (i = 0; i < o->stdio_count; i++) {
     if (o->stdio[i].flags == UV_IGNORE) {
+      int nfd = dev_null(i);
       /* As libuv's child: stdin read-only, the others read-write. */
-      if ((r = posix_spawn_file_actions_addopen(fa, i, "/dev/null", i == 0 ? O_RDONLY : O_RDWR,
-                                                0)) != 0)
+      if (nfd >= 0)
+        r = posix_spawn_file_actions_adddup2(fa, nfd, i);
+      else
+        r = posix_spawn_file_actions_addopen(fa, i, "/dev/null", i == 0 ? O_RDONLY : O_RDWR, 0);
+      if (r != 0)
         return -r;
       continue;
     }
@@ -237,15 +271,21 @@ static int fast_spawn(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *
   }
   posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
-  for (i = 0; i < FAST_STDIO_MAX; i++)
-    if (child_fd[i] >= 0)
+  for (i = 0; i < FAST_STDIO_MAX; i++) {
+    /* The child's stdout and stderr ends are kept until its exit is seen (release_held): the
+     * pipes' EOF then cannot wake hprun before the exit does. */
+    if (r == 0 && i > 0 && i < 3 && child_fd[i] >= 0 && (o->stdio[i].flags & UV_WRITABLE_PIPE))
+      p->held[i] = child_fd[i];
+    else if (child_fd[i] >= 0)
       close(child_fd[i]);
+  }
   if (r == 0) {
     p->pid = pid;
     if ((r = watch(loop, p, o, parent_fd)) != 0) {
       /* Ours and not yet reaped, so the pid is still this process's. */
       kill(pid, SIGKILL);
       waitpid(pid, NULL, 0);
+      release_held(p);
       p->pid = 0;
       if (p->poll.type != UV_POLL && p->pidfd >= 0) {
         close(p->pidfd);
@@ -269,6 +309,7 @@ int hp__proc_spawn(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *o, 
 
   memset(p, 0, sizeof(*p));
   p->pidfd = -1;
+  p->held[0] = p->held[1] = p->held[2] = -1;
   p->exit_cb = cb;
   p->t0 = uv_hrtime();
 #if HAVE_FAST
@@ -280,6 +321,9 @@ int hp__proc_spawn(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *o, 
 
 void hp__proc_close(hp__proc *p)
 {
+#if HAVE_FAST
+  release_held(p);
+#endif
   if (p->poll.type == UV_POLL) {
     /* uv_close stops the poll at once (the fd leaves epoll); only then may the fd close. */
     hp__exec_close((uv_handle_t *)&p->poll);

@@ -343,6 +343,7 @@ void hp__session_ctx_free(hp__session_ctx *c)
     hp__env_free(c->units[i].env);
     free(c->units[i].tool_path);
     free(c->units[i].cwd);
+    hp__cwd_seen_free(&c->units[i].seen);
   }
   free(c->units);
   hp__schedule_free(c->slots);

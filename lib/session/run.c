@@ -10,12 +10,12 @@
 #include "util/fsutil.h"
 #include "util/strv.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* What one run owns while it runs: paths, argv, environment. */
 typedef struct run_io {
@@ -26,6 +26,7 @@ typedef struct run_io {
   hp_strv argv;
   char **env;
   char prefix[160]; /* prefixes the live copy of the child's output */
+  int dfd;          /* the run folder, open from its creation to the end of the run; -1 */
 } run_io;
 
 /* Expands a `command` pass's template: the word {app} becomes the app's whole argv; {dir} inside
@@ -80,49 +81,6 @@ int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv
   return hp__driver_argv(u->driver, &rs, out);
 }
 
-/* Lists the files a run left in its folder (recursively), except our own stdout/stderr copies. */
-static int list_files(const char *root, const char *rel, hp_strv *out)
-{
-  char *path = rel[0] ? hp__path_join(root, rel) : hp__strdup(root);
-  struct dirent **ents = NULL;
-  int n, i, r = 0;
-
-  if (path == NULL)
-    return HP_ENOMEM;
-  n = scandir(path, &ents, NULL, alphasort);
-  for (i = 0; i < n; i++) {
-    const char *name = ents[i]->d_name;
-    char *sub, *full;
-    struct stat st;
-    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || r)
-      goto next;
-    if (!rel[0] &&
-        (strcmp(name, "stdout.txt") == 0 || strcmp(name, "stderr.txt") == 0 ||
-         strcmp(name, "hprun-memory.txt") == 0))
-      goto next;
-    sub = rel[0] ? hp__asprintf("%s/%s", rel, name) : hp__strdup(name);
-    full = hp__path_join(path, name);
-    if (sub == NULL || full == NULL) {
-      free(sub);
-      free(full);
-      r = HP_ENOMEM;
-      goto next;
-    }
-    if (lstat(full, &st) == 0 && S_ISDIR(st.st_mode)) {
-      r = list_files(root, sub, out);
-      free(sub);
-    } else {
-      r = hp__strv_push_own(out, sub);
-    }
-    free(full);
-  next:
-    free(ents[i]);
-  }
-  free(ents);
-  free(path);
-  return r;
-}
-
 /* Keeps the app's own launch count (`launches=N`, at a line's start or after a blank) from each
  * line of a run's stdout as the metric scan streams it; the last one wins, -1 when absent. */
 static void launches_line(void *arg, const char *line)
@@ -165,14 +123,14 @@ static int run_init(const hp__session_ctx *c, const hp__unit *u, const hp__slot 
  * through a link: the unit's folder is made at its first run, and a later run walks into it
  * without following a link, so a folder the previous runs' programs replaced or planted is
  * refused, not used. Every run folder is new: one that exists is an error, never reused. */
-static int run_mkdir(hp__session_ctx *c, hp__unit *u, const char *rel)
+static int run_mkdir(hp__session_ctx *c, hp__unit *u, const char *rel, int *dfd)
 {
   if (!u->dir_made) {
     if (hp__mkdir_at(c->dirfd, u->name, 0755, NULL) != 0)
       return hp__session_io_error(c, "create", u->name, errno);
     u->dir_made = 1;
   }
-  if (hp__mkdir_at(c->dirfd, rel, 0755, NULL) != 0)
+  if (hp__mkdir_at(c->dirfd, rel, 0755, dfd) != 0)
     return hp__session_io_error(c, "create", rel, errno);
   return 0;
 }
@@ -184,7 +142,7 @@ static int run_paths(hp__session_ctx *c, hp__unit *u, const hp__slot *sl, hp_run
 
   if ((io->dir = hp__path_join(c->s->dir, run->dir)) == NULL)
     return HP_ENOMEM;
-  if ((r = run_mkdir(c, u, run->dir)) != 0)
+  if ((r = run_mkdir(c, u, run->dir, &io->dfd)) != 0)
     return r;
   /* A driver may write an input file for its profiler into the run folder (rocprof's pmc list). */
   if ((r = hp__cluster_argv(c, u, sl, io->dir, &io->argv)) == HP_EIO || r == HP_EEXIST)
@@ -224,7 +182,8 @@ static char **run_env(const hp__session_ctx *c, const hp__unit *u, const hp__slo
   set[4].value = (char *)dir;
   set[5].key = "HPRUN_APP_CWD";
   set[5].value = c->app_cwd;
-  return hp__env_build(u->env, set, 6);
+  /* u->env lives as long as the session: only the six entries are new (one allocation). */
+  return hp__env_overlay(u->env, set, 6);
 }
 
 /* Runs the child in its folder, with the unit's timeout and, when there is one, the sampler. */
@@ -241,6 +200,8 @@ static int run_child(hp__session_ctx *c, const hp__unit *u, run_io *io, hp__chil
   spec.profiled = u->driver != NULL && u->launcher == NULL; /* a launcher leads: signal it */
   spec.stdout_path = io->outp;
   spec.stderr_path = io->errp;
+  spec.use_dirfd = 1; /* the files go into the folder just made, not through its path */
+  spec.dirfd = io->dfd;
   spec.echo = c->opts->quiet ? NULL : hp__session_log(c);
   spec.prefix = io->prefix;
   if (c->sampler.n) {
@@ -282,8 +243,9 @@ static int run_record(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl,
     fprintf(hp__session_log(c),
             "hprun: %s run %d timed out after %g s; its process group was stopped\n", u->name,
             sl->k, u->timeout);
-  /* One streaming pass: hprun's memory stays bounded whatever the app printed. */
-  if (!out_lost) {
+  /* One streaming pass: hprun's memory stays bounded whatever the app printed. An empty stdout
+   * holds no value and no launch count: nothing to read. */
+  if (!out_lost && res->stdout_size != 0) {
     hp__metrics_scan_path(c->metrics, io->outp, run->values, launches_line, &launches);
     if (!sl->warmup && pr->app_launches < 0)
       pr->app_launches = launches;
@@ -291,7 +253,7 @@ static int run_record(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl,
   /* The built-in wall_ms (the plan's last metric) is the run's measured time, not a scan. */
   if (c->plan->nmetrics > 0 && c->plan->metrics[c->plan->nmetrics - 1].wall)
     run->values[c->plan->nmetrics - 1] = res->wall_ms;
-  if ((r = list_files(io->dir, "", &run->files)) != 0)
+  if ((r = hp__run_files(io->dfd, io->dir, &run->files)) != 0)
     return r;
   run->ok = !run->error && res->exit_status == 0 && !res->term_signal && !res->timed_out &&
       !res->interrupted && c->plan->nmetrics > 0 && !isnan(run->values[0]);
@@ -376,11 +338,11 @@ int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_r
   hp__unit *u = &c->units[sl->unit];
   hp__child_result res;
   const char *wpath = NULL;
-  hp_strv before = {NULL, 0};
   run_io io;
   int r, werr = 0;
 
   memset(&io, 0, sizeof(io));
+  io.dfd = -1;
   memset(&res, 0, sizeof(res));
   if ((r = run_init(c, u, sl, run, round)) != 0)
     return r;
@@ -393,16 +355,16 @@ int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_r
   if ((r = run_hooks(c, u, run, &io, "prepare")) != 0 || run->error)
     goto fail;
   /* What the app's folder holds before the run (after its prepare hook), so that what the run
-   * adds can be moved. */
-  if (u->cwd && (r = hp__cwd_list(u->cwd, &before)) != 0)
+   * adds can be moved; kept from the last run while the folder is unchanged (cwdseen.c). */
+  if (u->cwd && (r = hp__cwd_seen_update(&u->seen, u->cwd)) != 0)
     goto fail;
   if ((r = run_spawn(c, u, run, &io, &res, &werr, &wpath)) != 0)
     goto not_run;
   /* hipprof has no output folder option that every DTK version reads the same way: it writes into
    * its working directory, and its files are moved into the run's folder like any other, without
    * a warning, since they are expected. */
-  if (u->cwd &&
-      (r = hp__cwd_move_new(c, u->cwd, &before, run->dir,
+  if (u->cwd && !hp__cwd_seen_same(&u->seen, u->cwd) &&
+      (r = hp__cwd_move_new(c, u->cwd, &u->seen.names, run->dir,
                             u->driver && !strcmp(hp__driver_name(u->driver), "hipprof"))))
     goto fail;
   /* What the run lost is said before it is recorded, so that its record (ok, advice) says so. */
@@ -423,13 +385,14 @@ not_run:
     run->error = hp__asprintf("it did not run: %s", c->io_message);
 
 fail:
-  hp_strv_free(&before);
   hp_strv_free(&io.argv);
-  hp__env_free(io.env);
+  free(io.env); /* hp__env_overlay's single allocation */
   free(io.dir);
   free(io.outp);
   free(io.errp);
   free(io.memp);
+  if (io.dfd >= 0)
+    close(io.dfd);
   return r;
 }
 

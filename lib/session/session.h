@@ -21,6 +21,21 @@
 #include <stdio.h>
 #include <uv.h>
 
+/* A folder's identity and times (cwdseen.c); every field 8 bytes, so that it compares whole. */
+typedef struct hp__cwd_stamp {
+  long long dev, ino, size, nlink;
+  long long mtime_s, mtime_ns, ctime_s, ctime_ns;
+} hp__cwd_stamp;
+
+/* The app's folder as the last look saw it (cwdseen.c): its names, and the stamp they hold for
+ * while `valid`. Zeroed is empty. */
+typedef struct hp__cwd_seen {
+  hp_strv names;
+  hp__cwd_stamp stamp;
+  int valid; /* names are the folder's as long as its stamp is `stamp` */
+  int local; /* 0 not yet known, 1 its file system keeps fine local times, -1 not */
+} hp__cwd_seen;
+
 /* One unit of the schedule: a plan pass or an A/B variant. */
 typedef struct hp__unit {
   const hp_pass *pass;       /* NULL for a variant */
@@ -35,6 +50,7 @@ typedef struct hp__unit {
   char *cwd;    /* where its runs start (absolute); NULL: each run's own folder (workdir: run) */
   int skip;     /* its first run failed: the rest are recorded as skipped, not run */
   const hp_launcher *launcher; /* how its runs start (cluster.c); NULL: locally */
+  hp__cwd_seen seen;           /* cwd as its last run left it (cwdseen.c) */
 } hp__unit;
 
 typedef struct hp__session_ctx {
@@ -208,6 +224,24 @@ int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out)
  * cannot be moved is warned about and left. */
 int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before, const char *rel,
                      int quiet);
+
+/* runfiles.c */
+
+/* The files a run left in its folder `dir` (open as dfd, read from its start, so a new
+ * descriptor; the caller keeps it), recursively, in alphasort order, without stdout.txt,
+ * stderr.txt and hprun-memory.txt, appended to *out. 0 or HP_ENOMEM. */
+int hp__run_files(int dfd, const char *dir, hp_strv *out);
+
+/* cwdseen.c */
+
+/* Makes s->names the names in `dir` now (as hp__cwd_list): those of the last look when the
+ * folder's stamp says no name came or went since, else a new listing. 0 or HP_ENOMEM. */
+int hp__cwd_seen_update(hp__cwd_seen *s, const char *dir);
+/* 1 when s->names are still the names in `dir` (its stamp is unchanged and trusted), else 0. */
+int hp__cwd_seen_same(const hp__cwd_seen *s, const char *dir);
+/* Frees the names; accepts NULL. */
+void hp__cwd_seen_free(hp__cwd_seen *s);
+
 /* Whether a run failed: it could not start, exited non-zero, was killed or timed out. A run
  * without its metric has not failed in this sense: it ran, and the report says why it has no
  * value. */

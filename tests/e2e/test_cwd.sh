@@ -126,3 +126,30 @@ rm -rf "$T/sessions" "$T/count"
 expect_exit 3 "$HPRUN" --quiet --keep-going "$P/plan-skip.yaml"
 assert_eq "$(grep -c bad "$T/count")" 3 "bad runs with --keep-going"
 ok "a failing pass skips its runs; --keep-going runs them"
+
+# The app's folder is listed again only when its stamp changed (lib/session/cwdseen.c); in a folder
+# last changed seconds ago the kept listing is trusted, and a file a later run leaves is still
+# found and moved, also one left in the same clock tick as the look before the run.
+Q="$T/quiet"
+mkdir -p "$Q"
+cat >"$Q/app.sh" <<'EOF2'
+#!/bin/sh
+case "$HPRUN_RUN" in 2 | 4) echo x >"stray-$HPRUN_RUN.txt" ;; esac
+echo m=1
+EOF2
+chmod +x "$Q/app.sh"
+printf 'name: quiet\noutput: %s\nrepeat: 5\napp: {command: [./app.sh]}\nmetrics: [m]\npasses: [normal]\n' \
+  "$T/sessions" >"$Q/plan.yaml"
+sleep 3
+rm -rf "$T/sessions"
+expect_exit 0 "$HPRUN" --quiet "$Q/plan.yaml"
+S=$(session_dir "$T/sessions")
+assert_eq "$(ls "$Q" | tr '\n' ' ')" "app.sh plan.yaml " "the app's folder after the session"
+for k in 1 2 3 4 5; do
+  want="[]"
+  case $k in 2 | 4) want="['stray-$k.txt']" ;; esac
+  [ "$k" = 2 ] || [ "$k" = 4 ] || [ ! -e "$S/normal/$k/stray-2.txt" ] || fail "stray-2.txt in normal/$k"
+  assert_eq "$(pass_get "$S/summary.json" normal "p['runs'][$((k - 1))]['files']")" "$want" "run $k's files"
+done
+[ -f "$S/normal/2/stray-2.txt" ] && [ -f "$S/normal/4/stray-4.txt" ] || fail "the strays were not moved"
+ok "in an app folder last changed seconds ago, what a run leaves is still moved"

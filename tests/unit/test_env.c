@@ -104,12 +104,40 @@ static void test_default_base_is_environ(void **state)
   unsetenv("HPRUN_TEST_ENV");
 }
 
+/* hp__env_overlay gives hp__env_build's entries in its order, the base's strings themselves
+ * (not copies) and the set's in the same block, which one free() releases. */
+static void test_overlay(void **state)
+{
+  char *base[] = {"AB=1", "A=2", "=3", "A", "ABC=", "B=old", NULL};
+  hp_kv set[] = {{"A", ""}, {"B", "new value"}, {"HPRUN_RUN", "17"}};
+  char **built = hp__env_build(base, set, 3), **over = hp__env_overlay(base, set, 3);
+  size_t i;
+
+  (void)state;
+  assert_non_null(built);
+  assert_non_null(over);
+  assert_int_equal(count(over), count(built));
+  assert_int_equal(count(over), 6);
+  for (i = 0; built[i]; i++)
+    assert_string_equal(over[i], built[i]);
+  assert_ptr_equal(over[0], base[0]); /* borrowed */
+  assert_ptr_equal(over[2], base[4]);
+  assert_string_equal(over[4], "B=new value");
+  assert_string_equal(over[5], "HPRUN_RUN=17");
+  hp__env_free(built);
+  free(over);
+  /* NULL base: hprun's own environment, with the entries added. */
+  over = hp__env_overlay(NULL, set + 2, 1);
+  assert_non_null(over);
+  assert_string_equal(over[count(over) - 1], "HPRUN_RUN=17");
+  free(over);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_replace_and_add),
-      cmocka_unit_test(test_whole_key_match),
-      cmocka_unit_test(test_empty_set_copies),
+      cmocka_unit_test(test_replace_and_add),         cmocka_unit_test(test_overlay),
+      cmocka_unit_test(test_whole_key_match),         cmocka_unit_test(test_empty_set_copies),
       cmocka_unit_test(test_default_base_is_environ),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -95,6 +95,63 @@ static void test_exit_and_output(void **state)
   close_loop(&loop);
 }
 
+/* The files in the caller's open folder (spec.use_dirfd), by name and never through a link; the
+ * size of stdout.txt comes back (0: nothing to read). */
+static void test_dirfd_and_size(void **state)
+{
+  uv_loop_t loop;
+  hp_strv argv = {NULL, 0};
+  hp__child_spec spec;
+  hp__child_result res;
+  char dir[128], out[160], err[160], *text = NULL;
+  size_t len;
+  int dfd;
+
+  (void)state;
+  snprintf(dir, sizeof(dir), "%s/d", tmpdir);
+  assert_int_equal(hp__mkdirs(dir, 0755), 0);
+  assert_int_equal(hp__dir_open(dir, &dfd), 0);
+  snprintf(out, sizeof(out), "%s/stdout.txt", dir);
+  snprintf(err, sizeof(err), "%s/stderr.txt", dir);
+  assert_int_equal(uv_loop_init(&loop), 0);
+  sh(&argv, "printf 12345; printf ab >&2");
+  memset(&spec, 0, sizeof(spec));
+  spec.argv = &argv;
+  /* The paths name other folders: only their last component counts, in dfd. */
+  spec.stdout_path = "/nonexistent/a/stdout.txt";
+  spec.stderr_path = "/nonexistent/b/stderr.txt";
+  spec.use_dirfd = 1;
+  spec.dirfd = dfd;
+  assert_int_equal(hp__child_run(&loop, &spec, &res), 0);
+  assert_int_equal(res.stdout_size, 5);
+  assert_int_equal(hp__read_file(out, &text, &len), 0);
+  assert_string_equal(text, "12345");
+  free(text);
+  assert_int_equal(hp__read_file(err, &text, &len), 0);
+  assert_string_equal(text, "ab");
+  free(text);
+  unlink(out);
+  unlink(err);
+  /* Nothing printed: size 0. */
+  hp_strv_free(&argv);
+  sh(&argv, "printf x >&2");
+  assert_int_equal(hp__child_run(&loop, &spec, &res), 0);
+  assert_int_equal(res.stdout_size, 0);
+  unlink(out);
+  unlink(err);
+  /* A link planted at the name is refused, not followed, and nothing runs. */
+  assert_int_equal(symlink("/tmp/hprun-runner-planted", out), 0);
+  assert_int_equal(hp__child_run(&loop, &spec, &res), HP_EIO);
+  assert_int_equal(access("/tmp/hprun-runner-planted", F_OK), -1);
+  assert_int_equal(res.stdout_size, -1);
+  unlink(out);
+  unlink(err);
+  close(dfd);
+  assert_int_equal(rmdir(dir), 0);
+  hp_strv_free(&argv);
+  close_loop(&loop);
+}
+
 static void test_echo_prefix(void **state)
 {
   uv_loop_t loop;
@@ -244,7 +301,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_exit_and_output), cmocka_unit_test(test_echo_prefix),
       cmocka_unit_test(test_spawn_failure),   cmocka_unit_test(test_timeout_kills_group),
-      cmocka_unit_test(test_env_and_capture),
+      cmocka_unit_test(test_env_and_capture), cmocka_unit_test(test_dirfd_and_size),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

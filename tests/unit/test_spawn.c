@@ -3,7 +3,8 @@
  * give the child what uv_spawn gives it (its own session and group, stdin on /dev/null, the cwd,
  * an empty signal mask, default dispositions, the pipes) and report exit codes and signals as
  * libuv does; names, scripts without #! and exec errors take or match libuv's path; `alone` says
- * whether the run created another process.
+ * whether the run created another process; the child's exit is seen before its pipes' EOF (hprun
+ * holds the child's ends until then), and a process that keeps the pipes still gets read.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -28,6 +29,8 @@ typedef struct run {
   hp__buf text;
   int used_pidfd; /* the fast path was taken */
   int exited;
+  int eof;             /* the pipe reached EOF */
+  int eof_before_exit; /* ... already when the exit callback ran */
   int64_t status;
   int sig;
 } run;
@@ -37,6 +40,7 @@ static void on_exit_cb(hp__proc *p, int64_t status, int sig)
   run *r = p->data;
 
   r->exited = 1;
+  r->eof_before_exit = r->eof;
   r->status = status;
   r->sig = sig;
   hp__proc_close(p);
@@ -58,8 +62,10 @@ static void on_read(uv_stream_t *s, ssize_t n, const uv_buf_t *b)
 
   if (n > 0)
     hp__buf_add(&r->text, b->base, (size_t)n);
-  else if (n < 0)
+  else if (n < 0) {
+    r->eof = 1;
     uv_close((uv_handle_t *)s, NULL);
+  }
 }
 
 /* Runs argv to its end with stdout on a pipe; returns hp__proc_spawn's result. */
@@ -211,12 +217,37 @@ static void test_fallbacks(void **state)
   hp__buf_free(&r.text);
 }
 
+/* The exit wakes the loop, not the EOF before it: the child's pipe ends are kept until the pidfd
+ * fires, every time. What the leader wrote is all read after that, and a process the run left
+ * holding the pipe is read to its end (the EOF comes when it exits). */
+static void test_exit_before_eof(void **state)
+{
+  char *quick[] = {"/bin/sh", "-c", "echo hi", NULL};
+  char *late[] = {"/bin/sh", "-c", "(sleep 0.3; echo late) & echo early", NULL};
+  int i;
+  run r;
+
+  (void)state;
+  for (i = 0; i < 5; i++) {
+    assert_int_equal(run_it(&r, quick, NULL), 0);
+    assert_true(r.used_pidfd);
+    assert_true(r.exited);
+    assert_false(r.eof_before_exit);
+    assert_true(r.eof);
+    assert_string_equal(r.text.data, "hi\n");
+    hp__buf_free(&r.text);
+  }
+  assert_int_equal(run_it(&r, late, NULL), 0);
+  assert_false(r.eof_before_exit);
+  assert_string_equal(r.text.data, "early\nlate\n");
+  hp__buf_free(&r.text);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_status_and_signal),
-      cmocka_unit_test(test_child_setup),
-      cmocka_unit_test(test_alone),
+      cmocka_unit_test(test_exit_before_eof), cmocka_unit_test(test_status_and_signal),
+      cmocka_unit_test(test_child_setup),     cmocka_unit_test(test_alone),
       cmocka_unit_test(test_fallbacks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
