@@ -414,53 +414,22 @@ static int dispatch_time(hp__pctx *x, const dispatch_state *d, const hp__csv_rec
   return 0;
 }
 
-/* dispatch_counters for a row from the fast path with every column (the common case): the same
- * sums and counts, without the per-column checks a short row or a row from hp__csv_next needs.
- * A column whose value the split did not read goes through quick_num as there. */
-static int fast_counters(hp__pctx *x, const dispatch_state *d, const hp__csv_rec *rec,
-                         row_nums nums, hp__pmc_kernel *pk, long long row)
+/* dispatch_counters for a row from the fast path whose every counter the split read (the common
+ * case): each adds its value, and the first column of each counter counts the row (what lastrow
+ * does in dispatch_counters, which later rows do not need from this one: their row numbers are
+ * higher). */
+static void fast_counters(const dispatch_state *d, row_nums nums, hp__pmc_kernel *pk)
 {
   const size_t *col = d->ctr_col;
   const int32_t *id = d->ctr_id;
   const uint64_t *val = nums->val;
-  const unsigned char *ok = nums->ok;
-  long long *lastrow = d->lastrow;
-  double *csum = pk->csum, v;
-  size_t j, i, ncol = d->nctr_col;
-  int k;
+  double *csum = pk->csum;
+  size_t j, ncol = d->nctr_col;
 
-  /* Every counter read by the split: each adds its value, and the first column of each counter
-   * counts the row (what lastrow does below, which later rows do not need from this one: their
-   * row numbers are higher). */
-  if (nums->sp.all_ok) {
-    for (j = 0; j < ncol; j++) {
-      csum[id[j]] += (double)(long long)val[col[j]];
-      pk->cn[id[j]] += d->ctr_first[j];
-    }
-    return 0;
-  }
   for (j = 0; j < ncol; j++) {
-    int32_t c = id[j];
-    i = col[j];
-    if (ok[i]) {
-      v = (double)(long long)val[i];
-    } else {
-      if (rec->len[i] == 0)
-        continue;
-      k = quick_num(rec->f[i], rec->len[i], &v);
-      if (k != 1) {
-        if (k < 0) /* parsed again only to word the warning */
-          hp__fnum(x, rec, (int)i, x->p->counters.s[c], &v);
-        continue;
-      }
-    }
-    csum[c] += v;
-    if (lastrow[c] != row) {
-      lastrow[c] = row;
-      pk->cn[c]++;
-    }
+    csum[id[j]] += (double)(long long)val[col[j]];
+    pk->cn[id[j]] += d->ctr_first[j];
   }
-  return 0;
 }
 
 /* Adds the row's counters to kernel `kid`. */
@@ -482,8 +451,10 @@ static int dispatch_counters(hp__pctx *x, dispatch_state *d, const hp__csv_rec *
     return HP_ENOMEM;
   pk = &p->pmc[kid];
   csum = pk->csum;
-  if (nums && rec->n == d->ncols)
-    return fast_counters(x, d, rec, nums, pk, row);
+  if (nums && rec->n == d->ncols && nums->sp.all_ok) {
+    fast_counters(d, nums, pk);
+    return 0;
+  }
   for (j = 0; j < ncol && (i = col[j]) < rec->n; j++) {
     int32_t c = cid[i];
     if (nums && nums->ok[i]) {
