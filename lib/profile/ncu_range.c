@@ -55,11 +55,23 @@ void hp__ncu_range_units(hp__ncu_range *r, const hp__csv *c, long line, int unit
   }
 }
 
+/* The most key bytes a range hands back. Real raw-page rows are kilobytes (hundreds of columns),
+ * so a 32 MiB range has a few thousand launches; a range of rows so short that their keys pass
+ * this is read whole instead of holding memory in proportion to the file. */
+#define KEYS_MAX ((size_t)8 << 20)
+
 int hp__ncu_range_key(hp__ncu_range *r, const char *key, size_t n, int added)
 {
   uint32_t len = (uint32_t)n;
   unsigned char a = (unsigned char)(added != 0);
 
+  if (r->odd)
+    return 0;
+  if (r->keys.len + n + 5 > KEYS_MAX) {
+    r->odd = 1; /* the file is read whole (hp__ncu_file_take) */
+    hp__buf_free(&r->keys);
+    return 0;
+  }
   return hp__buf_add(&r->keys, &len, sizeof(len)) || hp__buf_add(&r->keys, key, n) ||
           hp__buf_add(&r->keys, &a, 1)
       ? HP_ENOMEM

@@ -37,7 +37,7 @@ typedef struct hp__ncu_range {
   /* Out. */
   long skipped, first_skipped; /* lines that are not CSV past the head; the first's (reader's)
                                   line. The parser leaves its note about them to the caller. */
-  int odd;                     /* the details page: the file is read whole */
+  int odd;                     /* the details page, or keys past 8 MiB: the file is read whole */
   int hdr;                     /* a header past the head was read: hs, he, hstate */
   unsigned long long hs, he;   /* its record's start; the end of it, or of its units row */
   int hstate;                  /* HP__NCU_HS_* */
