@@ -1,6 +1,7 @@
 /*
  * One large file read on every core (lib/profile/chunk.c): a file of a format whose rows carry no
- * state across a fixed distance (rocprofv3 traces, hipprof and rocprof PMC CSVs) is split into
+ * state across a fixed distance, or whose state a range can hand over (rocprofv3 traces, hipprof
+ * and rocprof PMC CSVs, ncu raw-page CSVs: ncu_range.h) is split into
  * byte ranges of a fixed size, each range is parsed into its own profile on the pool (scan.c), and
  * the ranges are merged in order into one profile for the file, which is then merged like any
  * file. The range size does not depend on the number of threads, so neither does the output. The
@@ -14,6 +15,7 @@
 #define HPRUN_PROFILE_CHUNK_H
 
 #include "profile/detect.h"
+#include "profile/ncu_range.h"
 #include "profile/profile.h"
 
 #include <stddef.h>
@@ -25,6 +27,9 @@ typedef struct hp__range {
   unsigned long long head, from, stop;
   const unsigned char *ids_in;
   size_t ids_in_n;
+  unsigned long long hfrom; /* the head is the file's bytes [hfrom, hfrom + head) (ncu: a header
+                               printed again mid-file, ncu_range.h); 0 else */
+  long hlines;              /* the head's lines (0 for the first range) */
 } hp__range;
 
 /* What reading a range gave besides its profile and messages. */
@@ -36,8 +41,10 @@ typedef struct hp__range_out {
   unsigned tables;        /* HP__TB_* the range contributed to */
   unsigned char *ids;     /* PMC: the range's dispatch ids as bits (owned), or NULL */
   size_t ids_n;
-  int window; /* PMC: some dispatch id was not a small number (kept in a window, not the bits) */
-  int opened; /* the file could be opened */
+  int window;  /* PMC: some dispatch id was not a small number (kept in a window, not the bits) */
+  int opened;  /* the file could be opened */
+  long hlines; /* the head's lines it was read with */
+  hp__ncu_range ncu; /* ncu: the range's report (ncu_range.h) */
 } hp__range_out;
 
 /* A split file: where its ranges start, and while they are merged, the file's profile so far. */
@@ -55,8 +62,9 @@ typedef struct hp__chunkfile {
   long endline;           /* the file's line there */
   unsigned char *u;       /* PMC: every dispatch id of the merged ranges */
   size_t u_n;
-  int ended;  /* finished: the later ranges are dropped */
-  int opened; /* some range could open the file: it is recorded as read */
+  int ended;         /* finished: the later ranges are dropped */
+  int opened;        /* some range could open the file: it is recorded as read */
+  hp__ncu_file *ncu; /* an ncu raw page: the state one pass carries across cuts, or NULL */
 } hp__chunkfile;
 
 /* Parses one file (rg NULL) or one range of a split file into `p` (scan.c): the messages go to

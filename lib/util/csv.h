@@ -52,6 +52,11 @@ int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o);
  * before `stop` is read whole, also past it. Line numbers count the lines of that input. */
 int hp__csv_open_range(hp__csv **out, const char *path, unsigned long long head,
                        unsigned long long from, unsigned long long stop, const hp__csv_opts *o);
+/* The same with a head taken from elsewhere in the file: its bytes [hfrom, hfrom + head) (a header
+ * ncu printed again mid-file), then its bytes from `from` (>= hfrom + head) on. */
+int hp__csv_open_range_at(hp__csv **out, const char *path, unsigned long long hfrom,
+                          unsigned long long head, unsigned long long from, unsigned long long stop,
+                          const hp__csv_opts *o);
 /* Reads from memory that must outlive the reader. The bytes are copied through the same buffer as
  * a file's would be, so tests exercise the real refill paths. */
 int hp__csv_open_mem(hp__csv **out, const char *data, size_t len, const char *name,

@@ -2,7 +2,8 @@
  * Unit tests for one large file read as byte ranges (lib/profile/chunk.c, the range reader of
  * lib/util/csv.c, hp__profile_merge_range): where the ranges start, what a range's reader serves
  * (the header, then its own records, up to the next range's start), its offsets and lines, and
- * that a time-table entry fed from both sides of a cut is one source. Every expectation is
+ * that a time-table entry fed from both sides of a cut is one source; for ncu, the plan's head, a
+ * head taken from mid-file, and the launch window replayed across ranges. Every expectation is
  * worked out by hand beside it; the contract is docs/internals/merge.md, "One large file".
  */
 #include <stdarg.h>
@@ -119,6 +120,94 @@ static void test_plan(void **state)
   free(path);
 }
 
+/* An ncu raw page: a ==PROF== line [0,11), the header [11,20), its units row [20,27), a launch
+ * [27,35), the header printed again [35,44) with its units row [44,51), a launch [51,59). */
+static const char NCU_TEXT[] = "==PROF== x\n\"ID\",\"K\"\n\"\",\"u\"\n\"1\",\"a\"\n"
+                               "\"ID\",\"K\"\n\"\",\"v\"\n\"2\",\"b\"\n";
+
+static void test_ncu_head(void **state)
+{
+  char *path = write_tmp(NCU_TEXT), *other = write_tmp("\"ID\",\"K\"\n\"1\",\"a\"\n"), got[64];
+  unsigned long long head = 0;
+  long lines = 0;
+  hp__csv *c;
+  hp__csv_rec rec;
+
+  (void)state;
+  /* The plan's head ends after the units row that follows the first header: 27 bytes, 3 lines. */
+  assert_int_equal(hp__ncu_plan_head(path, &head, &lines), 1);
+  assert_int_equal(head, 27);
+  assert_int_equal(lines, 3);
+  /* No units row right after the header (the details page, say): not split. */
+  assert_int_equal(hp__ncu_plan_head(other, &head, &lines), 0);
+  /* A range after the second header, read with it as its head: [35, 51) then [51, end). */
+  got[0] = '\0';
+  assert_int_equal(hp__csv_open_range_at(&c, path, 35, 16, 51, ULLONG_MAX, NULL), 0);
+  assert_int_equal(hp__csv_next(c, &rec), 1);
+  assert_int_equal(hp__csv_file_offset(c), 44); /* the head's offsets are the file's */
+  strncat(got, rec.f[0], rec.len[0]);
+  while (hp__csv_next(c, &rec) == 1) {
+    strcat(got, "|");
+    strncat(got, rec.f[0], rec.len[0]);
+  }
+  assert_string_equal(got, "ID||2");
+  assert_int_equal(hp__csv_file_offset(c), 59);
+  assert_int_equal(hp__csv_line(c), 4);
+  hp__csv_free(c);
+  /* A head that overlaps the range is refused. */
+  assert_int_equal(hp__csv_open_range_at(&c, path, 35, 20, 51, ULLONG_MAX, NULL), HP_EINVAL);
+  unlink(path);
+  unlink(other);
+  free(path);
+  free(other);
+}
+
+/* The launch window replayed on the caller's thread: a range that took as new a launch an earlier
+ * range had (ID 7 of process 1, three rows apart) did not read what one pass did. */
+static void test_ncu_window(void **state)
+{
+  hp__ncu_file *nf;
+  hp__ncu_range a, b;
+  int bad = -1;
+
+  (void)state;
+  memset(&a, 0, sizeof(a));
+  memset(&b, 0, sizeof(b));
+  assert_int_equal(hp__ncu_file_new(&nf), 0);
+  assert_int_equal(hp__ncu_range_key(&a,
+                                     "7\x1f"
+                                     "1",
+                                     3, 1),
+                   0);
+  assert_int_equal(hp__ncu_range_key(&a,
+                                     "8\x1f"
+                                     "1",
+                                     3, 1),
+                   0);
+  assert_int_equal(hp__ncu_range_key(&a,
+                                     "7\x1f"
+                                     "1",
+                                     3, 0),
+                   0); /* a repeat within the range */
+  assert_int_equal(hp__ncu_file_take(nf, "/nonexistent", &a, 0, 0, &bad), 0);
+  assert_int_equal(bad, 0);
+  assert_int_equal(hp__ncu_range_key(&b,
+                                     "9\x1f"
+                                     "1",
+                                     3, 1),
+                   0);
+  assert_int_equal(hp__ncu_range_key(&b,
+                                     "7\x1f"
+                                     "1",
+                                     3, 1),
+                   0); /* one pass: a repeat */
+  assert_int_equal(hp__ncu_file_take(nf, "/nonexistent", &b, 0, 1, &bad), 0);
+  assert_int_equal(bad, 1);
+  hp__ncu_range_free(&a);
+  hp__ncu_range_free(&b);
+  hp__ncu_file_free(nf);
+}
+
 /* Two halves of one trace file: kernel "a" in both, "b" only in the second. Merged as ranges,
  * "a" is one source (one file fed it), and the file count stays 1; merged as files, 2. */
 static void test_merge_range_sources(void **state)
@@ -157,9 +246,9 @@ static void test_merge_range_sources(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_range_reader),
-      cmocka_unit_test(test_plan),
-      cmocka_unit_test(test_merge_range_sources),
+      cmocka_unit_test(test_range_reader),        cmocka_unit_test(test_plan),
+      cmocka_unit_test(test_merge_range_sources), cmocka_unit_test(test_ncu_head),
+      cmocka_unit_test(test_ncu_window),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
