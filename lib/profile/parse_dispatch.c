@@ -281,17 +281,8 @@ static int dispatch_first(dispatch_state *d, const hp__csv_rec *rec, row_nums nu
   return 0;
 }
 
-/* The first n (at most 8) bytes at p as a number, the rest zero. Fields lie in the CSV reader's
- * buffer, which has room to read 8 bytes past any of them (csv.h). */
-static inline uint64_t word_of(const char *p, size_t n)
-{
-  uint64_t x;
-
-  memcpy(&x, p, 8);
-  return n >= 8 ? x : x & ((((uint64_t)1) << (8 * n)) - 1);
-}
-
-/* The 8 bytes at p (the reader's buffer has room past every field, as for word_of). */
+/* The 8 bytes at p. Fields lie in the CSV reader's buffer, which has room to read 8 bytes past
+ * any of them (csv.h). */
 static inline uint64_t load_word(const char *p)
 {
   uint64_t x;
