@@ -172,7 +172,7 @@ static int replay_run(hp__stack_file *sf, const hp__stack_range *r, uint32_t kid
 
 int hp__stack_file_take(hp__stack_file *sf, hp_profile *p, const hp__stack_range *r)
 {
-  const unsigned char *q = (const unsigned char *)r->recs.data, *end = q + r->recs.len;
+  const unsigned char *q = (const unsigned char *)r->recs.data, *end = q ? q + r->recs.len : q;
   uint32_t lk, in, fid1, id;
   long long n, sq;
   size_t i;
