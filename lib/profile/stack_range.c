@@ -35,10 +35,21 @@ void hp__stack_range_free(hp__stack_range *r)
 int hp__stack_range_end(hp__stack_range *r)
 {
   uint32_t in = (uint32_t)r->index.len;
+  unsigned char rec[8 + 64 + 20];
 
   if (!r->open)
     return 0;
   r->open = 0;
+  if (in <= 64) { /* the usual short index: one append */
+    memcpy(rec, &r->kid, 4);
+    memcpy(rec + 4, &in, 4);
+    if (in)
+      memcpy(rec + 8, r->index.data, in);
+    memcpy(rec + 8 + in, &r->n, 8);
+    memcpy(rec + 16 + in, &r->sq, 8);
+    memcpy(rec + 24 + in, &r->fid, 4);
+    return hp__buf_add(&r->recs, rec, 28 + (size_t)in) ? HP_ENOMEM : 0;
+  }
   return hp__buf_add(&r->recs, &r->kid, sizeof(r->kid)) || hp__buf_add(&r->recs, &in, sizeof(in)) ||
           (in && hp__buf_add(&r->recs, r->index.data, in)) ||
           hp__buf_add(&r->recs, &r->n, sizeof(r->n)) ||
