@@ -17,6 +17,7 @@
 #include "profile/detect.h"
 #include "profile/ncu_range.h"
 #include "profile/profile.h"
+#include "profile/stack_range.h"
 
 #include <stddef.h>
 
@@ -45,6 +46,8 @@ typedef struct hp__range_out {
   int opened;  /* the file could be opened */
   long hlines; /* the head's lines it was read with */
   hp__ncu_range ncu; /* ncu: the range's report (ncu_range.h) */
+  /* Kernel stacks: the range's runs (stack_range.h). */
+  hp__stack_range stack;
 } hp__range_out;
 
 /* A split file: where its ranges start, and while they are merged, the file's profile so far. */
@@ -65,6 +68,8 @@ typedef struct hp__chunkfile {
   int ended;         /* finished: the later ranges are dropped */
   int opened;        /* some range could open the file: it is recorded as read */
   hp__ncu_file *ncu; /* an ncu raw page: the state one pass carries across cuts, or NULL */
+  /* A kernel-stack file: one pass's launch window (stack_range.h), or NULL. */
+  hp__stack_file *stack;
 } hp__chunkfile;
 
 /* Parses one file (rg NULL) or one range of a split file into `p` (scan.c): the messages go to

@@ -12,6 +12,7 @@
 #include "profile/fastrows.h"
 #include "profile/parsers.h"
 #include "profile/sanitizer.h"
+#include "profile/stack_range.h"
 #include "util/buf.h"
 #include "util/csv.h"
 
@@ -96,6 +97,10 @@ typedef struct stack_state {
   frame_memo memo[FRAME_MEMO * FRAME_WAYS];
   unsigned char memo_next[FRAME_MEMO]; /* the way each depth replaces next */
   hp__strtab frames;                   /* the kept user frames (FRAMES_MAX) */
+  /* Where user frames are interned: &frames, or for a range of a split file (stack_range.h) its
+   * own table, without the cap (its ids go to the caller). */
+  hp__strtab *ftab;
+  size_t fmax;
 } stack_state;
 
 /* A launch is finished: count it, with its first user frame (or "runtime-only"). */
@@ -183,9 +188,9 @@ static int memo_class(stack_state *st, long long sq, const char *addr, size_t an
   if (hp__buf_add(&m->clean, buf, sn))
     return HP_ENOMEM;
   m->fid = 0;
-  if (st->frames.n < FRAMES_MAX) {
+  if (st->ftab->n < st->fmax) {
     uint32_t id;
-    if (hp__strtab_intern(&st->frames, buf, sn, hp__hash(buf, sn), &id) < 0)
+    if (hp__strtab_intern(st->ftab, buf, sn, hp__hash(buf, sn), &id) < 0)
       return HP_ENOMEM;
     m->fid = (int)id + 1;
   }
@@ -193,24 +198,35 @@ static int memo_class(stack_state *st, long long sq, const char *addr, size_t an
   return 0;
 }
 
+/* The row's stack_sq (0 when it is not a number). `nums`: the row's numbers from the fast path, or
+ * NULL for a row from hp__csv_next. */
+static long long stack_sq(hp__pctx *x, const stack_state *st, const hp__csv_rec *rec,
+                          const hp__fastrows *nums)
+{
+  long long sq = 0;
+  int col = st->idx[C_SQ];
+
+  if (nums && nums->ok[col])
+    return (long long)nums->val[col];
+  if (hp__fll(x, rec, col, "stack_sq", &sq) != 1)
+    sq = 0;
+  return sq;
+}
+
 /* Keeps the row's frame as the launch's first user frame when it is a user frame nearer the
- * kernel launch (a lower stack_sq) than the one kept so far. `nums`: the row's numbers from the
- * fast path, or NULL for a row from hp__csv_next. */
+ * kernel launch (a lower stack_sq) than the one kept so far. */
 static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp__recent_ent *e,
                        const hp__fastrows *nums)
 {
   const char *addr;
   const frame_memo *m;
   size_t an;
-  long long sq = 0;
-  int col = st->idx[C_SQ], cls;
+  long long sq;
+  int cls;
   char *copy;
 
   addr = stack_field(st, rec, C_ADDR, "", &an);
-  if (nums && nums->ok[col])
-    sq = (long long)nums->val[col];
-  else if (hp__fll(x, rec, col, "stack_sq", &sq) != 1)
-    sq = 0;
+  sq = stack_sq(x, st, rec, nums);
   /* The cheap test first: a frame deeper than the kept one cannot replace it, whatever its class,
    * so most rows of a launch need no look at their frame. */
   if ((e->s != NULL || e->flag) && sq >= e->a)
@@ -229,18 +245,44 @@ static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp_
   return 0;
 }
 
+/* A range of a split file: the row goes into the range's run of its launch (stack_range.h), with
+ * its frame when that is a user frame that may be the run's first. */
+static int range_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const char *name,
+                     size_t nn, const char *index, size_t in, const hp__fastrows *nums)
+{
+  const char *addr;
+  const frame_memo *m;
+  size_t an;
+  long long sq;
+  int cls;
+
+  addr = stack_field(st, rec, C_ADDR, "", &an);
+  sq = stack_sq(x, st, rec, nums);
+  if (hp__stack_range_row(x->stack, name, nn, index, in))
+    return HP_ENOMEM;
+  if (!hp__stack_range_wants(x->stack, sq))
+    return 0;
+  if ((cls = memo_class(st, sq, addr, an, &m)) != 0)
+    return cls < 0 ? cls : 0;
+  hp__stack_range_frame(x->stack, sq, (uint32_t)m->fid);
+  return 0;
+}
+
 /* Folds one frame row into its launch. */
 static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const hp__fastrows *nums)
 {
   const char *name, *index;
   size_t nn, in;
-  long long row = ++st->p->rowseq;
+  long long row;
   hp__recent_ent *e;
 
   if (rec->n != st->ncols)
     hp__check_width(x, rec, st->ncols);
   name = stack_field(st, rec, C_NAME, "unknown", &nn);
   index = stack_field(st, rec, C_INDEX, "unknown", &in);
+  if (x->stack)
+    return range_row(x, st, rec, name, nn, index, in, nums);
+  row = ++st->p->rowseq;
   if (stack_launch(st, name, nn, index, in, row, &e) || stack_frame(x, st, rec, e, nums) ||
       hp__recent_tick(&st->grp, row))
     return HP_ENOMEM;
@@ -260,6 +302,8 @@ int hp__parse_stack(hp__pctx *x)
   for (i = 0; i < FRAME_MEMO * FRAME_WAYS; i++)
     st.memo[i].cls = -1;
   st.p = x->p;
+  st.ftab = x->stack ? &x->stack->frames : &st.frames;
+  st.fmax = x->stack ? (size_t)UINT32_MAX - 1 : FRAMES_MAX;
   hp__recent_init(&st.grp, HP__RECENT_WINDOW, stack_fin, &st);
   if ((r = hp__read_header(x, &rec)) <= 0)
     return r;
@@ -277,12 +321,11 @@ int hp__parse_stack(hp__pctx *x)
   while ((r = hp__fastrows_next(x, &st.fr, &rec, &nums)) == 1)
     if ((r = stack_row(x, &st, &rec, nums)) != 0)
       break;
+  if (x->stack && hp__stack_range_end(x->stack) && r >= 0)
+    r = HP_ENOMEM; /* the range's last run: the caller replays the window (stack_range.h) */
   hp__recent_finish(&st.grp);
   if (st.grp.reappeared)
-    hp__pwarn(x, 0,
-              "%lld launches (str_name, index) came back more than 8192 rows after their "
-              "last row and were counted again; launch counts may be too high",
-              st.grp.reappeared);
+    hp__pwarn(x, 0, HP__STACK_BACK_MSG, st.grp.reappeared);
   hp__buf_free(&st.prev_name);
   hp__buf_free(&st.prev_index);
   hp__fastrows_free(&st.fr);

@@ -216,6 +216,8 @@ int hp__parse_file(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, 
       o->ncu.head_lines = rg->hlines;
       x.ncu = &o->ncu;
     }
+    if (fmt == HP__F_HIPPROF_STACK) /* the caller replays the launch window (stack_range.h) */
+      x.stack = &o->stack;
   }
   hp__csv_set_warn(c, hp__pwarn_csv, &x);
   r = run_parser(&x, fmt);
@@ -470,6 +472,7 @@ static void job_free(job *j)
     hp_diags_free(&j->t[i].diags);
     free(j->t[i].o.ids);
     hp__ncu_range_free(&j->t[i].o.ncu);
+    hp__stack_range_free(&j->t[i].o.stack);
     if (j->t[i].k == 0)
       hp__chunkfile_free(j->t[i].cf);
   }
