@@ -1,8 +1,8 @@
 /*
  * One large file read on every core (lib/profile/chunk.c): a file of a format whose rows carry no
- * state across a fixed distance, or whose state a range can hand over (rocprofv3 traces, hipprof
- * and rocprof PMC CSVs, ncu raw-page CSVs: ncu_range.h) is split into
- * byte ranges of a fixed size, each range is parsed into its own profile on the pool (scan.c), and
+ * state across a fixed distance, or whose state the caller's thread can take over in order
+ * (rocprofv3 traces, hipprof and rocprof PMC CSVs, ncu raw-page CSVs: ncu_range.h; hipprof
+ * kernel-stack CSVs: stack_range.h) is split into byte ranges of a fixed size, each range is parsed into its own profile on the pool (scan.c), and
  * the ranges are merged in order into one profile for the file, which is then merged like any
  * file. The range size does not depend on the number of threads, so neither does the output. The
  * rules (where a range starts, the header, line numbers, warnings, dispatch ids, the fallbacks)
