@@ -60,6 +60,31 @@ void hp__ncu_range_units(hp__ncu_range *r, const hp__csv *c, long line, int unit
  * this is read whole instead of holding memory in proportion to the file. */
 #define KEYS_MAX ((size_t)8 << 20)
 
+/* Follows whether the range's keys ("ID" 0x1f "Process ID") are numbers that grow under one
+ * Process ID, each new to the range's window: then no two are the same. */
+static void key_order(hp__ncu_range *r, const char *key, size_t n, int added)
+{
+  const char *sep = memchr(key, '\x1f', n);
+  unsigned long long v = 0;
+  size_t i, idn = sep ? (size_t)(sep - key) : n, pidn = sep ? n - idn - 1 : 0;
+  int ok = sep && added && idn > 0 && idn <= 18 && pidn <= sizeof(r->pid);
+
+  for (i = 0; ok && i < idn; i++) {
+    ok = key[i] >= '0' && key[i] <= '9';
+    v = v * 10 + (unsigned)(key[i] - '0');
+  }
+  if (r->nkeys++ == 0) {
+    r->mono = ok;
+    r->id_first = v;
+    r->pidn = ok ? pidn : 0;
+    if (ok && pidn)
+      memcpy(r->pid, sep + 1, pidn);
+  } else if (r->mono) {
+    r->mono = ok && v > r->id_last && pidn == r->pidn && memcmp(r->pid, sep + 1, pidn) == 0;
+  }
+  r->id_last = v;
+}
+
 int hp__ncu_range_key(hp__ncu_range *r, const char *key, size_t n, int added)
 {
   uint32_t len = (uint32_t)n;
@@ -67,6 +92,7 @@ int hp__ncu_range_key(hp__ncu_range *r, const char *key, size_t n, int added)
 
   if (r->odd)
     return 0;
+  key_order(r, key, n, added);
   if (r->keys.len + n + 5 > KEYS_MAX) {
     r->odd = 1; /* the file is read whole (hp__ncu_file_take) */
     hp__buf_free(&r->keys);
@@ -127,6 +153,7 @@ void hp__ncu_file_free(hp__ncu_file *nf)
   if (nf == NULL)
     return;
   hp__recent_finish(&nf->seen);
+  hp__buf_free(&nf->kept);
   free(nf);
 }
 
@@ -167,11 +194,11 @@ static long count_lines(const char *path, unsigned long long a, unsigned long lo
   return nl;
 }
 
-/* Replays the range's launch rows in one pass's window. 1 when every row was judged alike, 0 when
- * not, HP_ENOMEM. */
-static int replay(hp__ncu_file *nf, const hp__ncu_range *r)
+/* Replays launch rows (keys as in hp__ncu_range.keys) in one pass's window. 1 when every row was
+ * judged alike, 0 when not, HP_ENOMEM. */
+static int replay(hp__ncu_file *nf, const hp__buf *keys)
 {
-  const unsigned char *p = (const unsigned char *)r->keys.data, *end = p + r->keys.len;
+  const unsigned char *p = (const unsigned char *)keys->data, *end = p + keys->len;
   hp__recent_ent *ent;
   uint32_t n;
   int added;
@@ -188,6 +215,50 @@ static int replay(hp__ncu_file *nf, const hp__ncu_range *r)
   return 1;
 }
 
+/* Whether range r's launches continue the file's run of provably different keys: its own keys
+ * are, and its first ID is greater than the last one before it, under the same Process ID. Such
+ * keys are new to one pass's window whatever its sweeps, as they were to the range's. */
+static int continues_mono(const hp__ncu_file *nf, const hp__ncu_range *r)
+{
+  return r->mono &&
+      (nf->mode == 0 ||
+       (r->id_first > nf->id_last && r->pidn == nf->pidn && memcmp(r->pid, nf->pid, r->pidn) == 0));
+}
+
+/* The window's part of taking a range: 1 when one pass's window judged its launches as the range
+ * did, 0 when not (or when that can no longer be known: the file is then read whole), HP_ENOMEM.
+ * While every key is provably new (the common case: one process, IDs in order) nothing is
+ * replayed, the keys are only kept; the first range that breaks the order has them replayed
+ * first, and every range after it is replayed. */
+static int take_keys(hp__ncu_file *nf, const hp__ncu_range *r)
+{
+  int m;
+
+  if (r->nkeys == 0)
+    return 1;
+  if (nf->mode != HP__NCU_REPLAY && continues_mono(nf, r)) {
+    nf->mode = HP__NCU_MONO;
+    nf->id_last = r->id_last;
+    nf->pidn = r->pidn;
+    memcpy(nf->pid, r->pid, r->pidn);
+    if (!nf->lost && nf->kept.len + r->keys.len > 2 * KEYS_MAX) {
+      hp__buf_free(&nf->kept);
+      nf->lost = 1;
+    }
+    return nf->lost || hp__buf_add(&nf->kept, r->keys.data, r->keys.len) == 0 ? 1 : HP_ENOMEM;
+  }
+  if (nf->mode == HP__NCU_MONO) {
+    if (nf->lost)
+      return 0;
+    m = replay(nf, &nf->kept);
+    hp__buf_free(&nf->kept);
+    if (m <= 0)
+      return m;
+  }
+  nf->mode = HP__NCU_REPLAY;
+  return replay(nf, &r->keys);
+}
+
 int hp__ncu_file_take(hp__ncu_file *nf, const char *path, hp__ncu_range *r, long off, int last,
                       int *bad)
 {
@@ -196,7 +267,7 @@ int hp__ncu_file_take(hp__ncu_file *nf, const char *path, hp__ncu_range *r, long
   *bad = 1;
   if (r->odd)
     return 0;
-  if ((m = replay(nf, r)) <= 0)
+  if ((m = take_keys(nf, r)) <= 0)
     return m;
   if (r->skipped && nf->nskip == 0)
     nf->first_skip = r->first_skipped + off;

@@ -28,6 +28,11 @@ enum {
   HP__NCU_HS_BAD          /* a launch came first, or a header a range cannot start from */
 };
 
+enum {
+  HP__NCU_MONO = 1,
+  HP__NCU_REPLAY
+};
+
 /* One range's report. */
 typedef struct hp__ncu_range {
   long head_lines; /* in: the head's lines; what is on them belongs to an earlier range */
@@ -45,6 +50,13 @@ typedef struct hp__ncu_range {
                                   decision here (HP__NCU_HS_UNITS or _BAD), ending at hu_end */
   unsigned long long hu_end;
   hp__buf keys; /* per launch row, in order: a 4-byte length, the key, 1 byte "added" */
+  /* Whether the range's launch keys are provably all different: every ID a number, greater than
+   * the one before, under one Process ID (ncu numbers a process's launches in order). */
+  long long nkeys;
+  int mono;
+  unsigned long long id_first, id_last;
+  char pid[32];
+  size_t pidn;
 } hp__ncu_range;
 
 void hp__ncu_range_free(hp__ncu_range *r);
@@ -59,6 +71,16 @@ int hp__ncu_range_key(hp__ncu_range *r, const char *key, size_t n, int added);
 
 /* The file's side, on the caller's thread. */
 typedef struct hp__ncu_file {
+  /* 0 until a range with launches was taken; then HP__NCU_MONO while every launch key so far is
+   * provably different from every other (the window then took each as new in one pass too, and
+   * is not replayed: their keys are only kept, up to 16 MiB), else HP__NCU_REPLAY. */
+  int mode;
+  unsigned long long id_last; /* HP__NCU_MONO: the last ID, and its Process ID */
+  char pid[32];
+  size_t pidn;
+  hp__buf kept;    /* HP__NCU_MONO: the keys taken so far, as in hp__ncu_range.keys */
+  int lost;        /* they passed 16 MiB and were dropped: a range that breaks the order ends the
+                   file's split */
   hp__recent seen; /* one pass's launch window, rows numbered in the file */
   long long rows;  /* launch rows so far */
   long nskip, first_skip;

@@ -214,6 +214,65 @@ static void test_ncu_window(void **state)
   hp__ncu_file_free(nf);
 }
 
+/* Adds one key, ID and Process ID, as the parser's window judged it. */
+static void key(hp__ncu_range *r, const char *id, const char *pid, int added)
+{
+  char k[32];
+  int n = snprintf(k, sizeof(k), "%s%c%s", id, 0x1f, pid);
+
+  assert_int_equal(hp__ncu_range_key(r, k, (size_t)n, added), 0);
+}
+
+/* Ranges whose IDs grow under one process are not replayed, only kept; the first range that breaks
+ * the order has the kept keys replayed before its own, so a repeat of a kept launch is still seen
+ * (a, c), and a second process's launches are not a reason to read the file whole (b). */
+static void test_ncu_window_mono(void **state)
+{
+  hp__ncu_file *nf;
+  hp__ncu_range r[6];
+  int bad = -1, i;
+
+  (void)state;
+  memset(r, 0, sizeof(r));
+  /* a: 1 2 3, then 4 and a repeat of 2 that the second range's own window took as new. */
+  assert_int_equal(hp__ncu_file_new(&nf), 0);
+  key(&r[0], "1", "9", 1);
+  key(&r[0], "2", "9", 1);
+  key(&r[0], "3", "9", 1);
+  assert_int_equal(hp__ncu_file_take(nf, "/nonexistent", &r[0], 0, 0, &bad), 0);
+  assert_int_equal(bad, 0);
+  key(&r[1], "4", "9", 1);
+  key(&r[1], "2", "9", 1);
+  assert_int_equal(hp__ncu_file_take(nf, "/nonexistent", &r[1], 0, 1, &bad), 0);
+  assert_int_equal(bad, 1);
+  hp__ncu_file_free(nf);
+  /* b: 1 2 under process 9, then 1 2 under process 8: all new in one pass too. */
+  assert_int_equal(hp__ncu_file_new(&nf), 0);
+  key(&r[2], "1", "9", 1);
+  key(&r[2], "2", "9", 1);
+  assert_int_equal(hp__ncu_file_take(nf, "/nonexistent", &r[2], 0, 0, &bad), 0);
+  assert_int_equal(bad, 0);
+  key(&r[3], "1", "8", 1);
+  key(&r[3], "2", "8", 1);
+  assert_int_equal(hp__ncu_file_take(nf, "/nonexistent", &r[3], 0, 1, &bad), 0);
+  assert_int_equal(bad, 0);
+  hp__ncu_file_free(nf);
+  /* c: 1 2 3, then 2 5: in order within the second range, not after the first. */
+  assert_int_equal(hp__ncu_file_new(&nf), 0);
+  key(&r[4], "1", "9", 1);
+  key(&r[4], "2", "9", 1);
+  key(&r[4], "3", "9", 1);
+  assert_int_equal(hp__ncu_file_take(nf, "/nonexistent", &r[4], 0, 0, &bad), 0);
+  assert_int_equal(bad, 0);
+  key(&r[5], "2", "9", 1);
+  key(&r[5], "5", "9", 1);
+  assert_int_equal(hp__ncu_file_take(nf, "/nonexistent", &r[5], 0, 1, &bad), 0);
+  assert_int_equal(bad, 1);
+  hp__ncu_file_free(nf);
+  for (i = 0; i < 6; i++)
+    hp__ncu_range_free(&r[i]);
+}
+
 /* Two halves of one trace file: kernel "a" in both, "b" only in the second. Merged as ranges,
  * "a" is one source (one file fed it), and the file count stays 1; merged as files, 2. */
 static void test_merge_range_sources(void **state)
@@ -254,7 +313,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_range_reader),        cmocka_unit_test(test_plan),
       cmocka_unit_test(test_merge_range_sources), cmocka_unit_test(test_ncu_head),
-      cmocka_unit_test(test_ncu_window),
+      cmocka_unit_test(test_ncu_window),          cmocka_unit_test(test_ncu_window_mono),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
