@@ -27,6 +27,21 @@ expect_exit() {
   fi
 }
 
+# split_outputs PATH BYTES: `hprun summarize --top 0` of PATH in json and text, stdout then
+# stderr, once as one pass ($T/NAME.FMT.whole, NAME = PATH's base name) and once read as ranges of
+# BYTES (HPRUN_CHUNK_BYTES) with -j 1, 2 and 8 ($T/NAME.FMT.J). The callers compare them.
+split_outputs() {
+  _n=$(basename "$1")
+  for _f in json text; do
+    expect_exit 0 "$HPRUN" summarize -j 1 --format "$_f" --top 0 "$1"
+    cat "$T/out" "$T/err" >"$T/$_n.$_f.whole"
+    for _j in 1 2 8; do
+      expect_exit 0 env HPRUN_CHUNK_BYTES="$2" "$HPRUN" summarize -j "$_j" --format "$_f" --top 0 "$1"
+      cat "$T/out" "$T/err" >"$T/$_n.$_f.$_j"
+    done
+  done
+}
+
 # The one session folder under $1 (fails if there is not exactly one).
 session_dir() {
   n=$(find "$1" -mindepth 1 -maxdepth 1 -type d | wc -l)

@@ -74,13 +74,8 @@ EOF
 ok "the PMC file has $(($(wc -c <"$T/pmc/pmc_results_1.csv") / R + 1)) ranges of $R bytes, quoted newlines and replays across boundaries"
 
 for d in pmc v3 win; do
+  split_outputs "$T/$d" "$R"
   for fmt in json text; do
-    expect_exit 0 "$HPRUN" summarize -j 1 --format "$fmt" --top 0 "$T/$d"
-    cat "$T/out" "$T/err" >"$T/$d.$fmt.whole"
-    for j in 1 2 8; do
-      expect_exit 0 env HPRUN_CHUNK_BYTES=$R "$HPRUN" summarize -j "$j" --format "$fmt" --top 0 "$T/$d"
-      cat "$T/out" "$T/err" >"$T/$d.$fmt.$j"
-    done
     for j in 2 8; do
       cmp -s "$T/$d.$fmt.1" "$T/$d.$fmt.$j" || fail "$d --format $fmt: -j $j differs from -j 1"
     done

@@ -148,12 +148,9 @@ EOF
 ok "the stack file has $(json_get "$T/want.s.json" "d['ranges']") ranges of $R bytes, $(json_get "$T/want.s.json" "d['straddle']") launches across a cut, $(json_get "$T/want.s.json" "d['on_cut']") quoted newlines on a cut"
 
 for d in s m; do
+  split_outputs "$T/$d" "$R"
   for fmt in json text; do
-    expect_exit 0 "$HPRUN" summarize -j 1 --format "$fmt" --top 0 "$T/$d"
-    cat "$T/out" "$T/err" >"$T/$d.$fmt.whole"
     for j in 1 2 8; do
-      expect_exit 0 env HPRUN_CHUNK_BYTES=$R "$HPRUN" summarize -j "$j" --format "$fmt" --top 0 "$T/$d"
-      cat "$T/out" "$T/err" >"$T/$d.$fmt.$j"
       cmp -s "$T/$d.$fmt.whole" "$T/$d.$fmt.$j" ||
         fail "stack ($d) --format $fmt: ranges with -j $j differ from one pass"
     done
