@@ -369,3 +369,32 @@ void hp__csv_unread_line(hp__csv *c)
   c->line = c->last_line;
   c->can_unread = 0;
 }
+
+int hp__csv_lines(hp__csv *c, const char **s, size_t *n, long *line)
+{
+  size_t lim = c->len;
+  char *nl;
+
+  /* A line longer than max_field must go to hp__csv_next, which reports it: none can be in a
+   * buffer that is not larger than max_field. */
+  if (!c->started || c->pos >= c->len || c->cap > c->max_field || c->base + c->pos >= c->stop)
+    return 0;
+  /* Lines that start at or after the range's stop are not the reader's. A range's stop is a line
+   * start, so the span normally ends just before it; a line that crosses it is left out. */
+  if (c->stop - c->base < lim)
+    lim = (size_t)(c->stop - c->base);
+  if ((nl = memrchr(c->buf + c->pos, '\n', lim - c->pos)) == NULL)
+    return 0;
+  c->can_unread = 0;
+  *s = c->buf + c->pos;
+  *n = (size_t)(nl + 1 - *s);
+  *line = c->line;
+  return 1;
+}
+
+void hp__csv_take_lines(hp__csv *c, size_t bytes, long lines)
+{
+  c->pos += bytes;
+  c->line += lines;
+  c->can_unread = 0;
+}

@@ -93,6 +93,18 @@ void hp__csv_unread_line(hp__csv *c);
  * readable bytes (not part of it), which hp__csv_split_line relies on. */
 int hp__csv_next_raw(hp__csv *c, const char **s, size_t *n, long *line);
 
+/* For a parser's block loop (docs/internals/csv.md, "Blocks of lines"): the whole physical lines
+ * in the buffer from the read position, as one span *s .. *s + *n that ends with a '\n'; *line is
+ * the first one's number. The span holds only lines that start before a range's stop, none longer
+ * than max_field, and is followed in memory by at least 64 readable bytes. Nothing is consumed:
+ * the parser takes what it read with hp__csv_take_lines and leaves the rest (a line it cannot
+ * read) to hp__csv_next / hp__csv_next_raw. Returns 1, or 0 when the buffer holds no such line
+ * now (the record readers refill, or find the end). */
+int hp__csv_lines(hp__csv *c, const char **s, size_t *n, long *line);
+/* Consumes the first `bytes` bytes of the span hp__csv_lines gave, which must be `lines` whole
+ * lines of it. */
+void hp__csv_take_lines(hp__csv *c, size_t bytes, long lines);
+
 /* What hp__csv_split_line does with a column: keeps the field (TEXT), also reads it as a number
  * (NUM), or leaves it out (SKIP: f[i] and len[i] are not set; for columns no table uses). */
 enum {
