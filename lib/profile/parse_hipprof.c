@@ -12,7 +12,9 @@
 #include "profile/fastrows.h"
 #include "profile/parsers.h"
 #include "profile/sanitizer.h"
+#include "profile/stack_fast.h"
 #include "profile/stack_range.h"
+#include "profile/ncu_isa.h"
 #include "util/buf.h"
 #include "util/csv.h"
 
@@ -101,6 +103,10 @@ typedef struct stack_state {
    * own table, without the cap (its ids go to the caller). */
   hp__strtab *ftab;
   size_t fmax;
+  /* The block loop (stack_block): the prefix `"str_name",index,` of the last row it folded, when
+   * that was the last row folded at all (else empty), and that row as read. */
+  hp__buf pre;
+  hp__stack_line ln;
 } stack_state;
 
 /* A launch is finished: count it, with its first user frame (or "runtime-only"). */
@@ -215,18 +221,12 @@ static long long stack_sq(hp__pctx *x, const stack_state *st, const hp__csv_rec 
 
 /* Keeps the row's frame as the launch's first user frame when it is a user frame nearer the
  * kernel launch (a lower stack_sq) than the one kept so far. */
-static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp__recent_ent *e,
-                       const hp__fastrows *nums)
+static int frame_keep(stack_state *st, hp__recent_ent *e, long long sq, const char *addr, size_t an)
 {
-  const char *addr;
   const frame_memo *m;
-  size_t an;
-  long long sq;
   int cls;
   char *copy;
 
-  addr = stack_field(st, rec, C_ADDR, "", &an);
-  sq = stack_sq(x, st, rec, nums);
   /* The cheap test first: a frame deeper than the kept one cannot replace it, whatever its class,
    * so most rows of a launch need no look at their frame. */
   if ((e->s != NULL || e->flag) && sq >= e->a)
@@ -245,27 +245,45 @@ static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp_
   return 0;
 }
 
+static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp__recent_ent *e,
+                       const hp__fastrows *nums)
+{
+  const char *addr;
+  size_t an;
+
+  addr = stack_field(st, rec, C_ADDR, "", &an);
+  return frame_keep(st, e, stack_sq(x, st, rec, nums), addr, an);
+}
+
+/* The frame of a range's row, when it may become its run's best. */
+static int range_frame(stack_state *st, hp__stack_range *r, long long sq, const char *addr,
+                       size_t an)
+{
+  const frame_memo *m;
+  int cls;
+
+  if (!hp__stack_range_wants(r, sq))
+    return 0;
+  if ((cls = memo_class(st, sq, addr, an, &m)) != 0)
+    return cls < 0 ? cls : 0;
+  hp__stack_range_frame(r, sq, (uint32_t)m->fid);
+  return 0;
+}
+
 /* A range of a split file: the row goes into the range's run of its launch (stack_range.h), with
  * its frame when that is a user frame that may be the run's first. */
 static int range_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const char *name,
                      size_t nn, const char *index, size_t in, const hp__fastrows *nums)
 {
   const char *addr;
-  const frame_memo *m;
   size_t an;
   long long sq;
-  int cls;
 
   addr = stack_field(st, rec, C_ADDR, "", &an);
   sq = stack_sq(x, st, rec, nums);
   if (hp__stack_range_row(x->stack, name, nn, index, in))
     return HP_ENOMEM;
-  if (!hp__stack_range_wants(x->stack, sq))
-    return 0;
-  if ((cls = memo_class(st, sq, addr, an, &m)) != 0)
-    return cls < 0 ? cls : 0;
-  hp__stack_range_frame(x->stack, sq, (uint32_t)m->fid);
-  return 0;
+  return range_frame(st, x->stack, sq, addr, an);
 }
 
 /* Folds one frame row into its launch. */
@@ -289,6 +307,61 @@ static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const
   return 0;
 }
 
+/* Folds a row the block loop read (k: hp__stack_line_read's answer) as stack_row folds the same
+ * row from the record reader; k == 1 says it is the last folded row's launch. */
+static int block_row(hp__pctx *x, stack_state *st, const hp__stack_line *ln, int k)
+{
+  hp__recent_ent *e;
+  long long row;
+
+  if (x->stack) {
+    if (k == 1)
+      hp__stack_range_again(x->stack);
+    else if (hp__stack_range_row(x->stack, ln->name, ln->nn, ln->index, ln->in))
+      return HP_ENOMEM;
+    return range_frame(st, x->stack, ln->sq, ln->addr, ln->an);
+  }
+  row = ++st->p->rowseq;
+  if (k == 1 && st->prev_e && st->prev_epoch == st->grp.epoch) {
+    e = st->prev_e; /* what stack_launch finds for the same name and index */
+    e->last = row;
+  } else if (stack_launch(st, ln->name, ln->nn, ln->index, ln->in, row, &e)) {
+    return HP_ENOMEM;
+  }
+  if (frame_keep(st, e, ln->sq, ln->addr, ln->an))
+    return HP_ENOMEM;
+  return row >= st->grp.next_sweep && hp__recent_tick(&st->grp, row) ? HP_ENOMEM : 0;
+}
+
+/* The block loop (docs/internals/profile.md, "Kernel stacks: the block loop"): the rows of the
+ * reader's span of whole lines that hp__stack_line_read takes, folded one after the other. It
+ * stops at the first line it does not take, which the record reader reads next. 0 or HP_ENOMEM. */
+static int stack_block(hp__pctx *x, stack_state *st, int isa)
+{
+  const char *s, *p, *end;
+  size_t n;
+  long line, nl = 0;
+  int k, r = 0;
+
+  if (!hp__csv_lines(x->csv, &s, &n, &line))
+    return 0;
+  for (p = s, end = s + n; p < end; p += st->ln.len, nl++) {
+    if ((k = hp__stack_line_read(p, end, st->pre.data, st->pre.len, isa, &st->ln)) == 0)
+      break;
+    if (k == 2) {
+      hp__buf_reset(&st->pre);
+      if (hp__buf_add(&st->pre, p, st->ln.pre)) {
+        r = HP_ENOMEM;
+        break;
+      }
+    }
+    if ((r = block_row(x, st, &st->ln, k)) != 0)
+      break;
+  }
+  hp__csv_take_lines(x->csv, (size_t)(p - s), nl);
+  return r;
+}
+
 int hp__parse_stack(hp__pctx *x)
 {
   static const char *const want[] = {"str_name", "index", "stack_sq", "addrname"};
@@ -296,7 +369,7 @@ int hp__parse_stack(hp__pctx *x)
   hp__csv_rec rec;
   const hp__fastrows *nums;
   size_t i;
-  int r;
+  int r, block, isa = hp__ncu_isa();
 
   memset(&st, 0, sizeof(st));
   for (i = 0; i < FRAME_MEMO * FRAME_WAYS; i++)
@@ -318,9 +391,18 @@ int hp__parse_stack(hp__pctx *x)
   } else {
     hp__fastrows_free(&st.fr); /* no fast path: every row through hp__csv_next */
   }
-  while ((r = hp__fastrows_next(x, &st.fr, &rec, &nums)) == 1)
+  /* The block loop reads the columns in the file's order: str_name,index,stack_sq,addrname. */
+  block = hp__stack_block(-1) && st.ncols == C_N && st.idx[C_NAME] == 0 && st.idx[C_INDEX] == 1 &&
+      st.idx[C_SQ] == 2 && st.idx[C_ADDR] == 3;
+  for (;;) {
+    if (block && (r = stack_block(x, &st, isa)) != 0)
+      break;
+    if ((r = hp__fastrows_next(x, &st.fr, &rec, &nums)) != 1)
+      break;
+    hp__buf_reset(&st.pre); /* a row the block loop did not fold: the next one compares afresh */
     if ((r = stack_row(x, &st, &rec, nums)) != 0)
       break;
+  }
   if (x->stack && hp__stack_range_end(x->stack) && r >= 0)
     r = HP_ENOMEM; /* the range's last run: the caller replays the window (stack_range.h) */
   hp__recent_finish(&st.grp);
@@ -328,6 +410,7 @@ int hp__parse_stack(hp__pctx *x)
     hp__pwarn(x, 0, HP__STACK_BACK_MSG, st.grp.reappeared);
   hp__buf_free(&st.prev_name);
   hp__buf_free(&st.prev_index);
+  hp__buf_free(&st.pre);
   hp__fastrows_free(&st.fr);
   for (i = 0; i < FRAME_MEMO * FRAME_WAYS; i++) {
     hp__buf_free(&st.memo[i].raw);

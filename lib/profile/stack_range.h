@@ -47,6 +47,12 @@ void hp__stack_range_free(hp__stack_range *r);
 /* A row of launch (name, index): continues the open run or starts a new one. 0 or HP_ENOMEM. */
 int hp__stack_range_row(hp__stack_range *r, const char *name, size_t nn, const char *index,
                         size_t in);
+/* A row of the open run's launch (the caller knows it is: its (name, index) bytes are the last
+ * row's), as hp__stack_range_row would count it without the compare. */
+static inline void hp__stack_range_again(hp__stack_range *r)
+{
+  r->n++;
+}
 /* Whether a user frame at depth sq would become the open run's best. */
 static inline int hp__stack_range_wants(const hp__stack_range *r, long long sq)
 {
