@@ -308,6 +308,7 @@ typedef struct job {
   int *errs;              /* by PATH */
   size_t npaths, flushed; /* PATHs whose listing messages are in diags */
   int split;              /* large files are read as ranges (not in the one-pass reference) */
+  int jobs;               /* the threads that read the tasks */
   task *t;
   size_t nt, tcap;
 } job;
@@ -413,8 +414,11 @@ static int plan_path(job *j, const char *path, size_t k)
       for (m = 0; m < l->n; m++)
         if (m != i && same_dir(l->path[i], l->path[m]))
           skip |= stats_tables(l->fmt[m]);
-    /* A large file of some formats is read as several ranges, a task each (chunk.h). */
-    if (j->split && hp__chunk_plan(l->path[i], l->fmt[i], &cf))
+    /* A large file of some formats is read as several ranges, a task each (chunk.h). A kernel-stack
+     * file gives the same output either way (merge.md, "One large file"), so on one thread it is
+     * read in one pass: its ranges would only add the replay of their runs. */
+    if (j->split && !(j->jobs == 1 && l->fmt[i] == HP__F_HIPPROF_STACK) &&
+        hp__chunk_plan(l->path[i], l->fmt[i], &cf))
       return HP_ENOMEM;
     nr = cf ? cf->n : 1;
     if (hp__grow((void **)&j->t, &j->tcap, j->nt + nr, sizeof(*j->t))) {
@@ -499,6 +503,9 @@ int hp_profile_add_paths(hp_profile *p, const char *const *paths, size_t n, int 
   j.dst = p;
   j.diags = diags;
   j.split = 1;
+  if (jobs <= 0)
+    jobs = hp__pool_cpus();
+  j.jobs = jobs;
   j.limit = diags ? diags->limit : 0;
   j.errs = errs;
   j.npaths = n;
@@ -521,8 +528,6 @@ int hp_profile_add_paths(hp_profile *p, const char *const *paths, size_t n, int 
   }
   if (p->region && (r = region_prepare(&j)) != 0)
     goto fail;
-  if (jobs <= 0)
-    jobs = hp__pool_cpus();
   /* A few files per thread ahead of the merge keep every thread busy; more would only hold more
    * finished profiles in memory. */
   if ((r = hp__pool_run(j.nt, jobs, (size_t)jobs * 4, task_work, task_done, &j)) != 0)

@@ -8,6 +8,8 @@
 # one of them where a plain search for a newline puts a cut. The output must be the same bytes with
 # -j 1, 2 and 8 as one pass, and the numbers what Python computes on its own from the window's
 # documented rule.
+# (With -j 1 a kernel-stack file is read in one pass, ranges or not: scan.c's plan_path; -j 2 and
+# 8 read the ranges.)
 . "$(dirname "$0")/lib.sh"
 
 R=4000
