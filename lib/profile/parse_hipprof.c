@@ -133,6 +133,19 @@ static const char *stack_field(const stack_state *st, const hp__csv_rec *rec, in
   return s;
 }
 
+/* b = s[0, n): one copy while it fits, without hp__buf_add's calls. 0 or HP_ENOMEM. */
+static int buf_set(hp__buf *b, const char *s, size_t n)
+{
+  if (n < b->cap) {
+    memcpy(b->data, s, n);
+    b->data[n] = '\0';
+    b->len = n;
+    return 0;
+  }
+  hp__buf_reset(b);
+  return hp__buf_add(b, s, n) ? HP_ENOMEM : 0;
+}
+
 /* Finds or adds the launch (name, index) and marks it touched at `row`. */
 static int stack_launch(stack_state *st, const char *name, size_t nn, const char *index, size_t in,
                         long long row, hp__recent_ent **e)
@@ -150,14 +163,12 @@ static int stack_launch(stack_state *st, const char *name, size_t nn, const char
     if (hp__stack_kernel_get(st->p, name, nn, &st->kid))
       return HP_ENOMEM;
     st->have_kid = 1;
-    hp__buf_reset(&st->prev_name);
-    if (hp__buf_add(&st->prev_name, name, nn))
+    if (buf_set(&st->prev_name, name, nn))
       return HP_ENOMEM;
   }
   if (hp__recent_touch(&st->grp, st->kid, index, in, row, e, &added))
     return HP_ENOMEM;
-  hp__buf_reset(&st->prev_index);
-  if (hp__buf_add(&st->prev_index, index, in))
+  if (buf_set(&st->prev_index, index, in))
     return HP_ENOMEM;
   st->prev_e = *e;
   st->prev_epoch = st->grp.epoch;
@@ -307,7 +318,7 @@ static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const
   return 0;
 }
 
-/* Folds a row the block loop read (k: hp__stack_line_read's answer) as stack_row folds the same
+/* Folds a row the block loop read (k: the row reader's answer, hp__stack_reader) as stack_row folds the same
  * row from the record reader; k == 1 says it is the last folded row's launch. */
 static int block_row(hp__pctx *x, stack_state *st, const hp__stack_line *ln, int k)
 {
@@ -328,36 +339,36 @@ static int block_row(hp__pctx *x, stack_state *st, const hp__stack_line *ln, int
   } else if (stack_launch(st, ln->name, ln->nn, ln->index, ln->in, row, &e)) {
     return HP_ENOMEM;
   }
-  if (frame_keep(st, e, ln->sq, ln->addr, ln->an))
+  /* frame_keep's first test, here: most rows end at it. */
+  if (!((e->s != NULL || e->flag) && ln->sq >= e->a) && frame_keep(st, e, ln->sq, ln->addr, ln->an))
     return HP_ENOMEM;
   return row >= st->grp.next_sweep && hp__recent_tick(&st->grp, row) ? HP_ENOMEM : 0;
 }
 
 /* The block loop (docs/internals/profile.md, "Kernel stacks: the block loop"): the rows of the
- * reader's span of whole lines that hp__stack_line_read takes, folded one after the other. It
+ * reader's span of whole lines that the row reader (hp__stack_reader) takes, folded one after the other. It
  * stops at the first line it does not take, which the record reader reads next. 0 or HP_ENOMEM. */
-static int stack_block(hp__pctx *x, stack_state *st, int isa)
+static int stack_block(hp__pctx *x, stack_state *st, hp__stack_read_fn rd)
 {
-  const char *s, *p, *end;
-  size_t n;
+  const char *s, *p, *end, *pre = st->pre.data;
+  size_t n, plen = st->pre.len;
   long line, nl = 0;
   int k, r = 0;
 
   if (!hp__csv_lines(x->csv, &s, &n, &line))
     return 0;
   for (p = s, end = s + n; p < end; p += st->ln.len, nl++) {
-    if ((k = hp__stack_line_read(p, end, st->pre.data, st->pre.len, isa, &st->ln)) == 0)
+    if ((k = rd(p, end, pre, plen, &st->ln)) == 0)
       break;
-    if (k == 2) {
-      hp__buf_reset(&st->pre);
-      if (hp__buf_add(&st->pre, p, st->ln.pre)) {
-        r = HP_ENOMEM;
-        break;
-      }
+    if (k == 2) { /* the prefix is compared where it is, and kept when the span ends */
+      pre = p;
+      plen = st->ln.pre;
     }
     if ((r = block_row(x, st, &st->ln, k)) != 0)
       break;
   }
+  if (r == 0 && pre != st->pre.data && buf_set(&st->pre, pre, plen))
+    r = HP_ENOMEM;
   hp__csv_take_lines(x->csv, (size_t)(p - s), nl);
   return r;
 }
@@ -369,7 +380,8 @@ int hp__parse_stack(hp__pctx *x)
   hp__csv_rec rec;
   const hp__fastrows *nums;
   size_t i;
-  int r, block, isa = hp__ncu_isa();
+  hp__stack_read_fn rd = hp__stack_reader(hp__ncu_isa());
+  int r, block;
 
   memset(&st, 0, sizeof(st));
   for (i = 0; i < FRAME_MEMO * FRAME_WAYS; i++)
@@ -395,7 +407,7 @@ int hp__parse_stack(hp__pctx *x)
   block = hp__stack_block(-1) && st.ncols == C_N && st.idx[C_NAME] == 0 && st.idx[C_INDEX] == 1 &&
       st.idx[C_SQ] == 2 && st.idx[C_ADDR] == 3;
   for (;;) {
-    if (block && (r = stack_block(x, &st, isa)) != 0)
+    if (block && (r = stack_block(x, &st, rd)) != 0)
       break;
     if ((r = hp__fastrows_next(x, &st.fr, &rec, &nums)) != 1)
       break;

@@ -2,7 +2,7 @@
  * The kernel-stack parser's row reader for its block loop (lib/profile/stack_fast.c;
  * docs/internals/profile.md, "Kernel stacks: the block loop"). A hipprof --kernel-stack row is
  * `"str_name",index,stack_sq,"addrname"`: four fields, the two text ones quoted and ~150 bytes
- * together. hp__stack_line_read takes such a row straight from the reader's buffer
+ * together. The row reader (hp__stack_reader) takes such a row straight from the reader's buffer
  * (hp__csv_lines), quote-aware, without a split into fields: most rows repeat the row before's
  * `"str_name",index,` (one launch's frames come together), and one compare of those bytes
  * replaces finding, checking and comparing the two fields.
@@ -32,9 +32,13 @@ typedef struct hp__stack_line {
  * `pre` (name, nn, index and in are the last row's, at this line's place), or 0 when the line is
  * not such a row: no quoted str_name closed before ',', an index that is not 1 or more digits, a
  * stack_sq that is not 1 to 16 digits, an addrname that is not quoted, holds a quote or a line
- * break, or is not followed by the line's end ("\n" or "\r\n"). `isa`: hp__ncu_isa's level. */
-int hp__stack_line_read(const char *s, const char *end, const char *pre, size_t plen, int isa,
-                        hp__stack_line *ln);
+ * break, or is not followed by the line's end ("\n" or "\r\n"). */
+typedef int (*hp__stack_read_fn)(const char *s, const char *end, const char *pre, size_t plen,
+                                 hp__stack_line *ln);
+
+/* The reader of vector level `isa` (hp__ncu_isa's levels; one the CPU lacks is never asked for):
+ * the same answers at every level. */
+hp__stack_read_fn hp__stack_reader(int isa);
 
 /* Whether the parser uses its block loop: 1 (the default), 0 for every row through the record
  * reader; -1 asks. Returns the setting before. For tests, which compare the two. */

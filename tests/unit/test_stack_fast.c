@@ -95,7 +95,7 @@ static int read_line(const char *line, size_t n, const char *pre, size_t plen, i
 {
   memcpy(buf, line, n);
   memset(buf + n, '"', 64); /* quotes past the span must not be found */
-  return hp__stack_line_read(buf, buf + n, pre, plen, isa, ln);
+  return hp__stack_reader(isa)(buf, buf + n, pre, plen, ln);
 }
 
 /* The record hp__csv_next reads from the line after a header: checks that the reader's answer is
