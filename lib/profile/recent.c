@@ -27,11 +27,11 @@
 #include "hprun.h"
 #include "profile/strtab.h"
 #include "util/buf.h"
+#include "util/hugemem.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #define RECENT_DONE_MAX ((size_t)1 << 18)
 /* The filter in front of the finished-key set: 2^21 bits, one per hash (from bits the set's own
@@ -40,12 +40,13 @@
  * 8 never touch the 4 MB set. */
 #define RECENT_BITS_LOG 21
 
-/* The finished-key set doubles from 1024 slots up to this many; the next growth goes straight to
- * its largest size (RECENT_DONE_MAX * 2 slots, 4 MB), in huge pages where the system gives them
- * (done_table). Why: a page fault costs 10 to 40 microseconds on the virtual machines this runs
- * on, and doubling up to 4 MB in 4 KB pages took ~2,000 of them (a sixth of a 200 MB kernel-stack
- * file's time); the set's answers do not depend on its size. */
-#define RECENT_DONE_JUMP ((size_t)1 << 16)
+/* The finished-key set doubles from 1024 slots up to this many (64 KB); the next growth goes
+ * straight to its largest size (RECENT_DONE_MAX * 2 slots, 4 MB), in huge pages where the system
+ * gives them (done_table). Why: a page fault costs 10 to 40 microseconds on the virtual machines
+ * this runs on, and doubling up to 4 MB in 4 KB pages took ~2,000 of them (a sixth of a 200 MB
+ * kernel-stack file's time); the set's answers do not depend on its size. The price: a file that
+ * finishes 4,096 to 32,768 keys holds the 4 MB table where it held 64 to 512 KB. */
+#define RECENT_DONE_JUMP ((size_t)1 << 13)
 
 static size_t done_bit(uint64_t h)
 {
@@ -76,27 +77,33 @@ static uint64_t recent_hash(uint32_t kid, const char *key, size_t klen)
   return h ? h : 1;
 }
 
-/* A zeroed table of n hashes, freed with free(): at 2 MB and more aligned to 2 MB and marked for
- * transparent huge pages, so that it is faulted in a few 2 MB pages, not 512 per MB. */
-static uint64_t *done_table(size_t n)
+/* A zeroed table of n hashes: at 2 MB and more in huge pages (util/hugemem.h; *huge says so, for
+ * done_free), else calloc'd. */
+static uint64_t *done_table(size_t n, int *huge)
 {
-  size_t bytes = n * sizeof(uint64_t), huge = (size_t)2 << 20;
-  void *p;
+  uint64_t *t = NULL;
 
-  if (bytes < huge)
-    return calloc(n, sizeof(uint64_t));
-  if (posix_memalign(&p, huge, bytes) != 0)
-    return NULL;
-#ifdef MADV_HUGEPAGE
-  madvise(p, bytes, MADV_HUGEPAGE); /* advice only: without it the table is the same */
-#endif
-  memset(p, 0, bytes);
-  return p;
+  if (n * sizeof(uint64_t) >= ((size_t)2 << 20))
+    t = hp__huge_alloc(n * sizeof(uint64_t));
+  *huge = t != NULL;
+  return t ? t : calloc(n, sizeof(uint64_t));
+}
+
+/* Frees the set's table (NULL is fine). */
+static void done_free(hp__recent *r)
+{
+  if (r->done_huge)
+    hp__huge_free(r->done, r->done_cap * sizeof(uint64_t));
+  else
+    free(r->done);
+  r->done = NULL;
+  r->done_huge = 0;
 }
 
 static void done_add(hp__recent *r, uint64_t h)
 {
   size_t k, mask;
+  int huge;
 
   if (r->done_n >= RECENT_DONE_MAX)
     return;
@@ -109,7 +116,7 @@ static void done_add(hp__recent *r, uint64_t h)
     uint64_t *nd;
     if (ncap > RECENT_DONE_JUMP)
       ncap = RECENT_DONE_MAX * 2;
-    nd = done_table(ncap);
+    nd = done_table(ncap, &huge);
     if (nd == NULL)
       return; /* only the reappearance check is weakened */
     for (i = 0; i < r->done_cap; i++) {
@@ -119,8 +126,9 @@ static void done_add(hp__recent *r, uint64_t h)
         ;
       nd[k] = r->done[i];
     }
-    free(r->done);
+    done_free(r);
     r->done = nd;
+    r->done_huge = huge;
     r->done_cap = ncap;
   }
   mask = r->done_cap - 1;
@@ -442,7 +450,7 @@ void hp__recent_finish(hp__recent *r)
   }
   free(r->tab);
   free(r->slot);
-  free(r->done);
+  done_free(r);
   free(r->done_bits);
   free(r->q);
   free(r->pend);

@@ -39,6 +39,7 @@ typedef struct hp__recent {
   unsigned long long epoch; /* bumped by every sweep: entry pointers from before are stale */
   uint64_t *done;           /* hashes of finished keys (bounded), to notice a key coming back */
   size_t done_cap, done_n;
+  int done_huge;        /* done lies in huge pages (util/hugemem.h) */
   long long reappeared; /* new keys whose hash was among the finished ones (exact after
                            hp__recent_finish or hp__recent_reappeared; see pend) */
   uint64_t *slot;       /* the hash table: per slot the entry's index + 1 in the low 32 bits and

@@ -26,7 +26,8 @@ struct hp__csv {
   hp__csv_warn_fn warn;
   void *warn_ud;
 
-  char *buf; /* cap + CSV_PAD (csv.c) bytes: room for a NUL after a field that ends the input */
+  char *buf;   /* cap + CSV_PAD (csv.c) bytes: room for a NUL after a field that ends the input */
+  size_t huge; /* buf's size when it lies in huge pages (hp__huge_alloc), else 0 */
   size_t cap, len, pos;
   unsigned long long base; /* input bytes dropped before buf[0] */
   int eof;

@@ -396,6 +396,53 @@ static void test_parse_ll(void **state)
   assert_int_equal(hp__parse_ll("None", 4, &v), 0);
 }
 
+/* A file of 4 MiB and more has its buffer in huge pages (csv.c, util/hugemem.h); a record larger
+ * than the buffer moves it to the heap as it grows. The records are read whole either way: 3 MiB of
+ * small rows, one row whose field is 3 MiB, then small rows again. */
+static void test_large_file_buffer(void **state)
+{
+  char path[] = "/tmp/hprun-test-csvbig-XXXXXX";
+  size_t big = (size_t)3 << 20, i, rows = 0;
+  char last[16] = "";
+  char *field = malloc(big);
+  int fd = mkstemp(path);
+  FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+  hp__csv *c;
+  hp__csv_rec rec;
+
+  (void)state;
+  assert_non_null(field);
+  assert_non_null(fp);
+  memset(field, 'x', big);
+  fputs("a,b\n", fp);
+  for (i = 0; i < 300000; i++)
+    fprintf(fp, "%zu,y\n", i);
+  fprintf(fp, "big,\"");
+  fwrite(field, 1, big, fp);
+  fputs("\"\n", fp);
+  for (i = 0; i < 1000; i++)
+    fprintf(fp, "%zu,z\n", i);
+  assert_int_equal(fclose(fp), 0);
+  assert_int_equal(hp__csv_open_path(&c, path, NULL), 0);
+  assert_int_equal(hp__csv_next(c, &rec), 1);
+  while (hp__csv_next(c, &rec) == 1) {
+    rows++;
+    assert_int_equal(rec.n, 2);
+    snprintf(last, sizeof(last), "%s", rec.f[0]);
+    if (rows == 300001) {
+      assert_string_equal(rec.f[0], "big");
+      assert_int_equal(rec.len[1], big);
+      assert_true(memcmp(rec.f[1], field, big) == 0);
+    }
+  }
+  assert_int_equal(rows, 301001);
+  assert_string_equal(last, "999");
+  assert_true(hp__csv_bufcap(c) > big);
+  hp__csv_free(c);
+  unlink(path);
+  free(field);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -414,6 +461,7 @@ int main(void)
       cmocka_unit_test(test_header_lookup),
       cmocka_unit_test(test_parse_num),
       cmocka_unit_test(test_parse_ll),
+      cmocka_unit_test(test_large_file_buffer),
   };
   int r = cmocka_run_group_tests(tests, NULL, NULL);
 
