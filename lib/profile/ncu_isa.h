@@ -1,7 +1,7 @@
 /*
- * Which vector code the ncu fast path (lib/profile/ncu_scan.c, ncu_fold.c) runs: the portable
- * loops, SSE2 (baseline on x86-64), or AVX2 with BMI2 where the CPU has them (x86-64 since
- * Haswell and Zen 1, the DCU hosts included). Chosen once at run time from the CPU, so one binary
+ * Which vector code the ncu fast path (lib/profile/ncu_scan.c, ncu_fold.c) and the kernel-stack
+ * row reader (stack_fast.c) run: the portable loops, SSE2 (baseline on x86-64), or AVX2 with BMI2
+ * where the CPU has them (x86-64 since Haswell and Zen 1, the DCU hosts included). Chosen once at run time from the CPU, so one binary
  * runs everywhere; the unit tests force each level in turn so that every path is tested on the
  * machine that runs them (a level the CPU lacks is not forced: hp__ncu_isa_force answers no).
  */

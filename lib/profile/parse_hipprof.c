@@ -10,11 +10,11 @@
  */
 #include "profile/build.h"
 #include "profile/fastrows.h"
+#include "profile/ncu_isa.h"
 #include "profile/parsers.h"
 #include "profile/sanitizer.h"
 #include "profile/stack_fast.h"
 #include "profile/stack_range.h"
-#include "profile/ncu_isa.h"
 #include "util/buf.h"
 #include "util/csv.h"
 
@@ -318,8 +318,8 @@ static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const
   return 0;
 }
 
-/* Folds a row the block loop read (k: the row reader's answer, hp__stack_reader) as stack_row folds the same
- * row from the record reader; k == 1 says it is the last folded row's launch. */
+/* Folds a row the block loop read (k: the row reader's answer, hp__stack_reader) as stack_row
+ * folds the same row from the record reader; k == 1 says it is the last folded row's launch. */
 static int block_row(hp__pctx *x, stack_state *st, const hp__stack_line *ln, int k)
 {
   hp__recent_ent *e;
@@ -346,8 +346,9 @@ static int block_row(hp__pctx *x, stack_state *st, const hp__stack_line *ln, int
 }
 
 /* The block loop (docs/internals/profile.md, "Kernel stacks: the block loop"): the rows of the
- * reader's span of whole lines that the row reader (hp__stack_reader) takes, folded one after the other. It
- * stops at the first line it does not take, which the record reader reads next. 0 or HP_ENOMEM. */
+ * reader's span of whole lines that the row reader (hp__stack_reader) takes, folded one after the
+ * other. It stops at the first line it does not take, which the record reader reads next.
+ * 0 or HP_ENOMEM. */
 static int stack_block(hp__pctx *x, stack_state *st, hp__stack_read_fn rd)
 {
   const char *s, *p, *end, *pre = st->pre.data;

@@ -277,7 +277,8 @@ static void test_csv_lines(void **state)
   /* The file's bytes: header [0, 6), "1,a" at 6, "2,\"b" at 10, "c\"" at 15, "3,d" at 18, "4,e"
    * at 22. A range from 6 to 18: after the header and "1,a" (read by hp__csv_next, which fills
    * the buffer past the stop), the span is the lines that start before 18, "2,\"b" and "c\"" (a
-   * plain search's cut inside the quotes), not "3,d"; at the stop there is no span and no record. */
+   * plain search's cut inside the quotes), not "3,d"; at the stop there is no span and no
+   * record. */
   fd = mkstemp(path);
   assert_true(fd >= 0);
   assert_int_equal(write(fd, text, sizeof(text) - 1), (ssize_t)sizeof(text) - 1);
