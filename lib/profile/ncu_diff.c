@@ -3,20 +3,20 @@
  * ~190 of them differing between two launches of one kernel, a third of those in length) the
  * whole-line splitter (ncu_scan.c) spent ~36 instructions on every field: its place from two
  * separators, its offset and length stored, one compare with the reference's field. Here a field
- * that did not change costs nothing of its own:
- *   1. the separators `","` of the line, found 64 bytes at a time from vector compares, are kept
- *      as bit masks, one 64-bit word per 64 bytes, with the count of separators before each word
- *      (no positions are written out), and the quotes are counted;
+ * that did not change costs next to nothing:
+ *   1. the line's field ends (the first quote of every separator `","`, and the last byte) are
+ *      found 64 bytes at a time from vector compares and kept as bit masks, one 64-bit word per
+ *      64 bytes (no positions are written out), and the quotes are counted;
  *   2. the line is compared with the reference 64 bytes at a time, at the shift where the two are
- *      aligned (field 0 opens at byte 0 in both). A field without a differing byte is the
- *      reference's. The first differing byte names the field that changed: the separators before
- *      it in the masks give its index and its opening, the first separator at or after it its
- *      closing quote. Its offset and length are stored, the reference's closing quote is found (the
- *      first quote at or after the same byte there: fields hold no quote), and the comparison goes
- *      on from the two closing quotes, at their distance (the same shift where the field kept its
- *      length: the mask already made is used further).
- * The other fields' offsets are found from the masks when asked for (hp__ncu_split_locate: the
- * parser asks for the few identity columns).
+ *      aligned (field 0 opens at byte 0 in both), with the reference's field ends, kept with it
+ *      when it was the line. Up to the first end that only one of the two lines has, the ends
+ *      agree: the fields that close there have the reference's lengths, and those holding a
+ *      differing byte are found at once (the differing bytes plus the complement of the ends: a
+ *      carry runs from each differing byte up to its field's end, where it leaves a bit). The
+ *      field that holds the first unpaired end has another length: it is listed, and the shift
+ *      becomes the distance between its two ends, where the next fields open in both lines.
+ * Only the changed fields get a place (hp__ncu_cf); the other fields' places are found from the
+ * masks when asked for (hp__ncu_split_locate: the parser asks for the few identity columns).
  *
  * Why pass 1's masks prove the form, as the whole-line splitter's separators do (see ncu_scan.c):
  * the line starts and ends with a quote, no separator starts at 0 or ends at n - 1, none starts
@@ -25,14 +25,14 @@
  * other splitter (and the general reader) makes of the line. Any other line is answered 0 here.
  *
  * Why pass 2's list is exactly the changed fields: let field k of the line and of the reference
- * open at bytes that the shift pairs. If no byte of the line from there through its closing quote
- * differs from the reference's at the shift, the reference holds the same quote, the same bytes
- * and (holding no quote inside a field) the same closing quote: the same field, and the next
- * fields open at paired bytes again (`","` in both) unless the reference has no more: then the
- * line's comma differs from the zero bytes after the reference's copy, and the next field is
- * listed as new, with all after it. If a byte differs, it lies in field k (its quotes included),
- * which is listed; both fields close at their first quote at or after that byte, so the next
- * fields open at paired bytes at the new shift.
+ * start (after field k - 1's end) at bytes that the shift pairs. If both close at paired bytes,
+ * they have one length, and they hold the same bytes unless a byte of the line from the end
+ * before through its closing quote differs from the reference's at the shift (the separator
+ * before it is `","` in both). If only one of them closes at a byte, they differ in length and
+ * the field is listed; the next fields start after the two ends, which the new shift pairs. A
+ * line with more fields than the reference: the reference's last end is followed by its copy's
+ * zero bytes, with no end, so the line's next field has an unpaired end; it and every field after
+ * it are listed as new.
  */
 #include "profile/ncu_isa.h"
 #include "profile/ncu_split.h"

@@ -88,8 +88,8 @@ void hp__ncu_fold_free(hp__ncu_fold *fo);
 
 /* Launches of one kernel are alike, kernels that take turns are not: each of the first
  * HP__NCU_SLOTS kernels gets its own reference line (ncu_split.h) and fold, which then never
- * flushes for another kernel's row; the kernels beyond share one more. About 15 KB each for ncu's
- * 265 columns, so at most a few MB. */
+ * flushes for another kernel's row; the kernels beyond share one more. About 14 KB each for ncu's
+ * 265 columns (30 KB for a PyTorch capture's 566), so at most a few MB. */
 #define HP__NCU_SLOTS 256
 
 typedef struct hp__ncu_slot {

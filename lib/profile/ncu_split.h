@@ -9,8 +9,9 @@
  * with a reference line (the last row the caller kept, usually the previous launch): where the two
  * hold the same bytes, the reference's field boundaries are taken over, and only the fields that
  * differ are searched. Consecutive launches differ in a handful of columns (the ID, the measured
- * times), so most of a row costs a 16-byte compare per 16 bytes. Any line not of that form is
- * left to the general reader.
+ * times), so most of a row costs a 16-byte compare per 16 bytes. Where many fields change (a
+ * PyTorch capture), the diff splitter (ncu_diff.c) compares the line 64 bytes at a time and gives
+ * places to the changed fields only. Any line not of that form is left to the general reader.
  *
  * The splitter owns its arrays, a reference its copy and arrays (a caller keeps one reference per
  * kernel: launches of one kernel are alike, while kernels that take turns are not);
@@ -116,9 +117,8 @@ void hp__ncu_split_locate(hp__ncu_split *sp, size_t i);
 /* Sets off, len and f of every field of a lazy line, which is then no longer lazy (its chg is
  * not set: cf is its list). */
 void hp__ncu_split_unlazy(hp__ncu_split *sp);
-/* The field ends of s[0..n), a line of the form (s has HP__NCU_REF_PAD readable bytes after it,
- * or tail: NULL), into m: 1, or 0 when the line is not of the form, has more than cap fields, or
- * memory ran out (m is then empty). */
+/* The field ends of s[0..n), a line of the form, into m (at level isa, ncu_isa.h): 1, or 0 when
+ * the line is not of the form, has more than cap fields, or memory ran out (m is then empty). */
 int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int isa);
 void hp__ncu_masks_free(hp__ncu_masks *m);
 
