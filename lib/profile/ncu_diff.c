@@ -225,6 +225,7 @@ size_t hp__ncu_split_diff(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   sp->curnf = 0;
   sp->nchg = 0;
   sp->lazy = 0;
+  sp->cfok = 0;
   if (n < 2 || s[0] != '"' || s[n - 1] != '"' || n >= UINT32_MAX || sp->cap == 0 || ref == NULL ||
       ref->nf == 0 || ref->m.nw == 0 || masks_room(&sp->m, (n + 63) / 64))
     return 0;
@@ -250,6 +251,7 @@ size_t hp__ncu_split_diff(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   }
   sp->curnf = nf;
   sp->lazy = 1;
+  sp->cfok = 1;
   return nf;
 }
 

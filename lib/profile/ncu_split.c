@@ -187,14 +187,21 @@ static size_t take_run(hp__ncu_split *sp, const hp__ncu_ref *ref, size_t rnf, si
   return lo;
 }
 
+/* The vector level to split at (ncu_isa.h): the portable one in that mode, for tests. */
+static int level(const hp__ncu_split *sp)
+{
+  return sp->mode == HP__NCU_SPLIT_PORTABLE ? HP__NCU_ISA_PORTABLE : hp__ncu_isa();
+}
+
 size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n)
 {
   /* The reference's fields that can be taken over: the splitter's arrays hold at most cap. */
   size_t rnf = ref == NULL ? 0 : ref->nf < sp->cap ? ref->nf : sp->cap;
   size_t i = 0, lp = 0, rp, m, len, q, nf;
-  int done = 0, isa = sp->mode == HP__NCU_SPLIT_PORTABLE ? HP__NCU_ISA_PORTABLE : hp__ncu_isa();
+  int done = 0;
 
   sp->lazy = 0;
+  sp->cfok = 0;
   /* Following the reference pays where runs of equal bytes are long (a kernel launched with the
    * same arguments over and over: a handful of 265 fields change); where one field in eight or
    * more changed last time, the diff splitter, which compares the whole line 64 bytes at a time
@@ -203,7 +210,7 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   if (rnf > 0 && ref->m.nw > 0 &&
       (sp->mode == HP__NCU_SPLIT_DIFF ||
        (sp->mode == HP__NCU_SPLIT_AUTO && (!ref->full || ref->hint * 8 >= rnf))) &&
-      (nf = hp__ncu_split_diff(sp, ref, s, n, isa)) > 0)
+      (nf = hp__ncu_split_diff(sp, ref, s, n, level(sp))) > 0)
     return nf;
   if (ref != NULL && !ref->full) {
     ref = NULL;
@@ -211,7 +218,7 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   }
   if (sp->mode == HP__NCU_SPLIT_SCAN || sp->mode == HP__NCU_SPLIT_PORTABLE ||
       (sp->mode == HP__NCU_SPLIT_AUTO && rnf == 0)) {
-    nf = hp__ncu_split_scan(sp, ref, s, n, isa);
+    nf = hp__ncu_split_scan(sp, ref, s, n, level(sp));
     if (nf > 0)
       return nf;
   }
@@ -239,8 +246,12 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
     len = q - lp - 1;
     sp->off[i] = (uint32_t)(lp + 1);
     sp->len[i] = len;
-    if (!(i < rnf && ref->len[i] == len && same(ref->s + ref->off[i], s + lp + 1, len)))
+    if (!(i < rnf && ref->len[i] == len && same(ref->s + ref->off[i], s + lp + 1, len))) {
+      sp->cf[sp->nchg].col = (uint32_t)i;
+      sp->cf[sp->nchg].off = (uint32_t)(lp + 1);
+      sp->cf[sp->nchg].len = (uint32_t)len;
       sp->chg[sp->nchg++] = (uint32_t)i;
+    }
     i++;
     lp = q;
     if (lp == n - 1)
@@ -252,6 +263,7 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
     lp += 2;
   }
   sp->curnf = i;
+  sp->cfok = 1;
   return i;
 }
 
@@ -291,6 +303,9 @@ void hp__ncu_split_compact(hp__ncu_split *sp)
 {
   size_t j;
 
+  if (sp->cfok)
+    return;
+  sp->cfok = 1;
   for (j = 0; j < sp->nchg; j++) {
     sp->cf[j].col = sp->chg[j];
     sp->cf[j].off = sp->off[sp->chg[j]];

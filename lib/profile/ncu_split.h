@@ -76,9 +76,11 @@ typedef struct hp__ncu_split {
   uint32_t *off;
   uint32_t *chg;
   size_t nchg;
-  hp__ncu_cf *cf; /* the changed fields with their places, in order: the diff splitter's (a lazy
-                     line has no chg), hp__ncu_split_compact makes them for the others */
-  size_t cap;     /* room in the arrays: the most fields a line may have */
+  hp__ncu_cf *cf; /* the changed fields with their places, in order, where cfok: the diff
+                     splitter's (a lazy line has no chg) and the reference-following one's;
+                     hp__ncu_split_compact makes them for the whole-line scan's */
+  int cfok;
+  size_t cap; /* room in the arrays: the most fields a line may have */
   const char *cur;
   size_t curn, curnf;
   int mode;      /* HP__NCU_SPLIT_* */
@@ -138,7 +140,7 @@ static inline void hp__ncu_split_point(hp__ncu_split *sp, int i)
   }
 }
 void hp__ncu_split_point_all(hp__ncu_split *sp);
-/* Fills cf from chg, off and len (a line that is not lazy; a lazy one has it). */
+/* Fills cf from chg, off and len where it is not filled (cfok). */
 void hp__ncu_split_compact(hp__ncu_split *sp);
 
 /* Makes the line last split `ref`, while that line is still valid (before the reader's next call).
