@@ -556,6 +556,13 @@ int hp__parse_ncu(hp__pctx *x)
   if (x->ncu) {
     x->ncu->odd = s.details; /* the details page is read whole (ncu_range.h) */
     s.hlines = x->ncu->head_lines;
+    /* A range of a large file (32 MiB) holds thousands of launches: the window's slab is made
+     * for two windows of them at once (it holds up to that many between two sweeps) instead of
+     * doubling, moving and clearing itself a dozen times in every range. */
+    if (hp__recent_reserve(&s.seen, 2 * HP__RECENT_WINDOW)) {
+      r = HP_ENOMEM;
+      goto fail;
+    }
   }
   if (s.idx[N_KERNEL] < 0) {
     hp__require(x, rec.line, req, &s.idx[N_KERNEL], 1);
