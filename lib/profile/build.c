@@ -303,6 +303,13 @@ int hp__ncu_add(hp_profile *p, uint32_t k, uint32_t mid, double v)
   return 0;
 }
 
+int hp__ncu_room(hp_profile *p, uint32_t k, uint32_t mid)
+{
+  hp__ncu_kernel *nk = &p->ncu[k];
+
+  return grow_sums(&nk->msum, &nk->mn, &nk->ncap, mid) ? HP_ENOMEM : 0;
+}
+
 #define LEAKS_MAX 1000
 
 int hp__leak_add(hp_profile *p, const char *file, long line, const char *scope, size_t sn,

@@ -1,7 +1,7 @@
 /*
  * Folds ncu raw-page launches into their kernel's metric sums, parsing only the fields that
- * changed and adding unchanged values in counted batches (see ncu_fold.h for why and for the
- * exactness argument).
+ * changed and summing every live column of a row in one vector loop (see ncu_fold.h for why and
+ * for the exactness argument).
  */
 #include "profile/ncu_fold.h"
 
@@ -12,6 +12,19 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* A column's state bits: a metric column (its id >= 0), its last field held a number (hp__parse_num
+ * answered > 0), and it is live (a metric column below the width that held a number when the live
+ * columns were chosen; until they are chosen again, live and number agree for every metric column
+ * below the width). */
+enum {
+  ST_METRIC = 1,
+  ST_NUM = 2,
+  ST_LIVE = 4
+};
 
 /* 2^52: whole numbers whose sums stay below it are added exactly, with room for the rounding of
  * the test itself. */
@@ -35,14 +48,23 @@ int hp__ncu_fold_init(hp__ncu_fold *fo, const int32_t *mids, size_t ncols)
   fo->ncols = ncols;
   fo->isa = hp__ncu_isa();
   fo->wide = 32;
-  fo->col = calloc(n, sizeof(*fo->col));
+  fo->add = malloc(n * sizeof(*fo->add));
+  fo->sum = calloc(n, sizeof(*fo->sum));
+  fo->since = calloc(n, sizeof(*fo->since));
+  fo->st = calloc(n, sizeof(*fo->st));
+  fo->live = malloc(n * sizeof(*fo->live));
   sorted = malloc(n * sizeof(*sorted));
-  if (!fo->col || !sorted) {
+  if (!fo->add || !fo->sum || !fo->since || !fo->st || !fo->live || !sorted) {
     free(sorted);
     return HP_ENOMEM;
   }
+  for (i = 0; i < ncols; i++) {
+    fo->add[i] = -0.0;
+    fo->st[i] = mids[i] >= 0 ? ST_METRIC : 0;
+  }
   /* Two metric columns with one id (a header that names a metric twice) are added in column
-   * order, row by row, as hp__ncu_add would: a batch would change the order of their sums. */
+   * order, row by row, as hp__ncu_add would: two running sums would change the order of the
+   * additions to their one sum. */
   memcpy(sorted, mids, ncols * sizeof(*sorted));
   qsort(sorted, ncols, sizeof(*sorted), cmp_i32);
   for (i = 1; i < ncols; i++)
@@ -54,256 +76,336 @@ int hp__ncu_fold_init(hp__ncu_fold *fo, const int32_t *mids, size_t ncols)
 
 void hp__ncu_fold_free(hp__ncu_fold *fo)
 {
-  free(fo->col);
+  free(fo->add);
+  free(fo->sum);
+  free(fo->since);
+  free(fo->st);
+  free(fo->live);
   memset(fo, 0, sizeof(*fo));
 }
 
-/* Adds r copies of v to kernel kid's sum of metric mid, with the result of r additions in turn. */
-static int add_copies_slow(hp_profile *p, uint32_t kid, uint32_t mid, double v, long long r)
+/* s plus r copies of v, added one at a time: as one product where every partial sum is a whole
+ * number below 2^52 (all exact, so the product is the same), else one addition per copy. */
+static double copies(double s, double v, long long r)
 {
-  hp__ncu_kernel *nk = &p->ncu[kid];
-  double s;
-
   if (r <= 0)
-    return 0;
-  if (mid >= nk->ncap) {
-    if (hp__ncu_add(p, kid, mid, v)) /* grows the kernel's sums */
-      return HP_ENOMEM;
-    if (--r == 0)
-      return 0;
-  }
-  s = nk->msum[mid];
-  nk->mn[mid] += r;
-  if (r == 1) {
-    nk->msum[mid] = s + v;
-    return 0;
-  }
-  /* Every partial sum of whole numbers below 2^53 is exact, so one product gives the same. */
+    return s;
+  if (r == 1)
+    return s + v;
   if (v == trunc(v) && s == trunc(s) && fabs(s) <= EXACT_LIMIT && fabs(v) <= EXACT_LIMIT &&
-      (double)r <= EXACT_LIMIT && fabs(s) + (double)r * fabs(v) <= EXACT_LIMIT) {
-    nk->msum[mid] = s + (double)r * v;
-    return 0;
-  }
+      (double)r <= EXACT_LIMIT && fabs(s) + (double)r * fabs(v) <= EXACT_LIMIT)
+    return s + (double)r * v;
   while (r-- > 0)
     s += v;
-  nk->msum[mid] = s;
-  return 0;
+  return s;
 }
 
-/* The same; one copy into a sum that has room (a value that changes every launch) without a call. */
-static inline int add_copies(hp_profile *p, uint32_t kid, uint32_t mid, double v, long long r)
+/* In the counting mode: every live column's sum takes the rows its value was counted for, and
+ * counting starts again from the row at hand. */
+static void catch_up(hp__ncu_fold *fo)
 {
-  hp__ncu_kernel *nk = &p->ncu[kid];
+  size_t j;
+  uint32_t c;
 
-  if (r == 1 && mid < nk->ncap) {
-    nk->msum[mid] += v;
-    nk->mn[mid]++;
-    return 0;
+  for (j = 0; j < fo->nlive; j++) {
+    c = fo->live[j];
+    fo->sum[c] = copies(fo->sum[c], fo->add[c], fo->rows - fo->since[c]);
+    fo->since[c] = fo->rows;
   }
-  return add_copies_slow(p, kid, mid, v, r);
 }
 
 int hp__ncu_fold_flush(hp__ncu_fold *fo, hp_profile *p)
 {
   hp__ncu_kernel *nk;
-  hp__ncu_col *c, *end;
-  long long r;
+  size_t j;
+  uint32_t c;
 
   /* Nothing pending also covers a file without kernels yet, where p->ncu is still NULL. */
   if (!fo->pending)
     return 0;
   fo->pending = 0;
+  if (!fo->dense)
+    catch_up(fo);
+  /* The running sums started from the kernel's sums (open_sums) and took every row's addition in
+   * order: they are the sums. */
   nk = &p->ncu[fo->kid];
-  for (c = fo->col, end = fo->col + fo->width; c < end; c++) {
-    if (!c->live)
-      continue;
-    r = fo->rows - c->since;
-    c->since = 0;
-    /* One row each (launches of kernels that take turns): added here, without a call. */
-    if (r == 1 && (size_t)c->mid < nk->ncap) {
-      nk->msum[c->mid] += c->v;
-      nk->mn[c->mid]++;
-    } else if (add_copies(p, fo->kid, (uint32_t)c->mid, c->v, r)) {
-      return HP_ENOMEM;
-    }
+  for (j = 0; j < fo->nlive; j++) {
+    c = fo->live[j];
+    nk->msum[fo->mids[c]] = fo->sum[c];
+    nk->mn[fo->mids[c]] += fo->rows;
+    fo->since[c] = 0;
   }
   fo->rows = 0;
   return 0;
 }
 
-/* Builds the list from the columns' values, for rows of `width` columns. Nothing is pending. */
+/* Starts the running sums of the live columns from kernel kid's sums. Nothing is pending. 0 or
+ * HP_ENOMEM. */
+static int open_sums(hp__ncu_fold *fo, hp_profile *p, uint32_t kid)
+{
+  hp__ncu_kernel *nk;
+  size_t j;
+  uint32_t c;
+
+  if (fo->maxmid > 0 && hp__ncu_room(p, kid, fo->maxmid - 1))
+    return HP_ENOMEM;
+  nk = &p->ncu[kid];
+  for (j = 0; j < fo->nlive; j++) {
+    c = fo->live[j];
+    fo->sum[c] = nk->msum[fo->mids[c]];
+  }
+  return 0;
+}
+
+/* Chooses the live columns for rows of `width` columns from the columns' numbers. Nothing is
+ * pending. */
 static void build(hp__ncu_fold *fo, size_t width)
 {
   size_t i;
+  uint8_t st;
 
   fo->width = width;
+  fo->nlive = 0;
+  fo->maxmid = 0;
   for (i = 0; i < fo->ncols; i++) {
-    hp__ncu_col *c = &fo->col[i];
     /* Real ncu raw pages hold text-valued columns too (device__attribute_display_name
      * "NVIDIA H200", launch__func_cache_config "CachePreferNone"), as the details page does:
      * they are attributes, not numbers to sum, so they are skipped without a warning. */
-    c->live = i < width && fo->mids[i] >= 0 && c->k > 0;
-    c->mid = fo->mids[i];
-    c->since = 0;
+    st = fo->st[i] & (uint8_t)~ST_LIVE;
+    fo->since[i] = 0;
+    if (i < width && (st & ST_METRIC) && (st & ST_NUM)) {
+      st |= ST_LIVE;
+      fo->live[fo->nlive++] = (uint32_t)i;
+      if ((uint32_t)fo->mids[i] + 1 > fo->maxmid)
+        fo->maxmid = (uint32_t)fo->mids[i] + 1;
+    }
+    fo->st[i] = st;
   }
+}
+
+/* Column i's field parsed: hp__parse_num's answer k and value v. Returns 1 when the column's
+ * number turned to text or back (the live columns must then be chosen again), else 0. In the
+ * counting mode a live column's sum first takes its old value for the rows it was counted. */
+static inline unsigned set_col(hp__ncu_fold *fo, size_t i, int k, double v)
+{
+  unsigned num = k > 0, st = fo->st[i];
+
+  if (!fo->dense && (st & ST_LIVE)) {
+    fo->sum[i] = copies(fo->sum[i], fo->add[i], fo->rows - fo->since[i]);
+    fo->since[i] = fo->rows;
+  }
+  fo->st[i] = (uint8_t)((st & ~(unsigned)ST_NUM) | (num ? ST_NUM : 0));
+  fo->add[i] = num ? v : -0.0;
+  return ((st / ST_LIVE) & 1) ^ num;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* A row's sums. */
+
+/* sum[0..n) += add[0..n): one addition per column, each rounded on its own as hp__ncu_add's. */
+static void add_portable(double *sum, const double *add, size_t n)
+{
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    sum[i] += add[i];
+}
+
+#if defined(__SSE2__)
+static void add_sse2(double *sum, const double *add, size_t n)
+{
+  size_t i = 0;
+
+  for (; i + 4 <= n; i += 4) {
+    _mm_storeu_pd(sum + i, _mm_add_pd(_mm_loadu_pd(sum + i), _mm_loadu_pd(add + i)));
+    _mm_storeu_pd(sum + i + 2, _mm_add_pd(_mm_loadu_pd(sum + i + 2), _mm_loadu_pd(add + i + 2)));
+  }
+  add_portable(sum + i, add + i, n - i);
+}
+#endif
+
+#if defined(HP__NCU_NUM16)
+static HP__NCU_AVX2 void add_avx2(double *sum, const double *add, size_t n)
+{
+  size_t i = 0;
+
+  for (; i + 8 <= n; i += 8) {
+    _mm256_storeu_pd(sum + i, _mm256_add_pd(_mm256_loadu_pd(sum + i), _mm256_loadu_pd(add + i)));
+    _mm256_storeu_pd(sum + i + 4,
+                     _mm256_add_pd(_mm256_loadu_pd(sum + i + 4), _mm256_loadu_pd(add + i + 4)));
+  }
+  /* The rest runs SSE code: the upper halves of the ymm registers must not be left dirty. */
+  _mm256_zeroupper();
+  add_portable(sum + i, add + i, n - i);
+}
+#endif
+
+/* One row of kernel kid: every live column's number added to its sum (the running sums, or, where
+ * two columns share a metric id, the kernel's sums column by column). 0 or HP_ENOMEM. */
+static int add_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid)
+{
+  size_t j;
+  uint32_t c;
+
+  if (fo->dup) {
+    for (j = 0; j < fo->nlive; j++) {
+      c = fo->live[j];
+      if (hp__ncu_add(p, kid, (uint32_t)fo->mids[c], fo->add[c]))
+        return HP_ENOMEM;
+    }
+    return 0;
+  }
+  if (!fo->pending && open_sums(fo, p, kid))
+    return HP_ENOMEM;
+  fo->pending = 1;
+  fo->kid = kid;
+  fo->rows++;
+  if (!fo->dense)
+    return 0;
+#if defined(HP__NCU_NUM16)
+  if (fo->isa >= HP__NCU_ISA_AVX2) {
+    add_avx2(fo->sum, fo->add, fo->width);
+    return 0;
+  }
+#endif
+#if defined(__SSE2__)
+  if (fo->isa >= HP__NCU_ISA_SSE2) {
+    add_sse2(fo->sum, fo->add, fo->width);
+    return 0;
+  }
+#endif
+  add_portable(fo->sum, fo->add, fo->width);
+  return 0;
 }
 
 /* ---------------------------------------------------------------------------------------------- */
 /* A row's changed fields. */
 
-/* The kernel's sums while a row is folded, in locals: the stores into the sums could otherwise
- * alias the fold's fields (rows is a long long, as the counts are) and force reloads. nk is NULL
- * on the first row after a flush: nothing is pending then. */
-typedef struct sums {
-  hp__ncu_kernel *nk;
-  double *msum;
-  long long *mn;
-  size_t ncap;
-  long long rows;
-  uint32_t kid;
-} sums;
-
-static inline void sums_open(sums *s, const hp__ncu_fold *fo, hp_profile *p)
+/* Parses changed fields j0..j1-1 of chg (a field not listed is not read), one at a time. Returns
+ * 1 when the live columns must be chosen again (a field turned from a number into text or back),
+ * else 0. */
+static unsigned update(hp__ncu_fold *fo, const hp__ncu_chg *chg, size_t j0, size_t j1)
 {
-  s->nk = fo->pending ? &p->ncu[fo->kid] : NULL;
-  s->msum = s->nk ? s->nk->msum : NULL;
-  s->mn = s->nk ? s->nk->mn : NULL;
-  s->ncap = s->nk ? s->nk->ncap : 0;
-  s->rows = fo->rows;
-  s->kid = fo->kid;
-}
-
-/* A live column whose value changes adds the old value for the rows that had it. 0 or
- * HP_ENOMEM. */
-static inline int take_old(sums *s, hp_profile *p, hp__ncu_col *c)
-{
-  long long r = s->rows - c->since;
-
-  if (r == 1 && (size_t)c->mid < s->ncap) {
-    s->msum[c->mid] += c->v;
-    s->mn[c->mid]++;
-  } else {
-    if (add_copies_slow(p, s->kid, (uint32_t)c->mid, c->v, r))
-      return HP_ENOMEM;
-    s->msum = s->nk->msum; /* it may have grown the sums */
-    s->mn = s->nk->mn;
-    s->ncap = s->nk->ncap;
-  }
-  c->since = s->rows;
-  return 0;
-}
-
-/* Parses the changed fields (a field not listed is not read), one at a time, and folds them.
- * Returns 1 when the list must be rebuilt (a field turned from a number into text or back), 0,
- * or HP_ENOMEM. */
-static int update(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec, size_t width,
-                  const uint32_t *chg, size_t nchg)
-{
-  hp__ncu_col *c;
   size_t j, i;
-  sums s;
-  int was, rebuild = 0;
+  unsigned rebuild = 0;
+  double v;
+  int k;
 
-  sums_open(&s, fo, p);
-  for (j = 0; j < nchg; j++) {
-    if ((i = chg[j]) >= width || fo->mids[i] < 0)
+  for (j = j0; j < j1; j++) {
+    if (!(fo->st[i = chg->f[j].col] & ST_METRIC))
       continue;
-    c = &fo->col[i];
-    if ((was = c->live) && s.nk && take_old(&s, p, c))
-      return HP_ENOMEM;
-    c->k = hp__ncu_num(rec->f[i], rec->len[i], &c->v);
-    rebuild |= was != (c->k > 0);
+    k = hp__ncu_num(chg->base + chg->f[j].off, chg->f[j].len, &v);
+    rebuild |= set_col(fo, i, k, v);
   }
   return rebuild;
 }
 
 #if defined(HP__NCU_NUM16)
-/* Fields per batch of update_avx2: its arrays are on the stack. */
-#define BATCH 64
-
-/* update() for a row with many changed fields, on AVX2 CPUs: in batches, every number of the
- * batch first (hp__ncu_num16 where the field's 16 bytes lie before `lim`), then the fold in
- * column order. The loop that reads the numbers does nothing else, so that the CPU overlaps one
- * number's chain (its bytes, the shuffle, three multiply-adds, the conversion, the division: ~50
- * cycles) with the next ones'; reading has no side effect, so the order is free. */
-static HP__NCU_AVX2 int update_avx2(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec,
-                                    size_t width, const uint32_t *chg, size_t nchg, uintptr_t lim)
+/* update() of changed fields 0..j1-1, whose 16 bytes lie before the line's end, on AVX2 CPUs:
+ * hp__ncu_num16. A live column that still holds a number (the common case) only takes its new
+ * value; anything else goes through set_col. */
+static HP__NCU_AVX2 unsigned update_avx2(hp__ncu_fold *fo, const hp__ncu_chg *chg, size_t j1)
 {
-  uint32_t col[BATCH];
-  int k[BATCH];
-  double v[BATCH];
-  hp__ncu_col *c;
-  size_t j = 0, cnt, t, i;
-  sums s;
-  int was, rebuild = 0;
+  const hp__ncu_cf *cf = chg->f;
+  const char *base = chg->base;
+  const uint8_t *st = fo->st;
+  double *add = fo->add, v, sv;
+  size_t j, i;
+  unsigned rebuild = 0, f, dense = (unsigned)fo->dense;
+  uint64_t m;
+  int k;
 
-  sums_open(&s, fo, p);
-  while (j < nchg) {
-    for (cnt = 0; j < nchg && cnt < BATCH; j++) {
-      if ((i = chg[j]) >= width || fo->mids[i] < 0)
+  for (j = 0; j < j1; j++) {
+    if (!(st[i = cf[j].col] & ST_METRIC))
+      continue;
+    if (hp__ncu_num16_m(base + cf[j].off, cf[j].len, &m, &f)) {
+      v = (double)m / hp__ncu_num_p10[f];
+      if ((st[i] == (ST_METRIC | ST_NUM | ST_LIVE)) & dense) {
+        add[i] = v;
         continue;
-      col[cnt] = (uint32_t)i;
-      k[cnt] = (uintptr_t)rec->f[i] + 16 <= lim ? hp__ncu_num16(rec->f[i], rec->len[i], &v[cnt])
-                                                : hp__ncu_num_slow(rec->f[i], rec->len[i], &v[cnt]);
-      cnt++;
+      }
+      k = 1;
+    } else {
+      k = hp__ncu_num_slow(base + cf[j].off, cf[j].len, &sv);
+      v = sv;
     }
-    for (t = 0; t < cnt; t++) {
-      c = &fo->col[col[t]];
-      if ((was = c->live) && s.nk && take_old(&s, p, c))
-        return HP_ENOMEM;
-      c->k = k[t];
-      c->v = v[t];
-      rebuild |= was != (k[t] > 0);
-    }
+    rebuild |= set_col(fo, i, k, v);
   }
   return rebuild;
 }
 #endif
 
-/* update_avx2 for a row with many changed fields where the CPU has AVX2 (ncu_isa.h), else
- * update. */
-static int update_any(hp__ncu_fold *fo, hp_profile *p, const hp__csv_rec *rec, size_t width,
-                      const uint32_t *chg, size_t nchg, const char *lim)
+/* Parses the changed fields below `width`: where the CPU has AVX2 (ncu_isa.h) and the row has many,
+ * those whose 16 bytes lie before the line's end with update_avx2, the rest with update. */
+static unsigned update_any(hp__ncu_fold *fo, size_t width, const hp__ncu_chg *chg)
 {
+  size_t n = chg->n, fast = 0;
+
+  /* The list is in column order, so in the line's order too: the entries past the width, and those
+   * too near the line's end for a 16-byte read, are the last ones. */
+  while (n > 0 && chg->f[n - 1].col >= width)
+    n--;
 #if defined(HP__NCU_NUM16)
-  if (fo->isa >= HP__NCU_ISA_AVX2 && nchg >= fo->wide)
-    return update_avx2(fo, p, rec, width, chg, nchg, (uintptr_t)lim);
+  if (fo->isa >= HP__NCU_ISA_AVX2 && n >= fo->wide && chg->lim != NULL) {
+    for (fast = n;
+         fast > 0 && (uintptr_t)(chg->base + chg->f[fast - 1].off) + 16 > (uintptr_t)chg->lim;
+         fast--)
+      ;
+    return update_avx2(fo, chg, fast) | update(fo, chg, fast, n);
+  }
 #endif
-  (void)lim;
-  return update(fo, p, rec, width, chg, nchg);
+  return update(fo, chg, fast, n);
+}
+
+/* Sums every row (dense) where many fields change, else counts the rows a value lasts and adds them
+ * when it changes (see ncu_fold.h). */
+static void set_mode(hp__ncu_fold *fo, int dense)
+{
+  size_t j;
+
+  if (dense == fo->dense)
+    return;
+  if (fo->dense)
+    for (j = 0; j < fo->nlive; j++)
+      fo->since[fo->live[j]] = fo->rows;
+  else
+    catch_up(fo);
+  fo->dense = dense;
 }
 
 int hp__ncu_fold_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid, const hp__csv_rec *rec,
-                     size_t width, const uint32_t *chg, size_t nchg, const char *lim)
+                     size_t width, const hp__ncu_chg *chg)
 {
   size_t i;
-  int r;
+  double v;
+  int k;
 
   if (fo->pending && fo->kid != kid && hp__ncu_fold_flush(fo, p))
     return HP_ENOMEM;
+  set_mode(fo, chg == NULL || chg->n * 8 >= width);
   if (chg == NULL || fo->width != width) {
     if (hp__ncu_fold_flush(fo, p))
       return HP_ENOMEM;
     for (i = 0; i < width; i++)
-      if (fo->mids[i] >= 0)
-        fo->col[i].k = hp__ncu_num(rec->f[i], rec->len[i], &fo->col[i].v);
+      if (fo->st[i] & ST_METRIC) {
+        k = hp__ncu_num(rec->f[i], rec->len[i], &v);
+        set_col(fo, i, k, v);
+      }
     build(fo, width);
-  } else if ((r = update_any(fo, p, rec, width, chg, nchg, lim)) != 0) {
-    if (r < 0 || hp__ncu_fold_flush(fo, p))
+  } else if (update_any(fo, width, chg)) {
+    /* The rows before this one go into the kernel's sums with the old live columns. */
+    if (hp__ncu_fold_flush(fo, p))
       return HP_ENOMEM;
     build(fo, width);
   }
-  fo->pending = 1;
-  fo->kid = kid;
-  fo->rows++;
-  return fo->dup ? hp__ncu_fold_flush(fo, p) : 0;
+  return add_row(fo, p, kid);
 }
 
 int hp__ncu_fold_value(const hp__ncu_fold *fo, size_t i, double *v)
 {
-  if (i >= fo->width || fo->mids[i] < 0 || fo->col[i].k <= 0)
+  if (i >= fo->width || (fo->st[i] & (ST_METRIC | ST_NUM)) != (ST_METRIC | ST_NUM))
     return 0;
-  *v = fo->col[i].v;
+  *v = fo->add[i];
   return 1;
 }
 

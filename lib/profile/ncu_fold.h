@@ -5,18 +5,25 @@
  * A raw-page row has ~250 metric columns, and launch after launch most of them hold the same bytes
  * (device attributes, the launch configuration, text such as "NVIDIA H200"). The fold keeps what
  * hp__parse_num made of each column in the last row and parses only the fields the caller says
- * changed (ncu_split.h finds them). The row's numbers form a list in column order; while the
- * fold's rows are of one kernel (the caller keeps a fold per kernel: hp__ncu_slots below), an
- * unchanged entry is not added row by row but counted, and the count is added when the entry
- * changes, another kernel comes, or the caller flushes. The result is
- * bit for bit what adding every row in order gives (hp__ncu_add's sums): a count of whole numbers
- * is added as one product only where every partial sum is an exact double, and otherwise one copy
- * at a time; entries that share a metric id are never deferred, so no two sums change order.
+ * changed (ncu_split.h finds them). The columns that hold a number (the live ones) are summed in
+ * the fold, one running sum per column, started from the kernel's sum of that metric: every row
+ * adds its value to every live column's sum, in one vector loop over the row (a column that is
+ * not live adds -0.0, which changes no sum, not even -0.0 or a NaN). Each sum therefore gets
+ * exactly the additions hp__ncu_add would make, in the same order: the result is bit for bit
+ * hp__ncu_add's. That pays where many fields change (a PyTorch capture's rows); where few do (one
+ * kernel launched over and over), the fold counts instead: a value that does not change is not
+ * added row by row, but the rows it lasted are added when it changes (as one product where every
+ * partial sum is a whole number below 2^52, so exact, else one copy at a time), which is the
+ * same. The mode follows each row's changed fields (one in eight or more: every row). The sums
+ * go back into the kernel's (and the counts, the rows times one, into
+ * its counts) when the kernel changes, a column turns from a number into text or back, or the
+ * caller flushes. A header that names one metric twice (two columns, one sum) is added column by
+ * column, row by row, as hp__ncu_add does.
  *
  * The fold owns its arrays; `mids` stays the caller's and must live until the next init or free.
- * What is pending reaches the profile only through a flush (or its entry changing): the caller
- * flushes before the profile's sums are read, before changing columns (init), and at the end of
- * the file.
+ * What is pending reaches the profile only through a flush: the caller flushes before the
+ * profile's sums are read, before changing columns (init), and at the end of the file; nothing
+ * else may add to the kernel's sums of the fold's metrics while rows are pending.
  */
 #ifndef HPRUN_PROFILE_NCU_FOLD_H
 #define HPRUN_PROFILE_NCU_FOLD_H
@@ -28,28 +35,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One column: what hp__parse_num made of it in the last row folded, and, while it is in the list
- * (live), its metric id and the pending row count at which its value began. One record per column
- * (32 bytes), so that a changed field touches one cache line of the fold. */
-typedef struct hp__ncu_col {
-  double v;
-  long long since;
-  int32_t mid;  /* the metric id when the list was built */
-  int32_t k;    /* hp__parse_num's answer: > 0 a number, else not summed */
-  int32_t live; /* in the list: a metric column that held a number when the list was built */
-  int32_t pad;
-} hp__ncu_col;
-
 typedef struct hp__ncu_fold {
-  hp__ncu_col *col;    /* by column */
+  double *add;         /* by column: what a row adds: the column's number while live, else -0.0 */
+  double *sum;         /* by column: a live column's running sum of kernel kid's metric */
+  long long *since;    /* by column, counting mode: the row count from which add[] has not been
+                          added to sum[] */
+  uint8_t *st;         /* by column: metric column, holds a number, live (ncu_fold.c) */
+  uint32_t *live;      /* the live columns, in column order */
+  size_t nlive;        /* their count */
+  uint32_t maxmid;     /* the largest metric id of a live column, plus one (0: none) */
   const int32_t *mids; /* by column: metric id, or -1 for a column that is not a metric */
   size_t ncols;
-  size_t width; /* the row width the list was built for (0: none); the list is the live columns
-                     below it, in column order */
-  int dup;      /* two columns share a metric id: nothing is deferred */
-  int pending;  /* rows of kernel `kid` are counted but not yet added */
+  size_t width; /* the row width the live columns were chosen for (0: none): live columns lie
+                     below it */
+  int dup;      /* two columns share a metric id: rows are added column by column */
+  int dense;    /* every row is added to every live sum (else counted: see above) */
+  int pending;  /* rows of kernel `kid` are summed in `sum` but not yet in the kernel's sums */
   uint32_t kid;
-  long long rows; /* rows counted since the last flush */
+  long long rows; /* rows summed since the last flush */
   int isa;        /* the vector code to run (ncu_isa.h), from hp__ncu_isa() at init */
   size_t wide;    /* rows with at least this many changed fields are read with hp__ncu_num16
                      (ncu_num.h) where isa allows: on rows with few, the same fields change row
@@ -59,13 +62,21 @@ typedef struct hp__ncu_fold {
 /* Sets the fold up for a header of ncols columns with metric ids `mids`; forgets the last row.
  * Flush first: what is pending is dropped. 0 or HP_ENOMEM. */
 int hp__ncu_fold_init(hp__ncu_fold *fo, const int32_t *mids, size_t ncols);
-/* Folds one launch of kernel `kid`: the first `width` fields of `rec` (width <= ncols). chg lists,
- * in order, the fields that differ from the last row folded; NULL when unknown (every field is
- * parsed). A field not listed is not read. lim: NULL, or where the memory that holds the fields
- * ends (the line's end): a field up to 16 bytes before it may be read 16 bytes at a time. 0 or
- * HP_ENOMEM. */
+/* A row's changed fields, in column order: field f[j].col is f[j].len bytes at base + f[j].off.
+ * Listing a field that did not change changes nothing but the time. lim: NULL, or where the
+ * memory that holds the fields ends (the line's end): a field up to 16 bytes before it may be
+ * read 16 bytes at a time. */
+typedef struct hp__ncu_chg {
+  const hp__ncu_cf *f;
+  size_t n;
+  const char *base, *lim;
+} hp__ncu_chg;
+
+/* Folds one launch of kernel `kid`: the first `width` fields of `rec` (width <= ncols). chg lists
+ * the fields that differ from the last row folded; NULL when unknown (every field of rec is
+ * parsed). A field not listed is not read. 0 or HP_ENOMEM. */
 int hp__ncu_fold_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid, const hp__csv_rec *rec,
-                     size_t width, const uint32_t *chg, size_t nchg, const char *lim);
+                     size_t width, const hp__ncu_chg *chg);
 /* Adds everything pending to the profile. 0 or HP_ENOMEM. */
 int hp__ncu_fold_flush(hp__ncu_fold *fo, hp_profile *p);
 /* The last row's number in column i: 1 with *v set, 0 when it held none. */
@@ -77,8 +88,8 @@ void hp__ncu_fold_free(hp__ncu_fold *fo);
 
 /* Launches of one kernel are alike, kernels that take turns are not: each of the first
  * HP__NCU_SLOTS kernels gets its own reference line (ncu_split.h) and fold, which then never
- * flushes for another kernel's row; the kernels beyond share one more. About 15 KB each for ncu's
- * 265 columns, so at most a few MB. */
+ * flushes for another kernel's row; the kernels beyond share one more. About 14 KB each for ncu's
+ * 265 columns (30 KB for a PyTorch capture's 566), so at most a few MB. */
 #define HP__NCU_SLOTS 256
 
 typedef struct hp__ncu_slot {

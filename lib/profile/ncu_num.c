@@ -8,6 +8,7 @@
 
 uint8_t hp__ncu_num_shuf[512][16];
 uint16_t hp__ncu_num_commas[17];
+hp__ncu_shape hp__ncu_num_shape[2 * 17 * 17];
 const double hp__ncu_num_p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                     1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 _Alignas(16) const uint8_t hp__ncu_num_k[4][16] = {
@@ -17,6 +18,34 @@ _Alignas(16) const uint8_t hp__ncu_num_k[4][16] = {
     {'.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.'}};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+/* The shapes (see hp__ncu_shape), from the comma masks: a field of n bytes with its first point
+ * at e (n: none), with commas or not. */
+static void build_shapes(void)
+{
+  unsigned c, e, n, lm, commas;
+  hp__ncu_shape *sh;
+
+  for (c = 0; c < 2; c++)
+    for (e = 0; e <= 16; e++)
+      for (n = 0; n <= 16; n++) {
+        sh = &hp__ncu_num_shape[(c * 17 + e) * 17 + n];
+        sh->want = 0xffffffffu;
+        sh->shuf = 0;
+        sh->f = 0;
+        /* A digit first, the point (if any) not last; commas only in an integer part that has
+         * room for whole groups after 1-3 digits (hp__ncu_num_commas). */
+        if (n == 0 || e == 0 || e > n || e == n - 1)
+          continue;
+        commas = c ? hp__ncu_num_commas[e] : 0;
+        if (c && (commas == 0 || commas == 0xffff))
+          continue;
+        lm = (1u << n) - 1u;
+        sh->f = (uint8_t)(e < n ? n - e - 1 : 0);
+        sh->want = (lm & ~commas & ~(e < n ? 1u << e : 0u)) | commas << 16;
+        sh->shuf = (uint16_t)(c * 256 + (e - 1) * 16 + sh->f);
+      }
+}
 
 /* Entry (commas, E, f): lane t of the result holds digit 15 - t counted from the number's last
  * digit; fraction digits come from after the point, integer digits from before it, skipping a
@@ -53,6 +82,7 @@ static void build(void)
     for (k = 4; k < e; k += 4)
       hp__ncu_num_commas[e] |= (uint16_t)(1u << (e - k));
   }
+  build_shapes();
 }
 
 void hp__ncu_num_init(void)

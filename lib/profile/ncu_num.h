@@ -95,13 +95,25 @@ slow:
 }
 
 /* The vector reader's tables (ncu_num.c): the digit shuffle of each shape, at
- * [commas * 256 + (point - 1) * 16 + fraction digits], and the comma mask an integer part of E
- * bytes must have, at [E]. hp__ncu_num_init builds them, once per process (thread-safe); call it
- * before hp__ncu_num16. */
+ * [commas * 256 + (point - 1) * 16 + fraction digits], the comma mask an integer part of E bytes
+ * must have, at [E], and the shapes of numbers (hp__ncu_shape). hp__ncu_num_init builds them, once
+ * per process (thread-safe); call it before hp__ncu_num16. */
 extern uint8_t hp__ncu_num_shuf[512][16];
 extern uint16_t hp__ncu_num_commas[17];
 /* 16 copies each of '0', 9, ',' and '.': loaded from memory, not built again in every field. */
 extern const uint8_t hp__ncu_num_k[4][16];
+
+/* What a field of n bytes (1..16) whose first point is at byte e (n: none) must look like, with
+ * commas (c = 1) or without, at [(c * 17 + e) * 17 + n]: its digits' bits, and its commas' bits
+ * shifted up by 16 (0xffffffff, which no field matches, where no number has that shape); the row
+ * of hp__ncu_num_shuf that moves its digits into place; and its digits after the point. */
+typedef struct hp__ncu_shape {
+  uint32_t want;
+  uint16_t shuf;
+  uint8_t f;
+  uint8_t pad;
+} hp__ncu_shape;
+extern hp__ncu_shape hp__ncu_num_shape[2 * 17 * 17];
 void hp__ncu_num_init(void);
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -121,13 +133,18 @@ extern const double hp__ncu_num_p10[16];
  * those after the point *f, where the value is exactly *m / 10^*f computed as one division of
  * doubles ((double)*m is exact, or *f is 0 and the conversion alone rounds it correctly); 0 for
  * anything else (hp__ncu_num_slow's). s[0..16) may be read whatever n is. AVX2 CPUs only. The
- * shape is checked with one branch: every byte a digit, a comma or the point, at most one point
- * and not last, a digit first, and commas only where groups of three put them. */
+ * shape is checked with one compare: the first point's place e (or n), whether there are commas,
+ * and n pick the one layout of digits and commas a number of that shape has (hp__ncu_shape: every
+ * byte a digit but the point and the commas, commas only where groups of three put them, a digit
+ * first, the point not last), and the field's digit and comma masks must be that layout. A
+ * number read here has at most 16 digits, and at most 15 when it has a point: *m is then below
+ * 10^15 < 2^53, so (double)*m is exact whenever *f > 0. */
 static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, uint64_t *m0,
                                                        unsigned *f0)
 {
+  const hp__ncu_shape *sh;
   __m128i x, d, v;
-  unsigned lm, dm, cm, pm, e, f, bad;
+  unsigned lm, dm, cm, pm, e;
   uint64_t m;
 
   if (n - 1 >= 16)
@@ -144,17 +161,12 @@ static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, 
   pm = (unsigned)_mm_movemask_epi8(
            _mm_cmpeq_epi8(x, _mm_load_si128((const __m128i *)(const void *)hp__ncu_num_k[3]))) &
       lm;
-  /* e: the point's byte, or n; f: the digits after it. */
   e = (unsigned)__builtin_ctz(pm | 1u << n);
-  f = (unsigned)n - e - (pm != 0);
-  bad = ((dm | cm | pm) ^ lm) | (pm & (pm - 1)) | (~dm & 1u) | (pm >> (n - 1));
-  bad |= (unsigned)(cm != 0) & (unsigned)(cm != hp__ncu_num_commas[e]);
-  if (bad)
+  sh = &hp__ncu_num_shape[((unsigned)(cm != 0) * 17 + e) * 17 + (unsigned)n];
+  if ((dm | cm << 16) != sh->want)
     return 0;
-  v = _mm_shuffle_epi8(
-      d,
-      _mm_loadu_si128(
-          (const __m128i *)(const void *)hp__ncu_num_shuf[(cm ? 256 : 0) + (e - 1) * 16 + f]));
+  v = _mm_shuffle_epi8(d,
+                       _mm_loadu_si128((const __m128i *)(const void *)hp__ncu_num_shuf[sh->shuf]));
   v = _mm_maddubs_epi16(v, _mm_set1_epi16(0x010a));
   v = _mm_madd_epi16(v, _mm_set1_epi32(0x00010064));
   v = _mm_packs_epi32(v, v);
@@ -162,11 +174,11 @@ static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, 
   m = (uint64_t)(uint32_t)_mm_cvtsi128_si32(v) * 100000000u +
       (uint32_t)_mm_cvtsi128_si32(_mm_srli_si128(v, 4));
   *m0 = m;
-  *f0 = f;
+  *f0 = sh->f;
 #if FLT_EVAL_METHOD == 0
   /* A whole number is converted once, correctly rounded (dividing by 1 changes nothing); a
    * fraction is one correctly rounded division of two exact doubles. */
-  return f == 0 || m <= ((uint64_t)1 << 53);
+  return 1;
 #else
   return 0;
 #endif

@@ -297,6 +297,7 @@ size_t hp__ncu_split_scan(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   sp->curn = n;
   sp->curnf = 0;
   sp->nchg = 0;
+  sp->cfok = 0;
   if (n < 2 || s[0] != '"' || s[n - 1] != '"' || n >= UINT32_MAX || sp->cap == 0)
     return 0;
     /* At most cap fields: cap - 1 separators. */

@@ -28,13 +28,15 @@ int hp__ncu_split_room(hp__ncu_split *sp, size_t cap)
   free(sp->off);
   free(sp->chg);
   free(sp->sep);
+  free(sp->cf);
   sp->cap = 0;
   sp->sep = malloc((cap + 16) * sizeof(*sp->sep));
   sp->f = malloc(cap * sizeof(*sp->f));
   sp->len = malloc(cap * sizeof(*sp->len));
   sp->off = malloc(cap * sizeof(*sp->off));
   sp->chg = malloc(cap * sizeof(*sp->chg));
-  if (!sp->f || !sp->len || !sp->off || !sp->chg || !sp->sep)
+  sp->cf = malloc(cap * sizeof(*sp->cf));
+  if (!sp->f || !sp->len || !sp->off || !sp->chg || !sp->sep || !sp->cf)
     return HP_ENOMEM;
   sp->cap = cap;
   return 0;
@@ -47,6 +49,8 @@ void hp__ncu_split_free(hp__ncu_split *sp)
   free(sp->off);
   free(sp->chg);
   free(sp->sep);
+  hp__ncu_masks_free(&sp->m);
+  free(sp->cf);
   memset(sp, 0, sizeof(*sp));
 }
 
@@ -57,7 +61,9 @@ void hp__ncu_ref_forget(hp__ncu_ref *ref)
 
 void hp__ncu_ref_free(hp__ncu_ref *ref)
 {
-  free(ref->s);
+  if (ref->s)
+    free(ref->s - HP__NCU_REF_PAD);
+  hp__ncu_masks_free(&ref->m);
   free(ref->off);
   free(ref->len);
   memset(ref, 0, sizeof(*ref));
@@ -181,20 +187,38 @@ static size_t take_run(hp__ncu_split *sp, const hp__ncu_ref *ref, size_t rnf, si
   return lo;
 }
 
+/* The vector level to split at (ncu_isa.h): the portable one in that mode, for tests. */
+static int level(const hp__ncu_split *sp)
+{
+  return sp->mode == HP__NCU_SPLIT_PORTABLE ? HP__NCU_ISA_PORTABLE : hp__ncu_isa();
+}
+
 size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n)
 {
   /* The reference's fields that can be taken over: the splitter's arrays hold at most cap. */
   size_t rnf = ref == NULL ? 0 : ref->nf < sp->cap ? ref->nf : sp->cap;
-  size_t i = 0, lp = 0, rp, m, len, q;
+  size_t i = 0, lp = 0, rp, m, len, q, nf;
   int done = 0;
 
+  sp->lazy = 0;
+  sp->cfok = 0;
   /* Following the reference pays where runs of equal bytes are long (a kernel launched with the
    * same arguments over and over: a handful of 265 fields change); where one field in eight or
-   * more changed last time, a scan of the whole line is cheaper. */
+   * more changed last time, the diff splitter, which compares the whole line 64 bytes at a time
+   * and looks only at the fields that differ, is cheaper. It needs no field offsets of the
+   * reference; the others do, and a reference the diff splitter made has none. */
+  if (rnf > 0 && ref->m.nw > 0 &&
+      (sp->mode == HP__NCU_SPLIT_DIFF ||
+       (sp->mode == HP__NCU_SPLIT_AUTO && (!ref->full || ref->hint * 8 >= rnf))) &&
+      (nf = hp__ncu_split_diff(sp, ref, s, n, level(sp))) > 0)
+    return nf;
+  if (ref != NULL && !ref->full) {
+    ref = NULL;
+    rnf = 0;
+  }
   if (sp->mode == HP__NCU_SPLIT_SCAN || sp->mode == HP__NCU_SPLIT_PORTABLE ||
-      (sp->mode == HP__NCU_SPLIT_AUTO && !(rnf > 0 && ref->hint * 8 < rnf))) {
-    size_t nf = hp__ncu_split_scan(
-        sp, ref, s, n, sp->mode == HP__NCU_SPLIT_PORTABLE ? HP__NCU_ISA_PORTABLE : hp__ncu_isa());
+      (sp->mode == HP__NCU_SPLIT_AUTO && rnf == 0)) {
+    nf = hp__ncu_split_scan(sp, ref, s, n, level(sp));
     if (nf > 0)
       return nf;
   }
@@ -222,8 +246,12 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
     len = q - lp - 1;
     sp->off[i] = (uint32_t)(lp + 1);
     sp->len[i] = len;
-    if (!(i < rnf && ref->len[i] == len && same(ref->s + ref->off[i], s + lp + 1, len)))
+    if (!(i < rnf && ref->len[i] == len && same(ref->s + ref->off[i], s + lp + 1, len))) {
+      sp->cf[sp->nchg].col = (uint32_t)i;
+      sp->cf[sp->nchg].off = (uint32_t)(lp + 1);
+      sp->cf[sp->nchg].len = (uint32_t)len;
       sp->chg[sp->nchg++] = (uint32_t)i;
+    }
     i++;
     lp = q;
     if (lp == n - 1)
@@ -235,6 +263,7 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
     lp += 2;
   }
   sp->curnf = i;
+  sp->cfok = 1;
   return i;
 }
 
@@ -262,8 +291,26 @@ void hp__ncu_split_point_all(hp__ncu_split *sp)
 {
   size_t i;
 
+  if (sp->lazy) {
+    hp__ncu_split_unlazy(sp);
+    return;
+  }
   for (i = 0; i < sp->curnf; i++)
     sp->f[i] = (char *)(sp->cur + sp->off[i]);
+}
+
+void hp__ncu_split_compact(hp__ncu_split *sp)
+{
+  size_t j;
+
+  if (sp->cfok)
+    return;
+  sp->cfok = 1;
+  for (j = 0; j < sp->nchg; j++) {
+    sp->cf[j].col = sp->chg[j];
+    sp->cf[j].off = sp->off[sp->chg[j]];
+    sp->cf[j].len = (uint32_t)sp->len[sp->chg[j]];
+  }
 }
 
 int hp__ncu_split_keep(hp__ncu_split *sp, hp__ncu_ref *ref)
@@ -285,18 +332,37 @@ int hp__ncu_split_keep(hp__ncu_split *sp, hp__ncu_ref *ref)
       return HP_ENOMEM;
     ref->acap = sp->cap;
   }
-  /* 16 bytes of room after the copy: the whole-line splitter compares fields 16 bytes at a time. */
-  if (sp->curn + 16 > ref->scap) {
-    char *ns = realloc(ref->s, sp->curn + 16);
+  /* Room before and after the copy: the splitters compare up to 64 bytes at a time, at any shift
+   * between the line and the copy. */
+  if (sp->curn + 2 * HP__NCU_REF_PAD > ref->scap) {
+    char *ns = realloc(ref->s ? ref->s - HP__NCU_REF_PAD : NULL, sp->curn + 2 * HP__NCU_REF_PAD);
     if (ns == NULL)
       return HP_ENOMEM;
-    ref->s = ns;
-    ref->scap = sp->curn + 16;
+    memset(ns, 0, HP__NCU_REF_PAD);
+    ref->s = ns + HP__NCU_REF_PAD;
+    ref->scap = sp->curn + 2 * HP__NCU_REF_PAD;
   }
   memcpy(ref->s, sp->cur, sp->curn);
-  memset(ref->s + sp->curn, 0, 16);
+  memset(ref->s + sp->curn, 0, HP__NCU_REF_PAD);
   ref->n = sp->curn;
   ref->hint = sp->nchg;
+  /* The next line is split by the diff splitter where many fields changed (it needs the field
+   * ends, which a lazy line has), else by following the reference (it needs every field's offset:
+   * a lazy line's are found now, once for a kernel whose launches stop changing much). */
+  if (sp->lazy && sp->nchg * 8 < sp->curnf && sp->mode != HP__NCU_SPLIT_DIFF)
+    hp__ncu_split_unlazy(sp);
+  ref->full = !sp->lazy;
+  if (sp->lazy) {
+    /* The line's field ends become the reference's; the reference's old ones take the next line. */
+    hp__ncu_masks t = ref->m;
+    ref->m = sp->m;
+    sp->m = t;
+    ref->nf = sp->curnf;
+    return 0;
+  }
+  ref->m.nw = 0;
+  if (sp->nchg * 8 >= sp->curnf || sp->mode == HP__NCU_SPLIT_DIFF)
+    hp__ncu_masks_of(&ref->m, ref->s, ref->n, sp->cap, hp__ncu_isa());
   /* The line's fields become the reference's; the reference's old arrays take the next line. */
   to = ref->off;
   tl = ref->len;

@@ -302,8 +302,6 @@ static void split_point(ncu_state *s)
 
   for (j = 0; j < N_N; j++)
     hp__ncu_split_point(sp, s->idx[j]);
-  for (j = 0; j < sp->nchg; j++)
-    hp__ncu_split_point(sp, (int)sp->chg[j]);
   if (s->want_units ||
       (id >= 0 && (size_t)id < sp->curnf && sp->len[id] == 2 && memcmp(sp->f[id], "ID", 2) == 0))
     hp__ncu_split_point_all(sp);
@@ -443,25 +441,29 @@ static int details_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32
 static int raw_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t kid,
                    const char *name, size_t nn)
 {
-  size_t width = rec->n < s->ncols ? rec->n : s->ncols, nchg = 0;
+  size_t width = rec->n < s->ncols ? rec->n : s->ncols;
   long ix = kid < HP__NCU_SLOTS ? (long)kid : HP__NCU_SLOTS;
   hp__ncu_slot *sl = hp__ncu_slots_get(&s->slots, kid);
-  const uint32_t *chg = NULL;
+  hp__ncu_split *sp = &s->sp;
+  hp__ncu_chg chg, *cp = NULL;
   int d = s->dur_col, r;
   double v;
 
   if (sl == NULL)
     return HP_ENOMEM;
   /* The slot's reference is its fold's last row, unless it was forgotten (a row came through the
-   * general reader: every field of the next line is then listed). */
+   * general reader: every field of the next line is then read). */
   if (s->split && s->split_ix == ix && sl->fold.width == width) {
-    chg = s->sp.chg;
-    nchg = s->sp.nchg;
+    hp__ncu_split_compact(sp);
+    chg.f = sp->cf;
+    chg.n = sp->nchg;
+    chg.base = sp->cur;
+    chg.lim = sp->cur + sp->curn;
+    cp = &chg;
   } else if (s->split) {
-    hp__ncu_split_point_all(&s->sp);
+    hp__ncu_split_point_all(sp);
   }
-  if (hp__ncu_fold_row(&sl->fold, x->p, kid, rec, width, chg, nchg,
-                       s->split ? s->sp.cur + s->sp.curn : NULL))
+  if (hp__ncu_fold_row(&sl->fold, x->p, kid, rec, width, cp))
     return HP_ENOMEM;
   /* The duration also feeds the kernel table. */
   if (d >= 0 && hp__ncu_fold_value(&sl->fold, (size_t)d, &v) &&
@@ -472,7 +474,7 @@ static int raw_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t k
     hp__ncu_ref_forget(&sl->ref);
     return 0;
   }
-  return hp__ncu_split_keep(&s->sp, &sl->ref);
+  return hp__ncu_split_keep(sp, &sl->ref);
 }
 
 /* The id of the kernel `name`, from the last row's when the name is the same (most rows are): a
@@ -554,6 +556,13 @@ int hp__parse_ncu(hp__pctx *x)
   if (x->ncu) {
     x->ncu->odd = s.details; /* the details page is read whole (ncu_range.h) */
     s.hlines = x->ncu->head_lines;
+    /* A range of a large file (32 MiB) holds thousands of launches: the window's slab is made
+     * for two windows of them at once (it holds up to that many between two sweeps) instead of
+     * doubling, moving and clearing itself a dozen times in every range. */
+    if (hp__recent_reserve(&s.seen, 2 * HP__RECENT_WINDOW)) {
+      r = HP_ENOMEM;
+      goto fail;
+    }
   }
   if (s.idx[N_KERNEL] < 0) {
     hp__require(x, rec.line, req, &s.idx[N_KERNEL], 1);

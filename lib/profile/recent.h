@@ -64,6 +64,9 @@ typedef struct hp__recent {
 #define HP__RECENT_WINDOW 8192
 
 void hp__recent_init(hp__recent *r, long long window, hp__recent_fin fin, void *ud);
+/* Makes room for n entries at once (a caller that knows many keys will come: the slab would
+ * otherwise grow by doubling, moving and clearing itself each time). 0 or HP_ENOMEM. */
+int hp__recent_reserve(hp__recent *r, size_t n);
 /* Finds or adds (kid, key) and marks it touched at `row`. *added is 1 for a new key. The entry
  * pointer stays valid until the next touch or sweep; `epoch` changes whenever an older pointer may
  * have gone stale (a sweep, or the entries growing), so a caller may keep one while it does not. */

@@ -108,10 +108,10 @@ static void test_split_matches_reader_and_reference(void **state)
 {
   static char line[8192], ref[8192];
   const char *f[MAXF];
-  size_t reflen[MAXF], refoff[MAXF], nref = 0, eref, n, nf, i, j, k, nfld;
+  size_t reflen[MAXF], refoff[MAXF], nref = 0, eref, n, nf, i, j, k, nfld, nlazy = 0;
   hp__ncu_split sp;
   hp__ncu_ref rf;
-  int clean, listed;
+  int clean, listed, lazy;
 
   (void)state;
   memset(&sp, 0, sizeof(sp));
@@ -133,11 +133,22 @@ static void test_split_matches_reader_and_reference(void **state)
       assert_int_equal(nf, nfld);
     if (nf == 0)
       continue;
-    hp__ncu_split_point_all(&sp);
+    /* A line the diff splitter split (lazy) lists its changed fields in cf, with their places;
+     * its fields are found one by one (it stays lazy, as the parser leaves it) or all at once. */
+    nlazy += (size_t)(lazy = sp.lazy);
+    if (lazy && rnd(2))
+      for (i = 0; i < nf; i++)
+        hp__ncu_split_point(&sp, (int)i);
+    else
+      hp__ncu_split_point_all(&sp);
     check_against_reader(line, n, &sp, nf);
     /* Listed exactly when the field differs from the reference's of that index. */
     for (i = 0, j = 0; i < nf; i++) {
-      listed = j < sp.nchg && sp.chg[j] == i;
+      listed = j < sp.nchg && (lazy ? sp.cf[j].col : sp.chg[j]) == i;
+      if (listed && lazy) {
+        assert_int_equal(sp.cf[j].off, (size_t)(sp.f[i] - line));
+        assert_int_equal(sp.cf[j].len, sp.len[i]);
+      }
       j += listed;
       assert_int_equal(listed,
                        !(i < eref && reflen[i] == sp.len[i] &&
@@ -158,6 +169,8 @@ static void test_split_matches_reader_and_reference(void **state)
       assert_int_equal(hp__ncu_split_keep(&sp, &rf), 0);
     }
   }
+  /* The diff splitter took a good share of the lines. */
+  assert_true(nlazy > 2000);
   /* More fields than there is room for: the general reader's. */
   for (i = 0; i < MAXF + 1; i++)
     f[i % MAXF] = "1";
@@ -209,9 +222,11 @@ static void fold_run(int dup, const char *const *vpool, unsigned npool)
   const char *cur[NCOL], *prev[NCOL];
   char *f[NCOL], buf[NCOL * 24 + 16];
   size_t len[NCOL], i, k, width, pwidth = 0, nchg, o;
-  uint32_t chg[NCOL], kid = 0, m;
+  uint32_t kid = 0, m;
+  hp__ncu_cf cf[NCOL];
   hp_profile *pf, *pr;
   hp__ncu_fold fo;
+  hp__ncu_chg ch;
   hp__csv_rec rec;
   double v;
 
@@ -233,25 +248,29 @@ static void fold_run(int dup, const char *const *vpool, unsigned npool)
     width = rnd(20) == 0 ? 1 + rnd(NCOL) : NCOL;
     /* The fields lie in one buffer, each followed by a quote as in a line. The fold may read 16
      * bytes of a field where they lie before `lim`: the buffer's end (every field), the last
-     * field's end (all but the last few), or nowhere (NULL). */
+     * field's end (all but the last few), or nowhere (NULL). Now and then a field that did not
+     * change is listed too. */
     for (i = 0, nchg = 0, o = 0; i < width; i++) {
       len[i] = strlen(cur[i]);
       memcpy(buf + o, cur[i], len[i]);
       f[i] = buf + o;
+      if (i >= pwidth || strcmp(cur[i], prev[i]) != 0 || rnd(40) == 0) {
+        cf[nchg].col = (uint32_t)i;
+        cf[nchg].off = (uint32_t)o;
+        cf[nchg++].len = (uint32_t)len[i];
+      }
       o += len[i];
       buf[o++] = '"';
-      if (i >= pwidth || strcmp(cur[i], prev[i]) != 0)
-        chg[nchg++] = (uint32_t)i;
     }
     rec.f = f;
     rec.len = len;
     rec.n = width;
     rec.line = (long)k;
-    assert_int_equal(hp__ncu_fold_row(&fo, pf, kid, &rec, width, rnd(30) ? chg : NULL, nchg,
-                                      rnd(10)      ? buf + sizeof(buf)
-                                          : rnd(2) ? buf + o
-                                                   : NULL),
-                     0);
+    ch.f = cf;
+    ch.n = nchg;
+    ch.base = buf;
+    ch.lim = rnd(10) ? buf + sizeof(buf) : rnd(2) ? buf + o : NULL;
+    assert_int_equal(hp__ncu_fold_row(&fo, pf, kid, &rec, width, rnd(30) ? &ch : NULL), 0);
     memcpy(prev, cur, sizeof(cur));
     pwidth = width;
     /* The slow path: every field parsed and added in column order. */
@@ -314,7 +333,7 @@ static void test_fold_counts_round_as_single_adds(void **state)
   const char *big[2] = {"3002399751580331", "0.1"};
   char *f[2] = {(char *)big[0], (char *)big[1]};
   size_t len[2] = {16, 3}, k;
-  uint32_t none[1] = {0};
+  hp__ncu_chg ch = {NULL, 0, NULL, NULL};
   hp_profile *pf;
   hp__ncu_fold fo;
   hp__csv_rec rec = {f, len, 2, 1};
@@ -325,7 +344,7 @@ static void test_fold_counts_round_as_single_adds(void **state)
   memset(&fo, 0, sizeof(fo));
   assert_int_equal(hp__ncu_fold_init(&fo, mids, 2), 0);
   for (k = 0; k < 10; k++) {
-    assert_int_equal(hp__ncu_fold_row(&fo, pf, 1, &rec, 2, none, 0, NULL), 0);
+    assert_int_equal(hp__ncu_fold_row(&fo, pf, 1, &rec, 2, &ch), 0);
     s0 += 3002399751580331.0;
     s1 += 0.1;
   }

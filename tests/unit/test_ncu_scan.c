@@ -115,6 +115,63 @@ static void check_reader(const char *line, size_t n, const hp__ncu_split *sp, si
 /* The splitters: the reference-following one, then the whole-line one at each ISA level. */
 #define NSP (2 + HP__NCU_ISA_AVX2)
 
+/* The diff splitters, one per ISA level (ncu_diff.c). */
+static hp__ncu_split sd[NSP];
+
+/* The diff splitter at every level the CPU has, against the reference-following splitter's fields
+ * (sp, want fields) and the changed fields chg[0..nchg): where it answers (it must when `must`),
+ * the same fields, the same changed fields in order with their places, and every field found from
+ * its field ends (locate) where that splitter put it. */
+static void check_diff(const hp__ncu_split *sp, size_t want, const uint32_t *chg, size_t nchg,
+                       const hp__ncu_ref *ref, const char *line, size_t n, int must)
+{
+  size_t got, i;
+  int k;
+
+  for (k = 0; k <= HP__NCU_ISA_AVX2 && k <= hp__ncu_isa(); k++) {
+    got = hp__ncu_split_diff(&sd[k], ref, line, n, k);
+    if (must)
+      assert_int_equal(got, want);
+    if (got == 0)
+      continue;
+    assert_int_equal(got, want);
+    assert_true(sd[k].lazy);
+    assert_int_equal(sd[k].nchg, nchg);
+    for (i = 0; i < nchg; i++) {
+      assert_int_equal(sd[k].cf[i].col, chg[i]);
+      assert_int_equal(sd[k].cf[i].off, sp->off[chg[i]]);
+      assert_int_equal(sd[k].cf[i].len, sp->len[chg[i]]);
+    }
+    for (i = 0; i < got; i++) {
+      hp__ncu_split_locate(&sd[k], i);
+      assert_int_equal(sd[k].off[i], sp->off[i]);
+      assert_int_equal(sd[k].len[i], sp->len[i]);
+      assert_ptr_equal(sd[k].f[i], line + sp->off[i]);
+    }
+  }
+}
+
+/* Gives the reference its field ends (the diff splitter needs them), checking that every level
+ * makes the same ones. */
+static void ref_masks(hp__ncu_ref *ref, size_t cap)
+{
+  hp__ncu_masks m;
+  int k, want = 0, got;
+
+  memset(&m, 0, sizeof(m));
+  for (k = 0; k <= HP__NCU_ISA_AVX2 && k <= hp__ncu_isa(); k++) {
+    got = hp__ncu_masks_of(k ? &m : &ref->m, ref->s, ref->n, cap, k);
+    if (k == 0)
+      want = got;
+    assert_int_equal(got, want);
+    if (k > 0 && got) {
+      assert_int_equal(m.nw, ref->m.nw);
+      assert_memory_equal(m.em, ref->m.em, (m.nw + 2) * sizeof(*m.em));
+    }
+  }
+  hp__ncu_masks_free(&m);
+}
+
 /* Splits `line` with the reference-following splitter and every form of the whole-line one the
  * CPU can run (sp[1 + level]). */
 static void check_line(hp__ncu_split sp[NSP], const hp__ncu_ref *ref, const char *line, size_t n,
@@ -123,6 +180,9 @@ static void check_line(hp__ncu_split sp[NSP], const hp__ncu_ref *ref, const char
   size_t want, got, i;
   int k;
 
+  /* A reference the diff splitter made has no field offsets: the others compare with none. */
+  if (ref != NULL && !ref->full)
+    ref = NULL;
   sp[0].mode = HP__NCU_SPLIT_REF;
   want = hp__ncu_split_line(&sp[0], ref, line, n);
   for (k = 1; k < NSP && k - 1 <= hp__ncu_isa(); k++) {
@@ -141,6 +201,8 @@ static void check_line(hp__ncu_split sp[NSP], const hp__ncu_ref *ref, const char
   }
   if (want > 0)
     check_reader(line, n, &sp[0], want);
+  if (ref != NULL && ref->nf > 0 && ref->m.nw > 0)
+    check_diff(&sp[0], want, sp[0].chg, sp[0].nchg, ref, line, n, must_scan);
 }
 
 static void test_scan_matches_reference_splitter(void **state)
@@ -155,8 +217,10 @@ static void test_scan_matches_reference_splitter(void **state)
   (void)state;
   memset(sp, 0, sizeof(sp));
   memset(&ref, 0, sizeof(ref));
-  for (k = 0; k < NSP; k++)
+  for (k = 0; k < NSP; k++) {
     assert_int_equal(hp__ncu_split_room(&sp[k], MAXF), 0);
+    assert_int_equal(hp__ncu_split_room(&sd[k], MAXF), 0);
+  }
   for (k = 0; k < 30000; k++) {
     nfld = 1 + rnd(MAXF);
     for (i = 0; i < nfld; i++)
@@ -167,9 +231,10 @@ static void test_scan_matches_reference_splitter(void **state)
       n = spoil(line, n, sizeof(line));
     check_line(sp, rnd(8) ? &ref : NULL, line, n, clean && plain_fields(f, nfld));
     /* The line becomes the reference now and then (the reference splitter's fields). */
-    if (sp[0].curnf > 0 && rnd(3) == 0)
+    if (sp[0].curnf > 0 && rnd(3) == 0) {
       assert_int_equal(hp__ncu_split_keep(&sp[0], &ref), 0);
-    else if (rnd(20) == 0)
+      ref_masks(&ref, MAXF);
+    } else if (rnd(20) == 0)
       hp__ncu_ref_forget(&ref);
   }
   /* As many fields as there is room for, and one more. */
@@ -181,8 +246,10 @@ static void test_scan_matches_reference_splitter(void **state)
     assert_int_equal(hp__ncu_split_scan(&sp[1], NULL, line, n, hp__ncu_isa()),
                      cap <= MAXF ? cap : 0);
   }
-  for (k = 0; k < NSP; k++)
+  for (k = 0; k < NSP; k++) {
     hp__ncu_split_free(&sp[k]);
+    hp__ncu_split_free(&sd[k]);
+  }
   hp__ncu_ref_free(&ref);
 }
 
@@ -231,14 +298,17 @@ static void test_scan_long_lines(void **state)
   (void)state;
   memset(sp, 0, sizeof(sp));
   memset(&ref, 0, sizeof(ref));
-  for (k = 0; k < NSP; k++)
+  for (k = 0; k < NSP; k++) {
     assert_int_equal(hp__ncu_split_room(&sp[k], NF + 1), 0);
+    assert_int_equal(hp__ncu_split_room(&sd[k], NF + 1), 0);
+  }
   for (i = 0; i < NF; i++)
     f[i] = pool[i % 8];
   n = make_line(line, sizeof(line), f, NF);
   check_line(sp, NULL, line, n, 1);
   assert_int_equal(sp[1].curnf, NF);
   assert_int_equal(hp__ncu_split_keep(&sp[0], &ref), 0);
+  ref_masks(&ref, NF + 1);
   f[2500] = "99.75";
   n = make_line(line, sizeof(line), f, NF);
   check_line(sp, &ref, line, n, 1);
@@ -256,8 +326,93 @@ static void test_scan_long_lines(void **state)
     f[i] = "";
   n = make_line(line, sizeof(line), f, NF);
   check_line(sp, NULL, line, n, 1);
-  for (k = 0; k < NSP; k++)
+  for (k = 0; k < NSP; k++) {
     hp__ncu_split_free(&sp[k]);
+    hp__ncu_split_free(&sd[k]);
+  }
+  hp__ncu_ref_free(&ref);
+}
+
+/* Fields for the diff splitter's edges: lengths that shift the lines by a byte or many, fields
+ * longer than its 64-byte windows, empty ones. */
+static const char *const dpool[] = {
+    "",
+    "1",
+    "12.5",
+    "12.55",
+    "123.456",
+    "1,234,567",
+    "n/a",
+    "0",
+    "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(int)",
+    "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_64x64_16x6_tn_align4>(cutlass_80_"
+    "tensorop_s1688gemm_64x64_16x6_tn_align4::Params)",
+    "(256, 1, 1)",
+    "x"};
+
+/* Lines of many fields, most like the reference's, some not (other values, other lengths, long
+ * fields changing inside), the reference with fewer, as many or more fields: the diff splitter at
+ * every level against the reference-following splitter, with the reference made by either. */
+static void test_diff_matches_reference_splitter(void **state)
+{
+  enum {
+    NFD = 300
+  };
+  static char line[NFD * 160];
+  static const char *f[NFD + 1], *g[NFD + 1];
+  uint32_t chg[NFD + 1];
+  hp__ncu_split sp[NSP];
+  hp__ncu_ref ref;
+  size_t n, nf, ng, i, k, nchg, np = sizeof(dpool) / sizeof(dpool[0]);
+  int kept = 0, best = hp__ncu_isa();
+
+  (void)state;
+  memset(sp, 0, sizeof(sp));
+  memset(&ref, 0, sizeof(ref));
+  for (k = 0; k < NSP; k++) {
+    assert_int_equal(hp__ncu_split_room(&sp[k], NFD + 1), 0);
+    assert_int_equal(hp__ncu_split_room(&sd[k], NFD + 1), 0);
+  }
+  ng = 1 + rnd(NFD);
+  for (i = 0; i < ng; i++)
+    g[i] = dpool[rnd((unsigned)np)];
+  for (k = 0; k < 4000; k++) {
+    /* The reference: the last line (the fields g), with its field ends; split whole, or kept
+     * from the diff splitter (a lazy line: its field ends pass to the reference). */
+    if (!kept) {
+      n = make_line(line, sizeof(line), g, ng);
+      sp[0].mode = HP__NCU_SPLIT_REF;
+      assert_int_equal(hp__ncu_split_line(&sp[0], NULL, line, n), ng);
+      assert_int_equal(hp__ncu_split_keep(&sp[0], &ref), 0);
+      ref_masks(&ref, NFD + 1);
+    }
+    assert_true(ref.m.nw > 0);
+    /* The line: g changed in one field in 1 to 64, and now and then longer or shorter. */
+    nf = rnd(10) ? ng : 1 + rnd(NFD);
+    for (i = 0; i < nf; i++)
+      f[i] = i < ng && rnd(1 + rnd(64)) ? g[i] : dpool[rnd((unsigned)np)];
+    n = make_line(line, sizeof(line), f, nf);
+    check_line(sp, &ref, line, n, 1);
+    /* Changed: the fields that are not the last line's. */
+    for (i = 0, nchg = 0; i < nf; i++)
+      if (i >= ng || strcmp(f[i], g[i]) != 0)
+        chg[nchg++] = (uint32_t)i;
+    sp[0].mode = HP__NCU_SPLIT_REF;
+    assert_int_equal(hp__ncu_split_line(&sp[0], NULL, line, n), nf);
+    check_diff(&sp[0], nf, chg, nchg, &ref, line, n, 1);
+    memcpy(g, f, nf * sizeof(*f));
+    ng = nf;
+    if ((kept = rnd(2)) != 0) {
+      sd[best].mode = HP__NCU_SPLIT_DIFF;
+      assert_true(sd[best].lazy);
+      assert_int_equal(hp__ncu_split_keep(&sd[best], &ref), 0);
+      assert_false(ref.full);
+    }
+  }
+  for (k = 0; k < NSP; k++) {
+    hp__ncu_split_free(&sp[k]);
+    hp__ncu_split_free(&sd[k]);
+  }
   hp__ncu_ref_free(&ref);
 }
 
@@ -267,6 +422,7 @@ int main(void)
       cmocka_unit_test(test_scan_matches_reference_splitter),
       cmocka_unit_test(test_scan_short_lines),
       cmocka_unit_test(test_scan_long_lines),
+      cmocka_unit_test(test_diff_matches_reference_splitter),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
