@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -173,22 +174,67 @@ static int dev_null(int i)
   return null_fd[k];
 }
 
-/* The file actions for stdio; the child's pipe ends go to child_fd[] for the caller to close. */
-static int set_stdio(posix_spawn_file_actions_t *fa, const uv_process_options_t *o, int *child_fd,
+/* The file actions of the last fast spawn, kept for the next: glibc checks both descriptors of
+ * every dup2 action against the descriptor limit, two getrlimit(2) calls each, six per run. A run
+ * gets the same descriptors as the last one (the lowest free ones, and the last run's were all
+ * closed) and usually the same folder, so the same actions serve it; they hold only those numbers
+ * and a copy of the folder's path. */
+static struct {
+  int valid;
+  posix_spawn_file_actions_t fa;
+  int n;                   /* stdio entries */
+  int src[FAST_STDIO_MAX]; /* the descriptor dup2'ed onto each; -1: /dev/null opened there */
+  char *cwd;               /* the folder to change to, or NULL */
+} kept;
+
+static int same_actions(const int *src, int n, const char *cwd)
+{
+  if (!kept.valid || kept.n != n || memcmp(kept.src, src, (size_t)n * sizeof(*src)) != 0)
+    return 0;
+  return cwd == NULL ? kept.cwd == NULL : kept.cwd != NULL && strcmp(cwd, kept.cwd) == 0;
+}
+
+/* Builds the actions for src[] and cwd into the kept ones (invalid on failure). */
+static int keep_actions(const int *src, int n, const char *cwd)
+{
+  int i, r = 0;
+
+  if (kept.valid)
+    posix_spawn_file_actions_destroy(&kept.fa);
+  free(kept.cwd);
+  kept.cwd = NULL;
+  kept.valid = 0;
+  posix_spawn_file_actions_init(&kept.fa);
+  for (i = 0; i < n && r == 0; i++)
+    r = src[i] >= 0
+        ? posix_spawn_file_actions_adddup2(&kept.fa, src[i], i)
+        : posix_spawn_file_actions_addopen(&kept.fa, i, "/dev/null", i == 0 ? O_RDONLY : O_RDWR, 0);
+  if (r == 0 && cwd && ((kept.cwd = strdup(cwd)) == NULL))
+    r = ENOMEM;
+  if (r == 0 && cwd)
+    r = posix_spawn_file_actions_addchdir_np(&kept.fa, cwd);
+  if (r != 0) {
+    posix_spawn_file_actions_destroy(&kept.fa);
+    return -r;
+  }
+  memcpy(kept.src, src, (size_t)n * sizeof(*src));
+  kept.n = n;
+  kept.valid = 1;
+  return 0;
+}
+
+/* The pipes for stdio, and the file actions that put them (and /dev/null) in place: *fa points
+ * to the kept ones. The child's pipe ends go to child_fd[] for the caller to close. */
+static int set_stdio(posix_spawn_file_actions_t **fa, const uv_process_options_t *o, int *child_fd,
                      int *parent_fd)
 {
-  int i, fds[2], r;
+  int i, fds[2], r, src[FAST_STDIO_MAX];
 
   for (i = 0; i < o->stdio_count; i++) {
     if (o->stdio[i].flags == UV_IGNORE) {
-      int nfd = dev_null(i);
-      /* As libuv's child: stdin read-only, the others read-write. */
-      if (nfd >= 0)
-        r = posix_spawn_file_actions_adddup2(fa, nfd, i);
-      else
-        r = posix_spawn_file_actions_addopen(fa, i, "/dev/null", i == 0 ? O_RDONLY : O_RDWR, 0);
-      if (r != 0)
-        return -r;
+      /* As libuv's child: stdin read-only, the others read-write (opened by the child when
+       * hprun could not open /dev/null). */
+      src[i] = dev_null(i);
       continue;
     }
     if (pipe2(fds, O_CLOEXEC) != 0)
@@ -201,11 +247,12 @@ static int set_stdio(posix_spawn_file_actions_t *fa, const uv_process_options_t 
       child_fd[i] = fds[0];
       parent_fd[i] = fds[1];
     }
-    if ((r = posix_spawn_file_actions_adddup2(fa, child_fd[i], i)) != 0)
-      return -r;
+    src[i] = child_fd[i];
   }
-  if (o->cwd && (r = posix_spawn_file_actions_addchdir_np(fa, o->cwd)) != 0)
-    return -r;
+  if (!same_actions(src, o->stdio_count, o->cwd) &&
+      (r = keep_actions(src, o->stdio_count, o->cwd)) != 0)
+    return r;
+  *fa = &kept.fa;
   return 0;
 }
 
@@ -253,23 +300,21 @@ static int watch(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *o, in
  * runs a script without #! through /bin/sh, as execvp does). */
 static int fast_spawn(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *o, int *ret)
 {
-  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_t *fa = NULL;
   posix_spawnattr_t at;
   int child_fd[FAST_STDIO_MAX], parent_fd[FAST_STDIO_MAX];
   int i, r, pid = 0;
 
   for (i = 0; i < FAST_STDIO_MAX; i++)
     child_fd[i] = parent_fd[i] = -1;
-  posix_spawn_file_actions_init(&fa);
   posix_spawnattr_init(&at);
   r = set_stdio(&fa, o, child_fd, parent_fd);
   if (r == 0)
     r = set_attr(&at, o);
   if (r == 0) {
     p->t0 = uv_hrtime();
-    r = -posix_spawn(&pid, o->file, &fa, &at, o->args, o->env ? o->env : environ);
+    r = -posix_spawn(&pid, o->file, fa, &at, o->args, o->env ? o->env : environ);
   }
-  posix_spawn_file_actions_destroy(&fa);
   posix_spawnattr_destroy(&at);
   for (i = 0; i < FAST_STDIO_MAX; i++) {
     /* The child's stdout and stderr ends are kept until its exit is seen (release_held): the
