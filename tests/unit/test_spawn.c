@@ -4,8 +4,8 @@
  * an empty signal mask, default dispositions, the pipes) and report exit codes and signals as
  * libuv does; names, scripts without #! and exec errors take or match libuv's path; `alone` says
  * whether the run created another process; the child's exit is seen before its pipes' EOF (hprun
- * holds the child's ends until then), and a process that keeps the pipes still gets read; the
- * file actions kept from one spawn to the next follow a change of folder or descriptors.
+ * holds the child's ends until then), and a process that keeps the pipes still gets read; spawns
+ * one after another each get their own folder and pipes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -244,10 +244,9 @@ static void test_exit_before_eof(void **state)
   hp__buf_free(&r.text);
 }
 
-/* The file actions are kept from one spawn to the next (glibc checks each dup2's descriptors
- * with two getrlimit calls): a spawn whose folder or descriptors differ from the last one's must
- * get its own, and one whose are the same must still get its pipe and folder. */
-static void test_kept_actions(void **state)
+/* Spawns one after another, with the folder and the pipes' descriptors changing or staying the
+ * same: each child gets its own (nothing of one spawn's setup may leak into the next). */
+static void test_consecutive(void **state)
 {
   char *pwd[] = {"/bin/sh", "-c", "pwd; echo to-stdout", NULL};
   const char *dirs[] = {"/tmp", "/tmp", "/", NULL, "/tmp", "/", "/"};
@@ -278,7 +277,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_exit_before_eof), cmocka_unit_test(test_status_and_signal),
       cmocka_unit_test(test_child_setup),     cmocka_unit_test(test_alone),
-      cmocka_unit_test(test_fallbacks),       cmocka_unit_test(test_kept_actions),
+      cmocka_unit_test(test_fallbacks),       cmocka_unit_test(test_consecutive),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
