@@ -3,11 +3,11 @@
  * (docs/internals/runner.md, "Why the spawn is built this way").
  *
  * The child is cloned with CLONE_VM | CLONE_VFORK, so it runs on hprun's memory and hprun waits
- * until it has exec'd (or failed, which it says in `err` before _exit). Running on hprun's memory,
- * it must not run one of hprun's signal handlers: every signal is blocked around the clone, and
- * the child resets the caught signals to their default before it unblocks them for the program;
- * it resets the ignored ones too, since SIG_IGN survives exec and the program must start with
- * every signal at its default, as libuv's child does. glibc's child cannot know which signals
+ * until it has exec'd (or failed, which it says in `err` before it exits). Running on hprun's
+ * memory, it must not run one of hprun's signal handlers: every signal is blocked around the
+ * clone, and the child resets the caught signals to their default before it unblocks them for the
+ * program. It resets the ignored ones too, since SIG_IGN survives exec and the program must start
+ * with every signal at its default, as libuv's child does. glibc's child cannot know which signals
  * those are, so it asks about all 64, one rt_sigaction each (and sets each one with
  * POSIX_SPAWN_SETSIGDEF): 122 system calls per spawn, while hprun waits. Here hprun reads
  * SigIgn and SigCgt from /proc/self/status (one pread of a descriptor kept open) and the child
@@ -81,7 +81,9 @@ static uint64_t signals_to_reset(void)
   return set;
 }
 
-/* In the child: stdio, session, folder, signals, exec. Never returns. */
+/* In the child: stdio, session, folder, signals, exec. Returns only when a step failed: clone's
+ * wrapper then ends the child with the value as its status (no _exit: a noreturn call on this
+ * stack makes ASan warn in the run's stderr). */
 static int child_main(void *arg)
 {
   kid *k = arg;
@@ -118,7 +120,7 @@ static int child_main(void *arg)
   execve(q->file, q->argv, q->envp);
 fail:
   k->err = errno ? errno : EINVAL;
-  _exit(127);
+  return 127;
 }
 
 int hp__vspawn(const hp__vspawn_req *q, int *pid, int *pidfd, int *cloned)
