@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,31 @@ static struct {
   int *table;     /* the watched groups, shared with the watchdog (MAP_SHARED), or NULL */
 } g = {0, -1, 0, "", "", NULL};
 
+/* This process's pid, asked of the kernel once and again only in a fork()ed copy: the checks that
+ * the guard is ours (g.owner) come several times per run, and a getpid(2) each cost a system call
+ * per check. The atfork handler, which glibc runs in the child of every fork() (libuv's and the
+ * watchdog's included, not posix_spawn's, whose child shares nothing of ours but exec's), forgets
+ * the cached pid, so a copy asks again and sees that the guard is its parent's. */
+static int self_pid;
+static int atfork_set;
+
+static void forget_pid(void)
+{
+  self_pid = 0;
+}
+
+int hp__guard_self(void)
+{
+  if (self_pid == 0) {
+    if (!atfork_set)
+      atfork_set = pthread_atfork(NULL, NULL, forget_pid) == 0;
+    if (!atfork_set)
+      return (int)getpid(); /* no handler: a cached pid could be a parent's */
+    self_pid = (int)getpid();
+  }
+  return self_pid;
+}
+
 /* 96 random bits (the pid in front keeps tokens of concurrent hprun processes apart even when
  * no randomness is to be had). */
 static void make_token(void)
@@ -45,7 +71,7 @@ static void make_token(void)
       r[i] = (unsigned char)((unsigned long long)ts.tv_nsec >> (i % 4 * 8) ^
                              (unsigned long long)ts.tv_sec >> (i % 8 * 4));
   }
-  k = (size_t)snprintf(g.token, sizeof(g.token), "%d-", (int)getpid());
+  k = (size_t)snprintf(g.token, sizeof(g.token), "%d-", hp__guard_self());
   for (i = 0; i < sizeof(r) && k + 2 < sizeof(g.token); i++, k += 2)
     snprintf(g.token + k, sizeof(g.token) - k, "%02x", r[i]);
   snprintf(g.entry, sizeof(g.entry), "%s=%s", HP__TOKEN_VAR, g.token);
@@ -93,9 +119,9 @@ static void at_exit(void)
 void hp__guard_start(void)
 {
   static int registered;
-  int self = (int)getpid();
+  int me = hp__guard_self();
 
-  if (g.owner == self)
+  if (g.owner == me)
     return;
   if (!registered)
     registered = atexit(at_exit) == 0;
@@ -106,7 +132,7 @@ void hp__guard_start(void)
   g.table = NULL;
   g.fd = -1;
   g.pid = 0;
-  g.owner = self;
+  g.owner = me;
   make_token();
   /* Orphans of our runs (a daemon's double fork) come to us, not to init, so the end of the run
    * can find them by their parent. Not inherited by children; failure only loses that. */
@@ -126,7 +152,7 @@ const char *hp__guard_token_entry(void)
 
 int hp__guard_watchdog_pid(void)
 {
-  return g.owner == (int)getpid() ? g.pid : 0;
+  return g.owner == hp__guard_self() ? g.pid : 0;
 }
 
 /* Waits up to `ms` for the watchdog to exit, then kills it. */
@@ -149,7 +175,7 @@ static void send_line(const char *line)
   size_t n = strlen(line);
   ssize_t w;
 
-  if (g.owner != (int)getpid() || g.fd < 0)
+  if (g.owner != hp__guard_self() || g.fd < 0)
     return;
   do
     w = send(g.fd, line, n, MSG_NOSIGNAL);
@@ -168,7 +194,7 @@ static int *slot_of(int v)
 {
   int i;
 
-  if (g.table == NULL || g.fd < 0 || g.owner != (int)getpid())
+  if (g.table == NULL || g.fd < 0 || g.owner != hp__guard_self())
     return NULL;
   for (i = 0; i < HP__WATCHDOG_MAX_GROUPS; i++)
     if (__atomic_load_n(&g.table[i], __ATOMIC_RELAXED) == v)
@@ -206,7 +232,7 @@ void hp__guard_unwatch(int pgid)
 
 void hp__guard_stop(void)
 {
-  if (g.owner != (int)getpid())
+  if (g.owner != hp__guard_self())
     return;
   send_line("bye\n");
   if (g.fd >= 0)

@@ -36,6 +36,8 @@ const char *hp__guard_token(void);
 const char *hp__guard_token_entry(void);
 /* The watchdog's pid, or 0 when there is none. */
 int hp__guard_watchdog_pid(void);
+/* getpid(), asked of the kernel once per process (again in a fork()ed copy): exec/guard.c. */
+int hp__guard_self(void);
 /* Tells the watchdog that group `pgid` is a run's (watch) or has ended (unwatch): through the
  * table shared with it, or a line on the socket when the table is full or missing. */
 void hp__guard_watch(int pgid);

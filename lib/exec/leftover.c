@@ -23,7 +23,7 @@
 void hp__leftover_init(hp__leftover *l, int pgid, unsigned long long since)
 {
   memset(l, 0, sizeof(*l));
-  l->self = (int)getpid();
+  l->self = hp__guard_self();
   l->pgid = pgid;
   l->since = since;
   l->skip_pid = hp__guard_watchdog_pid();

@@ -1,8 +1,8 @@
 /*
  * The child process: one at a time on a libuv loop.
  *
- * Each child is started in a new session (exec/spawn.c: posix_spawn with POSIX_SPAWN_SETSID and a
- * pidfd for its exit, or uv_spawn with UV_PROCESS_DETACHED), so it leads its own process group;
+ * Each child is started in a new session (exec/spawn.c: a vfork-like clone with a pidfd for its
+ * exit, or uv_spawn with UV_PROCESS_DETACHED), so it leads its own process group;
  * everything it starts stays in that group, and a stop reaches all of it with uv_kill(-pgid, sig).
  * Nothing here waits for any pid but the leader's (by its pidfd, or libuv for its own handles); the
  * handle is closed only in the exit callback (exec/leftover.c waits for orphans hprun adopted, by
@@ -43,9 +43,9 @@
 typedef struct child {
   const hp__child_spec *spec;
   hp__child_result *res;
-  hp__proc proc;    /* the leader: posix_spawn and a pidfd, or libuv's uv_spawn (exec/spawn.h) */
-  uv_timer_t timer; /* timeout, then the grace periods between stop phases, then the drain */
-  uv_timer_t rss_timer;  /* samples the group's peak RSS */
+  hp__proc proc;        /* the leader: a vfork-like clone and a pidfd, or uv_spawn (exec/spawn.h) */
+  uv_timer_t timer;     /* timeout, then the grace periods between stop phases, then the drain */
+  uv_timer_t rss_timer; /* samples the group's peak RSS */
   uv_timer_t left_timer; /* after the leader's exit: waits for what it left behind to end */
   hp__output out, err;
   hp__sampler sampler;

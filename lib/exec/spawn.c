@@ -2,14 +2,13 @@
  * Starting a run's leader without fork, and reaping exactly it (exec/spawn.h says what and why;
  * docs/internals/runner.md, "Why the spawn is built this way", has the measurements).
  *
- * The fast path: posix_spawn, which glibc runs as clone(CLONE_VM | CLONE_VFORK), so nothing of
- * hprun is copied and the parent resumes once the child has exec'd (or failed to: glibc then
- * returns the exec's errno, as libuv does); POSIX_SPAWN_SETSID for the child's own session and
- * group; the signal mask emptied and every signal's disposition reset, as libuv does in its
- * child; stdio through file actions. The exit comes from a pidfd watched by a uv_poll: it turns
- * readable when the process has exited, and waitid(P_PIDFD) then reaps that process only. A pid
- * cannot be reused before its parent reaps it, so opening the pidfd right after the spawn is
- * safe, and nobody else reaps it: libuv waits only for its own handles' pids, and hprun's
+ * The fast path: exec/vspawn.c, clone(CLONE_VM | CLONE_VFORK) as glibc's posix_spawn does it, so
+ * nothing of hprun is copied and the parent resumes once the child has exec'd (or failed to: the
+ * exec's errno comes back, as libuv returns it); the child's own session and group; the signal
+ * mask emptied and every signal's disposition at its default, as libuv's child has them; stdio
+ * dup2'ed in. The exit comes from the pidfd the clone returns (CLONE_PIDFD), watched by a
+ * uv_poll: it turns readable when the process has exited, and waitid(P_PIDFD) then reaps that
+ * process only. Nobody else reaps it: libuv waits only for its own handles' pids, and hprun's
  * leftover code only for orphans it adopted (exec/leftover.h).
  *
  * Before the reap, while the zombie still holds its pid, the exit handler reads the pid
@@ -21,19 +20,18 @@
 #include "exec/spawn.h"
 #include "exec/output.h"
 #include "exec/procfs.h"
+#include "exec/vspawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#if defined(__linux__) && defined(SYS_pidfd_open) && defined(POSIX_SPAWN_SETSID) &&                \
-    defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))
-#define HAVE_FAST 1 /* posix_spawn with SETSID and addchdir_np (glibc 2.29), pidfd_open */
+#if defined(__linux__) && defined(SYS_pidfd_open)
+#define HAVE_FAST 1 /* clone with CLONE_PIDFD (exec/vspawn.c), pidfd_open for the probe */
 #else
 #define HAVE_FAST 0
 #endif
@@ -42,7 +40,7 @@
 #define HP__P_PIDFD ((idtype_t)3)
 
 /* How many stdio entries the fast path sets up; more (rare) go to libuv. */
-#define FAST_STDIO_MAX 8
+#define FAST_STDIO_MAX HP__VSPAWN_FDS
 
 extern char **environ;
 
@@ -94,7 +92,7 @@ static int probe(void)
 }
 
 /* The fast path takes what the runner asks for: a path (libuv looks a bare name up on the
- * child's PATH, posix_spawnp on ours), no uid/gid change, stdio ignored or a one-way pipe. */
+ * child's PATH, execvp would on ours), no uid/gid change, stdio ignored or a one-way pipe. */
 static int fast_fits(const uv_process_options_t *o)
 {
   int i;
@@ -159,8 +157,8 @@ static void on_pidfd(uv_poll_t *h, int status, int events)
     p->exit_cb(p, 0, si.si_status);
 }
 
-/* /dev/null, opened once per process (O_CLOEXEC, so no child inherits it but through the dup2
- * of its file actions) instead of once per run in the child, where the parent waits for it:
+/* /dev/null, opened once per process (O_CLOEXEC, so no child inherits it but through its
+ * dup2) instead of once per run in the child, where the parent waits for it:
  * [0] read-only for stdin, [1] read-write for the others, as libuv's child opens them. */
 static int null_fd[2] = {-1, -1};
 
@@ -173,22 +171,19 @@ static int dev_null(int i)
   return null_fd[k];
 }
 
-/* The file actions for stdio; the child's pipe ends go to child_fd[] for the caller to close. */
-static int set_stdio(posix_spawn_file_actions_t *fa, const uv_process_options_t *o, int *child_fd,
+/* The pipes for stdio and what the child gets as each descriptor (q->src). The child's pipe ends
+ * go to child_fd[] for the caller to close. */
+static int set_stdio(hp__vspawn_req *q, const uv_process_options_t *o, int *child_fd,
                      int *parent_fd)
 {
-  int i, fds[2], r;
+  int i, fds[2];
 
+  q->nfd = o->stdio_count;
   for (i = 0; i < o->stdio_count; i++) {
     if (o->stdio[i].flags == UV_IGNORE) {
-      int nfd = dev_null(i);
-      /* As libuv's child: stdin read-only, the others read-write. */
-      if (nfd >= 0)
-        r = posix_spawn_file_actions_adddup2(fa, nfd, i);
-      else
-        r = posix_spawn_file_actions_addopen(fa, i, "/dev/null", i == 0 ? O_RDONLY : O_RDWR, 0);
-      if (r != 0)
-        return -r;
+      /* As libuv's child: stdin read-only, the others read-write (opened by the child when
+       * hprun could not open /dev/null). */
+      q->src[i] = dev_null(i);
       continue;
     }
     if (pipe2(fds, O_CLOEXEC) != 0)
@@ -201,41 +196,17 @@ static int set_stdio(posix_spawn_file_actions_t *fa, const uv_process_options_t 
       child_fd[i] = fds[0];
       parent_fd[i] = fds[1];
     }
-    if ((r = posix_spawn_file_actions_adddup2(fa, child_fd[i], i)) != 0)
-      return -r;
+    q->src[i] = child_fd[i];
   }
-  if (o->cwd && (r = posix_spawn_file_actions_addchdir_np(fa, o->cwd)) != 0)
-    return -r;
   return 0;
 }
 
-static int set_attr(posix_spawnattr_t *at, const uv_process_options_t *o)
-{
-  sigset_t none, all;
-  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
-
-  if (o->flags & UV_PROCESS_DETACHED)
-    flags |= POSIX_SPAWN_SETSID;
-  sigemptyset(&none);
-  /* Not sigfillset: it leaves out the two real-time signals glibc keeps for itself (32, 33),
-   * which posix_spawn's child would then ignore, and SIG_IGN survives exec. libuv's child
-   * leaves them at their default (exec resets glibc's handlers), and so does this. */
-  memset(&all, 0xff, sizeof(all));
-  sigdelset(&all, SIGKILL);
-  sigdelset(&all, SIGSTOP);
-  if (posix_spawnattr_setflags(at, flags) || posix_spawnattr_setsigmask(at, &none) ||
-      posix_spawnattr_setsigdefault(at, &all))
-    return UV_EINVAL;
-  return 0;
-}
-
-/* After the spawn: the pidfd watched, our pipe ends handed to their uv_pipe_t. */
+/* After the spawn: the pidfd (from the clone) watched, our pipe ends handed to their
+ * uv_pipe_t. */
 static int watch(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *o, int *parent_fd)
 {
   int i, r;
 
-  if ((p->pidfd = (int)syscall(SYS_pidfd_open, p->pid, 0)) < 0)
-    return -errno;
   for (i = 0; i < o->stdio_count; i++) {
     if (parent_fd[i] < 0)
       continue;
@@ -253,24 +224,23 @@ static int watch(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *o, in
  * runs a script without #! through /bin/sh, as execvp does). */
 static int fast_spawn(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *o, int *ret)
 {
-  posix_spawn_file_actions_t fa;
-  posix_spawnattr_t at;
+  hp__vspawn_req q;
   int child_fd[FAST_STDIO_MAX], parent_fd[FAST_STDIO_MAX];
-  int i, r, pid = 0;
+  int i, r, pid = 0, cloned = 1;
 
   for (i = 0; i < FAST_STDIO_MAX; i++)
     child_fd[i] = parent_fd[i] = -1;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawnattr_init(&at);
-  r = set_stdio(&fa, o, child_fd, parent_fd);
-  if (r == 0)
-    r = set_attr(&at, o);
+  memset(&q, 0, sizeof(q));
+  q.file = o->file;
+  q.argv = o->args;
+  q.envp = o->env ? o->env : environ;
+  q.cwd = o->cwd;
+  q.setsid = (o->flags & UV_PROCESS_DETACHED) != 0;
+  r = set_stdio(&q, o, child_fd, parent_fd);
   if (r == 0) {
     p->t0 = uv_hrtime();
-    r = -posix_spawn(&pid, o->file, &fa, &at, o->args, o->env ? o->env : environ);
+    r = hp__vspawn(&q, &pid, &p->pidfd, &cloned);
   }
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&at);
   for (i = 0; i < FAST_STDIO_MAX; i++) {
     /* The child's stdout and stderr ends are kept until its exit is seen (release_held): the
      * pipes' EOF then cannot wake hprun before the exit does. */
@@ -296,7 +266,9 @@ static int fast_spawn(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *
   for (i = 0; i < FAST_STDIO_MAX; i++)
     if (parent_fd[i] >= 0)
       close(parent_fd[i]);
-  if (r == -ENOEXEC && pid == 0)
+  /* ENOEXEC: libuv runs the script through /bin/sh; no clone at all (a seccomp filter, say):
+   * libuv forks. */
+  if ((r == -ENOEXEC || !cloned) && pid == 0)
     return 0;
   *ret = r;
   return 1;

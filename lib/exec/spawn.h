@@ -4,12 +4,12 @@
  *
  * libuv 1.44 (Debian 12) spawns with fork() and then waits on a pipe until the child has exec'd;
  * the fork copies hprun's page tables and costs a SIGCHLD handler installed and removed around
- * every run. hp__proc_spawn starts the child with posix_spawn (glibc: clone(CLONE_VM |
- * CLONE_VFORK), no copy), in a new session (POSIX_SPAWN_SETSID, as UV_PROCESS_DETACHED), and
- * watches a pidfd (pidfd_open) with a uv_poll for its exit, then reaps exactly that pid with
+ * every run. hp__proc_spawn starts the child as posix_spawn does (exec/vspawn.c: clone(CLONE_VM |
+ * CLONE_VFORK), no copy), in a new session (as UV_PROCESS_DETACHED), and watches the clone's
+ * pidfd (CLONE_PIDFD) with a uv_poll for its exit, then reaps exactly that pid with
  * waitid(P_PIDFD). libuv's SIGCHLD handler waitpid()s only the pids of its own uv_process_t
  * handles, so neither takes the other's children. Where that path is not available (no pidfd,
- * an old glibc, a name to look up on PATH, stdio libuv must set up, ENOEXEC) it is uv_spawn,
+ * a name to look up on PATH, stdio libuv must set up, ENOEXEC, a clone refused) it is uv_spawn,
  * with the same options and the same results. docs/internals/runner.md says why.
  *
  * The struct is the caller's (on the runner's stack); it holds the pidfd until hp__proc_close.

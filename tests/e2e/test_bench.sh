@@ -14,11 +14,19 @@ for f in 'ncu raw CSV (H200 rows)' 'ncu raw CSV (PyTorch rows)' 'hipprof PMC CSV
   grep -q "^| $f | 1 MB | cat | [0-9][0-9]* | " "$T/out" || fail "no cat row for $f"
 done
 grep -q "^| hipprof PMC CSV | 1 MB | seed's summarize_hipprof.py | " "$T/out" || fail "no peer row for PMC"
-grep -q '^per run of /bin/true: hprun ' "$T/out" || fail "no per-run line"
+grep -q '^per run of /bin/true: hprun [0-9.]* ms (median of 1 rounds' "$T/out" || fail "no per-run line"
+if command -v hyperfine >/dev/null 2>&1; then
+  grep -q '^per run of /bin/true: hprun / hyperfine -N, wall, round by round: [0-9.]*x (median of 1 rounds.*: undecided' "$T/out" ||
+    fail "no per-run ratio line, or one round was given a verdict"
+fi
 grep -q '^idle: hprun woke [0-9.]* times/s' "$T/out" || fail "no idle line"
 grep -q '^compare: hprun compare of two 200-run sessions: [0-9.]* s$' "$T/out" || fail "no compare line"
 grep -q '^analysis: hprun report of a 2 x 50-run session' "$T/out" || fail "no analysis line"
 ok "the smoke run prints every part of its table"
+
+# The per-run verdict's interval: the order statistics of the binomial, against textbook ranks.
+"$PY" "$ROOT/scripts/bench-perrun" --selftest >"$T/self" 2>&1 || { cat "$T/self"; fail "bench-perrun --selftest failed"; }
+ok "the per-run interval's ranks are the textbook ones (n = 6, 9, 15, 21, 30)"
 
 for f in 1-ncu/ncu.csv 1-ncu-pytorch/ncu.csv 1-pmc/pmc_results_1.csv 1-rocprofv3/run_kernel_trace.csv 1-stack/result_1.stack.csv; do
   size=$(wc -c < "$T/bench/$f")

@@ -280,6 +280,42 @@ static void test_write_error(void **state)
   free(err);
 }
 
+/* The guard's pid is asked of the kernel once (exec/guard.c): a fork()ed copy must still see that
+ * the guard and its watchdog are its parent's, and know its own pid. */
+static void test_guard_forked_copy(void **state)
+{
+  hp__child_spec spec;
+  hp__child_result res;
+  hp__buf cap = HP__BUF_INIT;
+  double secs;
+  char got[2] = "";
+  int fds[2], st;
+  pid_t pid;
+
+  (void)state;
+  memset(&spec, 0, sizeof(spec));
+  assert_int_equal(run_sh("true", &spec, &res, &cap, &secs), 0); /* starts the guard */
+  assert_true(hp__guard_watchdog_pid() > 0);
+  assert_int_equal(hp__guard_self(), (int)getpid());
+  assert_int_equal(pipe(fds), 0);
+  pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    got[0] = hp__guard_self() == (int)getpid() ? 'y' : 'n';
+    got[1] = hp__guard_watchdog_pid() == 0 ? 'y' : 'n';
+    _exit(write(fds[1], got, 2) == 2 ? 0 : 1);
+  }
+  close(fds[1]);
+  assert_int_equal(read(fds[0], got, 2), 2);
+  close(fds[0]);
+  assert_int_equal(waitpid(pid, &st, 0), pid);
+  assert_memory_equal(got, "yy", 2);
+  /* And the parent's guard is still its own. */
+  assert_int_equal(hp__guard_self(), (int)getpid());
+  assert_true(hp__guard_watchdog_pid() > 0);
+  hp__buf_free(&cap);
+}
+
 /* A process of ours, started before the run (so not the run's), that takes a copy of the run's
  * stdout (pidfd_getfd, as a debugger could) as soon as the run has written its pid, and holds it.
  * It says on `status` whether it got it ('y') or the kernel refused ('n'). */
@@ -356,7 +392,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_token_in_env), cmocka_unit_test(test_daemons),
       cmocka_unit_test(test_members),      cmocka_unit_test(test_write_error),
-      cmocka_unit_test(test_pipe_held),
+      cmocka_unit_test(test_pipe_held),    cmocka_unit_test(test_guard_forked_copy),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

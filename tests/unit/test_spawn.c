@@ -4,7 +4,8 @@
  * an empty signal mask, default dispositions, the pipes) and report exit codes and signals as
  * libuv does; names, scripts without #! and exec errors take or match libuv's path; `alone` says
  * whether the run created another process; the child's exit is seen before its pipes' EOF (hprun
- * holds the child's ends until then), and a process that keeps the pipes still gets read.
+ * holds the child's ends until then), and a process that keeps the pipes still gets read; spawns
+ * one after another each get their own folder and pipes.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -243,12 +244,40 @@ static void test_exit_before_eof(void **state)
   hp__buf_free(&r.text);
 }
 
+/* Spawns one after another, with the folder and the pipes' descriptors changing or staying the
+ * same: each child gets its own (nothing of one spawn's setup may leak into the next). */
+static void test_consecutive(void **state)
+{
+  char *pwd[] = {"/bin/sh", "-c", "pwd; echo to-stdout", NULL};
+  const char *dirs[] = {"/tmp", "/tmp", "/", NULL, "/tmp", "/", "/"};
+  char here[4096], want[4200];
+  int i, extra = -1;
+  run r;
+
+  (void)state;
+  assert_non_null(getcwd(here, sizeof(here)));
+  for (i = 0; i < (int)(sizeof(dirs) / sizeof(dirs[0])); i++) {
+    /* From the fifth spawn on an extra descriptor moves the pipes up by one; the last closes it
+     * again, so they move back down under the same folder. */
+    if (i == 4)
+      assert_true((extra = dup(2)) >= 0);
+    if (i == 6)
+      close(extra);
+    assert_int_equal(run_it(&r, pwd, dirs[i]), 0);
+    assert_true(r.used_pidfd);
+    snprintf(want, sizeof(want), "%s\nto-stdout\n", dirs[i] ? dirs[i] : here);
+    assert_string_equal(r.text.data, want);
+    assert_int_equal(r.status, 0);
+    hp__buf_free(&r.text);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_exit_before_eof), cmocka_unit_test(test_status_and_signal),
       cmocka_unit_test(test_child_setup),     cmocka_unit_test(test_alone),
-      cmocka_unit_test(test_fallbacks),
+      cmocka_unit_test(test_fallbacks),       cmocka_unit_test(test_consecutive),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
