@@ -22,6 +22,7 @@
 #include "exec/guard.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -125,8 +126,11 @@ fail:
 
 int hp__vspawn(const hp__vspawn_req *q, int *pid, int *pidfd, int *cloned)
 {
-  /* The child's stack, used while hprun waits (CLONE_VFORK); 16-byte aligned as the ABI asks. */
+  /* The child's stack, used while the calling thread waits (CLONE_VFORK); 16-byte aligned as the
+   * ABI asks. CLONE_VFORK stops only the calling thread, so the lock keeps a second thread of a
+   * program that runs two sessions at once off the same stack. */
   static _Alignas(16) char stack[64 * 1024];
+  static pthread_mutex_t stack_lock = PTHREAD_MUTEX_INITIALIZER;
   uint64_t all = ~(uint64_t)0, old;
   kid k;
   int p, e, fd = -1;
@@ -141,11 +145,13 @@ int hp__vspawn(const hp__vspawn_req *q, int *pid, int *pidfd, int *cloned)
   k.err = 0;
   /* Every signal, glibc's own two included (its sigprocmask leaves them out), until the child
    * has exec'd: no handler of ours may run on its side. */
+  pthread_mutex_lock(&stack_lock);
   syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old, sizeof(all));
   p = clone(child_main, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &k,
             &fd);
   e = errno;
   syscall(SYS_rt_sigprocmask, SIG_SETMASK, &old, NULL, sizeof(old));
+  pthread_mutex_unlock(&stack_lock);
   if (p < 0)
     return -e;
   *cloned = 1;
