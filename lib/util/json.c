@@ -5,6 +5,7 @@
  */
 #include "util/json.h"
 #include "util/buf.h"
+#include "util/dtoa.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -29,15 +30,24 @@ static void puts_(hp__json *j, const char *s)
   put(j, s, strlen(s));
 }
 
+/* A newline and two spaces per level, in one append: a large summary (an ncu profile's tables
+ * are about 1.4 MB) writes one of these before nearly every value. */
 static void newline(hp__json *j)
 {
-  int i;
+  static const char ind[] = "\n                                                                "
+                            "                                                                ";
+  const size_t max = sizeof(ind) - 1;
+  size_t n, k;
 
   if (!j->pretty)
     return;
-  put(j, "\n", 1);
-  for (i = 0; i < j->depth; i++)
-    put(j, "  ", 2);
+  n = 1 + 2 * (size_t)j->depth;
+  put(j, ind, n < max ? n : max);
+  /* Deeper than `ind` reaches (64 levels, the most `first` holds): the rest of the spaces. */
+  for (n = n > max ? n - max : 0; n > 0; n -= k) {
+    k = n < max - 1 ? n : max - 1;
+    put(j, ind + 1, k);
+  }
 }
 
 /* Called before every value: writes the comma and newline an array item or a key needs. An
@@ -111,6 +121,9 @@ static void quoted(hp__json *j, const char *s, size_t n)
   for (i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
     const char *rep = NULL;
+    /* Nearly every byte of a kernel name needs nothing: one test for those first. */
+    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+      continue;
     if (c == '"')
       rep = "\\\"";
     else if (c == '\\')
@@ -166,13 +179,27 @@ void hp__json_str(hp__json *j, const char *s)
 void hp__json_num(hp__json *j, double v)
 {
   char tmp[64];
+  int exact;
 
   if (!isfinite(v)) {
     hp__json_null(j);
     return;
   }
   before_value(j);
-  /* %.17g round-trips every double; shorter forms are tried first so files stay readable. */
+  /* A whole number below 10^15 is what %.15g prints for it: its digits, no exponent. Counts and
+   * integral sums are most of a summary's numbers, and this spares printf's and strtod's work.
+   * -0.0 is left to printf, which keeps its sign. */
+  if (v > -1e15 && v < 1e15 && v == (double)(long long)v && (v != 0 || !signbit(v))) {
+    snprintf(tmp, sizeof(tmp), "%lld", (long long)v);
+    puts_(j, tmp);
+    return;
+  }
+  /* %.17g round-trips every double; shorter forms are tried first so files stay readable.
+   * util/dtoa.c writes printf's very bytes for the common range without printf. */
+  if (hp__dtoa_g(v, 15, tmp, &exact) && (exact || hp__dtoa_g(v, 17, tmp, &exact))) {
+    puts_(j, tmp);
+    return;
+  }
   snprintf(tmp, sizeof(tmp), "%.15g", v);
   if (strtod(tmp, NULL) != v)
     snprintf(tmp, sizeof(tmp), "%.17g", v);
