@@ -30,6 +30,11 @@ static int buf_grow(hp__buf *b, size_t extra)
   return 0;
 }
 
+int hp__buf_reserve(hp__buf *b, size_t extra)
+{
+  return buf_grow(b, extra);
+}
+
 int hp__buf_add(hp__buf *b, const void *p, size_t n)
 {
   if (buf_grow(b, n))

@@ -27,6 +27,9 @@ int hp__buf_adds(hp__buf *b, const char *s);
 int hp__buf_addc(hp__buf *b, char c);
 int hp__buf_printf(hp__buf *b, const char *fmt, ...) HP_PRINTF(2, 3);
 int hp__buf_vprintf(hp__buf *b, const char *fmt, va_list ap);
+/* Makes room for `extra` more bytes (and the NUL) without appending: a writer may then fill
+ * data[len..len+extra) and add what it wrote to len, keeping data[len] = '\0'. */
+int hp__buf_reserve(hp__buf *b, size_t extra);
 /* Empties without freeing. */
 void hp__buf_reset(hp__buf *b);
 /* Frees the storage and leaves an empty buffer. Accepts NULL. */

@@ -117,6 +117,24 @@ static void quoted(hp__json *j, const char *s, size_t n)
   size_t i, start = 0;
   char esc[7];
 
+  /* The common string has nothing to escape: it is written in one step, quotes included. */
+  for (i = 0; i < n; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f)
+      break;
+  }
+  if (i == n) {
+    if (!j->err && hp__buf_reserve(&j->out, n + 2))
+      j->err = HP_ENOMEM;
+    if (j->err)
+      return;
+    j->out.data[j->out.len] = '"';
+    memcpy(j->out.data + j->out.len + 1, s, n);
+    j->out.data[j->out.len + n + 1] = '"';
+    j->out.len += n + 2;
+    j->out.data[j->out.len] = '\0';
+    return;
+  }
   put(j, "\"", 1);
   for (i = 0; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
@@ -176,6 +194,20 @@ void hp__json_str(hp__json *j, const char *s)
     hp__json_strn(j, s, strlen(s));
 }
 
+/* "%lld" without printf: a summary writes tens of thousands of counts. */
+static void put_ll(hp__json *j, long long v)
+{
+  char tmp[24], *e = tmp + sizeof(tmp), *p = e;
+  unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+  do
+    *--p = (char)('0' + u % 10);
+  while ((u /= 10) != 0);
+  if (v < 0)
+    *--p = '-';
+  put(j, p, (size_t)(e - p));
+}
+
 void hp__json_num(hp__json *j, double v)
 {
   char tmp[64];
@@ -190,8 +222,7 @@ void hp__json_num(hp__json *j, double v)
    * integral sums are most of a summary's numbers, and this spares printf's and strtod's work.
    * -0.0 is left to printf, which keeps its sign. */
   if (v > -1e15 && v < 1e15 && v == (double)(long long)v && (v != 0 || !signbit(v))) {
-    snprintf(tmp, sizeof(tmp), "%lld", (long long)v);
-    puts_(j, tmp);
+    put_ll(j, (long long)v);
     return;
   }
   /* %.17g round-trips every double; shorter forms are tried first so files stay readable.
@@ -208,11 +239,8 @@ void hp__json_num(hp__json *j, double v)
 
 void hp__json_int(hp__json *j, long long v)
 {
-  char tmp[32];
-
   before_value(j);
-  snprintf(tmp, sizeof(tmp), "%lld", v);
-  puts_(j, tmp);
+  put_ll(j, v);
 }
 
 void hp__json_uint(hp__json *j, unsigned long long v)

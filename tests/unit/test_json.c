@@ -150,12 +150,19 @@ static void test_numbers(void **state)
   hp__json_int(&j, LLONG_MIN);
   hp__json_int(&j, LLONG_MAX);
   hp__json_int(&j, 0);
+  /* The edges of the writer's own paths (whole numbers, util/dtoa.c's range) and printf's. */
+  hp__json_num(&j, 999999999999999.0);
+  hp__json_num(&j, 1e15);
+  hp__json_num(&j, -42.0);
+  hp__json_num(&j, 0.0001);
+  hp__json_num(&j, 0.00001);
+  hp__json_num(&j, -1234.5);
   hp__json_arr_end(&j);
   assert_int_equal(hp__json_end(&j), 0);
   assert_string_equal(j.out.data,
                       "[null,null,null,0.1,100,-0,1e+300,2.5e-07,0.33333333333333331,"
                       "0.30000000000000004,-9223372036854775808,"
-                      "9223372036854775807,0]");
+                      "9223372036854775807,0,999999999999999,1e+15,-42,0.0001,1e-05,-1234.5]");
   hp__json_free(&j);
 }
 
