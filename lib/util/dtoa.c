@@ -20,13 +20,31 @@ static const double p10d[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+/* 10^k for 0 <= k <= 21 (10^19 is the largest that fits 64 bits). */
 static u128 pow10_128(int k)
 {
-  u128 r = 1;
+  static const uint64_t p10[] = {UINT64_C(1),
+                                 UINT64_C(10),
+                                 UINT64_C(100),
+                                 UINT64_C(1000),
+                                 UINT64_C(10000),
+                                 UINT64_C(100000),
+                                 UINT64_C(1000000),
+                                 UINT64_C(10000000),
+                                 UINT64_C(100000000),
+                                 UINT64_C(1000000000),
+                                 UINT64_C(10000000000),
+                                 UINT64_C(100000000000),
+                                 UINT64_C(1000000000000),
+                                 UINT64_C(10000000000000),
+                                 UINT64_C(100000000000000),
+                                 UINT64_C(1000000000000000),
+                                 UINT64_C(10000000000000000),
+                                 UINT64_C(100000000000000000),
+                                 UINT64_C(1000000000000000000),
+                                 UINT64_C(10000000000000000000)};
 
-  while (k-- > 0)
-    r *= 10;
-  return r;
+  return k <= 19 ? (u128)p10[k] : (u128)p10[19] * p10[k - 19];
 }
 
 /* The P digits of |v| (M * 2^-s) for decimal exponent x, rounded half to even: q, with x moved up

@@ -8,6 +8,7 @@
 #include "util/dtoa.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -111,14 +112,34 @@ void hp__json_arr_end(hp__json *j)
   close_(j, "]");
 }
 
+/* Whether one of the eight bytes of w is below 0x20, '"', '\\' or 0x7f: the "has a zero byte"
+ * and "has a byte less than n" word tests, which are exact for the word as a whole. */
+static int needs_escape8(uint64_t w)
+{
+  const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\'), d = w ^ (ones * 0x7f);
+
+  return (((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b) | ((d - ones) & ~d)) &
+          highs
+      ? 1
+      : 0;
+}
+
 static void quoted(hp__json *j, const char *s, size_t n)
 {
   static const char hex[] = "0123456789abcdef";
   size_t i, start = 0;
   char esc[7];
 
-  /* The common string has nothing to escape: it is written in one step, quotes included. */
-  for (i = 0; i < n; i++) {
+  /* The common string has nothing to escape: it is written in one step, quotes included. Eight
+   * bytes are tested at a time first (a byte below 0x20, '"', '\\' or 0x7f in the word). */
+  for (i = 0; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if (needs_escape8(w))
+      break;
+  }
+  for (; i < n; i++) {
     unsigned char c = (unsigned char)s[i];
     if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f)
       break;

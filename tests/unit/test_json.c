@@ -114,6 +114,14 @@ static void test_string_escapes(void **state)
   /* UTF-8 and '/' pass through unchanged. */
   check_str("caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80 a/b", 18,
             "\"caf\xc3\xa9 \xe6\x97\xa5 \xf0\x9f\x98\x80 a/b\"");
+  /* Past the first eight bytes (the writer tests a word at a time): in the second word, in the
+   * tail after whole words, as a word's last byte, and none in a long name. */
+  check_str("void k<16>(\"x\")", 15, "\"void k<16>(\\\"x\\\")\"");
+  check_str("0123456789abcdefg\n", 18, "\"0123456789abcdefg\\n\"");
+  check_str("0123456\x7f", 8, "\"0123456\\u007f\"");
+  check_str("0123456789abcdef\\", 17, "\"0123456789abcdef\\\\\"");
+  check_str("void at::native::vectorized_elementwise_kernel<4>", 49,
+            "\"void at::native::vectorized_elementwise_kernel<4>\"");
 }
 
 static void test_key_escapes(void **state)
