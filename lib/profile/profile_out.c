@@ -18,11 +18,10 @@ static int write_json(const hp_profile *p, FILE *fp, const hp_profile_opts *o)
   int r;
 
   hp__json_init(&j, 1);
+  j.sink = fp; /* an ncu profile's JSON is over a megabyte: written as it is made */
   r = hp__profile_json(p, &j, o);
   if (r == 0)
     r = hp__json_end(&j);
-  if (r == 0 && fwrite(j.out.data, 1, j.out.len, fp) != j.out.len)
-    r = HP_EIO;
   hp__json_free(&j);
   return r;
 }

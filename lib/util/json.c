@@ -20,10 +20,22 @@ void hp__json_init(hp__json *j, int pretty)
   j->first[0] = 1;
 }
 
+#define FLUSH_AT ((size_t)1 << 16)
+
+/* With a sink, writes what the buffer holds and empties it. */
+static void flush(hp__json *j)
+{
+  if (!j->err && j->out.len && fwrite(j->out.data, 1, j->out.len, j->sink) != j->out.len)
+    j->err = HP_EIO;
+  hp__buf_reset(&j->out);
+}
+
 static void put(hp__json *j, const char *s, size_t n)
 {
   if (!j->err && hp__buf_add(&j->out, s, n))
     j->err = HP_ENOMEM;
+  if (j->sink && j->out.len >= FLUSH_AT)
+    flush(j);
 }
 
 static void puts_(hp__json *j, const char *s)
@@ -154,6 +166,8 @@ static void quoted(hp__json *j, const char *s, size_t n)
     j->out.data[j->out.len + n + 1] = '"';
     j->out.len += n + 2;
     j->out.data[j->out.len] = '\0';
+    if (j->sink && j->out.len >= FLUSH_AT)
+      flush(j);
     return;
   }
   put(j, "\"", 1);
@@ -312,6 +326,8 @@ int hp__json_end(hp__json *j)
     j->err = HP_EINVAL;
   if (!j->err && j->pretty)
     put(j, "\n", 1);
+  if (j->sink)
+    flush(j);
   return j->err;
 }
 

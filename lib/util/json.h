@@ -7,6 +7,8 @@
 
 #include "util/buf.h"
 
+#include <stdio.h>
+
 typedef struct hp__json {
   hp__buf out;
   int depth;
@@ -14,6 +16,11 @@ typedef struct hp__json {
   int pretty;
   int after_key; /* a key was written; its value comes next */
   int err;       /* first error, 0 if none */
+  /* NULL: the whole text stays in `out`. Else the caller's stream, which the text is written to
+   * in pieces of about 64 KB as it grows (and the rest by hp__json_end), so that a large document
+   * never sits in memory whole; `out` then holds only the piece not yet written. After an error
+   * the stream may hold a part of the document: the caller reports the error. */
+  FILE *sink;
 } hp__json;
 
 void hp__json_init(hp__json *j, int pretty);
@@ -34,7 +41,7 @@ void hp__json_kstr(hp__json *j, const char *key, const char *s);
 void hp__json_knum(hp__json *j, const char *key, double v);
 void hp__json_kint(hp__json *j, const char *key, long long v);
 void hp__json_kbool(hp__json *j, const char *key, int v);
-/* Returns 0 or the first error; the text is in j->out.data. */
+/* Returns 0 or the first error; the text is in j->out.data (or, with a sink, written to it). */
 int hp__json_end(hp__json *j);
 void hp__json_free(hp__json *j);
 

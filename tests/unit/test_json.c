@@ -11,6 +11,8 @@
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hprun.h"
@@ -221,13 +223,68 @@ static void test_errors_are_sticky(void **state)
   hp__json_free(NULL);
 }
 
+/* A sink gets the same text as the buffer would hold, written in pieces: a document of several
+ * hundred KB (more than one piece) and a small one (one piece, at the end). A sink that refuses
+ * the bytes gives HP_EIO. */
+static void test_sink(void **state)
+{
+  size_t sizes[] = {20000, 3}, k, i, len;
+  char *text;
+  FILE *fp;
+
+  (void)state;
+  for (k = 0; k < 2; k++) {
+    hp__json a, b;
+    hp__json_init(&a, 1);
+    hp__json_init(&b, 1);
+    fp = open_memstream(&text, &len);
+    assert_non_null(fp);
+    b.sink = fp;
+    for (i = 0; i < 2; i++) {
+      hp__json *j = i ? &b : &a;
+      size_t n;
+      hp__json_arr_begin(j);
+      for (n = 0; n < sizes[k]; n++) {
+        hp__json_obj_begin(j);
+        hp__json_kstr(j, "kernel", "void at::native::vectorized_elementwise_kernel<4>");
+        hp__json_knum(j, "avg", (double)n / 7.0);
+        hp__json_obj_end(j);
+      }
+      hp__json_arr_end(j);
+      assert_int_equal(hp__json_end(j), 0);
+    }
+    assert_int_equal(fclose(fp), 0);
+    assert_true(b.out.len < 70000); /* never the whole document */
+    assert_int_equal(len, a.out.len);
+    assert_memory_equal(text, a.out.data, len);
+    free(text);
+    hp__json_free(&a);
+    hp__json_free(&b);
+  }
+  {
+    hp__json j;
+    size_t n;
+    hp__json_init(&j, 0);
+    fp = fopen("/dev/full", "w");
+    assert_non_null(fp);
+    j.sink = fp;
+    hp__json_arr_begin(&j);
+    for (n = 0; n < 20000; n++)
+      hp__json_str(&j, "0123456789");
+    hp__json_arr_end(&j);
+    assert_int_equal(hp__json_end(&j), HP_EIO);
+    fclose(fp);
+    hp__json_free(&j);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_compact),           cmocka_unit_test(test_pretty),
       cmocka_unit_test(test_string_escapes),    cmocka_unit_test(test_key_escapes),
       cmocka_unit_test(test_numbers),           cmocka_unit_test(test_top_level_scalar),
-      cmocka_unit_test(test_errors_are_sticky),
+      cmocka_unit_test(test_errors_are_sticky), cmocka_unit_test(test_sink),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
