@@ -194,15 +194,8 @@ static void test_long_lines_both_walks(void **state)
 }
 
 /* A deterministic generator, so a failure can be reproduced. */
-static uint64_t rng_state = 88172645463325252ULL;
-
-static unsigned rnd(unsigned n)
-{
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return (unsigned)(rng_state % n);
-}
+#define TEST_XORSHIFT_SEED 88172645463325252ULL
+#include "test_xorshift.h"
 
 static void test_random_lines_agree(void **state)
 {

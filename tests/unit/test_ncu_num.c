@@ -19,15 +19,8 @@
 #include "profile/ncu_isa.h"
 #include "profile/ncu_num.h"
 
-static uint64_t rng = 0x2545F4914F6CDD1DULL;
-
-static unsigned rnd(unsigned n)
-{
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (unsigned)(rng % n);
-}
+#define TEST_XORSHIFT_SEED 0x2545F4914F6CDD1DULL
+#include "test_xorshift.h"
 
 /* hp__ncu_num and hp__parse_num give the same answer and the same bits; so does hp__ncu_num16
  * where the CPU runs it, reading the number from a buffer whose bytes after it are digits, commas,

@@ -23,15 +23,8 @@
 #include "profile/ncu_split.h"
 #include "util/csv.h"
 
-static uint64_t rng = 0x9E3779B97F4A7C15ULL;
-
-static unsigned rnd(unsigned n)
-{
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (unsigned)(rng % n);
-}
+#define TEST_XORSHIFT_SEED 0x9E3779B97F4A7C15ULL
+#include "test_xorshift.h"
 
 #define MAXF 48
 

@@ -30,15 +30,8 @@
 #include "util/csv.h"
 #include "util/num.h"
 
-static uint64_t rng = 0x2545F4914F6CDD1DULL;
-
-static unsigned rnd(unsigned n)
-{
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (unsigned)(rng % n);
-}
+#define TEST_XORSHIFT_SEED 0x2545F4914F6CDD1DULL
+#include "test_xorshift.h"
 
 /* The pieces of a line: mostly the plain shape, and each way it can be spoiled. */
 static const char *const names[] = {
