@@ -35,8 +35,8 @@ static struct {
 /* This process's pid, asked of the kernel once and again only in a fork()ed copy: the checks that
  * the guard is ours (g.owner) come several times per run, and a getpid(2) each cost a system call
  * per check. The atfork handler, which glibc runs in the child of every fork() (libuv's and the
- * watchdog's included, not posix_spawn's, whose child shares nothing of ours but exec's), forgets
- * the cached pid, so a copy asks again and sees that the guard is its parent's. */
+ * watchdog's included, not in exec/vspawn.c's clone, whose child calls nothing of ours but
+ * exec's), forgets the cached pid, so a copy asks again and sees that the guard is its parent's. */
 static int self_pid;
 static int atfork_set;
 
