@@ -40,8 +40,6 @@ void hp__csv_warn(hp__csv *c, long line, const char *fmt, ...)
   va_end(ap);
   if (c->warn)
     c->warn(c->warn_ud, line, msg);
-  else if (c->diags)
-    hp_diags_add(c->diags, HP_DIAG_WARNING, c->name, line, 0, "%s", msg);
 }
 
 /* The buffer of a large file (4 MiB or more) lies in huge pages (util/hugemem.h): in 4 KB pages
@@ -81,15 +79,6 @@ static int csv_new(hp__csv **out, const char *name, const hp__csv_opts *o, int h
   }
   *out = c;
   return 0;
-}
-
-int hp__csv_open_fd(hp__csv **out, int fd, const char *name, const hp__csv_opts *o)
-{
-  int r = csv_new(out, name, o, 0);
-
-  if (r == 0)
-    (*out)->fd = fd;
-  return r;
 }
 
 int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o)
@@ -171,11 +160,6 @@ void hp__csv_set_warn(hp__csv *c, hp__csv_warn_fn fn, void *ud)
 {
   c->warn = fn;
   c->warn_ud = ud;
-}
-
-void hp__csv_set_diags(hp__csv *c, hp_diags *diags)
-{
-  c->diags = diags;
 }
 
 const char *hp__csv_name(const hp__csv *c)

@@ -41,9 +41,6 @@ typedef struct hp__csv_rec {
  * a closing quote). `msg` is a complete sentence without the file name. */
 typedef void (*hp__csv_warn_fn)(void *ud, long line, const char *msg);
 
-/* Opens a reader on `fd`, which stays the caller's (it is not closed). `name` is copied and used in
- * messages. `o` may be NULL for the defaults. On failure *out is NULL. */
-int hp__csv_open_fd(hp__csv **out, int fd, const char *name, const hp__csv_opts *o);
 /* Opens `path` for reading; the reader closes it. HP_ENOENT, HP_EIO or HP_ENOMEM on failure. */
 int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o);
 /* Reads one range of a split file (lib/profile/chunk.c): the file's bytes [0, head) (its header),
@@ -64,10 +61,8 @@ int hp__csv_open_mem(hp__csv **out, const char *data, size_t len, const char *na
 /* Frees the reader and closes its descriptor if it opened it. Accepts NULL. */
 void hp__csv_free(hp__csv *c);
 
-/* Where problems go. Without a callback they are added to `diags` (if set) as warnings naming the
- * file and line. */
+/* Where problems go: to the callback, with the line; without one they are dropped. */
 void hp__csv_set_warn(hp__csv *c, hp__csv_warn_fn fn, void *ud);
-void hp__csv_set_diags(hp__csv *c, hp_diags *diags);
 const char *hp__csv_name(const hp__csv *c);
 
 /* Reads the next record. Returns 1 with *rec filled, 0 at the end of the input, or HP_EIO /

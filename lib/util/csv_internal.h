@@ -22,7 +22,6 @@ struct hp__csv {
   const char *mem; /* memory input, or NULL */
   size_t memlen, memoff;
   char *name;
-  hp_diags *diags;
   hp__csv_warn_fn warn;
   void *warn_ud;
 
@@ -54,7 +53,7 @@ struct hp__csv {
   unsigned long long hfrom;
 };
 
-/* Reports a problem at `line` through the warning callback, or else as a warning in the diags. */
+/* Reports a problem at `line` through the warning callback; without one it is dropped. */
 void hp__csv_warn(hp__csv *c, long line, const char *fmt, ...) HP_PRINTF(3, 4);
 
 /* Moves the unread bytes to the front, grows the buffer when it is full (up to max_record), and
