@@ -306,19 +306,19 @@ static unsigned update(hp__ncu_fold *fo, const hp__ncu_chg *chg, size_t j0, size
  * that column's state, else 0, which no metric column's state is), and a column that is no metric
  * is passed over. Returns the first field that needs more (end: none). It calls nothing and is
  * not inlined, so that its pointers and constants stay in registers from field to field. */
-static __attribute__((noinline)) HP__NCU_AVX2 const hp__ncu_cf *
-update_fast(const hp__ncu_cf *c, const hp__ncu_cf *end, const char *base, const uint8_t *st,
-            double *add, unsigned live)
+static __attribute__((noinline)) HP__NCU_AVX2 const hp__ncu_cf *update_fast(
+    const hp__ncu_cf *c, const hp__ncu_cf *end, const char *base, const uint8_t *st, double *add,
+    unsigned live)
 {
-  uint64_t m;
-  unsigned f;
+  int64_t m;
+  double div;
 
   for (; c < end; c++) {
     if (!(st[c->col] & ST_METRIC))
       continue;
-    if (st[c->col] != live || !hp__ncu_num16_m(base + c->off, c->len, &m, &f))
+    if (st[c->col] != live || !hp__ncu_num16_m(base + c->off, c->len, &m, &div))
       break;
-    add[c->col] = (double)m / hp__ncu_num_p10[f];
+    add[c->col] = (double)m / div;
   }
   return c;
 }
