@@ -63,7 +63,7 @@ static void build(void)
 
   for (c = 0; c < 2; c++)
     for (e = 0; e <= 16; e++)
-      for (n = 0; n <= 16; n++) {
+      for (n = 1; n <= 16; n++) {
         ix = hp__ncu_num_idx(c, e, n);
         sh = &hp__ncu_num_shapes.sh[ix];
         sh->want = 0xffffffffu;
@@ -71,7 +71,7 @@ static void build(void)
         memset(hp__ncu_num_shapes.shuf[ix], 0x80, 16);
         /* A digit first, the point (if any) not last; commas only in an integer part that has
          * room for whole groups after 1-3 digits (commas_of). */
-        if (n == 0 || e == 0 || e > n || e == n - 1)
+        if (e == 0 || e > n || e == n - 1)
           continue;
         commas = c ? commas_of(e) : 0;
         if (c && (commas == 0 || commas == 0xffff))

@@ -95,7 +95,7 @@ slow:
 }
 
 /* The vector reader's tables (ncu_num.c). What a field of n bytes (1..16) whose first point is at
- * byte e (n: none) must look like, with commas (c = 1) or without, at [(e * 17 + n) * 2 + c]
+ * byte e (n: none) must look like, with commas (c = 1) or without, at [(e * 16 + n - 1) * 2 + c]
  * (hp__ncu_num_idx): its digits' bits, and its commas' bits shifted up by 16 (0xffffffff, which
  * no field matches, where no number has that shape); 10^f, f its digits after the point; and the
  * shuffle that moves its digits into place, in a table of its own at the same index (one base
@@ -106,7 +106,7 @@ typedef struct hp__ncu_shape {
   uint32_t pad;
   double div;
 } hp__ncu_shape;
-#define HP__NCU_NSHAPES (2 * 17 * 17)
+#define HP__NCU_NSHAPES (2 * 17 * 16)
 typedef struct hp__ncu_shapes {
   hp__ncu_shape sh[HP__NCU_NSHAPES];
   _Alignas(16) uint8_t shuf[HP__NCU_NSHAPES][16];
@@ -119,7 +119,7 @@ extern const uint8_t hp__ncu_num_k[3][32];
 
 static inline unsigned hp__ncu_num_idx(unsigned c, unsigned e, unsigned n)
 {
-  return (e * 17 + n) * 2 + c;
+  return (e * 16 + n - 1) * 2 + c;
 }
 
 void hp__ncu_num_init(void);
