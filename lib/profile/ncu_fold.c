@@ -310,15 +310,14 @@ static __attribute__((noinline)) HP__NCU_AVX2 const hp__ncu_cf *update_fast(
     const hp__ncu_cf *c, const hp__ncu_cf *end, const char *base, const uint8_t *st, double *add,
     unsigned live)
 {
-  int64_t m;
-  double div;
+  double m, div;
 
   for (; c < end; c++) {
     if (!(st[c->col] & ST_METRIC))
       continue;
     if (st[c->col] != live || !hp__ncu_num16_m(base + c->off, c->len, &m, &div))
       break;
-    add[c->col] = (double)m / div;
+    add[c->col] = m / div;
   }
   return c;
 }

@@ -134,24 +134,29 @@ void hp__ncu_num_init(void);
  * inlined into keeps its registers for the common case. */
 int hp__ncu_num_slow(const char *s, size_t n, double *out);
 
-/* The first half of hp__ncu_num16: 1 with the number's digits as an integer *m0 and 10^f, f the
- * count of those after the point, in *div, where the value is exactly *m0 / 10^f computed as one
- * division of doubles ((double)*m0 is exact, or f is 0 and the conversion alone rounds it
- * correctly); 0 for anything else (hp__ncu_num_slow's). s[0..16) may be read whatever n is. AVX2
- * CPUs only. The shape is checked with one compare: the first point's place e (or n), whether
- * there are commas, and n pick the one layout of digits and commas a number of that shape has
- * (hp__ncu_shape: every byte a digit but the point and the commas, commas only where groups of
- * three put them, a digit first, the point not last), and the field's digit and comma masks must
- * be that layout. Both masks come from one 32-byte compare of two copies of the 16 bytes, one
- * taken from '0' and one from ','. A point past n cannot come before the bit n of e's search, so
- * the point mask is not cut at n. A number read here has at most 16 digits, and at most 15 when
- * it has a point: *m0 is then below 10^15 < 2^53, so (double)*m0 is exact whenever f > 0. */
-static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, int64_t *m0,
+/* The first half of hp__ncu_num16: 1 with the number's digits as an integer m, converted to the
+ * double *m0 (correctly rounded), and 10^f, f the count of those after the point, in *div, where
+ * the value is exactly m / 10^f computed as one division of doubles (*m0 is m exactly, or f is 0
+ * and the conversion alone rounds it correctly); 0 for anything else (hp__ncu_num_slow's).
+ * s[0..16) may be read whatever n is. AVX2 CPUs only. The shape is checked with one compare: the
+ * first point's place e (or n), whether there are commas, and n pick the one layout of digits and
+ * commas a number of that shape has (hp__ncu_shape: every byte a digit but the point and the
+ * commas, commas only where groups of three put them, a digit first, the point not last), and the
+ * field's digit and comma masks must be that layout. Both masks come from one 32-byte compare of
+ * two copies of the 16 bytes, one taken from '0' and one from ','. A point past n cannot come
+ * before the bit n of e's search, so the point mask is not cut at n. A number read here has at
+ * most 16 digits, and at most 15 when it has a point: m is then below 10^15 < 2^53, exact as a
+ * double, whenever f > 0. m is hi * 10^8 + lo (its first eight digits and its last eight), and
+ * *m0 is computed as that sum of doubles: hi and lo are below 10^8, so exact, and so is hi * 10^8
+ * (hi * 5^8 < 2^53, times 2^8); the one addition then rounds m correctly, as a conversion of m
+ * would. */
+static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, double *m0,
                                                        double *div)
 {
   const hp__ncu_shape *sh;
   __m256i y, d;
   __m128i v;
+  __m128d md;
   unsigned t, dc, pm, e;
   size_t o;
 
@@ -180,10 +185,9 @@ static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, 
   v = _mm_madd_epi16(v, _mm_set1_epi32(0x00010064));
   v = _mm_packs_epi32(v, v);
   v = _mm_madd_epi16(v, _mm_set1_epi32(0x00012710));
-  /* The first eight digits' value (the low half of the first 64 bits) times 10^8, plus the last
-   * eight's (the high half). */
-  v = _mm_add_epi64(_mm_mul_epu32(v, _mm_set1_epi64x(100000000)), _mm_srli_epi64(v, 32));
-  *m0 = _mm_cvtsi128_si64(v);
+  /* hi and lo, the first two 32-bit lanes, as doubles: hi * 10^8 + lo. */
+  md = _mm_cvtepi32_pd(v);
+  *m0 = _mm_cvtsd_f64(_mm_add_sd(_mm_mul_sd(md, _mm_set_sd(1e8)), _mm_unpackhi_pd(md, md)));
   *div = sh->div;
 #if FLT_EVAL_METHOD == 0
   /* A whole number is converted once, correctly rounded (dividing by 1 changes nothing); a
@@ -197,12 +201,11 @@ static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, 
 /* hp__ncu_num(s, n, out) where s[0..16) may be read whatever n is. AVX2 CPUs only. */
 static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16(const char *s, size_t n, double *out)
 {
-  int64_t m;
-  double div;
+  double m, div;
 
   if (!hp__ncu_num16_m(s, n, &m, &div))
     return hp__ncu_num_slow(s, n, out);
-  *out = (double)m / div;
+  *out = m / div;
   return 1;
 }
 
