@@ -225,15 +225,24 @@ static void add_sse2(double *sum, const double *add, size_t n)
 #endif
 
 #if defined(HP__NCU_NUM16)
+/* sum[i..i+4) += add[i..i+4). */
+#define ADD4(sum, add, i)                                                                          \
+  _mm256_storeu_pd((sum) + (i),                                                                    \
+                   _mm256_add_pd(_mm256_loadu_pd((sum) + (i)), _mm256_loadu_pd((add) + (i))))
+
 static HP__NCU_AVX2 void add_avx2(double *sum, const double *add, size_t n)
 {
   size_t i = 0;
 
-  for (; i + 8 <= n; i += 8) {
-    _mm256_storeu_pd(sum + i, _mm256_add_pd(_mm256_loadu_pd(sum + i), _mm256_loadu_pd(add + i)));
-    _mm256_storeu_pd(sum + i + 4,
-                     _mm256_add_pd(_mm256_loadu_pd(sum + i + 4), _mm256_loadu_pd(add + i + 4)));
+  /* Sixteen columns a turn (a row has hundreds), then four. */
+  for (; i + 16 <= n; i += 16) {
+    ADD4(sum, add, i);
+    ADD4(sum, add, i + 4);
+    ADD4(sum, add, i + 8);
+    ADD4(sum, add, i + 12);
   }
+  for (; i + 4 <= n; i += 4)
+    ADD4(sum, add, i);
   /* The rest runs SSE code: the upper halves of the ymm registers must not be left dirty. */
   _mm256_zeroupper();
   add_portable(sum + i, add + i, n - i);
