@@ -275,6 +275,16 @@ void hp__ncu_split_unlazy(hp__ncu_split *sp)
   sp->lazy = 0;
 }
 
+/* The set bits of x. This file is compiled for every CPU, where __builtin_popcountll is a call
+ * into libgcc (about 40 instructions with the call); this is a dozen, inline. */
+static inline size_t ones(uint64_t x)
+{
+  x -= (x >> 1) & 0x5555555555555555u;
+  x = (x & 0x3333333333333333u) + ((x >> 2) & 0x3333333333333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fu;
+  return (size_t)((x * 0x0101010101010101u) >> 56);
+}
+
 /* The r-th separator of the line (from 0; there is one). The fields asked for are most often the
  * identity columns, near the line's start. */
 static size_t nth_sep(const hp__ncu_masks *m, size_t r)
@@ -282,7 +292,7 @@ static size_t nth_sep(const hp__ncu_masks *m, size_t r)
   size_t w = 0, c;
   uint64_t x;
 
-  while ((c = (size_t)__builtin_popcountll(m->em[w])) <= r) {
+  while ((c = ones(m->em[w])) <= r) {
     r -= c;
     w++;
   }

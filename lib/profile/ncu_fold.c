@@ -225,15 +225,24 @@ static void add_sse2(double *sum, const double *add, size_t n)
 #endif
 
 #if defined(HP__NCU_NUM16)
+/* sum[i..i+4) += add[i..i+4). */
+#define ADD4(sum, add, i)                                                                          \
+  _mm256_storeu_pd((sum) + (i),                                                                    \
+                   _mm256_add_pd(_mm256_loadu_pd((sum) + (i)), _mm256_loadu_pd((add) + (i))))
+
 static HP__NCU_AVX2 void add_avx2(double *sum, const double *add, size_t n)
 {
   size_t i = 0;
 
-  for (; i + 8 <= n; i += 8) {
-    _mm256_storeu_pd(sum + i, _mm256_add_pd(_mm256_loadu_pd(sum + i), _mm256_loadu_pd(add + i)));
-    _mm256_storeu_pd(sum + i + 4,
-                     _mm256_add_pd(_mm256_loadu_pd(sum + i + 4), _mm256_loadu_pd(add + i + 4)));
+  /* Sixteen columns a turn (a row has hundreds), then four. */
+  for (; i + 16 <= n; i += 16) {
+    ADD4(sum, add, i);
+    ADD4(sum, add, i + 4);
+    ADD4(sum, add, i + 8);
+    ADD4(sum, add, i + 12);
   }
+  for (; i + 4 <= n; i += 4)
+    ADD4(sum, add, i);
   /* The rest runs SSE code: the upper halves of the ymm registers must not be left dirty. */
   _mm256_zeroupper();
   add_portable(sum + i, add + i, n - i);
@@ -301,35 +310,40 @@ static unsigned update(hp__ncu_fold *fo, const hp__ncu_chg *chg, size_t j0, size
 }
 
 #if defined(HP__NCU_NUM16)
+/* The common case of update_avx2, from changed field c on: a live column whose field is still a
+ * number that hp__ncu_num16_m reads only takes its new value (in the dense mode: `live` is then
+ * that column's state, else 0, which no metric column's state is), and a column that is no metric
+ * is passed over. Returns the first field that needs more (end: none). It calls nothing and is
+ * not inlined, so that its pointers and constants stay in registers from field to field. */
+static __attribute__((noinline)) HP__NCU_AVX2 const hp__ncu_cf *update_fast(
+    const hp__ncu_cf *c, const hp__ncu_cf *end, const char *base, const uint8_t *st, double *add,
+    unsigned live)
+{
+  double m, div;
+
+  for (; c < end; c++) {
+    if (!(st[c->col] & ST_METRIC))
+      continue;
+    if (st[c->col] != live || !hp__ncu_num16_m(base + c->off, c->len, &m, &div))
+      break;
+    add[c->col] = m / div;
+  }
+  return c;
+}
+
 /* update() of changed fields 0..j1-1, whose 16 bytes lie before the line's end, on AVX2 CPUs:
- * hp__ncu_num16. A live column that still holds a number (the common case) only takes its new
- * value; anything else goes through set_col. */
+ * hp__ncu_num16. The common case runs in update_fast; anything else goes through set_col. */
 static HP__NCU_AVX2 unsigned update_avx2(hp__ncu_fold *fo, const hp__ncu_chg *chg, size_t j1)
 {
-  const hp__ncu_cf *cf = chg->f;
-  const char *base = chg->base;
-  const uint8_t *st = fo->st;
-  double *add = fo->add, v, sv;
-  size_t j, i;
-  unsigned rebuild = 0, f, dense = (unsigned)fo->dense;
-  uint64_t m;
+  const hp__ncu_cf *c = chg->f, *end = chg->f + j1;
+  unsigned rebuild = 0, live = fo->dense ? ST_METRIC | ST_NUM | ST_LIVE : 0;
+  double v;
   int k;
 
-  for (j = 0; j < j1; j++) {
-    if (!(st[i = cf[j].col] & ST_METRIC))
-      continue;
-    if (hp__ncu_num16_m(base + cf[j].off, cf[j].len, &m, &f)) {
-      v = (double)m / hp__ncu_num_p10[f];
-      if ((st[i] == (ST_METRIC | ST_NUM | ST_LIVE)) & dense) {
-        add[i] = v;
-        continue;
-      }
-      k = 1;
-    } else {
-      k = hp__ncu_num_slow(base + cf[j].off, cf[j].len, &sv);
-      v = sv;
-    }
-    rebuild |= set_col(fo, i, k, v);
+  while ((c = update_fast(c, end, chg->base, fo->st, fo->add, live)) < end) {
+    k = hp__ncu_num16(chg->base + c->off, c->len, &v);
+    rebuild |= set_col(fo, c->col, k, v);
+    c++;
   }
   return rebuild;
 }

@@ -5,84 +5,83 @@
 #include "profile/ncu_num.h"
 
 #include <pthread.h>
+#include <string.h>
 
-uint8_t hp__ncu_num_shuf[512][16];
-uint16_t hp__ncu_num_commas[17];
-hp__ncu_shape hp__ncu_num_shape[2 * 17 * 17];
-const double hp__ncu_num_p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-_Alignas(16) const uint8_t hp__ncu_num_k[4][16] = {
-    {'0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'},
-    {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9},
-    {',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ','},
-    {'.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.'}};
+hp__ncu_shapes hp__ncu_num_shapes;
+_Alignas(32) const uint8_t hp__ncu_num_k[3][32] = {
+    {'0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0',
+     ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ',', ','},
+    {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
+    {'.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.',
+     '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.', '.'}};
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* The shapes (see hp__ncu_shape), from the comma masks: a field of n bytes with its first point
- * at e (n: none), with commas or not. */
-static void build_shapes(void)
+/* The comma mask an integer part of E bytes must have, at [E]: commas at E-4, E-8, ... down to
+ * byte 1, leaving 1-3 digits before the first; none fits an integer part of 4, 8, 12 or 16 bytes
+ * (0xffff matches no 16-bit mask with bit 0 clear). */
+static uint16_t commas_of(unsigned e)
 {
-  unsigned c, e, n, lm, commas;
+  uint16_t m = 0;
+  unsigned k;
+
+  if (e % 4 == 0)
+    return 0xffff;
+  for (k = 4; k < e; k += 4)
+    m |= (uint16_t)(1u << (e - k));
+  return m;
+}
+
+/* The digit shuffle of a number with an integer part of e bytes, f digits after the point and
+ * commas or not: lane t of the result holds digit 15 - t counted from the number's last digit;
+ * fraction digits come from after the point, integer digits from before it, skipping a comma
+ * after every three where the integer part has them. 0x80: a zero lane. */
+static void shuffle_of(uint8_t *row, unsigned c, unsigned e, unsigned f)
+{
+  unsigned t, j, k, nint = c ? e - (e - 1) / 4 : e;
+
+  for (t = 0; t < 16; t++) {
+    j = 15 - t;
+    if (j < f)
+      row[t] = (uint8_t)(e + f - j);
+    else if ((k = j - f) < nint && (c ? k + k / 3 : k) < e)
+      row[t] = (uint8_t)(e - 1 - (c ? k + k / 3 : k));
+    else
+      row[t] = 0x80;
+  }
+}
+
+/* The shapes (see hp__ncu_shape): a field of n bytes with its first point at e (n: none), with
+ * commas or not. */
+static void build(void)
+{
+  static const double p10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  unsigned c, e, n, lm, commas, f, ix;
   hp__ncu_shape *sh;
 
   for (c = 0; c < 2; c++)
     for (e = 0; e <= 16; e++)
-      for (n = 0; n <= 16; n++) {
-        sh = &hp__ncu_num_shape[(c * 17 + e) * 17 + n];
+      for (n = 1; n <= 16; n++) {
+        ix = hp__ncu_num_idx(c, e, n);
+        sh = &hp__ncu_num_shapes.sh[ix];
         sh->want = 0xffffffffu;
-        sh->shuf = 0;
-        sh->f = 0;
+        sh->div = 1.0;
+        memset(hp__ncu_num_shapes.shuf[ix], 0x80, 16);
         /* A digit first, the point (if any) not last; commas only in an integer part that has
-         * room for whole groups after 1-3 digits (hp__ncu_num_commas). */
-        if (n == 0 || e == 0 || e > n || e == n - 1)
+         * room for whole groups after 1-3 digits (commas_of). */
+        if (e == 0 || e > n || e == n - 1)
           continue;
-        commas = c ? hp__ncu_num_commas[e] : 0;
+        commas = c ? commas_of(e) : 0;
         if (c && (commas == 0 || commas == 0xffff))
           continue;
         lm = (1u << n) - 1u;
-        sh->f = (uint8_t)(e < n ? n - e - 1 : 0);
+        f = e < n ? n - e - 1 : 0;
         sh->want = (lm & ~commas & ~(e < n ? 1u << e : 0u)) | commas << 16;
-        sh->shuf = (uint16_t)(c * 256 + (e - 1) * 16 + sh->f);
+        sh->div = p10[f];
+        shuffle_of(hp__ncu_num_shapes.shuf[ix], c, e, f);
       }
-}
-
-/* Entry (commas, E, f): lane t of the result holds digit 15 - t counted from the number's last
- * digit; fraction digits come from after the point, integer digits from before it, skipping a
- * comma after every three where the integer part has them. 0x80: a zero lane. */
-static void build(void)
-{
-  unsigned c, e, f, t, j, k, nint;
-  uint8_t *row;
-
-  for (c = 0; c < 2; c++)
-    for (e = 1; e <= 16; e++)
-      for (f = 0; f < 16; f++) {
-        row = hp__ncu_num_shuf[c * 256 + (e - 1) * 16 + f];
-        nint = c ? e - (e - 1) / 4 : e;
-        for (t = 0; t < 16; t++) {
-          j = 15 - t;
-          if (j < f) {
-            row[t] = (uint8_t)(e + f - j);
-          } else if ((k = j - f) < nint && (c ? k + k / 3 : k) < e) {
-            row[t] = (uint8_t)(e - 1 - (c ? k + k / 3 : k));
-          } else {
-            row[t] = 0x80;
-          }
-        }
-      }
-  /* Commas at E-4, E-8, ... down to byte 1, leaving 1-3 digits before the first; none fits an
-   * integer part of 4, 8, 12 or 16 bytes (0xffff matches no 16-bit mask with bit 0 clear). */
-  for (e = 1; e <= 16; e++) {
-    hp__ncu_num_commas[e] = 0;
-    if (e % 4 == 0) {
-      hp__ncu_num_commas[e] = 0xffff;
-      continue;
-    }
-    for (k = 4; k < e; k += 4)
-      hp__ncu_num_commas[e] |= (uint16_t)(1u << (e - k));
-  }
-  build_shapes();
 }
 
 void hp__ncu_num_init(void)

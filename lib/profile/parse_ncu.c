@@ -29,30 +29,13 @@
 #include <strings.h>
 
 /* The columns that identify a launch; on the raw page every other column is a metric. */
-static const char *const ident[] = {"ID",
-                                    "Process ID",
-                                    "Process Name",
-                                    "Host Name",
-                                    "Kernel Name",
-                                    "Context",
-                                    "Stream",
-                                    "Block Size",
-                                    "Grid Size",
-                                    "Device",
-                                    "CC",
-                                    "Section Name",
-                                    "Metric Name",
-                                    "Metric Unit",
-                                    "Metric Value",
-                                    "Rule Name",
-                                    "Rule Type",
-                                    "Rule Description",
-                                    "Estimated Speedup Type",
-                                    "Estimated Speedup",
-                                    "Kernel Time",
-                                    "Function Name",
-                                    "Demangled Name",
-                                    "Mangled Name"};
+/* clang-format off */
+static const char *const ident[] = {
+    "ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
+    "Block Size", "Grid Size", "Device", "CC", "Section Name", "Metric Name", "Metric Unit",
+    "Metric Value", "Rule Name", "Rule Type", "Rule Description", "Estimated Speedup Type",
+    "Estimated Speedup", "Kernel Time", "Function Name", "Demangled Name", "Mangled Name"};
+/* clang-format on */
 
 enum {
   N_ID,
@@ -307,9 +290,23 @@ static void split_point(ncu_state *s)
     hp__ncu_split_point_all(sp);
 }
 
+/* Kernel kid, named name[0..nn), becomes the last row's kernel (kernel_id's). 0 or HP_ENOMEM. */
+static int last_kernel(ncu_state *s, const char *name, size_t nn, uint32_t kid)
+{
+  s->khave = 0;
+  s->kname.len = 0;
+  if (hp__buf_add(&s->kname, name, nn))
+    return HP_ENOMEM;
+  s->kid = kid;
+  s->ktid = -1;
+  s->khave = 1;
+  return 0;
+}
+
 /* The reference line to compare a raw-page launch row with: the last row of its kernel, found by
  * the kernel name alone (a kernel not seen yet has none, and is not added here: the row may yet be
- * skipped). Sets s->split_ix to the slot's index, -1 for none. */
+ * skipped). A kernel found becomes the last kernel (kernel_id), so that its long name is hashed
+ * once for the row, not twice. Sets s->split_ix to the slot's index, -1 for none. */
 static const hp__ncu_ref *pick_ref(hp__pctx *x, ncu_state *s, const char *ls, size_t ln)
 {
   const char *kn;
@@ -324,7 +321,8 @@ static const hp__ncu_ref *pick_ref(hp__pctx *x, ncu_state *s, const char *ls, si
   hp__trim(&kn, &knn);
   if (s->khave && s->kname.len == knn && memcmp(s->kname.data, kn, knn) == 0)
     kid = (long)s->kid;
-  else if ((kid = hp__strtab_find(&x->p->ncu_names, kn, knn, hp__hash(kn, knn))) < 0)
+  else if ((kid = hp__strtab_find(&x->p->ncu_names, kn, knn, hp__hash(kn, knn))) < 0 ||
+           last_kernel(s, kn, knn, (uint32_t)kid))
     return NULL;
   if ((sl = hp__ncu_slots_find(&s->slots, (uint32_t)kid)) == NULL)
     return NULL;
@@ -486,13 +484,7 @@ static int kernel_id(hp__pctx *x, ncu_state *s, const char *name, size_t nn, uin
     return 0;
   }
   s->khave = 0;
-  s->kname.len = 0;
-  if (hp__ncu_kernel_get(x->p, name, nn, kid) || hp__buf_add(&s->kname, name, nn))
-    return HP_ENOMEM;
-  s->kid = *kid;
-  s->ktid = -1;
-  s->khave = 1;
-  return 0;
+  return hp__ncu_kernel_get(x->p, name, nn, kid) || last_kernel(s, name, nn, *kid) ? HP_ENOMEM : 0;
 }
 
 /* Folds one launch row. Returns 0, 1 when the row was skipped, or HP_ENOMEM. */
