@@ -86,7 +86,7 @@ static char *write_part(const char *name, const void *data, size_t n)
 /* Every public question a caller can ask of a profile, and every rendering. */
 static void use(const hp_profile *p)
 {
-  static const hp_profile_opts all = {0, 0}, cut = {2, 8};
+  static const hp_profile_opts all = {.top = 0}, cut = {.top = 2, .name_width = 8};
   hp_kernel_stat ks;
   size_t i;
 
