@@ -53,7 +53,16 @@ void hp__huge_free(void *p, size_t size)
  * (M_MMAP_THRESHOLD). */
 #define HEAP_SPAN ((size_t)64 << 20)
 
+/* hp_heap_tune needs glibc's mallopt and, for the heap's top, mallinfo2 (glibc 2.33). The test of
+ * the version is nested: __GLIBC_PREREQ is a function-like macro only glibc defines, and an #if
+ * that names it elsewhere does not parse. */
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+#if __GLIBC_PREREQ(2, 33)
+#define HEAP_TUNE 1
+#endif
+#endif
+
+#if defined(HEAP_TUNE)
 /* Holds the heap's bytes below its first 2 MB boundary, so that what is allocated next comes from
  * above it (see hp_heap_tune). Never freed: a pointer kept here is no leak, and its pages, never
  * touched but for malloc's header, cost nothing. */
@@ -62,7 +71,7 @@ static void *heap_filler;
 
 int hp_heap_tune(void)
 {
-#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && __GLIBC_PREREQ(2, 33)
+#if defined(HEAP_TUNE)
   uintptr_t top, a, hi;
   size_t fill;
 
@@ -93,7 +102,7 @@ int hp_heap_tune(void)
     fill += HUGE_PAGE; /* small requests may come from free lists instead */
   if ((heap_filler = malloc(fill - 8)) == NULL)
     return 0;
-  a = (uintptr_t)heap_filler + fill; /* where the next block's header lies: its data is above */
+  a = (uintptr_t)heap_filler + fill; /* where the next block's data starts (its header: below) */
   hi = (uintptr_t)sbrk(0) & ~(uintptr_t)(HUGE_PAGE - 1);
   a = (a + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
 #ifdef MADV_HUGEPAGE
