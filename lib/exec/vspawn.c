@@ -141,11 +141,12 @@ int hp__vspawn(const hp__vspawn_req *q, int *pid, int *pidfd, int *cloned)
   if (q->nfd > HP__VSPAWN_FDS)
     return -EINVAL;
   k.q = q;
-  k.reset = signals_to_reset();
   k.err = 0;
   /* Every signal, glibc's own two included (its sigprocmask leaves them out), until the child
-   * has exec'd: no handler of ours may run on its side. */
+   * has exec'd: no handler of ours may run on its side. The lock also covers signals_to_reset's
+   * one kept descriptor. */
   pthread_mutex_lock(&stack_lock);
+  k.reset = signals_to_reset();
   syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, &old, sizeof(all));
   p = clone(child_main, stack + sizeof(stack), CLONE_VM | CLONE_VFORK | CLONE_PIDFD | SIGCHLD, &k,
             &fd);
