@@ -99,7 +99,6 @@ int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o)
     return r;
   }
   (*out)->fd = fd;
-  (*out)->own_fd = 1;
   return 0;
 }
 
@@ -143,7 +142,7 @@ void hp__csv_free(hp__csv *c)
 {
   if (c == NULL)
     return;
-  if (c->own_fd && c->fd >= 0)
+  if (c->fd >= 0) /* a file the reader opened itself: every reader with one did */
     close(c->fd);
   if (c->huge)
     hp__huge_free(c->buf, c->huge);

@@ -18,7 +18,6 @@
 
 struct hp__csv {
   int fd;
-  int own_fd;
   const char *mem; /* memory input, or NULL */
   size_t memlen, memoff;
   char *name;
