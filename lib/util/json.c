@@ -137,6 +137,12 @@ static int needs_escape8(uint64_t w)
       : 0;
 }
 
+/* Whether byte c must be escaped in a JSON string (as hprun writes them: 0x7f too). */
+static inline int needs_escape(unsigned char c)
+{
+  return c < 0x20 || c == '"' || c == '\\' || c == 0x7f;
+}
+
 static void quoted(hp__json *j, const char *s, size_t n)
 {
   static const char hex[] = "0123456789abcdef";
@@ -151,11 +157,8 @@ static void quoted(hp__json *j, const char *s, size_t n)
     if (needs_escape8(w))
       break;
   }
-  for (; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if (c < 0x20 || c == '"' || c == '\\' || c == 0x7f)
-      break;
-  }
+  while (i < n && !needs_escape((unsigned char)s[i]))
+    i++;
   if (i == n) {
     if (!j->err && hp__buf_reserve(&j->out, n + 2))
       j->err = HP_ENOMEM;
@@ -175,7 +178,7 @@ static void quoted(hp__json *j, const char *s, size_t n)
     unsigned char c = (unsigned char)s[i];
     const char *rep = NULL;
     /* Nearly every byte of a kernel name needs nothing: one test for those first. */
-    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+    if (!needs_escape(c))
       continue;
     if (c == '"')
       rep = "\\\"";
