@@ -436,6 +436,12 @@ static int finish(child *c, long before_kb)
   getrusage(RUSAGE_CHILDREN, &ru);
   if (ru.ru_maxrss > before_kb && ru.ru_maxrss > res->max_rss_kb)
     res->max_rss_kb = ru.ru_maxrss;
+  /* The leader's own peak, however late it came (exec/spawn.h). It shared hprun's memory until
+   * its exec, and the kernel records the memory an exec leaves in the peak, so a value up to
+   * hprun's own peak may be hprun's: only one above it is the run's. */
+  getrusage(RUSAGE_SELF, &ru);
+  if (c->proc.maxrss_kb > ru.ru_maxrss && c->proc.maxrss_kb > res->max_rss_kb)
+    res->max_rss_kb = c->proc.maxrss_kb;
   return res->write_errno ? HP_EIO : 0;
 }
 

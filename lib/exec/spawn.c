@@ -26,6 +26,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -130,6 +131,7 @@ static void on_pidfd(uv_poll_t *h, int status, int events)
 {
   hp__proc *p = h->data;
   hp__proc_info info;
+  struct rusage ru;
   siginfo_t si;
   int r;
 
@@ -140,11 +142,17 @@ static void on_pidfd(uv_poll_t *h, int status, int events)
   if (!p->alone && hp__proc_info_read(p->pid, &info) == 0)
     p->start = info.start;
   memset(&si, 0, sizeof(si));
+  memset(&ru, 0, sizeof(ru));
+  /* The system call itself, for its fifth argument (glibc's waitid passes none): the leader's
+   * rusage, whose ru_maxrss is its peak however late it came, where the RSS sampler looks only
+   * once a second and RUSAGE_CHILDREN only says something when a run beats every earlier one. */
   do
-    r = waitid(HP__P_PIDFD, (id_t)p->pidfd, &si, WEXITED | WNOHANG);
+    r = (int)syscall(SYS_waitid, HP__P_PIDFD, p->pidfd, &si, WEXITED | WNOHANG, &ru);
   while (r != 0 && errno == EINTR);
   if (r == 0 && si.si_pid == 0)
-    return;        /* not exited yet: keep watching */
+    return; /* not exited yet: keep watching */
+  if (r == 0)
+    p->maxrss_kb = ru.ru_maxrss;
   uv_poll_stop(h); /* the pidfd is closed with the handle (hp__proc_close) */
   /* Whatever the leader wrote is in the pipes now; their EOF follows in this loop turn unless
    * another process of the run holds them (the runner then drains them). */
@@ -281,6 +289,7 @@ int hp__proc_spawn(uv_loop_t *loop, hp__proc *p, const uv_process_options_t *o, 
 
   memset(p, 0, sizeof(*p));
   p->pidfd = -1;
+  p->maxrss_kb = -1;
   p->held[0] = p->held[1] = p->held[2] = -1;
   p->exit_cb = cb;
   p->t0 = uv_hrtime();

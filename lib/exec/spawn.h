@@ -34,7 +34,9 @@ struct hp__proc {
   int alone;                /* at its exit no other process had been created since it (the pid
                                namespace's last pid was its own): it left nothing behind */
   uint64_t t0;              /* uv_hrtime() just before the spawn */
-  int held[3]; /* the child's ends of its stdout/stderr pipes (-1: none), kept open until its
+  long maxrss_kb; /* the leader's peak RSS in kB, from the rusage of its reap (it covers the
+                     processes it reaped itself too); -1 when unknown (libuv reaped it) */
+  int held[3];    /* the child's ends of its stdout/stderr pipes (-1: none), kept open until its
                   exit is seen, so that its exit wakes hprun once (the pidfd), not first for the
                   pipes' EOF and then again for the exit (exec/spawn.c) */
   hp__proc_exit_cb exit_cb;
