@@ -19,7 +19,7 @@ BUILD    ?= build
 OPT      ?= -O2 -g
 WARN      = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-unused-parameter
-# -pthread: `hprun summarize -j` reads files on a thread pool (lib/util/pool.c).
+# -pthread: `hprun summarize -j` reads files on a thread pool (lib/util/sys/pool.c).
 STD       = -std=c11 -D_GNU_SOURCE -pthread
 DEPFLAGS  = -MMD -MP
 PKGS      = yaml-0.1 libuv
@@ -30,7 +30,7 @@ BASE_CFLAGS  = $(STD) $(WARN) $(OPT) $(DEPFLAGS) -Ilib/include $(PKG_CFLAGS) $(S
 FINAL_CFLAGS = $(BASE_CFLAGS) -Ilib
 LIBS      = $(PKG_LIBS) -lm -lpthread $(LDLIBS)
 
-LIB_SRC   := $(sort $(wildcard lib/*/*.c))
+LIB_SRC   := $(sort $(wildcard lib/*/*.c lib/*/*/*.c))
 CMD_SRC   := $(sort $(wildcard cmd/*.c))
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 FAKE_SRC  := $(sort $(wildcard tests/fake/*.c))
@@ -92,7 +92,7 @@ e2e: all
 	@COUNTS=$(BUILD)/.counts-e2e sh tests/e2e/run.sh $(BUILD)
 
 # Every C file the project formats: the library, the CLI, the tests, the test doubles and demo apps.
-FORMAT_SRC = $(sort $(wildcard lib/*/*.[ch] cmd/*.[ch] tests/unit/*.[ch] tests/fake/*.[ch] \
+FORMAT_SRC = $(sort $(wildcard lib/*/*.[ch] lib/*/*/*.[ch] cmd/*.[ch] tests/unit/*.[ch] tests/fake/*.[ch] \
                  tests/apps/*.[ch] tests/fuzz/*.[ch] hip/*.h hip/tests/*.c))
 CLANG_FORMAT ?= clang-format
 

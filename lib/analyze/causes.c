@@ -6,8 +6,8 @@
  * in docs/ci.md ("What fails a session").
  */
 #include "analyze/results.h"
-#include "util/buf.h"
-#include "util/fmt.h"
+#include "util/base/buf.h"
+#include "util/num/fmt.h"
 
 #include <math.h>
 #include <stdio.h>

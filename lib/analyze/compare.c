@@ -5,12 +5,12 @@
  * run-to-run noise does not fail CI (the complaint users have about hand-rolled gates, see
  * docs/ci.md). What OLD measured and NEW did not (a pass or variant removed, a metric renamed, a
  * metric that printed nothing) fails the comparison too: a slower NEW must not pass by losing the
- * number that would show it. The Markdown table is written by lib/report/compare_md.c.
+ * number that would show it. The Markdown table is written by lib/report/md/compare_md.c.
  */
 #include "analyze/compare.h"
 #include "analyze/results.h"
-#include "util/buf.h"
-#include "util/fmt.h"
+#include "util/base/buf.h"
+#include "util/num/fmt.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * The computation behind `hprun compare` (lib/analyze/compare.c): one row per pass and metric
  * present in both sessions, with the test's figures and what the change amounts to, one row per
  * thing OLD has and NEW lacks, and the causes that fail the comparison. Rendering the rows is the
- * report layer's (hp_compare in lib/report/compare_md.c).
+ * report layer's (hp_compare in lib/report/md/compare_md.c).
  *
  * A hp__comparison is the caller's: free it with hp__comparison_free (which accepts one that was
  * never filled, or only partly). Its rows borrow the pass and metric names from the two sessions,

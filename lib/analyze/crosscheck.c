@@ -117,7 +117,7 @@ static const char *partial_capture(const hp_pass_result *pr, const hp_plan *plan
 }
 
 /* What app.region did to the pass's kernel figures: ncu kept to the range itself, rocprofv3's
- * tables were filtered by its marker trace (lib/profile/region.c) unless the range was not
+ * tables were filtered by its marker trace (lib/profile/parse/region.c) unless the range was not
  * there, the other tools only record it. NULL when the figures cover the region. */
 static const char *region_note(const hp_pass_result *pr)
 {

@@ -8,7 +8,7 @@
 #define HPRUN_ANALYZE_CROSSCHECK_H
 
 #include "hprun.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 /* Below this busy fraction a pass is flagged launch-bound. */
 #define HP__LAUNCH_BOUND 0.6

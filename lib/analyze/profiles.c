@@ -4,8 +4,8 @@
  */
 #include "analyze/crosscheck.h"
 #include "analyze/profiles.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
 
 #include <stdlib.h>
 #include <string.h>

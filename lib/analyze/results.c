@@ -8,7 +8,7 @@
 #include "analyze/ranks.h"
 #include "analyze/results.h"
 #include "exec/launch.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -19,8 +19,8 @@
  *     own time. A trailing `_sum` (rocprof's derived form) is accepted.
  */
 #include "analyze/roofline.h"
-#include "profile/profile.h"
-#include "util/buf.h"
+#include "profile/model/profile.h"
+#include "util/base/buf.h"
 #include <stdio.h>
 
 #include <ctype.h>

@@ -1,6 +1,6 @@
 /*
  * The roofline inside the library (lib/analyze/roofline.c computes the points; the table that
- * every format renders is lib/report/roofline_table.c): the session's passes get their points.
+ * every format renders is lib/report/core/roofline_table.c): the session's passes get their points.
  * The public half is lib/include/hprun_roofline.h.
  */
 #ifndef HPRUN_ANALYZE_ROOFLINE_H

@@ -7,7 +7,7 @@
  * pick values, and the arithmetic on the picked values is unchanged.
  */
 #include "analyze/select.h"
-#include "util/rng.h"
+#include "util/base/rng.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * Statistics for timing samples: robust summaries, the Mann-Whitney U test, a percentile bootstrap
- * of a ratio of medians (drawing from the seeded PRNG in lib/util/rng.c), the verdict that
+ * of a ratio of medians (drawing from the seeded PRNG in lib/util/base/rng.c), the verdict that
  * combines them, and the tolerant comparison of a change with a threshold. Why each piece is here
  * and which numbers it was checked against: docs/internals/stats.md.
  *

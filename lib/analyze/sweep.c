@@ -6,7 +6,7 @@
  */
 #include "analyze/results.h"
 #include "analyze/sweep.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 #include <stdlib.h>
 

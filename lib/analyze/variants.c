@@ -6,7 +6,7 @@
  * hp__gate_breach, the same text the advice carries).
  */
 #include "analyze/results.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -6,8 +6,8 @@
  */
 #include "exec/runner.h"
 #include "exec/guard.h"
-#include "util/buf.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/base/strv.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,9 +6,9 @@
  * each rank ran stays on record.
  */
 #include "exec/launch.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/base/strv.h"
 
 #include <stdlib.h>
 #include <string.h>

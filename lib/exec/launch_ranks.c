@@ -6,8 +6,8 @@
  * are copied as text.
  */
 #include "exec/launch.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
 
 #include <dirent.h>
 #include <stdlib.h>

@@ -5,7 +5,7 @@
  * own messages; a partial line waits for its newline, or for EOF.
  */
 #include "exec/output.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -11,7 +11,7 @@
 #ifndef HPRUN_EXEC_OUTPUT_H
 #define HPRUN_EXEC_OUTPUT_H
 
-#include "util/buf.h"
+#include "util/base/buf.h"
 #include <stdio.h>
 #include <uv.h>
 

@@ -31,7 +31,7 @@
 #include "exec/procfs.h"
 #include "exec/sampler.h"
 #include "exec/spawn.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
 #ifndef HPRUN_EXEC_RUNNER_H
 #define HPRUN_EXEC_RUNNER_H
 
-#include "util/buf.h"
+#include "util/base/buf.h"
 #include <stdio.h>
 #include <uv.h>
 

@@ -6,7 +6,7 @@
  */
 #include "exec/sampler.h"
 #include "exec/output.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 #include <errno.h>
 #include <math.h>

@@ -11,7 +11,7 @@
 #ifndef HPRUN_EXEC_SAMPLER_H
 #define HPRUN_EXEC_SAMPLER_H
 
-#include "util/buf.h"
+#include "util/base/buf.h"
 #include <uv.h>
 
 typedef struct hp__sampler {

@@ -330,7 +330,7 @@ void hp_strv_free(hp_strv *v);
 /* Parses a duration: a plain number of seconds, or a number with ms, s, m or h. */
 int hp_parse_duration(const char *s, double *seconds);
 
-/* Prepares the process's heap for reading large files (lib/util/hugemem.c): blocks up to 64 MiB
+/* Prepares the process's heap for reading large files (lib/util/sys/hugemem.c): blocks up to 64 MiB
  * come from the heap and stay there when freed, and the heap's next 64 MiB lie in transparent
  * huge pages where the system gives them. Why: a page fault costs 10 to 40 microseconds on the
  * virtual machines hprun runs on, and each 32 MiB range of a large file would otherwise map,

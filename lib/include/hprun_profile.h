@@ -73,7 +73,7 @@ int hp_profile_kernel(const hp_profile *p, size_t i, hp_kernel_stat *out);
  * none does. For the cross-check of a pass's `kernel`. */
 int hp_profile_kernel_find(const hp_profile *p, const char *pattern, hp_kernel_stat *out);
 
-/* The whole profile's kernel figures, for the cross-check (lib/profile/totals.c). */
+/* The whole profile's kernel figures, for the cross-check (lib/profile/model/totals.c). */
 typedef struct hp_profile_totals {
   size_t kernels;     /* distinct kernels */
   long long launches; /* kernel launches (dispatches) over all kernels */

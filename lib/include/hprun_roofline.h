@@ -100,7 +100,7 @@ void hp_roofline_free(hp_roofline *r);
 
 /* Prints the points as a table (HP_FMT_TEXT, HP_FMT_MD, HP_FMT_CSV) or JSON (HP_FMT_JSON: the
  * summary's `roofline` object), with the ceilings first. r may be NULL (an empty table and a
- * note). One description of the table serves every format (lib/report/roofline_table.c).
+ * note). One description of the table serves every format (lib/report/core/roofline_table.c).
  * Returns 0, HP_ENOMEM or HP_EIO. */
 int hp_roofline_write(const hp_roofline *r, const hp_peaks *peaks, FILE *fp, hp_format f);
 

@@ -4,7 +4,7 @@
  * loading each variant is complete and the session never looks at `app` for it.
  */
 #include "plan/plan.h"
-#include "util/strv.h"
+#include "util/base/strv.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * with hp_categories_load; both go through the same section reader.
  */
 #include "plan/plan.h"
-#include "util/fsutil.h"
+#include "util/sys/fsutil.h"
 
 #include <stdlib.h>
 #include <string.h>

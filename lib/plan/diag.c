@@ -9,7 +9,7 @@
  * tool, a metric) gets a "did you mean" hint when a known one is a likely typo of it.
  */
 #include "plan/plan.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -6,7 +6,7 @@
  * or mpirun exists is checked before the first run (lib/session/prepare.c), like a profiler.
  */
 #include "plan/plan.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 #include <stdlib.h>
 #include <string.h>

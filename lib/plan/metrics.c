@@ -5,8 +5,8 @@
  * levels and the significance level) and `sampler` (device memory sampling).
  */
 #include "plan/plan.h"
-#include "util/buf.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/base/strv.h"
 
 #include <regex.h>
 #include <stdlib.h>

@@ -19,8 +19,8 @@
  * A plan as written with parameters (combo -1) is only checked; hp_plan_expand replaces.
  */
 #include "plan/plan.h"
-#include "util/buf.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/base/strv.h"
 
 #include <stdio.h>
 #include <stdlib.h>

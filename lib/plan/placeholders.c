@@ -10,7 +10,7 @@
  * allocates with malloc and frees with free). A node reached twice (a YAML alias) is done once.
  */
 #include "plan/plan.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 #include <stdlib.h>
 #include <string.h>

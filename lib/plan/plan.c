@@ -8,7 +8,7 @@
  */
 #include "plan/plan.h"
 #include "tool/driver.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 #include <stdlib.h>
 #include <string.h>

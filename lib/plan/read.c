@@ -9,8 +9,8 @@
  *   the user looking for a disk problem when the plan is only unreadable or not a file.
  */
 #include "plan/plan.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
 
 #include <errno.h>
 #include <fcntl.h>

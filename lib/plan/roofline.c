@@ -6,8 +6,8 @@
  * are computed later, from the profiles (lib/analyze/roofline.c).
  */
 #include "plan/plan.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
 
 #include <math.h>
 #include <stdlib.h>

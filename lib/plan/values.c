@@ -7,7 +7,7 @@
  * applies) and -1 after reporting an error; *out is only written on 1.
  */
 #include "plan/plan.h"
-#include "util/strv.h"
+#include "util/base/strv.h"
 
 #include <errno.h>
 #include <math.h>

@@ -5,16 +5,16 @@
  * folder's stats files take precedence over the traces beside them; then each file goes to the
  * parser for its format (parsers.h) with a fresh per-file context (build.h).
  */
-#include "profile/build.h"
-#include "profile/chunk.h"
-#include "profile/detect.h"
-#include "profile/merge.h"
-#include "profile/parsers.h"
-#include "profile/region.h"
-#include "util/buf.h"
-#include "util/csv.h"
-#include "util/fsutil.h"
-#include "util/pool.h"
+#include "profile/model/build.h"
+#include "profile/merge/chunk.h"
+#include "profile/parse/detect.h"
+#include "profile/merge/merge.h"
+#include "profile/parse/parsers.h"
+#include "profile/parse/region.h"
+#include "util/base/buf.h"
+#include "util/csv/csv.h"
+#include "util/sys/fsutil.h"
+#include "util/sys/pool.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -8,9 +8,9 @@
  * report.md is still tried. Each failure is reported once, with the file and the system's reason.
  */
 #include "report/write_all.h"
-#include "report/profile_csv.h"
-#include "report/summary_keys.h"
-#include "util/fsutil.h"
+#include "report/core/profile_csv.h"
+#include "report/json/summary_keys.h"
+#include "util/sys/fsutil.h"
 
 #include <errno.h>
 #include <stdlib.h>

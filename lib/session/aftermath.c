@@ -12,9 +12,9 @@
  * sees the end of the run's stderr and a hint at the likely cause.
  */
 #include "session/session.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/base/strv.h"
 
 #include <dirent.h>
 #include <errno.h>

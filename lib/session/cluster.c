@@ -8,9 +8,9 @@
 #include "exec/launch.h"
 #include "exec/runner.h"
 #include "session/session.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/base/strv.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -20,7 +20,7 @@
  * Otherwise (or when the stat fails) every look lists the folder, as before.
  */
 #include "session/session.h"
-#include "util/strv.h"
+#include "util/base/strv.h"
 
 #include <linux/magic.h>
 #include <stdlib.h>

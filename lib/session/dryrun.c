@@ -4,8 +4,8 @@
  * what it prints is what would run, but it creates, writes and runs nothing.
  */
 #include "session/session.h"
-#include "util/buf.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/base/strv.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,13 +3,13 @@
  * kept in it, and how a file of it that cannot be written is reported. A session folder is
  * created once and never reused, so that two sessions can never mix their measurements, not even
  * two hprun started in the same second. It is held open for the whole session, and everything in
- * it is made relative to that descriptor (util/fsutil.h), never through a link the session's
+ * it is made relative to that descriptor (util/sys/fsutil.h), never through a link the session's
  * programs may have planted. At the end of a complete session, <name>-latest beside it is turned
  * to point at it: a stable path for scripts and CI.
  */
 #include "session/session.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
 
 #include <errno.h>
 #include <stdlib.h>

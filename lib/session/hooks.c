@@ -6,8 +6,8 @@
  */
 #include "exec/runner.h"
 #include "session/session.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
 
 #include <stdlib.h>
 #include <string.h>

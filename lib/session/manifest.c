@@ -7,12 +7,12 @@
  */
 #include "session/manifest.h"
 #include "exec/runner.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/json.h"
-#include "util/secret.h"
-#include "util/sha256.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/json/json.h"
+#include "util/base/secret.h"
+#include "util/base/sha256.h"
+#include "util/base/strv.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -170,7 +170,7 @@ static void tools_member(hp__json *j, uv_loop_t *loop, const hp_strv *tools)
 }
 
 /* The variables of the runs' base environment (env_script's, else hprun's) that matter, secrets
- * among them by name only (util/secret.h). */
+ * among them by name only (util/base/secret.h). */
 static void environment_member(hp__json *j, char **env)
 {
   size_t i;

@@ -6,11 +6,11 @@
 #define HPRUN_SESSION_MANIFEST_H
 
 #include "hprun.h"
-#include "util/strv.h"
+#include "util/base/strv.h"
 #include <uv.h>
 
-/* Writes manifest.json into the session folder `dirfd` (util/fsutil.h: hp__write_file_at), with
- * the value of every secret variable (util/secret.h) replaced. Returns 0 or an HP_E* code; on
+/* Writes manifest.json into the session folder `dirfd` (util/sys/fsutil.h: hp__write_file_at), with
+ * the value of every secret variable (util/base/secret.h) replaced. Returns 0 or an HP_E* code; on
  * failure errno says why. */
 int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s,
                        const hp_strv *tools, char **env, int dirfd);

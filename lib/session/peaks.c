@@ -5,8 +5,8 @@
  * captured, never parsed from a shell.
  */
 #include "exec/runner.h"
-#include "util/buf.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/base/strv.h"
 
 #include <stdlib.h>
 #include <string.h>

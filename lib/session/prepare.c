@@ -7,9 +7,9 @@
 #include "exec/runner.h"
 #include "plan/plan.h"
 #include "session/session.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/base/strv.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -6,9 +6,9 @@
  */
 #include "exec/runner.h"
 #include "session/session.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/base/strv.h"
 
 #include <errno.h>
 #include <math.h>

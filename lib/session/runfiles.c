@@ -10,9 +10,9 @@
  * profilers make, are listed by path as before.
  */
 #include "session/session.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/base/strv.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -17,8 +17,8 @@
 #include "session/manifest.h"
 #include "session/progress.h"
 #include "session/session.h"
-#include "util/buf.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/base/strv.h"
 
 #include <errno.h>
 #include <signal.h>

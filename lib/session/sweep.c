@@ -19,8 +19,8 @@
 #include "analyze/sweep.h"
 #include "report/write_all.h"
 #include "session/session.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -9,9 +9,9 @@
  * docs/drivers.md.
  */
 #include "tool/driver.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/base/strv.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 # One large ncu raw-page CSV read as several ranges (docs/internals/merge.md, "One large file",
-# lib/profile/ncu_range.c), with ranges of HPRUN_CHUNK_BYTES bytes (a knob for tests: the real
+# lib/profile/fast/ncu_range.c), with ranges of HPRUN_CHUNK_BYTES bytes (a knob for tests: the real
 # ranges are 32 MiB). The file has ==PROF== lines and program output between its rows, a header
 # printed again mid-file (another process, its columns in another order), a kernel first launched
 # in a later range, a block size that varies, rows with a bad ID (more than the 20 warnings shown)

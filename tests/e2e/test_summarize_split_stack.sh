@@ -1,5 +1,5 @@
 # One large hipprof kernel-stack CSV read as several ranges (docs/internals/merge.md, "One large
-# file", lib/profile/stack_range.c), with ranges of HPRUN_CHUNK_BYTES bytes (a knob for tests: the
+# file", lib/profile/fast/stack_range.c), with ranges of HPRUN_CHUNK_BYTES bytes (a knob for tests: the
 # real ranges are 32 MiB). The ranges only read rows; the caller's thread replays the launch window
 # with the rows numbered from the file's start. The file has launches whose rows straddle a cut,
 # launches whose rows are out of stack_sq order, a launch that comes back more than two windows

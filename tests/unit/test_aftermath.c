@@ -17,7 +17,7 @@
 
 #include "hprun.h"
 #include "session/session.h"
-#include "util/strv.h"
+#include "util/base/strv.h"
 
 static hp_strv strv_of(const char *const *names)
 {

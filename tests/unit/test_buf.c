@@ -1,5 +1,5 @@
 /*
- * Tests for lib/util/buf.c: the growable NUL-terminated buffer and the allocation helpers.
+ * Tests for lib/util/base/buf.c: the growable NUL-terminated buffer and the allocation helpers.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 static void test_appends(void **state)
 {

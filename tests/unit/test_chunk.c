@@ -1,6 +1,6 @@
 /*
- * Unit tests for one large file read as byte ranges (lib/profile/chunk.c, the range reader of
- * lib/util/csv.c, hp__profile_merge_range): where the ranges start, what a range's reader serves
+ * Unit tests for one large file read as byte ranges (lib/profile/merge/chunk.c, the range reader of
+ * lib/util/csv/csv.c, hp__profile_merge_range): where the ranges start, what a range's reader serves
  * (the header, then its own records, up to the next range's start), its offsets and lines, and
  * that a time-table entry fed from both sides of a cut is one source; for ncu, the plan's head, a
  * head taken from mid-file, and the launch window replayed across ranges. Every expectation is
@@ -18,9 +18,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile/build.h"
-#include "profile/chunk.h"
-#include "profile/merge.h"
+#include "profile/model/build.h"
+#include "profile/merge/chunk.h"
+#include "profile/merge/merge.h"
 
 /* A header of 6 bytes ("id,k\r\n" is not used: plain "\n"), then rows of 4 bytes each. Offsets:
  * header [0,5), row "1,a\n" at 5, "2,b\n" at 9, a quoted row "3,\"c\nd\"\n" at 13 (two lines,

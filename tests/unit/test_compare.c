@@ -1,5 +1,5 @@
 /*
- * Tests of hprun compare (lib/analyze/compare.c computes, lib/report/compare_md.c renders) on
+ * Tests of hprun compare (lib/analyze/compare.c computes, lib/report/md/compare_md.c renders) on
  * sessions built here by hand: a metric 30% slower over enough runs is a regression, the same
  * session against itself has none, and the tolerance, direction, run count, a pass only in the
  * new session and everything only in the old one each give the verdict written literally below.
@@ -16,7 +16,7 @@
 
 #include "analyze/compare.h"
 #include "analyze/results.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 /* One pass of a hand-built session: its name, its one metric and that metric's counted values. */
 typedef struct {

@@ -1,6 +1,6 @@
 /*
- * Unit tests for the streaming CSV reader (lib/util/csv.c, csv_record.c, csv_header.c) and the
- * number parsers (lib/util/num.c).
+ * Unit tests for the streaming CSV reader (lib/util/csv/csv.c, csv_record.c, csv_header.c) and the
+ * number parsers (lib/util/num/num.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,9 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "util/buf.h"
-#include "util/csv.h"
-#include "util/num.h"
+#include "util/base/buf.h"
+#include "util/csv/csv.h"
+#include "util/num/num.h"
 
 /* Warnings the reader gave, one per line as "LINE: message". */
 static hp__buf warnings = HP__BUF_INIT;
@@ -396,7 +396,7 @@ static void test_parse_ll(void **state)
   assert_int_equal(hp__parse_ll("None", 4, &v), 0);
 }
 
-/* A file of 4 MiB and more has its buffer in huge pages (csv.c, util/hugemem.h); a record larger
+/* A file of 4 MiB and more has its buffer in huge pages (csv.c, util/sys/hugemem.h); a record larger
  * than the buffer moves it to the heap as it grows. The records are read whole either way: 3 MiB of
  * small rows, one row whose field is 3 MiB, then small rows again. */
 static void test_large_file_buffer(void **state)

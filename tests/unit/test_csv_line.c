@@ -1,5 +1,5 @@
 /*
- * Unit tests for the CSV reader's fast path (lib/util/csv_line.c, csv_lanes.c, hp__csv_next_raw in
+ * Unit tests for the CSV reader's fast path (lib/util/csv/csv_line.c, csv_lanes.c, hp__csv_next_raw in
  * csv.c): a line that hp__csv_split_line takes must give the very fields hp__csv_next gives for
  * it, and the values of its numeric columns must be the ones hp__parse_ll gives. Checked on
  * hand-picked lines (quotes, empty fields, CRs, 0 to 20 digits), on 30,000 random lines from an
@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/buf.h"
-#include "util/csv.h"
-#include "util/num.h"
+#include "util/base/buf.h"
+#include "util/csv/csv.h"
+#include "util/num/num.h"
 
 #define MAXC 128
 

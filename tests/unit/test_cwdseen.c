@@ -21,8 +21,8 @@
 
 #include "hprun.h"
 #include "session/session.h"
-#include "util/fsutil.h"
-#include "util/strv.h"
+#include "util/sys/fsutil.h"
+#include "util/base/strv.h"
 
 static void touch(const char *dir, const char *name)
 {

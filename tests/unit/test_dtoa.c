@@ -9,7 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "util/dtoa.h"
+#include "util/num/dtoa.h"
 
 #include <math.h>
 #include <stdio.h>

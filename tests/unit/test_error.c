@@ -1,5 +1,5 @@
 /*
- * Tests for lib/util/error.c: the text of every error code, and the diagnostics list (what it
+ * Tests for lib/util/base/error.c: the text of every error code, and the diagnostics list (what it
  * keeps, what it drops past its limit, and the exact `file:line:col: level: message` lines it
  * prints).
  */

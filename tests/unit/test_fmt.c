@@ -1,5 +1,5 @@
 /*
- * Tests for lib/util/fmt.c: how every text writer prints a value and an overhead ratio.
+ * Tests for lib/util/num/fmt.c: how every text writer prints a value and an overhead ratio.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "util/fmt.h"
+#include "util/num/fmt.h"
 
 static void check_num(double v, const char *want)
 {

@@ -1,5 +1,5 @@
 /*
- * Tests for lib/util/fsutil.c: whole-file writes and reads, mkdir -p, path joining and the PATH
+ * Tests for lib/util/sys/fsutil.c: whole-file writes and reads, mkdir -p, path joining and the PATH
  * lookup, and the folder-relative functions a session's files are made with: they must refuse
  * what exists, a link at the target, a link among the folders on the way, and never follow a link
  * planted at a temporary name. Everything happens in a fresh temporary folder that the group
@@ -23,8 +23,8 @@
 #include <unistd.h>
 
 #include "hprun.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
 
 static char tmpdir[256];
 

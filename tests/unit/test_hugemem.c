@@ -1,5 +1,5 @@
 /*
- * Unit tests for lib/util/hugemem.c: memory from hp__huge_alloc is aligned to 2 MB, zero, writable
+ * Unit tests for lib/util/sys/hugemem.c: memory from hp__huge_alloc is aligned to 2 MB, zero, writable
  * over the whole size asked for, and given back by hp__huge_free; size 0 gives NULL. After
  * hp_heap_tune, a 1 MiB block comes from the brk heap (glibc maps blocks over 128 KiB by default),
  * comes back at the same place when freed and asked for again, and lies in a mapping marked for
@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "hprun.h"
-#include "util/hugemem.h"
+#include "util/sys/hugemem.h"
 
 static void test_alloc(void **state)
 {

@@ -1,5 +1,5 @@
 /*
- * Tests for lib/util/json.c, the streaming JSON writer: whole documents compared with literal
+ * Tests for lib/util/json/json.c, the streaming JSON writer: whole documents compared with literal
  * text, compact and pretty, plus string escaping, numbers (NaN and infinities as null, the shortest
  * form that reads back exactly) and the sticky errors.
  */
@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "hprun.h"
-#include "util/json.h"
+#include "util/json/json.h"
 
 /* The same document for the compact and the pretty test. */
 static void write_doc(hp__json *j)
@@ -160,7 +160,7 @@ static void test_numbers(void **state)
   hp__json_int(&j, LLONG_MIN);
   hp__json_int(&j, LLONG_MAX);
   hp__json_int(&j, 0);
-  /* The edges of the writer's own paths (whole numbers, util/dtoa.c's range) and printf's. */
+  /* The edges of the writer's own paths (whole numbers, util/num/dtoa.c's range) and printf's. */
   hp__json_num(&j, 999999999999999.0);
   hp__json_num(&j, 1e15);
   hp__json_num(&j, -42.0);

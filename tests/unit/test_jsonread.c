@@ -1,6 +1,6 @@
 /*
- * Tests of the JSON reader (lib/util/jsonread.c, jsonread_string.c, jsonread_tree.c): round trips
- * through lib/util/json.c's writer, escapes, nesting, numbers, and one case per syntax error with
+ * Tests of the JSON reader (lib/util/json/jsonread.c, jsonread_string.c, jsonread_tree.c): round trips
+ * through lib/util/json/json.c's writer, escapes, nesting, numbers, and one case per syntax error with
  * the line and column it must name.
  */
 #include <stdarg.h>
@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "hprun.h"
-#include "util/json.h"
-#include "util/jsonread.h"
+#include "util/json/json.h"
+#include "util/json/jsonread.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 

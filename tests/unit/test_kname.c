@@ -1,5 +1,5 @@
 /*
- * Short kernel names (lib/profile/kname.c) on real names: ncu's PyTorch, cuBLAS and cuDNN names
+ * Short kernel names (lib/profile/tables/kname.c) on real names: ncu's PyTorch, cuBLAS and cuDNN names
  * from tests/fixtures/real/ncu-h200-pytorch/time-raw.csv, a HIP demangler's spelling, and a
  * Tensile name. The expected short names were written by hand: the function's own name and the
  * template argument that tells its instances apart.
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/table.h"
+#include "profile/tables/table.h"
 
 static void check(const char *full, const char *want)
 {

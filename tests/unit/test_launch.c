@@ -21,9 +21,9 @@
 #include "analyze/ranks.h"
 #include "exec/launch.h"
 #include "hprun.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/base/strv.h"
 
 #define BASE "app: {command: ./app}\nmetrics: [m]\npasses: [normal, stats]\n"
 

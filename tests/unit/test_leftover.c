@@ -27,9 +27,9 @@
 
 #include "exec/guard.h"
 #include "exec/runner.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/base/strv.h"
 
 static char tmpdir[64];
 

@@ -7,7 +7,7 @@
  * The other members are checked against values the test sets itself: the runs' folders and
  * command lines, a fake profiler's --version answer and exit status, and an environment whose
  * GPU-related variables must be kept and the rest left out. Secrets (by the names in
- * util/secret.h, checked here name by name) are stored as "<redacted>", and the manifest, like
+ * util/base/secret.h, checked here name by name) are stored as "<redacted>", and the manifest, like
  * every file of a session, is never written through a link planted at its temporary name.
  */
 #include <stdarg.h>
@@ -26,9 +26,9 @@
 #include "hprun.h"
 #include "session/manifest.h"
 #include "session/session.h"
-#include "util/fsutil.h"
-#include "util/jsonread.h"
-#include "util/secret.h"
+#include "util/sys/fsutil.h"
+#include "util/json/jsonread.h"
+#include "util/base/secret.h"
 
 #define PLAN_TEXT "name: mt\napp: {command: [./app, --n, \"3\"]}\nmetrics: [m]\npasses: [normal]\n"
 #define PLAN_SHA256 "1c3f08102de62a9536f41cf017e2f7738bfd55e6d207f9ed6ad2178fe7b114a3"

@@ -13,7 +13,7 @@
  *
  * The details page adds the rule columns (Rule Name ... Estimated Speedup): rule rows carry no
  * metric, and must be neither read as one nor warned about. Also here: which metrics a pass's
- * command line asked for (lib/profile/ncu_request.c), the list the ncu tables are cut to.
+ * command line asked for (lib/profile/tables/ncu_request.c), the list the ncu tables are cut to.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,8 +26,8 @@
 #include <string.h>
 
 #include "hprun.h"
-#include "profile/ncu_request.h"
-#include "profile/profile.h"
+#include "profile/tables/ncu_request.h"
+#include "profile/model/profile.h"
 
 #define DIR "tests/fixtures/real/ncu-h200-pytorch/"
 

@@ -1,6 +1,6 @@
 /*
  * Unit tests for the fast path of the ncu raw-page reader: the line splitter (lib/profile/
- * ncu_split.c) and the launch fold (lib/profile/ncu_fold.c). Both must give exactly what the slow
+ * ncu_split.c) and the launch fold (lib/profile/fast/ncu_fold.c). Both must give exactly what the slow
  * path gives, so each is checked against it on many generated inputs: the splitter's fields
  * against the general CSV reader's (hp__csv_next) and its changed-field list against a plain
  * comparison with the reference line; the fold's sums, bit for bit, against hp__parse_num and
@@ -21,12 +21,12 @@
 
 #include "hprun.h"
 #include "hprun_profile.h"
-#include "profile/build.h"
-#include "profile/ncu_fold.h"
-#include "profile/ncu_isa.h"
-#include "profile/ncu_split.h"
-#include "profile/strtab.h"
-#include "util/csv.h"
+#include "profile/model/build.h"
+#include "profile/fast/ncu_fold.h"
+#include "profile/fast/ncu_isa.h"
+#include "profile/fast/ncu_split.h"
+#include "profile/model/strtab.h"
+#include "util/csv/csv.h"
 
 static uint64_t rng = 88172645463325252ULL;
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for hp__ncu_num (lib/profile/ncu_num.h), the number reader of ncu's changed fields:
+ * Unit tests for hp__ncu_num (lib/profile/fast/ncu_num.h), the number reader of ncu's changed fields:
  * its answer and its double must be hp__parse_num's for every input, bit for bit, and for the
  * plain forms it takes itself, strtod's. Inputs: ncu's forms generated at random ("12.34",
  * "1,234", "1,234.5678", plain digits up to 19 of them, long fractions, values beyond 2^53), the
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/ncu_isa.h"
-#include "profile/ncu_num.h"
+#include "profile/fast/ncu_isa.h"
+#include "profile/fast/ncu_num.h"
 
 #define TEST_XORSHIFT_SEED 0x2545F4914F6CDD1DULL
 #include "test_xorshift.h"

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the whole-line splitter of ncu's lines (lib/profile/ncu_scan.c), in each of its
+ * Unit tests for the whole-line splitter of ncu's lines (lib/profile/fast/ncu_scan.c), in each of its
  * forms: portable, SSE2 and AVX2 (those the CPU has; ncu_isa.h). Where it answers, it must give exactly what the reference-following splitter
  * gives (the same fields, the same list of changed fields) and what the general CSV reader
  * (hp__csv_next) gives; where the reference-following splitter refuses a line, it must refuse it
@@ -19,9 +19,9 @@
 #include <string.h>
 
 #include "hprun.h"
-#include "profile/ncu_isa.h"
-#include "profile/ncu_split.h"
-#include "util/csv.h"
+#include "profile/fast/ncu_isa.h"
+#include "profile/fast/ncu_split.h"
+#include "util/csv/csv.h"
 
 #define TEST_XORSHIFT_SEED 0x9E3779B97F4A7C15ULL
 #include "test_xorshift.h"

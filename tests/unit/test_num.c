@@ -1,5 +1,5 @@
 /*
- * Tests of lib/util/num.c's fast paths: on many generated inputs (digits of every length up to
+ * Tests of lib/util/num/num.c's fast paths: on many generated inputs (digits of every length up to
  * 25, points, exponents, thousands separators right and wrong, signs, spaces, no-value words,
  * text, the edges of 2^53, 2^63 and 2^64, 10^22 and beyond) hp__parse_num and hp__parse_ll must
  * give the same answer and the very same double or integer as the reference: the seed's
@@ -20,7 +20,7 @@
 #include <strings.h>
 
 #include "hprun.h"
-#include "util/num.h"
+#include "util/num/num.h"
 
 /* ---------------------------------------------------------------------------------------------- */
 /* The reference: num.c before its fast paths (strtod after strip_groups), verbatim but renamed.  */

@@ -1,5 +1,5 @@
 /*
- * The built-in kernel category sets (lib/profile/catsets_data.c) and their source files
+ * The built-in kernel category sets (lib/profile/model/catsets_data.c) and their source files
  * configs/categories/{cuda,rocm,pytorch}.yaml must say the same thing, rule by rule; the sets must
  * sort real kernel names as a person would (the expected categories below were written by hand
  * from what each kernel does); and a profile must choose the set its profiler implies. Run from
@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "hprun.h"
-#include "profile/catsets.h"
-#include "profile/profile.h"
+#include "profile/model/catsets.h"
+#include "profile/model/profile.h"
 
 static void test_yaml_matches_builtin_sets(void **state)
 {

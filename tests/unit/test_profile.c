@@ -16,13 +16,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "profile/out.h"
-#include "profile/profile.h"
-#include "util/buf.h"
-#include "util/csv.h"
-#include "util/fsutil.h"
-#include "util/jsonread.h"
-#include "util/strv.h"
+#include "profile/tables/out.h"
+#include "profile/model/profile.h"
+#include "util/base/buf.h"
+#include "util/csv/csv.h"
+#include "util/sys/fsutil.h"
+#include "util/json/jsonread.h"
+#include "util/base/strv.h"
 
 #define FX "tests/fixtures/profile/"
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for the profile-building pieces the parsers share (lib/profile/strtab.c, recent.c,
+ * Unit tests for the profile-building pieces the parsers share (lib/profile/model/strtab.c, recent.c,
  * build.c, rows.c, detect.c): string interning, the recent-key window, the accumulators, the
  * per-file field and number readers with their warnings, and format detection. test_profile.c
  * covers the same code through whole fixture files; these pin down each piece on its own, with
@@ -18,13 +18,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile/build.h"
-#include "profile/detect.h"
-#include "profile/recent.h"
-#include "profile/strtab.h"
-#include "util/buf.h"
-#include "util/csv.h"
-#include "util/fsutil.h"
+#include "profile/model/build.h"
+#include "profile/parse/detect.h"
+#include "profile/model/recent.h"
+#include "profile/model/strtab.h"
+#include "util/base/buf.h"
+#include "util/csv/csv.h"
+#include "util/sys/fsutil.h"
 
 static uint32_t intern(hp__strtab *t, const char *s, int *added)
 {

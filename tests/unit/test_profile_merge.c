@@ -1,7 +1,7 @@
 /*
- * Unit tests for merging per-file profiles (lib/profile/merge.c, merge_lists.c), the capped lists
+ * Unit tests for merging per-file profiles (lib/profile/merge/merge.c, merge_lists.c), the capped lists
  * of distinct values they rely on (build.c), and the thread pool that reads the files
- * (lib/util/pool.c). Every expectation is worked out by hand in the comments beside it; the
+ * (lib/util/sys/pool.c). Every expectation is worked out by hand in the comments beside it; the
  * contract is docs/internals/merge.md.
  */
 #include <stdarg.h>
@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/build.h"
-#include "profile/merge.h"
-#include "util/buf.h"
-#include "util/pool.h"
+#include "profile/model/build.h"
+#include "profile/merge/merge.h"
+#include "util/base/buf.h"
+#include "util/sys/pool.h"
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Compensated sums.                                                                               */

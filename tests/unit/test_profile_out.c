@@ -1,5 +1,5 @@
 /*
- * Unit tests for the profile writers and their table model (lib/profile/table.h, tables*.c,
+ * Unit tests for the profile writers and their table model (lib/profile/tables/table.h, tables*.c,
  * out_*.c): the descriptions are well formed, one profile renders as expected in each format,
  * JSON keys and CSV headers come from the same column lists, and the per-format special cases
  * (name cut, Markdown escaping, CSV quoting, --top) hold. Run from the repository root.
@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profile/out.h"
-#include "profile/table.h"
-#include "util/json.h"
-#include "util/jsonread.h"
+#include "profile/tables/out.h"
+#include "profile/tables/table.h"
+#include "util/json/json.h"
+#include "util/json/jsonread.h"
 
 #define FX "tests/fixtures/profile/"
 

@@ -1,5 +1,5 @@
 /*
- * The launch window without rebuilds (lib/profile/recent.c) against a plain model of what the
+ * The launch window without rebuilds (lib/profile/model/recent.c) against a plain model of what the
  * seed's rebuilding window did: at row >= next sweep, every key last touched before
  * row - window is finished and forgotten. Random touches (a few kernels, keys short and long, so
  * that both inline and allocated keys are used) and ticks; after every call the finished keys,
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/recent.h"
+#include "profile/model/recent.h"
 
 #define MAXK 4096
 

@@ -21,13 +21,13 @@
 #include "analyze/crosscheck.h"
 #include "analyze/profiles.h"
 #include "analyze/results.h"
-#include "report/html.h"
-#include "report/markdown.h"
-#include "report/report.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/jsonread.h"
-#include "util/strv.h"
+#include "report/html/html.h"
+#include "report/md/markdown.h"
+#include "report/core/report.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/json/jsonread.h"
+#include "util/base/strv.h"
 
 static void assert_contains(const char *text, const char *want)
 {
@@ -687,7 +687,7 @@ static void test_summary_round_trip(void **state)
   remove_in(dir, "report.md", 0);
   remove_in(dir, "report.html", 0);
   remove_in(dir, "plan.yaml", 0);
-  remove_in(dir, "stats.profile.csv", 0); /* the full profile (report/profile_csv.c) */
+  remove_in(dir, "stats.profile.csv", 0); /* the full profile (report/core/profile_csv.c) */
   remove_in(dir, "stats/1/result_1.kernel.csv", 0);
   remove_in(dir, "stats/1", 1);
   remove_in(dir, "stats", 1);

@@ -16,7 +16,7 @@
 #include "analyze/metric.h"
 #include "analyze/profiles.h"
 #include "analyze/results.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 static hp_plan *plan_from(const char *text)
 {

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "analyze/roofline.h"
-#include "util/fsutil.h"
+#include "util/sys/fsutil.h"
 
 #include <math.h>
 #include <stdlib.h>

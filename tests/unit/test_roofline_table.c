@@ -1,5 +1,5 @@
 /*
- * Tests of the roofline table (lib/report/roofline_table.c, roofline_out.c): three points and
+ * Tests of the roofline table (lib/report/core/roofline_table.c, roofline_out.c): three points and
  * the ceilings written by hand, rendered in text, Markdown, CSV and JSON. Every expected figure
  * was worked out by hand from the points' FLOPs, bytes and times below:
  *
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "report/roofline_table.h"
+#include "report/core/roofline_table.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include "exec/runner.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/strv.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/base/strv.h"
 
 static char tmpdir[64];
 

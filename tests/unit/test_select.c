@@ -1,5 +1,5 @@
 /*
- * Tests of lib/analyze/select.c and the bulk draw of lib/util/rng.c: every selection result must
+ * Tests of lib/analyze/select.c and the bulk draw of lib/util/base/rng.c: every selection result must
  * be the very double that the sort-based code gives (the reference implementations below sort in
  * full with qsort, as stats.c did before), on random inputs with many ties, odd and even sizes;
  * the bulk draw must be the sequence of single hp_rng_below calls; and the bootstrap interval must
@@ -17,7 +17,7 @@
 
 #include "analyze/select.h"
 #include "hprun.h"
-#include "util/rng.h"
+#include "util/base/rng.h"
 
 static int cmp_double(const void *pa, const void *pb)
 {

@@ -27,9 +27,9 @@
 #include "hprun.h"
 #include "report/write_all.h"
 #include "session/session.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
-#include "util/jsonread.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+#include "util/json/jsonread.h"
 
 static char tmp[64];
 

@@ -1,5 +1,5 @@
 /*
- * Tests for lib/util/sha256.c against digests it did not compute: the FIPS 180-4 examples that
+ * Tests for lib/util/base/sha256.c against digests it did not compute: the FIPS 180-4 examples that
  * NIST publishes (the empty string, "abc", the 448-bit two-block message, one million 'a'), and
  * messages around the padding boundaries, whose digests were computed with coreutils' sha256sum.
  */
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/sha256.h"
+#include "util/base/sha256.h"
 
 static void check_digest(const void *data, size_t len, const char *want)
 {

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "exec/spawn.h"
-#include "util/buf.h"
+#include "util/base/buf.h"
 
 typedef struct run {
   uv_loop_t loop;

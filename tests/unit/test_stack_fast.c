@@ -1,7 +1,7 @@
 /*
- * Unit tests for the kernel-stack parser's block loop: the row reader (lib/profile/stack_fast.c)
+ * Unit tests for the kernel-stack parser's block loop: the row reader (lib/profile/fast/stack_fast.c)
  * at every vector level the CPU has (portable, SSE2, AVX2: ncu_isa.h), the CSV reader's spans of
- * whole lines (hp__csv_lines, hp__csv_take_lines in lib/util/csv.c), and whole files read with the
+ * whole lines (hp__csv_lines, hp__csv_take_lines in lib/util/csv/csv.c), and whole files read with the
  * block loop against the same files read row by row through the record reader.
  *
  * The expectations come from the general path, not from the code under test: a row the reader
@@ -25,10 +25,10 @@
 
 #include "hprun.h"
 #include "hprun_profile.h"
-#include "profile/ncu_isa.h"
-#include "profile/stack_fast.h"
-#include "util/csv.h"
-#include "util/num.h"
+#include "profile/fast/ncu_isa.h"
+#include "profile/fast/stack_fast.h"
+#include "util/csv/csv.h"
+#include "util/num/num.h"
 
 #define TEST_XORSHIFT_SEED 0x2545F4914F6CDD1DULL
 #include "test_xorshift.h"

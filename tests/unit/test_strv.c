@@ -1,7 +1,7 @@
 /*
- * Tests for lib/util/strv.c: argument vectors, and the shell quoting of hp__strv_shell_join,
+ * Tests for lib/util/base/strv.c: argument vectors, and the shell quoting of hp__strv_shell_join,
  * checked two ways: against literal lines, and by splitting the joined line again with
- * hp_split_words (lib/util/words.c, the plan's sh-style word splitter), which must give back the
+ * hp_split_words (lib/util/base/words.c, the plan's sh-style word splitter), which must give back the
  * very same words.
  */
 #include <stdarg.h>
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "hprun.h"
-#include "util/strv.h"
+#include "util/base/strv.h"
 
 /* Builds a vector from a NULL-terminated list of strings. */
 static hp_strv make(const char *first, ...)

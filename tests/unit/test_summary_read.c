@@ -1,5 +1,5 @@
 /*
- * Tests of the summary.json reader's checks (lib/report/summary_read.c, summary_field.c): a file
+ * Tests of the summary.json reader's checks (lib/report/json/summary_read.c, summary_field.c): a file
  * with a member missing, of the wrong type or out of range, or with passes and runs that do not
  * fit together, is refused with HP_EPARSE and one error that names the member by its path; the
  * essence of every reproducer of tests/fuzz/repro/fuzz_summary/ (now in the corpus) is here as a
@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "hprun.h"
-#include "util/buf.h"
-#include "util/fsutil.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
 
 /* A session folder with `json` as its summary.json (and nothing else), loaded. */
 struct loaded {

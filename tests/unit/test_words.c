@@ -1,5 +1,5 @@
 /*
- * Tests for lib/util/words.c: sh-style word splitting without a shell, and durations.
+ * Tests for lib/util/base/words.c: sh-style word splitting without a shell, and durations.
  */
 #include <stdarg.h>
 #include <stddef.h>

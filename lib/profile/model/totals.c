@@ -1,0 +1,46 @@
+/*
+ * The whole profile's kernel figures for the cross-check (lib/analyze/crosscheck.c), hp_profile_get_totals: total kernel
+ * time, launches, and the profiled span. The span needs timestamps, which only per-dispatch traces
+ * have (rocprofv3 kernel traces, rocprof results.csv); stats files and ncu's CSV have none. Clocks
+ * of different processes on one machine are the same clock, so the span of several files is
+ * their union's first start to last end.
+ */
+#include "profile/model/build.h"
+
+#include <math.h>
+
+void hp__kspan_add(hp_profile *p, long long begin, long long end)
+{
+  if (end < begin)
+    return;
+  if (!p->have_span || begin < p->span_first)
+    p->span_first = begin;
+  if (!p->have_span || end > p->span_last)
+    p->span_last = end;
+  p->have_span = 1;
+}
+
+int hp_profile_get_totals(const hp_profile *p, hp_profile_totals *out)
+{
+  const hp__ttable *t;
+  size_t i;
+  int timed = 0;
+
+  if (p == NULL || out == NULL)
+    return HP_EINVAL;
+  t = &p->t[HP__T_KERNEL];
+  out->kernels = t->names.n;
+  out->launches = 0;
+  out->kernel_ns = 0;
+  for (i = 0; i < t->names.n; i++) {
+    out->launches += t->st[i].calls;
+    if (!isnan(t->st[i].total_ns)) {
+      out->kernel_ns += t->st[i].total_ns;
+      timed = 1;
+    }
+  }
+  if (!timed)
+    out->kernel_ns = NAN;
+  out->span_ns = p->have_span ? hp__span_ns(p->span_first, p->span_last) : NAN;
+  return 0;
+}

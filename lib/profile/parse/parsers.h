@@ -1,0 +1,48 @@
+/*
+ * The per-format parsers' entry points (lib/profile/parse_*.c). The dispatcher
+ * (lib/profile/scan.c) calls them; the text parser also hands ncu CSV and PMC text lines on to
+ * the parsers of those formats. Each parser reads x->csv from its start and folds what it finds
+ * into x->p through the building API (profile/model/build.h). It returns 0, or HP_ENOMEM / HP_EIO;
+ * problems with the data are warnings, never failures. The caller keeps x and its reader.
+ */
+#ifndef HPRUN_PROFILE_PARSERS_H
+#define HPRUN_PROFILE_PARSERS_H
+
+#include "profile/model/build.h"
+#include "profile/model/recent.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Stats files of every tool, into time table `table` (parse_rocprof.c). */
+int hp__parse_stats(hp__pctx *x, int table, int skip_total);
+/* Per-dispatch tables; `feed_kernels` also adds their kernel times (parse_rocprof.c). */
+int hp__parse_dispatch(hp__pctx *x, int feed_kernels);
+
+/* PMC text is read line by line inside hp__parse_text; this is its state (parse_pmctext.c). */
+typedef struct hp__pmctext {
+  int init;
+  int active; /* a dispatch line was seen: indented counter lines belong to it */
+  uint32_t kid;
+  hp__recent seen; /* dispatch ids, so replays count once */
+} hp__pmctext;
+/* Takes one text line: 1 if it was a dispatch or counter line, 0 if not, HP_ENOMEM. */
+int hp__pmc_text_line(hp__pctx *x, hp__pmctext *st, const char *s, size_t n, long line);
+/* Frees the state; it may be used again for another file. */
+void hp__pmc_text_end(hp__pmctext *st);
+
+/* Kernel-stack CSV, and text files: leak checks, PMC text, ncu in stdout (parse_hipprof.c). */
+int hp__parse_stack(hp__pctx *x);
+int hp__parse_text(hp__pctx *x);
+/* Parses one leak-check line ("host leakcheck memory size 170.06 MB"); 1 if it was one. */
+int hp__leak_line(hp__pctx *x, const char *s, size_t n, long line);
+
+/* rocprofv3 traces, counter collection and agents (parse_rocprofv3.c). */
+int hp__parse_v3_trace(hp__pctx *x, int table);
+int hp__parse_v3_counters(hp__pctx *x);
+int hp__parse_v3_agents(hp__pctx *x);
+
+/* ncu --csv, details or raw page (parse_ncu.c). */
+int hp__parse_ncu(hp__pctx *x);
+
+#endif /* HPRUN_PROFILE_PARSERS_H */

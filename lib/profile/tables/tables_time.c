@@ -1,0 +1,228 @@
+/*
+ * The time tables (HIP API, HSA API, memory copies, kernels) and the pattern-based kernel
+ * categories: one column list for the four time tables, one for the categories. Rows are sorted
+ * by total time; everything derived (average, percent, category) is computed when a cell is
+ * fetched, in O(1), so a table costs one sort of its distinct names.
+ */
+#include "profile/tables/out.h"
+#include "profile/tables/table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double table_sum(const hp__ttable *t)
+{
+  double sum = 0;
+  size_t i;
+
+  for (i = 0; i < t->names.n; i++)
+    sum += t->st[i].total_ns;
+  return sum;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The time tables. The kernels table has one more column (the category): it is the last of the
+ * list, and the other tables stop one column short.                                              */
+
+enum {
+  T_NAME,
+  T_CALLS,
+  T_TOTAL,
+  T_AVG,
+  T_MIN,
+  T_MAX,
+  T_PERCENT,
+  T_CATEGORY
+};
+
+#define JC (HP__IN_JSON | HP__IN_CSV)
+#define JT (HP__IN_JSON | HP__IN_TEXT)
+#define NUM HP__V_NUM
+#define R HP__C_RIGHT
+
+/* The columns the time tables and the category table share, written once. */
+#define COLS_CALLS_TOTAL                                                                           \
+  {.key = "calls", .type = HP__V_INT, .in = HP__IN_ALL, .flags = R, .field = T_CALLS},             \
+      {.key = "total_ns", .type = NUM, .in = JC, .field = T_TOTAL},                                \
+  {                                                                                                \
+    .key = "total_ms", .type = NUM, .in = JT, .flags = R, .field = T_TOTAL, .div = 1e6,            \
+    .tfmt = "%.6f"                                                                                 \
+  }
+#define COL_PERCENT                                                                                \
+  {                                                                                                \
+    .key = "percent", .type = NUM, .in = HP__IN_ALL, .flags = R, .field = T_PERCENT,               \
+    .tfmt = "%.3f"                                                                                 \
+  }
+
+static const hp__col time_cols[] = {
+    {.key = "name",
+     .type = HP__V_STR,
+     .in = HP__IN_ALL,
+     .flags = HP__C_NAME | HP__C_KNAME,
+     .field = T_NAME},
+    COLS_CALLS_TOTAL,
+    {.key = "avg_ns", .type = NUM, .in = JC, .field = T_AVG},
+    {.key = "average_us",
+     .type = NUM,
+     .in = JT,
+     .flags = R,
+     .field = T_AVG,
+     .div = 1e3,
+     .tfmt = "%.3f"},
+    {.key = "min_ns", .type = NUM, .in = JC, .field = T_MIN},
+    {.key = "max_ns", .type = NUM, .in = JC, .field = T_MAX},
+    COL_PERCENT,
+    /* min/max only where the profiler gave them (rocprofv3 stats, traces). */
+    {.key = "min_us",
+     .type = NUM,
+     .in = HP__IN_TEXT,
+     .flags = R | HP__C_SPARSE,
+     .field = T_MIN,
+     .div = 1e3,
+     .tfmt = "%.3f"},
+    {.key = "max_us",
+     .type = NUM,
+     .in = HP__IN_TEXT,
+     .flags = R | HP__C_SPARSE,
+     .field = T_MAX,
+     .div = 1e3,
+     .tfmt = "%.3f"},
+    {.key = "category", .type = HP__V_STR, .in = JC, .field = T_CATEGORY},
+};
+#define NTIME_COLS (sizeof(time_cols) / sizeof(time_cols[0]))
+
+static int time_open(hp__rows *r, int which)
+{
+  const hp__ttable *t = &r->p->t[which];
+
+  r->src = t;
+  r->total = t->names.n;
+  r->sum = table_sum(t);
+  return hp__ttable_sorted(t, &r->id);
+}
+
+static int time_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
+{
+  const hp__ttable *t = r->src;
+  const hp__tstat *s = &t->st[id];
+  int minmax = s->have_minmax && !s->nominmax;
+
+  switch (field) {
+  case T_NAME: hp__cell_setstr(c, t->names.s[id]); break;
+  case T_CALLS: hp__cell_setint(c, s->calls); break;
+  case T_TOTAL: hp__cell_setnum(c, s->total_ns); break;
+  case T_AVG:
+    /* The profiler's own average while one stats row is the only source (hipprof floors it). */
+    if (s->nsources == 1 && !isnan(s->avg_reported))
+      hp__cell_setnum(c, s->avg_reported);
+    else
+      hp__cell_setnum(c, s->calls > 0 ? s->total_ns / (double)s->calls : NAN);
+    break;
+  case T_MIN: hp__cell_setnum(c, minmax ? s->min_ns : NAN); break;
+  case T_MAX: hp__cell_setnum(c, minmax ? s->max_ns : NAN); break;
+  case T_PERCENT: hp__cell_setnum(c, r->sum > 0 ? s->total_ns / r->sum * 100.0 : NAN); break;
+  case T_CATEGORY: hp__cell_setstr(c, hp__profile_classify(r->p, t->names.s[id])); break;
+  }
+  return 0;
+}
+
+#define TIME_TABLE(KEY, TITLE, WHICH, BIT, NCOLS)                                                  \
+  {                                                                                                \
+    .key = KEY, .title = TITLE, .cols = time_cols, .ncols = NCOLS,                                 \
+    .flags = HP__TF_TOP | HP__TF_COUNT, .bit = BIT, .arg = WHICH, .open = time_open,               \
+    .get = time_get                                                                                \
+  }
+
+const hp__table hp__tab_api =
+    TIME_TABLE("api", "HIP API summary", HP__T_API, HP__TB_API, NTIME_COLS - 1);
+const hp__table hp__tab_hsa =
+    TIME_TABLE("hsa_api", "HSA API summary", HP__T_HSA, HP__TB_HSA, NTIME_COLS - 1);
+const hp__table hp__tab_copies =
+    TIME_TABLE("copies", "Memory copy summary", HP__T_COPY, HP__TB_COPY, NTIME_COLS - 1);
+const hp__table hp__tab_kernels =
+    TIME_TABLE("kernels", "Kernel summary", HP__T_KERNEL, HP__TB_KERNEL, NTIME_COLS);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Categories.                                                                                     */
+
+int hp__profile_categories(const hp_profile *p, hp__catstat **out, size_t *n)
+{
+  const hp__ttable *t = &p->t[HP__T_KERNEL];
+  hp__catstat *c;
+  size_t i, k, m = 0, nc = p->ncats + 1;
+  double sum = table_sum(t);
+
+  *out = NULL;
+  *n = 0;
+  c = calloc(nc, sizeof(*c));
+  if (c == NULL)
+    return HP_ENOMEM;
+  for (i = 0; i < p->ncats; i++)
+    c[i].name = p->cats[i].name;
+  c[p->ncats].name = "other";
+  for (i = 0; i < t->names.n; i++) {
+    const char *cat = hp__profile_classify(p, t->names.s[i]);
+    for (k = 0; k < nc; k++)
+      if (c[k].name == cat || (k == p->ncats && strcmp(cat, "other") == 0))
+        break;
+    if (k == nc)
+      k = p->ncats;
+    c[k].calls += t->st[i].calls;
+    c[k].total_ns += t->st[i].total_ns;
+    c[k].percent = 1; /* marks a category that has kernels */
+  }
+  for (i = 0; i < nc; i++)
+    if (c[i].percent != 0) {
+      c[m] = c[i];
+      c[m].percent = sum > 0 ? c[m].total_ns / sum * 100.0 : NAN;
+      m++;
+    }
+  /* Sorted by time (a stable insertion sort keeps the rules' order for ties). */
+  for (i = 1; i < m; i++) {
+    hp__catstat tmp = c[i];
+    for (k = i; k > 0 && c[k - 1].total_ns < tmp.total_ns; k--)
+      c[k] = c[k - 1];
+    c[k] = tmp;
+  }
+  *out = c;
+  *n = m;
+  return 0;
+}
+
+static const hp__col cat_cols[] = {
+    {.key = "name", .head = "category", .type = HP__V_STR, .in = HP__IN_ALL, .field = T_NAME},
+    COLS_CALLS_TOTAL,
+    COL_PERCENT,
+};
+
+static int cat_open(hp__rows *r, int arg)
+{
+  hp__catstat *c;
+  int rc = hp__profile_categories(r->p, &c, &r->total);
+
+  r->src = r->own = c;
+  return rc;
+}
+
+static int cat_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
+{
+  const hp__catstat *s = (const hp__catstat *)r->src + id;
+
+  switch (field) {
+  case T_NAME: hp__cell_setstr(c, s->name); break;
+  case T_CALLS: hp__cell_setint(c, s->calls); break;
+  case T_TOTAL: hp__cell_setnum(c, s->total_ns); break;
+  case T_PERCENT: hp__cell_setnum(c, s->percent); break;
+  }
+  return 0;
+}
+
+const hp__table hp__tab_categories = {
+    .key = "categories",
+    .title = "Pattern-based kernel categories",
+    .cols = cat_cols,
+    .ncols = sizeof(cat_cols) / sizeof(cat_cols[0]),
+    .open = cat_open,
+    .get = cat_get,
+};

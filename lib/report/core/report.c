@@ -1,0 +1,85 @@
+/*
+ * Helpers shared by the report writers, so that every format names its columns the same way,
+ * words a cause the same way, and escapes text by one rule per syntax (XML for JUnit, and for
+ * HTML; Markdown for report.md).
+ */
+#include "report/core/report.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const hp_metric_result *hp__report_primary(const hp_session *s)
+{
+  const hp_pass_result *base = s->npasses ? &s->passes[s->baseline] : NULL;
+
+  return base && base->nmetrics ? &base->metrics[0] : NULL;
+}
+
+int hp__report_xml(hp__buf *b, const char *s)
+{
+  int r = 0;
+
+  for (; s && *s && !r; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '&')
+      r = hp__buf_adds(b, "&amp;");
+    else if (c == '<')
+      r = hp__buf_adds(b, "&lt;");
+    else if (c == '>')
+      r = hp__buf_adds(b, "&gt;");
+    else if (c == '"')
+      r = hp__buf_adds(b, "&quot;");
+    else if (c < 0x20 && c != '\n' && c != '\t')
+      r = hp__buf_addc(b, ' ');
+    else
+      r = hp__buf_addc(b, (char)c);
+  }
+  return r;
+}
+
+int hp__report_md_cell(hp__buf *b, const char *s)
+{
+  int r = 0;
+
+  for (; s && *s && !r; s++)
+    r = *s == '|'    ? hp__buf_adds(b, "\\|")
+        : *s == '\n' ? hp__buf_addc(b, ' ')
+                     : hp__buf_addc(b, *s);
+  return r;
+}
+
+char *hp__report_ci_label(char *buf, size_t len, double alpha)
+{
+  if (!(alpha > 0 && alpha < 1))
+    alpha = HP_STATS_ALPHA;
+  /* %.4g: 95, 90, 99, 97.5, 99.9 (and no binary noise such as 95.00000000000001). */
+  snprintf(buf, len, "%.4g%% CI", (1 - alpha) * 100);
+  return buf;
+}
+
+int hp__report_cause(hp__buf *b, const hp_cause *c)
+{
+  return hp__buf_printf(b, "%s: %s%s%s", hp_cause_fails(c->kind) ? "fail" : "note",
+                        c->pass ? c->pass : "", c->pass ? ": " : "", c->text ? c->text : "");
+}
+
+int hp__report_any_failing(const hp_cause *c, size_t n)
+{
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    if (hp_cause_fails(c[i].kind))
+      return 1;
+  return 0;
+}
+
+hp_profile_opts hp__report_profile_opts(const hp_session *s, const hp_pass_result *pr)
+{
+  hp_profile_opts o;
+
+  memset(&o, 0, sizeof(o));
+  o.top = s && s->report_top > 0 ? s->report_top : HP_PROFILE_SUMMARY_TOP;
+  o.child_top = HP_PROFILE_SUMMARY_CHILD;
+  o.metrics = pr ? pr->ncu_metrics : NULL;
+  return o;
+}

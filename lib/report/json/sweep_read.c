@@ -1,0 +1,163 @@
+/*
+ * Reading a parameter sweep back (hprun report, hprun compare): the sweep's summary.json names
+ * its combinations, and each one that ran is read from its own folder beside the file with
+ * hp_session_load, as any session is. The sweep's judgement is then taken again from theirs
+ * (lib/analyze/sweep.c), which is how it was made: a combination's stored judgement is what its
+ * run said, so the sweep's says the same.
+ *
+ * As with every summary.json, nothing is trusted: a combination's name must be a plain folder
+ * name inside the sweep's folder (no '/', not "." or ".."), so that a file cannot send the reader
+ * elsewhere; the first bad member refuses the whole file with one message naming it.
+ */
+#include "analyze/results.h"
+#include "analyze/sweep.h"
+#include "report/json/plan_copy.h"
+#include "report/json/summary_field.h"
+#include "report/json/summary_keys.h"
+#include "report/core/sweep.h"
+#include "util/base/buf.h"
+#include "util/sys/fsutil.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* A parameters object (name -> string value) into a new array. */
+static int read_params(const hp__sf *c, const char *key, hp_kv **kv, size_t *n)
+{
+  hp__sf pc;
+  size_t i, len;
+  int r;
+
+  if ((r = hp__sf_object(c, key, HP__SF_OPTIONAL, &pc)) != 0)
+    return r;
+  len = hp__jv_len(pc.obj);
+  if (pc.obj == NULL || len == 0)
+    return 0;
+  if ((*kv = calloc(len, sizeof(**kv))) == NULL)
+    return HP_ENOMEM;
+  *n = len;
+  for (i = 0; i < len; i++) {
+    const char *name = hp__jv_key_at(pc.obj, i);
+    if (name == NULL)
+      return hp__sf_fail(c, key, "member %zu has no name", i);
+    if (((*kv)[i].key = hp__strdup(name)) == NULL)
+      return HP_ENOMEM;
+    if ((r = hp__sf_str(&pc, name, HP__SF_REQUIRED, &(*kv)[i].value)) != 0)
+      return r;
+  }
+  return 0;
+}
+
+int hp__sweep_read_label(const hp__jv *root, const char *file, hp_session *s, hp_diags *diags)
+{
+  hp__sf rc;
+  int r;
+
+  hp__sf_root(&rc, root, file, diags);
+  if ((r = hp__sf_str(&rc, HP__K_SESSION_COMBINATION, HP__SF_OPTIONAL, &s->combo)) != 0)
+    return r;
+  return s->combo ? read_params(&rc, HP__K_SESSION_PARAMETERS, &s->params, &s->nparams) : 0;
+}
+
+/* Item i of sweep.combinations into cb; the ones that ran are read from <dir>/<name>. */
+static int load_combo(const hp__sf *sc, size_t i, const char *dir, hp_combo *cb, hp_diags *diags)
+{
+  char *folder;
+  hp__sf cc;
+  int ran, r;
+
+  if ((r = hp__sf_item(sc, HP__K_SWEEP_COMBINATIONS, i, &cc)) != 0 ||
+      (r = hp__sf_str(&cc, HP__K_COMBO_NAME, HP__SF_REQUIRED, &cb->name)) != 0 ||
+      (r = read_params(&cc, HP__K_COMBO_PARAMETERS, &cb->params, &cb->nparams)) != 0 ||
+      (r = hp__sf_bool(&cc, HP__K_COMBO_RAN, &ran)) != 0)
+    return r;
+  if (!cb->name[0] || strchr(cb->name, '/') || !strcmp(cb->name, ".") || !strcmp(cb->name, ".."))
+    return hp__sf_fail(&cc, HP__K_COMBO_NAME, "\"%s\" is not a folder name inside the sweep",
+                       cb->name);
+  if (!ran)
+    return 0;
+  if ((folder = hp__path_join(dir, cb->name)) == NULL)
+    return HP_ENOMEM;
+  r = hp_session_load(folder, &cb->s, diags);
+  free(folder);
+  if (r == 0 && cb->s->ncombos)
+    r = hp__sf_fail(&cc, HP__K_COMBO_NAME, "\"%s\" is a sweep itself", cb->name);
+  return r;
+}
+
+/* The sweep's own members, then its combinations. */
+static int load_sweep(const hp__sf *rc, const char *dir, hp_session *s, hp_diags *diags)
+{
+  const hp__jv *combos;
+  hp__sf sc;
+  size_t i;
+  int r;
+
+  if ((r = hp__sf_int(rc, HP__K_SESSION_SCHEMA, HP__SF_REQUIRED, 1, INT_MAX, &s->schema)) != 0 ||
+      (r = hp__sf_str(rc, HP__K_SESSION_NAME, HP__SF_REQUIRED, &s->name)) != 0 ||
+      (r = hp__sf_str(rc, HP__K_SESSION_VERSION, HP__SF_OPTIONAL, &s->hprun_version)) != 0 ||
+      (r = hp__sf_str(rc, HP__K_SESSION_PLAN, HP__SF_OPTIONAL, &s->plan_file)) != 0 ||
+      (r = hp__sf_str(rc, HP__K_SESSION_ERROR, HP__SF_OPTIONAL, &s->error)) != 0 ||
+      (r = hp__sf_bool(rc, HP__K_SESSION_INTERRUPTED, &s->interrupted)) != 0 ||
+      (r = hp__sf_str(rc, HP__K_SESSION_STARTED, HP__SF_OPTIONAL, &s->started)) != 0 ||
+      (r = hp__sf_str(rc, HP__K_SESSION_FINISHED, HP__SF_OPTIONAL, &s->finished)) != 0 ||
+      (r = hp__sf_object(rc, HP__K_SESSION_SWEEP, HP__SF_REQUIRED, &sc)) != 0 ||
+      (r = hp__sf_array(&sc, HP__K_SWEEP_COMBINATIONS, HP__SF_REQUIRED, &combos)) != 0)
+    return r;
+  if (hp__jv_len(combos) == 0 || hp__jv_len(combos) > HP_MAX_COMBINATIONS)
+    return hp__sf_fail(&sc, HP__K_SWEEP_COMBINATIONS, "%zu combinations (a sweep has 1 to %d)",
+                       hp__jv_len(combos), HP_MAX_COMBINATIONS);
+  if ((s->combos = calloc(hp__jv_len(combos), sizeof(*s->combos))) == NULL)
+    return HP_ENOMEM;
+  s->ncombos = hp__jv_len(combos);
+  for (i = 0; i < s->ncombos; i++)
+    if ((r = load_combo(&sc, i, dir, &s->combos[i], diags)) != 0)
+      return r;
+  for (i = 0; i < s->ncombos; i++)
+    if (s->combos[i].s) {
+      s->alpha = s->combos[i].s->alpha;
+      s->repeat = s->combos[i].s->repeat;
+      s->warmup = s->combos[i].s->warmup;
+      break;
+    }
+  return hp__sweep_judge(s);
+}
+
+int hp__sweep_load(const char *file, const hp__jv *root, hp_session **out, hp_diags *diags)
+{
+  hp_session *s = calloc(1, sizeof(*s));
+  hp_plan *plan = NULL;
+  const char *base = strrchr(file, '/');
+  struct stat st;
+  char *real;
+  hp__sf rc;
+  int r;
+
+  *out = NULL;
+  if (s == NULL)
+    return HP_ENOMEM;
+  s->dir = base ? hp__strndup(file, (size_t)(base - file)) : hp__strdup(".");
+  if (s->dir == NULL) {
+    r = HP_ENOMEM;
+    goto fail;
+  }
+  /* Through <name>-latest, the sweep is the folder the link points at now (as summary_read.c). */
+  if (lstat(s->dir, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(s->dir, NULL)) != NULL) {
+    free(s->dir);
+    s->dir = real;
+  }
+  hp__sf_root(&rc, root, file, diags);
+  /* The plan's hash, for hprun compare's same-plan check, comes from plan.yaml beside the file. */
+  if ((r = load_sweep(&rc, s->dir, s, diags)) != 0 ||
+      (r = hp__session_plan_copy(s, &plan, diags)) != 0)
+    goto fail;
+  *out = s;
+  s = NULL;
+
+fail:
+  hp_plan_free(plan);
+  hp_session_free(s);
+  return r;
+}

@@ -1,0 +1,138 @@
+/*
+ * JUnit XML, as CI servers read it (Jenkins, GitLab, GitHub test reporters): one <testsuite> per
+ * session, one <testcase> per pass and variant. Each failing cause of the session's exit code
+ * (s->causes) is a <failure> of its pass, typed by its kind (run-failed, threshold, gate), with
+ * the cause's text as its message; a note (a gate that could not be evaluated) is a line of the
+ * pass's <system-out>. Passes that never ran because the session was interrupted are <skipped>.
+ * Flags such as `distorted` are information, not failures.
+ */
+#include "report/core/report.h"
+#include "util/base/buf.h"
+#include "util/num/fmt.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The first cause of pass pr that fails (notes == 0) or that is a note (notes == 1), or NULL. */
+static const hp_cause *cause_of(const hp_session *s, const hp_pass_result *pr, int notes)
+{
+  size_t i;
+
+  for (i = 0; i < s->ncauses; i++)
+    if (s->causes[i].pass && strcmp(s->causes[i].pass, pr->name) == 0 &&
+        hp_cause_fails(s->causes[i].kind) == !notes)
+      return &s->causes[i];
+  return NULL;
+}
+
+/* One <testcase>: skipped when it never ran, a <failure> when it fails the build, and the flag,
+ * median and ratio as its output either way. */
+static int write_testcase(hp__buf *b, const hp_session *s, const hp_pass_result *pr)
+{
+  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
+  const hp_cause *f = cause_of(s, pr, 0), *note = cause_of(s, pr, 1);
+  char x[32];
+  double t = 0;
+  size_t k;
+  int r = 0;
+
+  for (k = 0; k < pr->nruns; k++)
+    t += pr->runs[k].wall_ms;
+  r |= hp__buf_adds(b, "    <testcase classname=\"hprun.");
+  r |= hp__report_xml(b, s->name);
+  if (s->combo) {
+    r |= hp__buf_adds(b, "[");
+    r |= hp__report_xml(b, s->combo);
+    r |= hp__buf_adds(b, "]");
+  }
+  r |= hp__buf_adds(b, pr->is_variant ? ".variants\" name=\"" : ".passes\" name=\"");
+  r |= hp__report_xml(b, pr->name);
+  r |= hp__buf_printf(b, "\" time=\"%.3f\">\n", t / 1000.0);
+  if (pr->nruns == 0) {
+    r |= hp__buf_adds(b, "      <skipped message=\"not run (session interrupted)\"/>\n");
+  } else if (f) {
+    r |= hp__buf_adds(b, "      <failure type=\"");
+    r |= hp__buf_adds(b, hp_cause_kind_name(f->kind));
+    r |= hp__buf_adds(b, "\" message=\"");
+    r |= hp__report_xml(b, f->text);
+    r |= hp__buf_adds(b, "\"/>\n");
+  }
+  r |= hp__buf_printf(b, "      <system-out>flag=%s median=%s", hp_flag_name(pr->flag),
+                      hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN));
+  if (m && !pr->is_baseline)
+    r |= hp__buf_printf(b, " ratio=%s", hp__fmt_num(x, sizeof(x), m->ratio));
+  if (pr->verdict) {
+    r |= hp__buf_adds(b, " verdict=");
+    r |= hp__report_xml(b, pr->verdict);
+  }
+  if (pr->advice) {
+    r |= hp__buf_adds(b, "\n");
+    r |= hp__report_xml(b, pr->advice);
+  }
+  if (note) {
+    r |= hp__buf_adds(b, "\nnote: ");
+    r |= hp__report_xml(b, note->text);
+  }
+  r |= hp__buf_adds(b, "</system-out>\n    </testcase>\n");
+  return r;
+}
+
+/* One session's <testsuite>, named hprun.NAME, or hprun.NAME[COMBINATION] for a sweep's
+ * combination, so that a CI page lists each combination's passes apart. */
+static int write_suite(hp__buf *b, const hp_session *s)
+{
+  size_t i, k, nfail = 0, nskip = 0;
+  double total = 0;
+  int r = 0;
+
+  for (i = 0; i < s->npasses; i++) {
+    nfail += s->passes[i].nruns > 0 && cause_of(s, &s->passes[i], 0) != NULL;
+    nskip += s->passes[i].nruns == 0;
+    for (k = 0; k < s->passes[i].nruns; k++)
+      total += s->passes[i].runs[k].wall_ms;
+  }
+  r |= hp__buf_adds(b, "  <testsuite name=\"hprun.");
+  r |= hp__report_xml(b, s->name);
+  if (s->combo) {
+    r |= hp__buf_adds(b, "[");
+    r |= hp__report_xml(b, s->combo);
+    r |= hp__buf_adds(b, "]");
+  }
+  r |= hp__buf_printf(
+      b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\"", s->npasses,
+      nfail, nskip, total / 1000.0);
+  if (s->started) {
+    r |= hp__buf_adds(b, " timestamp=\"");
+    r |= hp__report_xml(b, s->started);
+    r |= hp__buf_adds(b, "\"");
+  }
+  r |= hp__buf_adds(b, ">\n");
+  for (i = 0; i < s->npasses && !r; i++)
+    r |= write_testcase(b, s, &s->passes[i]);
+  r |= hp__buf_adds(b, "  </testsuite>\n");
+  return r;
+}
+
+/* One <testsuite> per session: the session's, or each combination's of a sweep that ran. */
+int hp_report_junit(const hp_session *s, char **out)
+{
+  hp__buf b = HP__BUF_INIT;
+  size_t k;
+  int r = 0;
+
+  *out = NULL;
+  r |= hp__buf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+  if (s->ncombos == 0)
+    r |= write_suite(&b, s);
+  for (k = 0; k < s->ncombos && !r; k++)
+    if (s->combos[k].s)
+      r |= write_suite(&b, s->combos[k].s);
+  r |= hp__buf_adds(&b, "</testsuites>\n");
+  if (r) {
+    hp__buf_free(&b);
+    return HP_ENOMEM;
+  }
+  *out = hp__buf_steal(&b);
+  return *out ? 0 : HP_ENOMEM;
+}

@@ -1,0 +1,134 @@
+/*
+ * hprun compare OLD NEW, the Markdown: the rows that lib/analyze/compare.c computed, as a table for
+ * a PR comment, with the count of regressions at the end and one `fail:` or `note:` line per cause.
+ * The public entry point hp_compare lives here because it hands back the rendered text; the
+ * numbers, verdicts and causes are the analysis layer's.
+ */
+#include "analyze/compare.h"
+#include "report/core/report.h"
+#include "report/core/sweep.h"
+#include "util/base/buf.h"
+#include "util/num/fmt.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+static const char *change_text(hp__change c)
+{
+  switch (c) {
+  case HP__CHANGE_NEW_PASS: return "new pass";
+  case HP__CHANGE_NO_DATA: return "no data";
+  case HP__CHANGE_REGRESSION: return "**REGRESSION**";
+  case HP__CHANGE_UNCONFIRMED: return "worse, unconfirmed (too few runs)";
+  case HP__CHANGE_IMPROVED: return "improved";
+  case HP__CHANGE_WITHIN: return "changed within tolerance";
+  case HP__CHANGE_NONE: return "no significant change";
+  case HP__CHANGE_MISSING: return "**MISSING in NEW**";
+  }
+  return "?";
+}
+
+/* A note-only row (the built-in wall_ms beside the app's metric) is worse, never a regression. */
+static const char *row_change_text(const hp__compare_row *row)
+{
+  if (row->note_only &&
+      (row->change == HP__CHANGE_REGRESSION || row->change == HP__CHANGE_UNCONFIRMED))
+    return "worse (wall time: a note only)";
+  return change_text(row->change);
+}
+
+static int write_head(hp__buf *b, const hp_session *old_s, const hp_session *new_s,
+                      const hp_compare_opts *o)
+{
+  char ci[32];
+  int r = 0;
+
+  r |= hp__buf_printf(b, "## hprun compare: `%s` → `%s`\n\n", old_s->name ? old_s->name : "?",
+                      new_s->name ? new_s->name : "?");
+  r |= hp__buf_printf(b,
+                      "Tolerance %.3g%%, alpha %.3g. A regression is a change that is "
+                      "significant and worse than the tolerance.\n\n",
+                      o->tolerance * 100, o->alpha);
+  r |= hp__buf_printf(b,
+                      "| pass | metric | old median | new median | change | %s of ratio | p | n "
+                      "old/new | verdict |\n"
+                      "|---|---|---:|---:|---:|---|---:|---|---|\n",
+                      hp__report_ci_label(ci, sizeof(ci), o->alpha));
+  return r;
+}
+
+static int write_row(hp__buf *b, const hp__compare_row *row)
+{
+  char x[32], y[32], z[32];
+  int r = 0;
+
+  if (row->change == HP__CHANGE_NEW_PASS || (row->change == HP__CHANGE_MISSING && !row->metric))
+    return hp__buf_printf(b, "| %s | - | - | - | - | - | - | - | %s |\n", row->pass,
+                          row_change_text(row));
+  r |= hp__buf_printf(b, "| %s | %s | %s | %s | %s | ", row->pass, row->metric,
+                      hp__fmt_num(x, sizeof(x), row->old_median),
+                      hp__fmt_num(y, sizeof(y), row->new_median),
+                      hp__fmt_overhead(z, sizeof(z), row->ratio));
+  if (!isnan(row->ci_lo))
+    r |= hp__buf_printf(b, "[%.4f, %.4f]", row->ci_lo, row->ci_hi);
+  else
+    r |= hp__buf_adds(b, "-");
+  r |= hp__buf_printf(b, " | %s | %zu/%zu | %s |\n", hp__fmt_num(x, sizeof(x), row->p), row->n_old,
+                      row->n_new, row_change_text(row));
+  return r;
+}
+
+/* The count line, then one bullet per cause (the terminal's `fail:` and `note:` lines). */
+static int write_tail(hp__buf *b, const hp__comparison *c, const hp_compare_opts *o)
+{
+  size_t i;
+  int r = 0;
+
+  r |= hp__buf_printf(b, "\n%zu regression(s)", c->nregressions);
+  if (c->nmissing)
+    r |= hp__buf_printf(b, "; %zu item(s) of OLD missing from NEW%s", c->nmissing,
+                        o->allow_missing ? " (allowed)" : "");
+  if (c->nunconfirmed)
+    r |= hp__buf_printf(b,
+                        "; %zu change(s) beyond the tolerance could not be tested: run "
+                        "at least %d repeats per pass",
+                        c->nunconfirmed, HP_STATS_MIN_N);
+  r |= hp__buf_adds(b, ".\n");
+  if (c->ncauses)
+    r |= hp__buf_adds(b, "\n");
+  for (i = 0; i < c->ncauses; i++) {
+    r |= hp__buf_adds(b, "- ");
+    r |= hp__report_cause(b, &c->causes[i]);
+    r |= hp__buf_adds(b, "\n");
+  }
+  return r;
+}
+
+int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
+               char **md, size_t *failures)
+{
+  hp__comparison c;
+  hp__buf b = HP__BUF_INIT;
+  size_t i;
+  int r;
+
+  *md = NULL;
+  *failures = 0;
+  if (old_s->ncombos || new_s->ncombos)
+    return hp__sweep_compare(old_s, new_s, o, md, failures);
+  if ((r = hp__compare_sessions(old_s, new_s, o, &c)) != 0)
+    return r;
+  r = write_head(&b, old_s, new_s, o);
+  for (i = 0; i < c.nrows && !r; i++)
+    r = write_row(&b, &c.rows[i]);
+  r |= write_tail(&b, &c, o);
+  if (r) {
+    hp__buf_free(&b);
+    hp__comparison_free(&c);
+    return r < 0 ? r : HP_ENOMEM;
+  }
+  *md = hp__buf_steal(&b);
+  *failures = c.nfailures;
+  hp__comparison_free(&c);
+  return *md ? 0 : HP_ENOMEM;
+}

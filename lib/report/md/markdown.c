@@ -1,0 +1,458 @@
+/*
+ * report.md: the session as GitHub-flavoured Markdown, for a PR comment or an archive. It holds
+ * the same tables as the terminal, the runs and the advice, so the file alone tells the story, and
+ * it stays small enough for a PR comment at any number of runs (budgets in report/md/markdown.h).
+ * It is written in sections, top to bottom: the header, why the session failed (the terminal's
+ * `fail:` and `note:` lines), the pass table, the A/B variant table, the advice, the runs
+ * (lib/report/md/md_runs.c), and what each profiler wrote. Every path in it is relative to the
+ * session folder (hp__md_text and hp__md_rel, below), so that the report names nothing of the
+ * machine that ran the session and reads the same wherever the folder has moved.
+ */
+#include "analyze/crosscheck.h"
+#include "report/md/markdown.h"
+#include "report/core/report.h"
+#include "report/core/roofline_table.h"
+#include "report/core/sweep.h"
+#include "util/base/buf.h"
+#include "util/num/fmt.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The profiles' tables: the session's top-N rows of each (as `hprun summarize --top`; the plan's
+ * `report: {top: N}`, default HP_PROFILE_SUMMARY_TOP), and no table longer than PROFILE_ROWS rows
+ * (a kernel's counters), or N when larger. When the profiles are too large for their budget, a
+ * profile is shown with the smaller figures, or left out. */
+#define PROFILE_ROWS 20
+#define PROFILE_TOP_SMALL 3
+#define PROFILE_ROWS_SMALL 5
+
+/* The name the tables give the primary metric's median column. */
+static const char *primary_name(const hp_session *s)
+{
+  const hp_metric_result *m = hp__report_primary(s);
+
+  return m && m->name ? m->name : "metric";
+}
+
+/* The title and the session's settings, as a bullet list. */
+static int md_header(hp__buf *b, const hp_session *s)
+{
+  int r = 0;
+
+  r |= hp__buf_printf(b, "# hprun session `%s`\n\n", s->name ? s->name : "?");
+  r |= hp__buf_printf(b, "- complete: **%s**%s\n", s->complete ? "yes" : "no",
+                      s->interrupted ? " (interrupted)" : "");
+  if (s->combo)
+    r |= hp__buf_printf(b, "- combination `%s` of a parameter sweep\n", s->combo);
+  r |= hp__buf_printf(b, "- started %s, finished %s; order %s, seed %llu, repeat %d, warmup %d\n",
+                      s->started ? s->started : "?", s->finished ? s->finished : "?",
+                      s->order ? s->order : "?", (unsigned long long)s->seed, s->repeat, s->warmup);
+  r |= hp__buf_printf(b, "- thresholds: warn %.3g%%", s->warn * 100);
+  if (s->fail > 0)
+    r |= hp__buf_printf(b, ", fail %.3g%%", s->fail * 100);
+  r |= hp__buf_printf(b, ", alpha %.3g\n", s->alpha);
+  if (s->error) {
+    r |= hp__buf_adds(b, "- **error**: ");
+    r |= hp__md_text(b, s, s->error, HP__MD_RAW);
+    r |= hp__buf_adds(b, "\n");
+  }
+  return r;
+}
+
+/* The causes of the exit code, first, since that is what a reader of a failed job looks for: the
+ * same lines as the terminal's, one bullet each. Only notes: the gates that were not evaluated. */
+static int md_causes(hp__buf *b, const hp_session *s)
+{
+  size_t i;
+  int r = 0;
+
+  if (s->ncauses == 0)
+    return 0;
+  r |= hp__buf_adds(b,
+                    hp__report_any_failing(s->causes, s->ncauses)
+                        ? "\n## Why this session failed\n\n"
+                        : "\n## Gates not evaluated\n\n");
+  for (i = 0; i < s->ncauses; i++) {
+    hp__buf line = HP__BUF_INIT;
+    r |= hp__report_cause(&line, &s->causes[i]);
+    /* A cause is one line; a newline from a run's error message must not end the bullet. */
+    r |= hp__buf_adds(b, "- ");
+    r |= hp__md_text(b, s, line.data, HP__MD_LINE);
+    r |= hp__buf_adds(b, "\n");
+    hp__buf_free(&line);
+  }
+  return r;
+}
+
+/* One row of the pass table: the primary metric against the baseline. */
+static int md_pass_row(hp__buf *b, const hp_pass_result *pr)
+{
+  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
+  char x[32], y[32];
+  int r = 0;
+
+  r |= hp__buf_adds(b, "| ");
+  r |= hp__report_md_cell(b, pr->name);
+  r |= hp__buf_printf(b, " | %s | %s | %s | ", pr->mode,
+                      hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN),
+                      pr->is_baseline ? "-" : hp__fmt_overhead(y, sizeof(y), m ? m->ratio : NAN));
+  if (m && !isnan(m->ci_lo))
+    r |= hp__buf_printf(b, "[%.4f, %.4f]", m->ci_lo, m->ci_hi);
+  else
+    r |= hp__buf_adds(b, "-");
+  r |= hp__buf_printf(b, " | %s | %zu | ", hp__fmt_num(x, sizeof(x), m ? m->p : NAN),
+                      m ? m->st.n : 0);
+  if (m && !isnan(m->st.cv))
+    r |= hp__buf_printf(b, "%.2f%%", m->st.cv * 100);
+  else
+    r |= hp__buf_adds(b, "-");
+  r |= hp__buf_printf(b, " | **%s** |\n", hp_flag_name(pr->flag));
+  return r;
+}
+
+/* The profiling passes (variants have their own table). */
+int hp__md_pass_table(hp__buf *b, const hp_session *s)
+{
+  char ci[32];
+  size_t i;
+  int r = 0;
+
+  r |= hp__buf_printf(
+      b,
+      "\n| pass | mode | %s median | vs baseline | %s of ratio | p | n | CV | flag |\n"
+      "|---|---|---:|---:|---|---:|---:|---:|---|\n",
+      primary_name(s), hp__report_ci_label(ci, sizeof(ci), s->alpha));
+  for (i = 0; i < s->npasses; i++)
+    if (!s->passes[i].is_variant)
+      r |= md_pass_row(b, &s->passes[i]);
+  return r;
+}
+
+static int md_variant_row(hp__buf *b, const hp_pass_result *pr)
+{
+  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
+  char x[32], y[32];
+  int r = 0;
+
+  r |= hp__buf_adds(b, "| ");
+  r |= hp__report_md_cell(b, pr->name);
+  r |= hp__buf_printf(b, " | %s | %s | ", hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN),
+                      pr->is_reference ? "-" : hp__fmt_overhead(y, sizeof(y), m ? m->ratio : NAN));
+  r |= hp__buf_printf(b, "%s | ",
+                      pr->is_reference ? "-" : hp__fmt_num(x, sizeof(x), m ? m->p : NAN));
+  r |= hp__buf_printf(b, "%s / ", hp__fmt_num(x, sizeof(x), pr->mem_mean_mib));
+  r |= hp__buf_printf(b, "%s | %s |\n", hp__fmt_num(x, sizeof(x), pr->mem_peak_mib),
+                      pr->is_reference  ? "reference"
+                          : pr->verdict ? pr->verdict
+                                        : "-");
+  return r;
+}
+
+/* The A/B variants against their reference; nothing when the plan had none. */
+static int md_variant_table(hp__buf *b, const hp_session *s)
+{
+  size_t i;
+  int r = 0, any = 0;
+
+  for (i = 0; i < s->npasses; i++)
+    any |= s->passes[i].is_variant;
+  if (!any)
+    return 0;
+  r |= hp__buf_printf(b,
+                      "\n| variant | %s median | vs reference | p | sampled memory MiB (mean / "
+                      "peak) | verdict |\n|---|---:|---:|---:|---:|---|\n",
+                      primary_name(s));
+  for (i = 0; i < s->npasses; i++)
+    if (s->passes[i].is_variant)
+      r |= md_variant_row(b, &s->passes[i]);
+  return r;
+}
+
+/* The cross-check of every profiled pass (lib/analyze/crosscheck.c), one bullet each. */
+static int md_crosscheck(hp__buf *b, const hp_session *s)
+{
+  size_t i;
+  int r = 0, any = 0;
+
+  for (i = 0; i < s->npasses; i++) {
+    hp__buf t = HP__BUF_INIT;
+    if (hp__crosscheck_text(s, &s->passes[i], &t) == 0 && t.data) {
+      r |= hp__buf_adds(b, any ? "" : "\n### Cross-check: kernel time against the app's own\n\n");
+      r |= hp__buf_printf(b, "- **%s**: ", s->passes[i].name);
+      r |= hp__md_text(b, s, t.data, HP__MD_CELL);
+      r |= hp__buf_adds(b, "\n");
+      any = 1;
+    }
+    hp__buf_free(&t);
+  }
+  return r;
+}
+
+/* One bullet per pass with advice, then the reminder of what a profiled time means. */
+static int md_advice(hp__buf *b, const hp_session *s)
+{
+  size_t i;
+  int r = 0;
+
+  r |= hp__buf_adds(b, "\n");
+  for (i = 0; i < s->npasses; i++)
+    if (s->passes[i].advice) {
+      r |= hp__buf_printf(b, "- **%s**: ", s->passes[i].name);
+      r |= hp__md_text(b, s, s->passes[i].advice, HP__MD_CELL);
+      r |= hp__buf_adds(b, "\n");
+    }
+  r |= md_crosscheck(b, s);
+  r |= hp__buf_adds(b,
+                    "\n> Times measured under a profiler are for attribution only; the "
+                    "baseline is the performance figure.\n");
+  return r;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Paths relative to the session folder.                                                          */
+
+/* A character that can stand next to another inside a path: a path starts after none of them. */
+static int path_char(char c)
+{
+  return isalnum((unsigned char)c) || (c != '\0' && strchr("._-/~+", c) != NULL);
+}
+
+/* The length of the session folder's name without its trailing slashes; 0 when there is nothing
+ * to match ("" or "/"). */
+static size_t folder_len(const hp_session *s)
+{
+  size_t n = s->dir ? strlen(s->dir) : 0;
+
+  while (n > 0 && s->dir[n - 1] == '/')
+    n--;
+  return n;
+}
+
+/* When p starts with the session folder (n bytes of its name): how many bytes to drop, the
+ * slashes after it included; *dot is set when p names the folder itself. 0 otherwise: p names
+ * something else, such as a sibling "sessions/va-1b" of "sessions/va-1". */
+static size_t folder_at(const hp_session *s, size_t n, const char *p, int *dot)
+{
+  size_t k = n;
+
+  *dot = 0;
+  if (n == 0 || strncmp(p, s->dir, n) != 0)
+    return 0;
+  if (p[k] != '/') {
+    if (path_char(p[k]))
+      return 0;
+    *dot = 1;
+    return k;
+  }
+  while (p[k] == '/')
+    k++;
+  *dot = !path_char(p[k]);
+  return k;
+}
+
+const char *hp__md_rel(const hp_session *s, const char *path)
+{
+  int dot;
+  size_t k = folder_at(s, folder_len(s), path, &dot);
+
+  return k == 0 ? path : dot ? "." : path + k;
+}
+
+/* hp__md_text for the first n bytes of text. */
+static int md_text_n(hp__buf *b, const hp_session *s, const char *text, size_t n, int mode)
+{
+  size_t dn = folder_len(s), i = 0, k;
+  int r = 0, dot;
+
+  while (i < n && !r) {
+    char c = text[i];
+    /* A path starts at the start of the text or after a character no path holds. */
+    if ((i == 0 || !path_char(text[i - 1])) && (k = folder_at(s, dn, text + i, &dot)) > 0) {
+      if (dot)
+        r = hp__buf_addc(b, '.');
+      i += k;
+      continue;
+    }
+    if (c == '\n' && mode != HP__MD_RAW)
+      r = hp__buf_addc(b, ' ');
+    else if (c == '|' && mode == HP__MD_CELL)
+      r = hp__buf_adds(b, "\\|");
+    else
+      r = hp__buf_addc(b, c);
+    i++;
+  }
+  return r;
+}
+
+int hp__md_text(hp__buf *b, const hp_session *s, const char *text, int mode)
+{
+  return text ? md_text_n(b, s, text, strlen(text), mode) : 0;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* What each profiler wrote.                                                                       */
+
+/* Appends the profile writer's Markdown to t with the session's paths relative and every table cut
+ * to `rows` rows: the writer shows the top rows of each table, but all of a kernel's PMC counters
+ * or ncu metrics, which can run to hundreds. The pass's <pass>.profile.csv keeps every row
+ * (summary.json only the top ones). */
+static int cut_tables(hp__buf *t, const hp_session *s, const char *text, size_t rows)
+{
+  size_t lines = 0, cut = 0, len; /* lines of the current table; rows left out of it */
+  const char *end;
+  int r = 0;
+
+  for (; *text && r == 0; text += len) {
+    end = strchr(text, '\n');
+    len = end ? (size_t)(end - text) + 1 : strlen(text);
+    if (text[0] != '|') {
+      /* The line that ends a table; the note needs a blank line before it, or GitHub reads it
+       * as one more row. */
+      if (cut)
+        r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see the pass's .profile.csv\n",
+                            cut);
+      lines = cut = 0;
+    } else if (++lines > rows + 2) { /* the header and the separator line are not rows */
+      cut++;
+      continue;
+    }
+    r |= md_text_n(t, s, text, len, HP__MD_RAW);
+  }
+  if (cut)
+    r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see the pass's .profile.csv\n", cut);
+  return r;
+}
+
+/* The tables `hprun summarize --format md --top TOP` prints for the profile, each cut to `rows`
+ * rows, into t (emptied first), without their "## Profile summary" title: the pass's heading
+ * stands for it, so that the title does not repeat once per pass. */
+static int profile_text(const hp_session *s, const hp_pass_result *pr, int top, size_t rows,
+                        hp__buf *t)
+{
+  static const char title[] = "## Profile summary\n\n";
+  hp_profile_opts po = hp__report_profile_opts(s, pr);
+  const hp_profile *p = pr->profile;
+  const char *body;
+  char *text = NULL;
+  size_t tlen = 0;
+  FILE *fp;
+  int r;
+
+  hp__buf_reset(t);
+  po.top = top;
+  po.child_top = 0;
+  if ((fp = open_memstream(&text, &tlen)) == NULL)
+    return HP_ENOMEM;
+  r = hp_profile_write(p, fp, HP_FMT_MD, &po);
+  if (fclose(fp) != 0 || text == NULL)
+    r = HP_ENOMEM;
+  if (r == 0) {
+    body = strncmp(text, title, sizeof(title) - 1) == 0 ? text + sizeof(title) - 1 : text;
+    r = cut_tables(t, s, body, rows);
+  }
+  free(text);
+  return r ? HP_ENOMEM : 0;
+}
+
+/* Makes the profile in t fit `share` bytes: fewer rows per table, else a line saying where the
+ * tables are. */
+static int profile_shrink(const hp_session *s, const hp_pass_result *pr, size_t share, hp__buf *t)
+{
+  size_t full = t->len;
+  int r;
+
+  if ((r = profile_text(s, pr, PROFILE_TOP_SMALL, PROFILE_ROWS_SMALL, t)) != 0 || t->len <= share)
+    return r;
+  hp__buf_reset(t);
+  return hp__buf_printf(t,
+                        "%zu files read. The tables (%zu kB) are left out to keep this report "
+                        "small: summary.json has them (the pass's `profile`), and `hprun "
+                        "summarize` prints them from the run folder.\n",
+                        hp_profile_nfiles(pr->profile), (full + 1023) / 1024);
+}
+
+/* Shares HP__MD_PROFILE_BYTES among the profiles in t (one per pass; empty: none): the smallest
+ * first, each to at most an equal share of what is left, so that a small profile is never cut
+ * for a large one and what one leaves unused goes to the others. */
+static int profiles_fit(const hp_session *s, hp__buf *t)
+{
+  size_t left = HP__MD_PROFILE_BYTES, todo = 0, i, j, share;
+  char *done = calloc(s->npasses ? s->npasses : 1, 1);
+  int r = 0;
+
+  if (done == NULL)
+    return HP_ENOMEM;
+  for (i = 0; i < s->npasses; i++)
+    todo += t[i].len > 0;
+  for (; todo > 0 && r == 0; todo--) {
+    /* Of equal sizes the last pass goes first: what it leaves goes to the earlier ones. */
+    for (j = s->npasses, i = 0; i < s->npasses; i++)
+      if (t[i].len > 0 && !done[i] && (j == s->npasses || t[i].len <= t[j].len))
+        j = i;
+    done[j] = 1;
+    share = left / todo;
+    if (t[j].len > share)
+      r = profile_shrink(s, &s->passes[j], share, &t[j]);
+    left -= t[j].len < left ? t[j].len : left;
+  }
+  free(done);
+  return r;
+}
+
+/* What each profiler wrote, one section per profiled pass, in pass order. Each pass parsed one
+ * run (lib/analyze/profiles.c), so each profile appears once. */
+static int md_profiles(hp__buf *b, const hp_session *s)
+{
+  hp__buf *t = calloc(s->npasses ? s->npasses : 1, sizeof(*t));
+  int r = 0, top = hp__report_profile_opts(s, NULL).top;
+  size_t i, rows = top > PROFILE_ROWS ? (size_t)top : PROFILE_ROWS;
+
+  if (t == NULL)
+    return HP_ENOMEM;
+  for (i = 0; i < s->npasses && r == 0; i++)
+    if (s->passes[i].profile && hp_profile_nfiles(s->passes[i].profile) > 0)
+      r = profile_text(s, &s->passes[i], top, rows, &t[i]);
+  if (r == 0)
+    r = profiles_fit(s, t);
+  for (i = 0; i < s->npasses && r == 0; i++)
+    if (t[i].len > 0) {
+      r |= hp__buf_adds(b, "\n## Profiler output: ");
+      r |= hp__report_md_cell(b, s->passes[i].name);
+      r |= hp__buf_adds(b, "\n\n");
+      r |= hp__buf_add(b, t[i].data, t[i].len);
+    }
+  for (i = 0; i < s->npasses; i++)
+    hp__buf_free(&t[i]);
+  free(t);
+  return r ? HP_ENOMEM : 0;
+}
+
+int hp_report_markdown(const hp_session *s, char **out)
+{
+  hp__buf b = HP__BUF_INIT;
+  int r = 0;
+
+  *out = NULL;
+  if (s->ncombos)
+    return hp__sweep_markdown(s, out);
+  r |= md_header(&b, s);
+  r |= md_causes(&b, s);
+  r |= hp__md_pass_table(&b, s);
+  r |= md_variant_table(&b, s);
+  r |= md_advice(&b, s);
+  r |= hp__md_ranks(&b, s);
+  r |= hp__md_runs(&b, s);
+  r |= hp__md_roofline(&b, s);
+  if (r == 0)
+    r = md_profiles(&b, s);
+  if (r) {
+    hp__buf_free(&b);
+    return HP_ENOMEM;
+  }
+  *out = hp__buf_steal(&b);
+  return *out ? 0 : HP_ENOMEM;
+}

@@ -1,0 +1,442 @@
+/*
+ * The parsers' fast path through a CSV file: hp__csv_split_line takes one physical line from
+ * hp__csv_next_raw and splits it in place when it is a plain record (csv.h says which lines are),
+ * without writing to the buffer, and reads the numeric columns' digits while it finds their ends.
+ *
+ * Why: on a PMC or kernel-stack file most of the time went to finding 27 field ends a row, writing
+ * a NUL after each, and then reading every numeric field a second time to parse it. Here a numeric
+ * field costs one 8-byte load (two for 9 to 16 digits): the first byte that is not a digit is both
+ * where the field ends and where its value stops. A line this cannot take (doubled quotes, a quote
+ * left open, another field count) goes back to hp__csv_next, which returns the same fields for
+ * every line this does take, so a parser gives the same results either way
+ * (tests/unit/test_csv.c compares the two on every line of its inputs).
+ *
+ * The 8-byte loads read past a field's end, never more than 16 bytes past the line's: the reader
+ * keeps that much zeroed room after its buffer (CSV_PAD in csv.c). Bytes past the line's end are
+ * ignored by clamping to it.
+ */
+#include "util/csv/csv.h"
+#include "util/csv/csv_digits.h"
+
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* The first ',' in [p, e), or e. */
+static inline const char *find_comma(const char *p, const char *e)
+{
+  const char *q;
+
+  while (e - p >= 8) {
+    uint64_t x = load8(p) ^ (0x2C * ONES), z = (x - ONES) & ~x & HIGHS;
+    if (z)
+      return p + (__builtin_ctzll(z) >> 3);
+    p += 8;
+    if (e - p > 32) {
+      q = memchr(p, ',', (size_t)(e - p));
+      return q ? q : e;
+    }
+  }
+  while (p < e && *p != ',')
+    p++;
+  return p;
+}
+
+/* A numeric field at p: its end, and its value when it is 1-16 digits (*ok). */
+static inline const char *number_field(const char *p, const char *e, uint64_t *val,
+                                       unsigned char *ok)
+{
+  uint64_t a, b;
+  unsigned l = digit_run(p, &a), l2;
+  size_t room = (size_t)(e - p);
+
+  *ok = 0;
+  if (l > room)
+    l = (unsigned)room;
+  if (l == 8 && room > 8) {
+    l2 = digit_run(p + 8, &b);
+    if (l2 > room - 8)
+      l2 = (unsigned)(room - 8);
+    /* 17 digits or more, or not a number: the caller's number functions decide. */
+    if (p + 8 + l2 != e && p[8 + l2] != ',')
+      return find_comma(p + 8 + l2, e);
+    *val = digits8(a) * pow10u[l2] + (l2 ? digits_value(b, l2) : 0);
+    *ok = 1;
+    return p + 8 + l2;
+  }
+  if (p + l != e && p[l] != ',')
+    return find_comma(p + l, e);
+  if (l > 0) {
+    *val = digits_value(a, l);
+    *ok = 1;
+  }
+  return p + l;
+}
+
+/* The field walk for lines longer than the masked walk takes: one field after the other. */
+static int split_seq(const char *s, size_t n, const unsigned char *kind, size_t ncols,
+                     hp__csv_rec *rec, uint64_t *val, unsigned char *ok)
+{
+  const char *p = s, *e = s + n, *q;
+  size_t i;
+
+  for (i = 0; i < ncols; i++) {
+    if (p < e && *p == '"') {
+      q = memchr(p + 1, '"', (size_t)(e - p - 1));
+      /* A doubled quote, a quote left open, or text after the closing one: hp__csv_next. */
+      if (q == NULL || (q + 1 < e && q[1] != ','))
+        return 0;
+      rec->f[i] = (char *)(p + 1);
+      rec->len[i] = (size_t)(q - p - 1);
+      ok[i] = 0;
+      p = q + 1;
+    } else {
+      q = kind[i] == HP__CSV_NUM ? number_field(p, e, &val[i], &ok[i]) : find_comma(p, e);
+      if (kind[i] != HP__CSV_NUM)
+        ok[i] = 0;
+      rec->f[i] = (char *)p;
+      rec->len[i] = (size_t)(q - p);
+      p = q;
+    }
+    /* p is at the field's ',' or at the line's end. */
+    if (i + 1 < ncols) {
+      if (p == e)
+        return 0; /* fewer fields */
+      p++;
+    } else if (p != e) {
+      return 0; /* more fields */
+    }
+  }
+  rec->n = ncols;
+  return 1;
+}
+/* The masked walk takes lines of up to this many 64-byte blocks. */
+#define LINE_BLOCKS 16
+
+#if defined(__SSE2__)
+/* The ',' and '"' bits of the 16 bytes at p. */
+static inline void masks16(const char *p, unsigned *c, unsigned *q)
+{
+  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+  *c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
+  *q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+}
+#endif
+
+/* Bit masks of the ',' and '"' in the nw 64-byte blocks at s (bit i of word w for s[64w+i]). */
+static void line_masks(const char *s, size_t nw, uint64_t *cm, uint64_t *qm)
+{
+  size_t w;
+
+  for (w = 0; w < nw; w++) {
+    const char *p = s + 64 * w;
+#if defined(__SSE2__)
+    unsigned c0, c1, c2, c3, q0, q1, q2, q3;
+
+    masks16(p, &c0, &q0);
+    masks16(p + 16, &c1, &q1);
+    masks16(p + 32, &c2, &q2);
+    masks16(p + 48, &c3, &q3);
+    cm[w] = (uint64_t)c0 | (uint64_t)c1 << 16 | (uint64_t)c2 << 32 | (uint64_t)c3 << 48;
+    qm[w] = (uint64_t)q0 | (uint64_t)q1 << 16 | (uint64_t)q2 << 32 | (uint64_t)q3 << 48;
+#else
+    uint64_t c = 0, q = 0;
+    int k;
+
+    for (k = 0; k < 64; k++) {
+      c |= (uint64_t)(p[k] == ',') << k;
+      q |= (uint64_t)(p[k] == '"') << k;
+    }
+    cm[w] = c;
+    qm[w] = q;
+#endif
+  }
+}
+
+#if CSV_HAVE_AVX2
+/* line_masks with two 32-byte compares per character and block instead of four 16-byte ones.
+ * Called only when the CPU has AVX2 (hp__csv_simd). */
+__attribute__((target("avx2"))) static void line_masks_avx2(const char *s, size_t nw, uint64_t *cm,
+                                                            uint64_t *qm)
+{
+  const __m256i comma = _mm256_set1_epi8(','), quote = _mm256_set1_epi8('"');
+  size_t w;
+
+  for (w = 0; w < nw; w++) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(s + 64 * w));
+    __m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(s + 64 * w + 32));
+    uint32_t ca = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, comma));
+    uint32_t cb = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, comma));
+    uint32_t qa = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, quote));
+    uint32_t qb = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b, quote));
+    cm[w] = (uint64_t)ca | (uint64_t)cb << 32;
+    qm[w] = (uint64_t)qa | (uint64_t)qb << 32;
+  }
+}
+#endif
+
+/* -1 until the first split asks the CPU; then 0 (SSE2 or portable) or 1 (AVX2). Atomic, because
+ * files are parsed on several threads (each writes the same answer). */
+static int simd_level = -1;
+
+/* What the CPU can do: 1 with AVX2. */
+static int simd_cpu(void)
+{
+#if CSV_HAVE_AVX2
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") ? 1 : 0;
+#else
+  return 0;
+#endif
+}
+
+int hp__csv_simd(int level)
+{
+  int old = __atomic_load_n(&simd_level, __ATOMIC_RELAXED), cpu = simd_cpu();
+
+  if (level < 0 && old >= 0)
+    return old;
+  /* Never more than the CPU has, whatever a test asks for. */
+  __atomic_store_n(&simd_level, level < 0 || level > cpu ? cpu : level, __ATOMIC_RELAXED);
+  return old;
+}
+
+/* Each bit set to the xor of itself and every bit below it: with the quote mask, 1 from an
+ * opening quote up to (not including) its closing one. */
+static inline uint64_t prefix_xor(uint64_t x)
+{
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+/* Turns the comma masks (with the line's end as one more comma) into the masks of the commas that
+ * end fields, checking the quotes: every opening quote must start a field and every closing quote
+ * end one. Returns 0 when one does not, or a quote is left open. */
+static int field_ends(uint64_t *cm, const uint64_t *qm, size_t nw)
+{
+  uint64_t carry = 0, prev_comma = 1; /* the line's start counts as a comma before the first byte */
+  size_t w;
+
+  for (w = 0; w < nw; w++) {
+    uint64_t q = qm[w], in, open, close, before, after;
+    if (q == 0) {
+      prev_comma = cm[w] >> 63;
+      cm[w] &= ~carry;
+      continue;
+    }
+    in = prefix_xor(q) ^ carry;
+    open = q & in;
+    close = q & ~in;
+    before = (cm[w] << 1) | prev_comma;
+    after = (cm[w] >> 1) | (w + 1 < nw ? cm[w + 1] << 63 : 0);
+    if ((open & ~before) || (close & ~after))
+      return 0;
+    prev_comma = cm[w] >> 63;
+    carry = (uint64_t)0 - (in >> 63);
+    cm[w] &= ~in;
+  }
+  return carry == 0;
+}
+
+/* The columns a masked line fills, each as its offset in the line and its length, quotes taken
+ * off; a quoted NUM field is marked QUOTED_NUM, so that number_at is not asked. */
+static void layout_fill(hp__csv_splitter *sp, const char *s, const uint32_t *ends)
+{
+  size_t j, c, start, end;
+
+  for (j = 0; j < sp->ntext + sp->nnum; j++) {
+    c = sp->cols[j];
+    start = (uint32_t)(ends[c] + 1); /* ends[0] + 1 wraps to 0 */
+    end = ends[c + 1];
+    /* field_ends put a quoted field's closing quote just before its end */
+    sp->off[j] = (uint32_t)start;
+    sp->len[j] = (uint32_t)(end - start);
+    if (s[start] == '"' && start < end) {
+      sp->off[j] = (uint32_t)(start + 1);
+      sp->len[j] = (uint32_t)(end - start - 2) | (j < sp->ntext ? 0 : QUOTED_NUM);
+    }
+  }
+}
+
+/* Lists the field ends of the line whose masks are cm and qm (nw words) into ends[1..]. Returns 0
+ * when the quotes are not plain or the line has another field count. */
+static int layout_find(hp__csv_splitter *sp, uint64_t *cm, const uint64_t *qm, size_t nw,
+                       uint32_t *ends)
+{
+  uint64_t bits;
+  size_t w, k = 1;
+
+  if (!field_ends(cm, qm, nw))
+    return 0;
+  for (w = 0; w < nw; w++)
+    for (bits = cm[w]; bits; bits &= bits - 1) {
+      if (k > sp->ncols)
+        return 0; /* more fields */
+      ends[k++] = (uint32_t)((w << 6) + (size_t)__builtin_ctzll(bits));
+    }
+  return k == sp->ncols + 1;
+}
+
+/* The masks of every ',' and '"' of the line (the line's end counts as a ','). When they are the
+ * last masked line's, every field starts and ends where it did, and the line reuses that layout:
+ * PMC rows, which differ from the one before in a few digits, nearly always do. Otherwise the
+ * commas inside quotes are dropped (field_ends), the field ends listed (a bit scan and a bit clear
+ * each) and the kept columns' places noted. Then the kept columns are filled from those places,
+ * so a left-out column costs its bit and nothing more, and the numeric ones parsed (number_at),
+ * independently of each other, so the processor overlaps them. */
+static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_rec *rec,
+                        uint64_t *val, unsigned char *ok)
+{
+  uint64_t cm[LINE_BLOCKS], qm[LINE_BLOCKS], same = 0;
+  char **f = rec->f;
+  size_t *len = rec->len;
+  size_t nw = n / 64 + 1, w, j, c;
+  unsigned char all_ok = 1;
+  int fresh, avx2 = __atomic_load_n(&simd_level, __ATOMIC_RELAXED) > 0;
+
+#if CSV_HAVE_AVX2
+  if (avx2)
+    line_masks_avx2(s, nw, cm, qm);
+  else
+#endif
+    line_masks(s, nw, cm, qm);
+  cm[nw - 1] = (cm[nw - 1] & (((uint64_t)1 << (n & 63)) - 1)) | ((uint64_t)1 << (n & 63));
+  qm[nw - 1] &= ((uint64_t)1 << (n & 63)) - 1;
+  if (nw == sp->nw)
+    for (w = 0; w < nw; w++)
+      same |= (cm[w] ^ sp->cm[w]) | (qm[w] ^ sp->qm[w]);
+  /* The lengths are written only when the layout or the caller's array changed: otherwise the
+   * array holds them from the last line. */
+  fresh = nw != sp->nw || same || sp->lens_at != len;
+  if (nw != sp->nw || same) {
+    sp->nw = sp->prev_nw = 0;
+    sp->lens_at = NULL;
+    memcpy(sp->cm, cm, nw * sizeof(*cm));
+    memcpy(sp->qm, qm, nw * sizeof(*qm));
+    if (!layout_find(sp, cm, qm, nw, sp->ends))
+      return 0;
+    layout_fill(sp, s, sp->ends);
+    hp__csv_lanes_plan(sp);
+    if (sp->watching)
+      hp__csv_watch_plan(sp, nw);
+    sp->nw = nw;
+  }
+  if (sp->watching)
+    hp__csv_watch_line(sp, s, nw, sp->prev_nw == 0, avx2);
+  for (j = 0; j < sp->ntext; j++) {
+    c = sp->cols[j];
+    f[c] = (char *)(s + sp->off[j]);
+    if (fresh)
+      len[c] = sp->len[j];
+  }
+#if CSV_HAVE_AVX2
+  if (avx2) {
+    for (; fresh && j < sp->ntext + sp->nnum; j++)
+      len[sp->cols[j]] = sp->len[j] & ~QUOTED_NUM;
+    all_ok = (unsigned char)hp__csv_lanes_avx2(sp, s, f, val, ok);
+    j = sp->ntext + sp->nnum;
+  }
+#endif
+  for (; j < sp->ntext + sp->nnum; j++) {
+    uint32_t l = sp->len[j];
+    c = sp->cols[j];
+    f[c] = (char *)(s + sp->off[j]);
+    if (fresh)
+      len[c] = l & ~QUOTED_NUM;
+    if (l & QUOTED_NUM)
+      ok[c] = 0;
+    else
+      number_at(f[c], l, &val[c], &ok[c]);
+    all_ok &= ok[c];
+  }
+  sp->lens_at = len;
+  sp->all_ok = all_ok;
+  rec->n = sp->ncols;
+  return 1;
+}
+
+int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_t ncols)
+{
+  size_t i, k = 0, m = ncols ? ncols : 1;
+
+  memset(sp, 0, sizeof(*sp));
+  sp->kind = kind;
+  sp->ncols = ncols;
+  sp->cols = malloc(m * sizeof(*sp->cols));
+  sp->off = malloc(m * sizeof(*sp->off));
+  sp->len = malloc(m * sizeof(*sp->len));
+  sp->ends = malloc((ncols + 1) * sizeof(*sp->ends));
+  sp->lane_off = malloc((2 * m + 4) * sizeof(*sp->lane_off));
+  sp->lane_shift = malloc((2 * m + 4) * sizeof(*sp->lane_shift));
+  sp->lane_val = malloc((2 * m + 4) * sizeof(*sp->lane_val));
+  sp->lane_plan = malloc(4 * m * sizeof(*sp->lane_plan));
+  sp->watch = calloc(m, 1);
+  sp->prev = malloc(LINE_BLOCKS * 64);
+  if (!sp->cols || !sp->off || !sp->len || !sp->ends || !sp->lane_off || !sp->lane_shift ||
+      !sp->lane_val || !sp->lane_plan || !sp->watch || !sp->prev) {
+    hp__csv_splitter_free(sp);
+    return HP_ENOMEM;
+  }
+  sp->ends[0] = UINT32_MAX;
+  for (i = 0; i < ncols; i++)
+    if (kind[i] == HP__CSV_TEXT)
+      sp->cols[k++] = (uint32_t)i;
+  sp->ntext = k;
+  for (i = 0; i < ncols; i++)
+    if (kind[i] == HP__CSV_NUM)
+      sp->cols[k++] = (uint32_t)i;
+  sp->nnum = k - sp->ntext;
+  return 0;
+}
+
+void hp__csv_splitter_free(hp__csv_splitter *sp)
+{
+  free(sp->cols);
+  free(sp->off);
+  free(sp->len);
+  free(sp->ends);
+  free(sp->lane_off);
+  free(sp->lane_shift);
+  free(sp->lane_val);
+  free(sp->lane_plan);
+  free(sp->watch);
+  free(sp->prev);
+  memset(sp, 0, sizeof(*sp));
+}
+
+int hp__csv_split_fast(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_rec *rec,
+                       uint64_t *val, unsigned char *ok)
+{
+  if (__atomic_load_n(&simd_level, __ATOMIC_RELAXED) < 0)
+    hp__csv_simd(-1);
+  /* Long fields (a kernel-stack row: four fields in 200 bytes) are found faster one by one, with
+   * memchr, than by masks of every byte. */
+  if (n / 64 + 1 > LINE_BLOCKS || n > 16 * sp->ncols) {
+    sp->lens_at = NULL; /* split_seq writes every length */
+    sp->all_ok = sp->watch_same = 0;
+    sp->prev_nw = 0;
+    return split_seq(s, n, sp->kind, sp->ncols, rec, val, ok);
+  }
+  return split_masked(sp, s, n, rec, val, ok);
+}
+
+int hp__csv_split_line(const char *s, size_t n, const unsigned char *kind, size_t ncols,
+                       hp__csv_rec *rec, uint64_t *val, unsigned char *ok)
+{
+  hp__csv_splitter sp;
+  int r;
+
+  if (hp__csv_splitter_init(&sp, kind, ncols))
+    return 0; /* hp__csv_next reads the line */
+  r = hp__csv_split_fast(&sp, s, n, rec, val, ok);
+  hp__csv_splitter_free(&sp);
+  return r;
+}

@@ -1,0 +1,62 @@
+/*
+ * Files and folders (lib/util/sys/fsutil.c). Paths and folder descriptors are the caller's; every
+ * returned string is malloc'd and the caller's to free(); every descriptor returned is new (with
+ * O_CLOEXEC, so children never inherit it) and the caller's to close().
+ *
+ * The functions that end in _at work below an open folder `dirfd` on a relative path `rel` whose
+ * components are opened one at a time with O_NOFOLLOW, so that nothing they create can land
+ * outside the folder dirfd names, whatever was planted inside it: a symbolic link anywhere in
+ * `rel` is refused (errno ELOOP), and so is `.`, `..`, an empty component or an absolute `rel`
+ * (EINVAL). They never reuse what exists: a file or folder they create must be new (EEXIST).
+ *
+ * The functions that return an int return 0 or an HP_E* code. When hp__write_file(_at),
+ * hp__mkdirs, hp__dir_open or an _at function fails, errno holds the system's reason (what
+ * hp__fs_error turns into "cannot write PATH: WHY"), and a failed write leaves no temporary file.
+ */
+#ifndef HPRUN_UTIL_FSUTIL_H
+#define HPRUN_UTIL_FSUTIL_H
+
+#include <stddef.h>
+
+/* Writes `len` bytes to `path` through a temporary file and rename(2), so a reader never sees a
+ * half-written file. With `exclusive`, fails with HP_EEXIST if `path` exists. The folders on the
+ * way are the caller's (symbolic links among them are followed); the file itself is written as
+ * hp__write_file_at does. */
+int hp__write_file(const char *path, const char *data, size_t len, int exclusive);
+/* Reads a whole file (NUL-terminated). *out is malloc'd; the caller frees it. */
+int hp__read_file(const char *path, char **out, size_t *len);
+/* mkdir -p. Existing folders are fine (so it is for the user's folders, never a session's). */
+int hp__mkdirs(const char *path, int mode);
+/* Joins two path parts with one slash. Returns NULL on HP_ENOMEM. */
+char *hp__path_join(const char *a, const char *b);
+/* Looks `prog` up on PATH as execvp would; *out is malloc'd. HP_ENOENT when not found. */
+int hp__which(const char *prog, char **out);
+
+/* Opens the existing folder `path` (a symbolic link to one is followed: the path is the user's)
+ * for the _at functions: *fd is O_RDONLY | O_DIRECTORY | O_CLOEXEC. */
+int hp__dir_open(const char *path, int *fd);
+/* Opens the existing folder `rel` below dirfd, following no symbolic link on the way. */
+int hp__dir_open_at(int dirfd, const char *rel, int *fd);
+/* Creates the new folder `rel` below dirfd (mkdirat, `mode`) and, when fd is not NULL, opens it
+ * (O_DIRECTORY | O_NOFOLLOW). Every component but the last must be an existing folder; the last
+ * must not exist: HP_EEXIST (errno EEXIST) when anything is there, a dangling link included. */
+int hp__mkdir_at(int dirfd, const char *rel, int mode, int *fd);
+/* Creates the new file `rel` below dirfd for writing (O_CREAT | O_EXCL | O_NOFOLLOW, 0644). */
+int hp__create_at(int dirfd, const char *rel, int *fd);
+/* Writes `len` bytes to `rel` below dirfd through a new temporary file beside it (named by
+ * hp__tmp_name, created with O_CREAT | O_EXCL | O_NOFOLLOW), then renameat(2) onto `rel`, which
+ * replaces the name itself and never follows a link there. With `exclusive`, linkat(2) instead:
+ * an existing `rel` is refused (HP_EEXIST). A temporary name already taken, by anything, is
+ * refused too (HP_EEXIST, errno EEXIST): something else put it there, and it is left alone. */
+int hp__write_file_at(int dirfd, const char *rel, const char *data, size_t len, int exclusive);
+/* The one temporary name hp__write_file_at uses for the file name `name` (its last component):
+ * "<name>.tmp.<pid>". NULL when out of memory. */
+char *hp__tmp_name(const char *name);
+/* The message for a file or folder that could not be made: "cannot VERB PATH: WHY", PATH being
+ * `rel` below `dir` (dir NULL: rel as it is). WHY is strerror(e), except for the refusals above,
+ * which say what hprun refuses: ELOOP a link in the way; EEXIST the target itself for VERB
+ * "create" (a folder, or a file written exclusively), or the temporary name for VERB "write" (a
+ * replacing write, where only that name can be in the way). malloc'd; NULL when out of memory. */
+char *hp__fs_error(const char *verb, const char *dir, const char *rel, int e);
+
+#endif /* HPRUN_UTIL_FSUTIL_H */
