@@ -2,7 +2,7 @@
 #
 #   make            build build/hprun, the test programs and the demo apps
 #   make run        install missing Debian packages, build, run configs/quickstart.yaml
-#   make check      install missing packages, build, run every test (unit, end-to-end, HIP compile,
+#   make check      install missing packages, build with -Werror, run every test (unit, end-to-end, HIP compile,
 #                   and fuzz-check: the fuzz corpus replayed and each harness fuzzed FUZZ_SECONDS)
 #   make asan       run the unit and end-to-end tests under ASan/UBSan
 #   make fuzz       fuzz the plan, summary.json and profiler-output readers (clang, libFuzzer)
@@ -18,7 +18,10 @@ CC       ?= cc
 BUILD    ?= build
 OPT      ?= -O2 -g
 WARN      = -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
-            -Wno-unused-parameter
+            -Wno-unused-parameter $(WERROR)
+# `make check` (and so CI) sets WERROR=-Werror, so that a new warning fails it; a plain `make`
+# leaves it empty, so that a newer compiler's new warning does not stop a user's build.
+WERROR   ?=
 # -pthread: `hprun summarize -j` reads files on a thread pool (lib/util/sys/pool.c).
 STD       = -std=c11 -D_GNU_SOURCE -pthread
 DEPFLAGS  = -MMD -MP
@@ -28,6 +31,10 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -luv)
 # cmd/ sees only the public headers; the library and its unit tests also see module headers.
 BASE_CFLAGS  = $(STD) $(WARN) $(OPT) $(DEPFLAGS) -Ilib/include $(PKG_CFLAGS) $(SAN) $(CFLAGS)
 FINAL_CFLAGS = $(BASE_CFLAGS) -Ilib
+# Every object depends on this file, which holds the flags it was built with and is rewritten only
+# when they change: objects built without -Werror (or with other OPT or SAN) are rebuilt, never
+# reused, when `make check` asks for them with -Werror.
+FLAGS_STAMP  = $(BUILD)/.cflags
 LIBS      = $(PKG_LIBS) -lm -lpthread $(LDLIBS)
 
 LIB_SRC   := $(sort $(wildcard lib/*/*.c lib/*/*/*.c))
@@ -53,11 +60,16 @@ all: $(HPRUN) $(UNIT_BIN) $(FAKE_BIN) $(APP_BIN)
 deps:
 	@sh scripts/deps.sh
 
-$(BUILD)/lib/%.o: lib/%.c
+.PHONY: FORCE
+$(FLAGS_STAMP): FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(CC) $(FINAL_CFLAGS)' | cmp -s - $@ || echo '$(CC) $(FINAL_CFLAGS)' >$@
+
+$(BUILD)/lib/%.o: lib/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) -c $< -o $@
 
-$(BUILD)/cmd/%.o: cmd/%.c
+$(BUILD)/cmd/%.o: cmd/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -c $< -o $@
 
@@ -69,15 +81,15 @@ $(LIBHPRUN): $(LIB_OBJ)
 $(HPRUN): $(CMD_OBJ) $(LIBHPRUN)
 	$(CC) $(FINAL_CFLAGS) -o $@ $(CMD_OBJ) $(LIBHPRUN) $(LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBHPRUN)
+$(BUILD)/tests/%: tests/unit/%.c $(LIBHPRUN) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) -Itests/unit -o $@ $< $(LIBHPRUN) -lcmocka $(LIBS)
 
-$(BUILD)/fake/%: tests/fake/%.c
+$(BUILD)/fake/%: tests/fake/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) -o $@ $< -lm
 
-$(BUILD)/apps/%: tests/apps/%.c
+$(BUILD)/apps/%: tests/apps/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) -o $@ $< -lm
 
@@ -116,12 +128,12 @@ lint:
 # the default FUZZ_SECONDS=20), and when it fails (or cannot even be built) the count still says so.
 check: deps
 	@$(MAKE) --no-print-directory lint
-	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory hip-check
-	@$(MAKE) --no-print-directory unit
-	@$(MAKE) --no-print-directory e2e
+	@$(MAKE) --no-print-directory all WERROR=-Werror
+	@$(MAKE) --no-print-directory hip-check WERROR=-Werror
+	@$(MAKE) --no-print-directory unit WERROR=-Werror
+	@$(MAKE) --no-print-directory e2e WERROR=-Werror
 	@rm -f $(BUILD)/.counts-fuzz; \
-	  $(MAKE) --no-print-directory fuzz-check FUZZ_COUNTS=$(BUILD)/.counts-fuzz || \
+	  $(MAKE) --no-print-directory fuzz-check WERROR=-Werror FUZZ_COUNTS=$(BUILD)/.counts-fuzz || \
 	  test -s $(BUILD)/.counts-fuzz || echo "0 1" >$(BUILD)/.counts-fuzz
 	@cat $(BUILD)/.counts-unit $(BUILD)/.counts-e2e $(BUILD)/.counts-fuzz | \
 	  awk '{p += $$1; f += $$2} END {printf "check: %d passed, %d failed\n", p, f; exit (f > 0)}'
@@ -162,7 +174,7 @@ fuzz-build:
 	  $(FUZZ_NAMES:%=$(FUZZ_BUILD)/fuzz/%)
 
 .PRECIOUS: $(BUILD)/fuzz/obj/%.o
-$(BUILD)/fuzz/obj/%.o: tests/fuzz/%.c
+$(BUILD)/fuzz/obj/%.o: tests/fuzz/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -c $< -o $@
 

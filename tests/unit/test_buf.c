@@ -153,12 +153,42 @@ static void test_strdup_family(void **state)
   free(s);
 }
 
+/* The first failed append sticks: later appends do nothing and return it, the text stays what it
+ * was, steal refuses the incomplete text, and reset starts afresh. A request for more than half the
+ * address space fails before any byte of `p` is read, so it stands in for a failed malloc. */
+static void test_error_sticks(void **state)
+{
+  hp__buf b = HP__BUF_INIT;
+  static const char p[1] = {'x'};
+
+  (void)state;
+  assert_int_equal(hp__buf_error(&b), 0);
+  assert_int_equal(hp__buf_adds(&b, "kept"), 0);
+  assert_int_equal(hp__buf_add(&b, p, (size_t)-1 / 2), HP_ENOMEM);
+  assert_int_equal(hp__buf_error(&b), HP_ENOMEM);
+  assert_int_equal(hp__buf_adds(&b, "lost"), HP_ENOMEM);
+  assert_int_equal(hp__buf_addc(&b, 'c'), HP_ENOMEM);
+  assert_int_equal(hp__buf_printf(&b, "%d", 7), HP_ENOMEM);
+  assert_int_equal(hp__buf_reserve(&b, 1), HP_ENOMEM);
+  assert_string_equal(b.data, "kept");
+  assert_int_equal(b.len, 4);
+  assert_null(hp__buf_steal(&b)); /* frees the incomplete text and clears the error */
+  assert_null(b.data);
+  assert_int_equal(hp__buf_error(&b), 0);
+  assert_int_equal(hp__buf_add(&b, p, (size_t)-1 / 2), HP_ENOMEM);
+  hp__buf_reset(&b);
+  assert_int_equal(hp__buf_error(&b), 0);
+  assert_int_equal(hp__buf_adds(&b, "again"), 0);
+  assert_string_equal(b.data, "again");
+  hp__buf_free(&b);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_appends),       cmocka_unit_test(test_printf_grows),
       cmocka_unit_test(test_steal),         cmocka_unit_test(test_free_accepts_null_and_empty),
-      cmocka_unit_test(test_strdup_family),
+      cmocka_unit_test(test_strdup_family), cmocka_unit_test(test_error_sticks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

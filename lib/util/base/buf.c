@@ -8,14 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Makes room for `extra` more bytes plus the NUL. On failure the buffer is unchanged. */
+/* Makes room for `extra` more bytes plus the NUL. On failure the buffer's text is unchanged and
+ * the error sticks. */
 static int buf_grow(hp__buf *b, size_t extra)
 {
   size_t need, cap;
   char *p;
 
+  if (b->err)
+    return b->err;
   if (extra > (size_t)-1 / 2 - b->len)
-    return HP_ENOMEM;
+    return b->err = HP_ENOMEM;
   need = b->len + extra + 1;
   if (need <= b->cap)
     return 0;
@@ -24,7 +27,7 @@ static int buf_grow(hp__buf *b, size_t extra)
     cap *= 2;
   p = realloc(b->data, cap);
   if (p == NULL)
-    return HP_ENOMEM;
+    return b->err = HP_ENOMEM;
   b->data = p;
   b->cap = cap;
   return 0;
@@ -38,7 +41,7 @@ int hp__buf_reserve(hp__buf *b, size_t extra)
 int hp__buf_add(hp__buf *b, const void *p, size_t n)
 {
   if (buf_grow(b, n))
-    return HP_ENOMEM;
+    return b->err;
   if (n)
     memcpy(b->data + b->len, p, n);
   b->len += n;
@@ -61,13 +64,15 @@ int hp__buf_vprintf(hp__buf *b, const char *fmt, va_list ap)
   va_list aq;
   int n;
 
+  if (b->err)
+    return b->err;
   va_copy(aq, ap);
   n = vsnprintf(NULL, 0, fmt, aq);
   va_end(aq);
   if (n < 0)
-    return HP_EINVAL;
+    return b->err = HP_EINVAL;
   if (buf_grow(b, (size_t)n))
-    return HP_ENOMEM;
+    return b->err;
   vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
   b->len += (size_t)n;
   return 0;
@@ -84,8 +89,14 @@ int hp__buf_printf(hp__buf *b, const char *fmt, ...)
   return r;
 }
 
+int hp__buf_error(const hp__buf *b)
+{
+  return b->err;
+}
+
 void hp__buf_reset(hp__buf *b)
 {
+  b->err = 0;
   b->len = 0;
   if (b->data)
     b->data[0] = '\0';
@@ -98,12 +109,17 @@ void hp__buf_free(hp__buf *b)
   free(b->data);
   b->data = NULL;
   b->len = b->cap = 0;
+  b->err = 0;
 }
 
 char *hp__buf_steal(hp__buf *b)
 {
   char *s;
 
+  if (b->err) {
+    hp__buf_free(b);
+    return NULL;
+  }
   /* A buffer nothing was appended to has no storage yet; the caller still gets a string. */
   if (b->data == NULL) {
     if (buf_grow(b, 0))
