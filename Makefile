@@ -117,10 +117,12 @@ format-check:
 	  sed 's/^/format-check: not formatted (run make format): /' | grep . >&2 && exit 1; \
 	  echo "format-check: ok ($(words $(FORMAT_SRC)) files)"
 
-# The architecture rules that a compiler does not check: layering, include cycles, formatting.
+# The architecture rules that a compiler does not check: layering, include cycles, formatting, and
+# a module list in docs/internals/architecture.md that names every file.
 lint:
 	@sh scripts/check-layers
 	@sh scripts/check-size
+	@python3 scripts/gen-architecture.py --check
 	@$(MAKE) --no-print-directory format-check
 
 # The last line counts every test program, end-to-end test and fuzz harness (CI reads it), and
