@@ -122,6 +122,7 @@ format-check:
 lint:
 	@sh scripts/check-layers
 	@sh scripts/check-size
+	@sh scripts/check-names
 	@python3 scripts/gen-architecture.py --check
 	@$(MAKE) --no-print-directory format-check
 

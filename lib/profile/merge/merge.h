@@ -1,6 +1,6 @@
 /*
- * Merging profiles (lib/profile/merge/merge.c, merge_tables.c): every file is read into its own profile
- * (on whichever thread, lib/profile/scan_jobs.c), and the per-file profiles are merged into the
+ * Merging profiles (lib/profile/merge/merge.c, merge_lists.c): every file is read into its own
+ * profile (on whichever thread, lib/profile/scan.c), and the per-file profiles are merged into the
  * caller's, one after the other, in the order of the files. The merge is the only way files are
  * combined, also with one thread, so the result does not depend on the number of threads. The
  * contract (what each table's merge does, and why it gives what one pass over every file gave) is
