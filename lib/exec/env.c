@@ -99,7 +99,7 @@ void hp__env_free(char **env)
 int hp__env_from_script(uv_loop_t *loop, const char *script, char ***out, hp_diags *diags)
 {
   hp__buf cap = HP__BUF_INIT;
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
   hp__child_spec spec;
   hp__child_result res;
   size_t n = 0, i;
@@ -110,15 +110,12 @@ int hp__env_from_script(uv_loop_t *loop, const char *script, char ***out, hp_dia
   *out = NULL;
   /* `env -0` separates entries with NUL, so values holding newlines survive. The script's own
    * output goes to stderr so it cannot be mistaken for the environment. */
-  r = hp__strv_push(&argv, "/bin/sh");
-  r |= hp__strv_push(&argv, "-c");
-  r |= hp__strv_push(&argv, "set +u; . \"$1\" 1>&2 || exit 97; exec env -0");
-  r |= hp__strv_push(&argv, "hprun-env");
-  r |= hp__strv_push(&argv, script);
-  if (r) {
-    r = HP_ENOMEM;
+  hp__strv_push(&argv, "/bin/sh");
+  hp__strv_push(&argv, "-c");
+  hp__strv_push(&argv, "set +u; . \"$1\" 1>&2 || exit 97; exec env -0");
+  hp__strv_push(&argv, "hprun-env");
+  if ((r = hp__strv_push(&argv, script)) != 0)
     goto fail;
-  }
   memset(&spec, 0, sizeof(spec));
   spec.argv = &argv;
   spec.capture = &cap;

@@ -39,80 +39,78 @@ int hp__launch_rank_profiled(const hp_launcher *l, long rank)
 static int add_quoted(hp__buf *b, const char *s, size_t n)
 {
   size_t i;
-  int r = hp__buf_addc(b, '\'');
 
+  hp__buf_addc(b, '\'');
   for (i = 0; i < n; i++)
-    r |= s[i] == '\'' ? hp__buf_adds(b, "'\\''") : hp__buf_addc(b, s[i]);
-  return r | hp__buf_addc(b, '\'');
+    if (s[i] == '\'')
+      hp__buf_adds(b, "'\\''");
+    else
+      hp__buf_addc(b, s[i]);
+  return hp__buf_addc(b, '\'');
 }
 
 /* Appends an argv as sh words; each {rank} becomes "$rank". */
 static int add_argv(hp__buf *b, const hp_strv *v)
 {
   size_t i;
-  int r = 0;
 
   for (i = 0; i < v->n; i++) {
     const char *w = v->v[i], *p;
-    r |= hp__buf_addc(b, ' ');
+    hp__buf_addc(b, ' ');
     while ((p = strstr(w, HP__RANK_PLACEHOLDER)) != NULL) {
-      r |= add_quoted(b, w, (size_t)(p - w));
-      r |= hp__buf_adds(b, "\"$rank\"");
+      add_quoted(b, w, (size_t)(p - w));
+      hp__buf_adds(b, "\"$rank\"");
       w = p + strlen(HP__RANK_PLACEHOLDER);
     }
-    r |= add_quoted(b, w, strlen(w));
+    add_quoted(b, w, strlen(w));
   }
-  return r;
+  return hp__buf_error(b);
 }
 
 /* The `case` pattern of the profiled ranks: "0|3", or "*" for every rank. */
 static int add_ranks(hp__buf *b, const hp_launcher *l)
 {
   size_t i;
-  int r = 0;
 
   if (l->nprofile_ranks == 0)
     return hp__buf_addc(b, '*');
   for (i = 0; i < l->nprofile_ranks; i++)
-    r |= hp__buf_printf(b, "%s%ld", i ? "|" : "", l->profile_ranks[i]);
-  return r;
+    hp__buf_printf(b, "%s%ld", i ? "|" : "", l->profile_ranks[i]);
+  return hp__buf_error(b);
 }
 
 /* The wrapper's text (launch.h describes what it does). */
 static int wrapper_text(const hp__launch_spec *ls, hp__buf *b)
 {
-  int r = 0;
-
-  r |= hp__buf_adds(b,
-                    "#!/bin/sh\n# Written by hprun: runs one rank of this run (docs/cluster.md)."
-                    "\nrank=${SLURM_PROCID:-${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}}\ndir=");
-  r |= add_quoted(b, ls->run_dir, strlen(ls->run_dir));
-  r |= hp__buf_adds(b, "/rank$rank\nmkdir -p \"$dir\" || exit 125\nprofiled=0\n");
+  hp__buf_adds(b,
+               "#!/bin/sh\n# Written by hprun: runs one rank of this run (docs/cluster.md)."
+               "\nrank=${SLURM_PROCID:-${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}}\ndir=");
+  add_quoted(b, ls->run_dir, strlen(ls->run_dir));
+  hp__buf_adds(b, "/rank$rank\nmkdir -p \"$dir\" || exit 125\nprofiled=0\n");
   if (ls->profiled) {
-    r |= hp__buf_adds(b, "case $rank in ");
-    r |= add_ranks(b, ls->l);
-    r |= hp__buf_adds(b, ") profiled=1 ;; esac\n");
+    hp__buf_adds(b, "case $rank in ");
+    add_ranks(b, ls->l);
+    hp__buf_adds(b, ") profiled=1 ;; esac\n");
   }
-  r |= hp__buf_adds(
-      b,
-      "host=$(uname -n)\n"
-      "printf 'rank=%s\\nprofiled=%s\\nhost=%s\\njob_id=%s\\nstep_id=%s\\nnodelist=%s\\n' "
-      "\"$rank\" \"$profiled\" \"$host\" \"${SLURM_JOB_ID:-}\" \"${SLURM_STEP_ID:-}\" "
-      "\"${SLURM_STEP_NODELIST:-${SLURM_JOB_NODELIST:-}}\" >\"$dir/rank.txt\"\n"
-      "echo \"hprun-rank: rank $rank on $host SLURM_JOB_ID=${SLURM_JOB_ID:--} "
-      "SLURM_STEP_ID=${SLURM_STEP_ID:--}\"\ncd ");
+  hp__buf_adds(b,
+               "host=$(uname -n)\n"
+               "printf 'rank=%s\\nprofiled=%s\\nhost=%s\\njob_id=%s\\nstep_id=%s\\nnodelist=%s\\n' "
+               "\"$rank\" \"$profiled\" \"$host\" \"${SLURM_JOB_ID:-}\" \"${SLURM_STEP_ID:-}\" "
+               "\"${SLURM_STEP_NODELIST:-${SLURM_JOB_NODELIST:-}}\" >\"$dir/rank.txt\"\n"
+               "echo \"hprun-rank: rank $rank on $host SLURM_JOB_ID=${SLURM_JOB_ID:--} "
+               "SLURM_STEP_ID=${SLURM_STEP_ID:--}\"\ncd ");
   if (ls->cwd)
-    r |= add_quoted(b, ls->cwd, strlen(ls->cwd));
+    add_quoted(b, ls->cwd, strlen(ls->cwd));
   else
-    r |= hp__buf_adds(b, "\"$dir\"");
-  r |= hp__buf_adds(b, " || exit 125\nif [ $profiled = 1 ]; then\n ");
-  r |= add_argv(b, ls->profiled ? ls->profiled : ls->plain);
-  r |= hp__buf_adds(b, " >\"$dir/stdout.txt\" 2>\"$dir/stderr.txt\"\nelse\n ");
-  r |= add_argv(b, ls->plain);
-  r |= hp__buf_adds(b,
-                    " >\"$dir/stdout.txt\" 2>\"$dir/stderr.txt\"\nfi\n"
-                    "rc=$?\necho \"exit=$rc\" >>\"$dir/rank.txt\"\nexit $rc\n");
-  return r ? HP_ENOMEM : 0;
+    hp__buf_adds(b, "\"$dir\"");
+  hp__buf_adds(b, " || exit 125\nif [ $profiled = 1 ]; then\n ");
+  add_argv(b, ls->profiled ? ls->profiled : ls->plain);
+  hp__buf_adds(b, " >\"$dir/stdout.txt\" 2>\"$dir/stderr.txt\"\nelse\n ");
+  add_argv(b, ls->plain);
+  hp__buf_adds(b,
+               " >\"$dir/stdout.txt\" 2>\"$dir/stderr.txt\"\nfi\n"
+               "rc=$?\necho \"exit=$rc\" >>\"$dir/rank.txt\"\nexit $rc\n");
+  return hp__buf_error(b);
 }
 
 static int push_opt(hp_strv *out, const char *opt, const char *val)
@@ -126,23 +124,21 @@ static int push_opt(hp_strv *out, const char *opt, const char *val)
 static int slurm_opts(const hp_launcher *l, hp_strv *out)
 {
   long t = (long)(l->time + 0.999);
-  int r = 0;
 
-  r |= push_opt(out, "--partition", l->partition);
+  push_opt(out, "--partition", l->partition);
   if (l->nodes > 0)
-    r |= hp__strv_push_own(out, hp__asprintf("--nodes=%ld", l->nodes));
+    hp__strv_push_own(out, hp__asprintf("--nodes=%ld", l->nodes));
   if (l->ntasks > 0)
-    r |= hp__strv_push_own(out, hp__asprintf("--ntasks=%ld", l->ntasks));
-  r |= push_opt(out, "--gpus", l->gpus);
-  r |= push_opt(out, "--gres", l->gres);
+    hp__strv_push_own(out, hp__asprintf("--ntasks=%ld", l->ntasks));
+  push_opt(out, "--gpus", l->gpus);
+  push_opt(out, "--gres", l->gres);
   if (t > 0)
-    r |= hp__strv_push_own(out,
-                           hp__asprintf("--time=%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60));
-  r |= push_opt(out, "--account", l->account);
-  r |= push_opt(out, "--constraint", l->constraint);
+    hp__strv_push_own(out, hp__asprintf("--time=%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60));
+  push_opt(out, "--account", l->account);
+  push_opt(out, "--constraint", l->constraint);
   if (l->exclusive)
-    r |= hp__strv_push(out, "--exclusive");
-  return r ? HP_ENOMEM : 0;
+    hp__strv_push(out, "--exclusive");
+  return hp__strv_error(out);
 }
 
 /* The launcher's argv around `inner` (the wrapper's command). */
@@ -150,50 +146,48 @@ static int outer_argv(const hp__launch_spec *ls, const hp_strv *inner, hp_strv *
 {
   const hp_launcher *l = ls->l;
   size_t i;
-  int r = 0;
 
   if (l->kind == HP_LAUNCH_SLURM) {
-    r |= hp__strv_push(out, l->path ? l->path : "srun");
+    hp__strv_push(out, l->path ? l->path : "srun");
     if (ls->job_id)
-      r |= push_opt(out, "--jobid", ls->job_id);
-    r |= push_opt(out, "--job-name", ls->name);
-    r |= slurm_opts(l, out);
-    r |= push_opt(out, "--mpi", l->mpi);
-    r |= hp__strv_append(out, &l->args);
-    return r | hp__strv_append(out, inner) ? HP_ENOMEM : 0;
+      push_opt(out, "--jobid", ls->job_id);
+    push_opt(out, "--job-name", ls->name);
+    slurm_opts(l, out);
+    push_opt(out, "--mpi", l->mpi);
+    hp__strv_append(out, &l->args);
+    return hp__strv_append(out, inner);
   }
   if (l->kind == HP_LAUNCH_MPIRUN) {
-    r |= hp__strv_push(out, l->path ? l->path : "mpirun");
-    r |= hp__strv_push(out, "-np");
-    r |= hp__strv_push_own(out, hp__asprintf("%ld", l->ntasks > 0 ? l->ntasks : 1));
-    r |= hp__strv_append(out, &l->args);
-    return r | hp__strv_append(out, inner) ? HP_ENOMEM : 0;
+    hp__strv_push(out, l->path ? l->path : "mpirun");
+    hp__strv_push(out, "-np");
+    hp__strv_push_own(out, hp__asprintf("%ld", l->ntasks > 0 ? l->ntasks : 1));
+    hp__strv_append(out, &l->args);
+    return hp__strv_append(out, inner);
   }
   /* command: {app} is the wrapper's command, {ntasks} the rank count, {dir} the run folder. */
-  for (i = 0; i < l->command.n && !r; i++) {
+  for (i = 0; i < l->command.n; i++) {
     const char *w = l->command.v[i];
     if (strcmp(w, "{app}") == 0) {
-      r |= hp__strv_append(out, inner);
+      hp__strv_append(out, inner);
     } else if (strcmp(w, "{ntasks}") == 0) {
-      r |= hp__strv_push_own(out, hp__asprintf("%ld", l->ntasks > 0 ? l->ntasks : 1));
+      hp__strv_push_own(out, hp__asprintf("%ld", l->ntasks > 0 ? l->ntasks : 1));
     } else if (strcmp(w, "{dir}") == 0) {
-      r |= hp__strv_push(out, ls->run_dir);
+      hp__strv_push(out, ls->run_dir);
     } else {
-      r |= hp__strv_push(out, w);
+      hp__strv_push(out, w);
     }
   }
-  return r ? HP_ENOMEM : 0;
+  return hp__strv_error(out);
 }
 
 int hp__launch_outer(const hp__launch_spec *ls, hp_strv *out)
 {
-  hp_strv inner = {NULL, 0};
+  hp_strv inner = {NULL, 0, 0};
   int r = HP_ENOMEM;
 
-  out->v = NULL;
-  out->n = 0;
-  if (hp__strv_push(&inner, "/bin/sh") == 0 &&
-      hp__strv_push_own(&inner, hp__path_join(ls->run_dir, HP__RANK_WRAPPER)) == 0)
+  hp__strv_init(out);
+  hp__strv_push(&inner, "/bin/sh");
+  if (hp__strv_push_own(&inner, hp__path_join(ls->run_dir, HP__RANK_WRAPPER)) == 0)
     r = outer_argv(ls, &inner, out);
   if (r)
     hp_strv_free(out);
@@ -207,8 +201,7 @@ int hp__launch_argv(const hp__launch_spec *ls, hp_strv *out)
   char *path = hp__path_join(ls->run_dir, HP__RANK_WRAPPER);
   int r;
 
-  out->v = NULL;
-  out->n = 0;
+  hp__strv_init(out);
   if (path == NULL || (r = wrapper_text(ls, &text)) != 0)
     r = HP_ENOMEM;
   else if ((r = hp__write_file(path, text.data, text.len, 1)) == 0)
@@ -220,18 +213,17 @@ int hp__launch_argv(const hp__launch_spec *ls, hp_strv *out)
 
 int hp__launch_salloc_argv(const hp_launcher *l, const char *name, hp_strv *out)
 {
-  int r = 0;
+  int r;
 
-  out->v = NULL;
-  out->n = 0;
-  r |= hp__strv_push(out, "salloc");
-  r |= hp__strv_push(out, "--no-shell");
-  r |= push_opt(out, "--job-name", name);
-  r |= slurm_opts(l, out);
-  r |= hp__strv_append(out, &l->args);
+  hp__strv_init(out);
+  hp__strv_push(out, "salloc");
+  hp__strv_push(out, "--no-shell");
+  push_opt(out, "--job-name", name);
+  slurm_opts(l, out);
+  r = hp__strv_append(out, &l->args);
   if (r)
     hp_strv_free(out);
-  return r ? HP_ENOMEM : 0;
+  return r;
 }
 
 char *hp__launch_salloc_job(const char *text)
@@ -250,20 +242,20 @@ char *hp__launch_salloc_job(const char *text)
 int hp__launch_cancel_argv(const hp__launch_spec *ls, const hp_run_launch *got, hp_strv *out)
 {
   const char *job = got && got->job_id ? got->job_id : NULL;
-  int r = 0;
+  int r;
 
-  out->v = NULL;
-  out->n = 0;
+  hp__strv_init(out);
   if (ls->l->kind != HP_LAUNCH_SLURM)
     return 0;
-  r |= hp__strv_push(out, "scancel");
+  hp__strv_push(out, "scancel");
   if (ls->job_id == NULL && getenv("SLURM_JOB_ID") == NULL)
-    r |= push_opt(out, "--name", ls->name); /* its own job: cancelled whole, queued or not */
+    push_opt(out, "--name", ls->name); /* its own job: cancelled whole, queued or not */
   else if (job && got->step_id)
-    r |= hp__strv_push_own(out, hp__asprintf("%s.%s", job, got->step_id));
+    hp__strv_push_own(out, hp__asprintf("%s.%s", job, got->step_id));
   else
     hp_strv_free(out); /* a step that never started ends with its srun */
+  r = hp__strv_error(out);
   if (r)
     hp_strv_free(out);
-  return r ? HP_ENOMEM : 0;
+  return r;
 }

@@ -101,10 +101,13 @@ void hp_diags_print(const hp_diags *d, FILE *fp);
 /* ---------------------------------------------------------------------------------------------- */
 /* Plan (lib/plan/): the YAML file that describes a session. Every key is in docs/plan.md.        */
 
-/* A NULL-terminated argument vector; `n` counts the strings, not the NULL. Owned by its holder. */
+/* A NULL-terminated argument vector; `n` counts the strings, not the NULL. Owned by its holder.
+ * `err` is the first failed push's code (0 if none): errors are sticky, so a builder pushes every
+ * word and checks once (lib/util/base/strv.h). A zeroed vector is empty. */
 typedef struct hp_strv {
   char **v;
   size_t n;
+  int err;
 } hp_strv;
 
 typedef struct hp_kv {

@@ -171,7 +171,7 @@ static const char *const gate_keys[] = {"metric", "max_abs_delta", "max_rel_delt
 
 void hp__plan_parse_gates(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 {
-  hp_strv names = {NULL, 0};
+  hp_strv names = {NULL, 0, 0};
   const char *hint;
   char list[256];
   size_t i, j, n;

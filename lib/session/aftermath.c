@@ -33,8 +33,7 @@ int hp__cwd_list(const char *dir, hp_strv *out)
   struct dirent **ents = NULL;
   int n, i, r = 0;
 
-  out->v = NULL;
-  out->n = 0;
+  hp__strv_init(out);
   n = scandir(dir, &ents, NULL, alphasort);
   for (i = 0; i < n; i++) {
     const char *name = ents[i]->d_name;
@@ -53,8 +52,7 @@ int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out)
   size_t i, j;
   int r = 0;
 
-  out->v = NULL;
-  out->n = 0;
+  hp__strv_init(out);
   for (i = 0; i < after->n && r == 0; i++) {
     for (j = 0; j < before->n; j++)
       if (strcmp(after->v[i], before->v[j]) == 0)
@@ -87,7 +85,7 @@ static int move_noreplace(int cfd, int rfd, const char *name)
 int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before, const char *rel,
                      int quiet)
 {
-  hp_strv after = {NULL, 0}, fresh = {NULL, 0};
+  hp_strv after = {NULL, 0, 0}, fresh = {NULL, 0, 0};
   int cfd = -1, rfd = -1, r;
   size_t i;
 

@@ -121,7 +121,7 @@ static long long slurm_cmd(hp__session_ctx *c, const hp_strv *argv, const char *
 int hp__cluster_open(hp__session_ctx *c)
 {
   const hp_launcher *l = NULL;
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
   char *name = NULL, *errp = NULL, *text = NULL;
   size_t i, len;
   int r = HP_ENOMEM;
@@ -154,7 +154,7 @@ fail:
 
 void hp__cluster_close(hp__session_ctx *c)
 {
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
 
   if (c->alloc_job == NULL)
     return;
@@ -169,7 +169,7 @@ int hp__cluster_argv(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, 
                      hp_strv *out)
 {
   hp__launch_spec ls;
-  hp_strv profiled = {NULL, 0};
+  hp_strv profiled = {NULL, 0, 0};
   char *name = NULL;
   int r;
 
@@ -218,7 +218,7 @@ void hp__cluster_dry_run(hp__session_ctx *c, const hp__unit *u, const char *dir,
 {
   const hp_launcher *l = u->launcher;
   hp__launch_spec ls;
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
   hp__buf ranks = HP__BUF_INIT;
   char *line = NULL;
   size_t i;
@@ -275,7 +275,7 @@ int hp__cluster_after(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl,
                       const char *dir, const hp__child_result *res)
 {
   hp__launch_spec ls;
-  hp_strv cancel = {NULL, 0};
+  hp_strv cancel = {NULL, 0, 0};
   char *name = NULL;
   int r;
 

@@ -27,7 +27,7 @@ extern char **environ;
 static char *probe(uv_loop_t *loop, const char *const *argv, size_t max, long long *status)
 {
   hp__buf out = HP__BUF_INIT;
-  hp_strv v = {NULL, 0};
+  hp_strv v = {NULL, 0, 0};
   hp__child_spec spec;
   hp__child_result res;
   size_t i;

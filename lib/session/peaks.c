@@ -34,7 +34,7 @@ int hp_peaks_measure(const char *const *argv, double timeout_s, hp_peaks *out, c
                      hp_diags *diags)
 {
   hp__buf cap = HP__BUF_INIT;
-  hp_strv v = {NULL, 0};
+  hp_strv v = {NULL, 0, 0};
   hp__child_spec spec;
   hp__child_result res;
   uv_loop_t loop;

@@ -128,7 +128,7 @@ static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
  * checked like the app's, so that a misspelled wrapper fails before the baseline runs. */
 static int check_wrapper(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
 {
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
   char what[160];
   int r;
 

@@ -36,8 +36,7 @@ static int expand_template(const hp_strv *tmpl, const hp_strv *app, const char *
   size_t i;
   int r = 0;
 
-  out->v = NULL;
-  out->n = 0;
+  hp__strv_init(out);
   for (i = 0; i < tmpl->n && !r; i++) {
     const char *w = tmpl->v[i], *p;
     hp__buf b = HP__BUF_INIT;
@@ -426,7 +425,7 @@ int hp__run_build(hp__session_ctx *c)
 {
   hp__child_spec spec;
   hp__child_result res;
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
   char *dir = NULL, *outp = NULL, *errp = NULL, *log = NULL;
   const char *wpath = NULL;
   size_t len;

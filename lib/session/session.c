@@ -221,7 +221,7 @@ static void used_tools(const hp__session_ctx *c, hp_strv *tools)
 static int session_close(hp__session_ctx *c, int r)
 {
   hp_session *s = c->s;
-  hp_strv tools = {NULL, 0};
+  hp_strv tools = {NULL, 0, 0};
 
   s->interrupted = c->stopping > 0;
   s->finished = hp__session_now_iso();

@@ -85,9 +85,8 @@ static int push_mode(hp_strv *out, const hp__mode *m)
   int i;
 
   for (i = 0; m->args[i]; i++)
-    if (hp__strv_push(out, m->args[i]))
-      return HP_ENOMEM;
-  return 0;
+    hp__strv_push(out, m->args[i]);
+  return hp__strv_error(out);
 }
 
 /* `app.region`: the options that make the tool keep to (ncu) or record (hipprof, rocprofv3) the
@@ -97,78 +96,73 @@ static int push_mode(hp_strv *out, const hp__mode *m)
 static int push_region(hp_strv *out, const hp__run_spec *rs, const char *tool)
 {
   const char *region = rs->plan->app.region;
-  int r = 0;
 
   if (region == NULL)
     return 0;
   if (strcmp(tool, "ncu") == 0) {
-    r |= hp__strv_push(out, "--nvtx");
-    r |= hp__strv_push(out, "--nvtx-include");
-    r |= hp__strv_push_own(out, hp__asprintf("%s/", region));
+    hp__strv_push(out, "--nvtx");
+    hp__strv_push(out, "--nvtx-include");
+    hp__strv_push_own(out, hp__asprintf("%s/", region));
   } else if (strcmp(tool, "hipprof") == 0 && strcmp(rs->pass->mode, "hiptx-trace") != 0) {
-    r |= hp__strv_push(out, "--hiptx-trace");
+    hp__strv_push(out, "--hiptx-trace");
   } else if (strcmp(tool, "rocprofv3") == 0) {
-    r |= hp__strv_push(out, "--marker-trace");
+    hp__strv_push(out, "--marker-trace");
   }
-  return r ? HP_ENOMEM : 0;
+  return hp__strv_error(out);
 }
 
 /* The plan's and then the pass's extra options: the pass's come last so they can override. */
 static int push_extra(hp_strv *out, const hp__run_spec *rs)
 {
-  if (hp__strv_append(out, &rs->plan->profiler.args))
-    return HP_ENOMEM;
+  hp__strv_append(out, &rs->plan->profiler.args);
   return hp__strv_append(out, &rs->pass->args);
 }
 
 static int hipprof_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
                         hp_strv *out)
 {
-  int r = 0;
-
-  r |= hp__strv_push(out, rs->tool_path);
-  r |= push_mode(out, m);
-  r |= push_region(out, rs, "hipprof");
+  hp__strv_push(out, rs->tool_path);
+  push_mode(out, m);
+  push_region(out, rs, "hipprof");
   if (m->pmc && rs->pass->kernel) {
-    r |= hp__strv_push(out, "--kernel-name");
-    r |= hp__strv_push(out, rs->pass->kernel);
+    hp__strv_push(out, "--kernel-name");
+    hp__strv_push(out, rs->pass->kernel);
   }
-  r |= push_extra(out, rs);
-  r |= hp__strv_append(out, rs->app);
-  return r ? HP_ENOMEM : 0;
+  push_extra(out, rs);
+  hp__strv_append(out, rs->app);
+  return hp__strv_error(out);
 }
 
 static int rocprofv3_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
                           hp_strv *out)
 {
   size_t i;
-  int r = 0;
 
-  r |= hp__strv_push(out, rs->tool_path);
-  r |= push_mode(out, m);
+  hp__strv_push(out, rs->tool_path);
+  push_mode(out, m);
   if (m->pmc) {
-    r |= hp__strv_push(out, "--pmc");
+    hp__strv_push(out, "--pmc");
     if (rs->pass->counters.n)
       for (i = 0; i < rs->pass->counters.n; i++)
-        r |= hp__strv_push(out, rs->pass->counters.v[i]);
+        hp__strv_push(out, rs->pass->counters.v[i]);
     else
-      r |= hp__strv_push(out, "SQ_WAVES");
+      hp__strv_push(out, "SQ_WAVES");
   }
   if (rs->pass->kernel) {
-    r |= hp__strv_push(out, "--kernel-include-regex");
-    r |= hp__strv_push(out, rs->pass->kernel);
+    hp__strv_push(out, "--kernel-include-regex");
+    hp__strv_push(out, rs->pass->kernel);
   }
-  r |= push_region(out, rs, "rocprofv3");
-  r |= hp__strv_push(out, "--output-format");
-  r |= hp__strv_push(out, "csv");
-  r |= hp__strv_push(out, "-d");
-  r |= hp__strv_push(out, rs->run_dir);
-  r |= hp__strv_push(out, "-o");
-  r |= hp__strv_push(out, "run");
-  r |= push_extra(out, rs);
-  r |= hp__strv_push(out, "--");
-  r |= hp__strv_append(out, rs->app);
-  return r ? HP_ENOMEM : 0;
+  push_region(out, rs, "rocprofv3");
+  hp__strv_push(out, "--output-format");
+  hp__strv_push(out, "csv");
+  hp__strv_push(out, "-d");
+  hp__strv_push(out, rs->run_dir);
+  hp__strv_push(out, "-o");
+  hp__strv_push(out, "run");
+  push_extra(out, rs);
+  hp__strv_push(out, "--");
+  hp__strv_append(out, rs->app);
+  return hp__strv_error(out);
 }
 
 /* rocprof v1 reads counters from an input file (`pmc: C1 C2`, `kernel: K`), so the pmc mode
@@ -179,36 +173,35 @@ static int rocprof_argv(const hp__driver *d, const hp__mode *m, const hp__run_sp
   hp__buf in = HP__BUF_INIT;
   char *path = NULL;
   size_t i;
-  int r = 0;
+  int r;
 
-  r |= hp__strv_push(out, rs->tool_path);
-  r |= push_mode(out, m);
+  hp__strv_push(out, rs->tool_path);
+  push_mode(out, m);
   if (m->pmc) {
-    r |= hp__buf_adds(&in, "pmc:");
+    hp__buf_adds(&in, "pmc:");
     if (rs->pass->counters.n)
       for (i = 0; i < rs->pass->counters.n; i++)
-        r |= hp__buf_printf(&in, " %s", rs->pass->counters.v[i]);
+        hp__buf_printf(&in, " %s", rs->pass->counters.v[i]);
     else
-      r |= hp__buf_adds(&in, " SQ_WAVES");
-    r |= hp__buf_addc(&in, '\n');
+      hp__buf_adds(&in, " SQ_WAVES");
+    hp__buf_addc(&in, '\n');
     if (rs->pass->kernel)
-      r |= hp__buf_printf(&in, "kernel: %s\n", rs->pass->kernel);
+      hp__buf_printf(&in, "kernel: %s\n", rs->pass->kernel);
     path = hp__path_join(rs->run_dir, "rocprof_input.txt");
-    if (r || path == NULL) {
+    if (hp__buf_error(&in) || path == NULL) {
       r = HP_ENOMEM;
       goto fail;
     }
     if ((r = hp__write_file(path, in.data, in.len, 1)) != 0)
       goto fail;
-    r |= hp__strv_push(out, "-i");
-    r |= hp__strv_push(out, path);
+    hp__strv_push(out, "-i");
+    hp__strv_push(out, path);
   }
-  r |= hp__strv_push(out, "-o");
-  r |= hp__strv_push_own(out, hp__path_join(rs->run_dir, "results.csv"));
-  r |= push_extra(out, rs);
-  r |= hp__strv_append(out, rs->app);
-  if (r)
-    r = HP_ENOMEM;
+  hp__strv_push(out, "-o");
+  hp__strv_push_own(out, hp__path_join(rs->run_dir, "results.csv"));
+  push_extra(out, rs);
+  hp__strv_append(out, rs->app);
+  r = hp__strv_error(out);
 
 fail:
   free(path);
@@ -220,41 +213,46 @@ static int ncu_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *
 {
   hp__buf metrics = HP__BUF_INIT;
   size_t i;
-  int r = 0;
+  int r;
 
-  r |= hp__strv_push(out, rs->tool_path);
-  r |= hp__strv_push(out, "--clock-control");
-  r |= hp__strv_push(out, "none");
-  r |= hp__strv_push(out, "--target-processes");
-  r |= hp__strv_push(out, "all");
-  r |= push_mode(out, m);
+  hp__strv_push(out, rs->tool_path);
+  hp__strv_push(out, "--clock-control");
+  hp__strv_push(out, "none");
+  hp__strv_push(out, "--target-processes");
+  hp__strv_push(out, "all");
+  push_mode(out, m);
   if (strcmp(m->name, "time") == 0 || rs->pass->counters.n) {
     for (i = 0; i < rs->pass->counters.n; i++)
-      r |= hp__buf_printf(&metrics, "%s%s", i ? "," : "", rs->pass->counters.v[i]);
+      hp__buf_printf(&metrics, "%s%s", i ? "," : "", rs->pass->counters.v[i]);
     if (rs->pass->counters.n == 0)
-      r |= hp__buf_adds(&metrics, "gpu__time_duration.sum");
-    r |= hp__strv_push(out, "--metrics");
-    r |= hp__strv_push(out, metrics.data ? metrics.data : "");
+      hp__buf_adds(&metrics, "gpu__time_duration.sum");
+    hp__strv_push(out, "--metrics");
+    /* A metrics list that could not be built is no list: the vector fails with it. */
+    if (hp__buf_error(&metrics))
+      hp__strv_push_own(out, NULL);
+    else
+      hp__strv_push(out, metrics.data ? metrics.data : "");
   }
   if (rs->pass->kernel) {
-    r |= hp__strv_push(out, "-k");
-    r |= hp__strv_push_own(out, hp__asprintf("regex:%s", rs->pass->kernel));
+    hp__strv_push(out, "-k");
+    hp__strv_push_own(out, hp__asprintf("regex:%s", rs->pass->kernel));
   }
-  r |= push_region(out, rs, "ncu");
+  push_region(out, rs, "ncu");
   if (rs->pass->launch_count > 0) {
-    r |= hp__strv_push(out, "-c");
-    r |= hp__strv_push_own(out, hp__asprintf("%ld", rs->pass->launch_count));
+    hp__strv_push(out, "-c");
+    hp__strv_push_own(out, hp__asprintf("%ld", rs->pass->launch_count));
   }
   /* The CSV goes to its own file so the app's stdout, where the metric lines are, stays clean. */
-  r |= hp__strv_push(out, "--csv");
-  r |= hp__strv_push(out, "--page");
-  r |= hp__strv_push(out, "raw");
-  r |= hp__strv_push(out, "--log-file");
-  r |= hp__strv_push_own(out, hp__path_join(rs->run_dir, "ncu.csv"));
-  r |= push_extra(out, rs);
-  r |= hp__strv_append(out, rs->app);
+  hp__strv_push(out, "--csv");
+  hp__strv_push(out, "--page");
+  hp__strv_push(out, "raw");
+  hp__strv_push(out, "--log-file");
+  hp__strv_push_own(out, hp__path_join(rs->run_dir, "ncu.csv"));
+  push_extra(out, rs);
+  hp__strv_append(out, rs->app);
+  r = hp__strv_error(out);
   hp__buf_free(&metrics);
-  return r ? HP_ENOMEM : 0;
+  return r;
 }
 
 static const hp__driver drivers[] = {{"hipprof", hipprof_modes, hipprof_argv},
@@ -374,8 +372,7 @@ int hp__driver_argv(const hp__driver *d, const hp__run_spec *rs, hp_strv *out)
   const hp__mode *m = find_mode(d, rs->pass->mode);
   int r;
 
-  out->v = NULL;
-  out->n = 0;
+  hp__strv_init(out);
   if (m == NULL)
     return HP_ENOTSUP;
   r = d->argv(d, m, rs, out);

@@ -21,7 +21,7 @@
 
 static hp_strv strv_of(const char *const *names)
 {
-  hp_strv v = {NULL, 0};
+  hp_strv v = {NULL, 0, 0};
 
   for (; *names; names++)
     assert_int_equal(hp__strv_push(&v, *names), 0);
@@ -32,7 +32,7 @@ static void new_names_only_added(void **state)
 {
   static const char *const b[] = {"app.py", "data", "plan.yaml", NULL};
   static const char *const a[] = {"app.py", "data", "out.csv", "plan.yaml", "z.log", NULL};
-  hp_strv before = strv_of(b), after = strv_of(a), out = {NULL, 0};
+  hp_strv before = strv_of(b), after = strv_of(a), out = {NULL, 0, 0};
 
   (void)state;
   assert_int_equal(hp__cwd_new_names(&before, &after, &out), 0);
@@ -51,7 +51,7 @@ static void new_names_only_added(void **state)
 static void list_real_folder(void **state)
 {
   char dir[] = "/tmp/hprun-aftermath-XXXXXX", path[128];
-  hp_strv v = {NULL, 0};
+  hp_strv v = {NULL, 0, 0};
   FILE *f;
 
   (void)state;

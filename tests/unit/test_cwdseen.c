@@ -101,7 +101,7 @@ static void test_seen(void **state)
 static void test_run_files(void **state)
 {
   char dir[] = "/tmp/hprun-runfiles-XXXXXX", path[256];
-  hp_strv v = {NULL, 0};
+  hp_strv v = {NULL, 0, 0};
   static const char *const want[] = {"B.txt", "a.txt", "link", "sub/deeper/z.csv"};
   size_t i;
   int dfd;

@@ -74,7 +74,7 @@ static void expect_argv(fixture *f, const char *tool, ...)
 {
   const hp__driver *d = hp__driver_find(tool);
   hp__run_spec rs = {&f->plan, &f->pass, TOOL, f->run_dir, &f->app};
-  hp_strv got = {NULL, 0};
+  hp_strv got = {NULL, 0, 0};
   const char *w;
   char want[256];
   size_t i = 0;
@@ -290,7 +290,7 @@ static void test_argv_not_a_tool_mode(void **state)
 {
   fixture *f = *state;
   hp__run_spec rs = {&f->plan, &f->pass, TOOL, f->run_dir, &f->app};
-  hp_strv out = {(char **)&rs, 7};
+  hp_strv out = {(char **)&rs, 7, 0};
 
   /* Generic modes are run by the session itself, never through a driver. */
   f->pass.mode = "normal";

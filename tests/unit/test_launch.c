@@ -162,7 +162,7 @@ static void test_argv_slurm(void **state)
   hp_launcher l;
   hp__launch_spec ls;
   char *app_words[] = {"./app", "--n", "3", NULL};
-  hp_strv app = {app_words, 3}, out;
+  hp_strv app = {app_words, 3, 0}, out;
   char *dir = tmpdir(), *s, want[1024];
 
   (void)state;
@@ -201,7 +201,7 @@ static void test_argv_mpirun_command_salloc(void **state)
   char *app_words[] = {"./app", NULL},
        *tmpl_words[] = {"flux", "run", "-n", "{ntasks}", "{app}", NULL};
   char *arg_words[] = {"--oversubscribe", NULL};
-  hp_strv app = {app_words, 1}, out;
+  hp_strv app = {app_words, 1, 0}, out;
   char *dir = tmpdir(), *s, want[1024], *job;
 
   (void)state;
@@ -335,7 +335,7 @@ static void test_wrapper_and_read(void **state)
   long ranks[] = {0};
   char *plain_w[] = {"sh", "-c", "echo \"plain it's\"; exit 3", NULL};
   char *prof_w[] = {"sh", "-c", "echo prof {rank} > out-{rank}.txt; echo \"p'q\"", NULL};
-  hp_strv plain = {plain_w, 3}, prof = {prof_w, 3}, out;
+  hp_strv plain = {plain_w, 3, 0}, prof = {prof_w, 3, 0}, out;
   hp_run_launch *rl = NULL;
   char *dir = tmpdir(), *t;
 

@@ -76,7 +76,7 @@ static int run_sh(const char *script, hp__child_spec *spec, hp__child_result *re
                   double *secs)
 {
   uv_loop_t loop;
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
   double t0;
   int r;
 

@@ -163,7 +163,7 @@ static void members(void **state)
   fixture *f = *state;
   char tool[128];
   char *tools_v[1] = {tool};
-  hp_strv tools = {tools_v, 1};
+  hp_strv tools = {tools_v, 1, 0};
   char *env[] = {"HIP_VISIBLE_DEVICES=1",
                  "HOME=/home/x",
                  "PATH=/usr/bin",

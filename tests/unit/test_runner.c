@@ -60,7 +60,7 @@ static void close_loop(uv_loop_t *loop)
 static void test_exit_and_output(void **state)
 {
   uv_loop_t loop;
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
   hp__child_spec spec;
   hp__child_result res;
   char *out = hp__asprintf("%s/out1.txt", tmpdir), *text = NULL;
@@ -100,7 +100,7 @@ static void test_exit_and_output(void **state)
 static void test_dirfd_and_size(void **state)
 {
   uv_loop_t loop;
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
   hp__child_spec spec;
   hp__child_result res;
   char dir[128], out[160], err[160], *text = NULL;
@@ -155,7 +155,7 @@ static void test_dirfd_and_size(void **state)
 static void test_echo_prefix(void **state)
 {
   uv_loop_t loop;
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
   hp__child_spec spec;
   hp__child_result res;
   hp__buf cap = HP__BUF_INIT;
@@ -187,7 +187,7 @@ static void test_echo_prefix(void **state)
 static void test_spawn_failure(void **state)
 {
   uv_loop_t loop;
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
   hp__child_spec spec;
   hp__child_result res;
 
@@ -205,7 +205,7 @@ static void test_spawn_failure(void **state)
 static void test_timeout_kills_group(void **state)
 {
   uv_loop_t loop;
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
   hp__child_spec spec;
   hp__child_result res;
   char *pids = hp__asprintf("%s/pids", tmpdir), *script, *text = NULL, *p;
@@ -253,7 +253,7 @@ static void test_timeout_kills_group(void **state)
 static void test_env_and_capture(void **state)
 {
   uv_loop_t loop;
-  hp_strv argv = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0};
   hp__child_spec spec;
   hp__child_result res;
   hp__buf cap = HP__BUF_INIT;

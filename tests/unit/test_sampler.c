@@ -90,7 +90,7 @@ static void sh(hp_strv *v, const char *script)
 static void test_sampler_beside_child(void **state)
 {
   uv_loop_t loop;
-  hp_strv argv = {NULL, 0}, sampler = {NULL, 0};
+  hp_strv argv = {NULL, 0, 0}, sampler = {NULL, 0, 0};
   hp__child_spec spec;
   hp__child_result res;
   char *mem = hp__asprintf("%s/mem.txt", tmpdir), *text = NULL;

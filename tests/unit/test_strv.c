@@ -19,7 +19,7 @@
 /* Builds a vector from a NULL-terminated list of strings. */
 static hp_strv make(const char *first, ...)
 {
-  hp_strv v = {NULL, 0};
+  hp_strv v = {NULL, 0, 0};
   const char *s;
   va_list ap;
 
@@ -41,7 +41,7 @@ static void assert_same(const hp_strv *a, const hp_strv *b)
 
 static void test_push_copies(void **state)
 {
-  hp_strv v = {NULL, 0};
+  hp_strv v = {NULL, 0, 0};
   char word[] = "first";
 
   (void)state;
@@ -62,7 +62,7 @@ static void test_push_copies(void **state)
 
 static void test_push_own(void **state)
 {
-  hp_strv v = {NULL, 0};
+  hp_strv v = {NULL, 0, 0};
   char *s = malloc(4);
 
   (void)state;
@@ -79,8 +79,8 @@ static void test_push_own(void **state)
 
 static void test_copy_and_append(void **state)
 {
-  hp_strv a = make("a", "b c", NULL), b = make("d", NULL), c = {NULL, 0};
-  hp_strv want = make("d", "a", "b c", NULL), none = {NULL, 0};
+  hp_strv a = make("a", "b c", NULL), b = make("d", NULL), c = {NULL, 0, 0};
+  hp_strv want = make("d", "a", "b c", NULL), none = {NULL, 0, 0};
 
   (void)state;
   assert_int_equal(hp__strv_copy(&c, &a), 0);
@@ -99,6 +99,31 @@ static void test_copy_and_append(void **state)
   hp_strv_free(&b);
   hp_strv_free(&c);
   hp_strv_free(&want);
+}
+
+/* The first failed push sticks: push_own of NULL (what it gets when the caller's allocation
+ * failed) sets the error, later pushes do nothing and return it (push_own freeing the string it was
+ * to take, which ASan checks), and hp_strv_free clears it. */
+static void test_error_sticks(void **state)
+{
+  hp_strv v = make("a", NULL), w = make("x", "y", NULL);
+
+  (void)state;
+  assert_int_equal(hp__strv_error(&v), 0);
+  assert_int_equal(hp__strv_push_own(&v, NULL), HP_ENOMEM);
+  assert_int_equal(hp__strv_error(&v), HP_ENOMEM);
+  assert_int_equal(hp__strv_push(&v, "b"), HP_ENOMEM);
+  assert_int_equal(hp__strv_push_own(&v, strdup("c")), HP_ENOMEM);
+  assert_int_equal(hp__strv_append(&v, &w), HP_ENOMEM);
+  assert_int_equal(v.n, 1);
+  assert_string_equal(v.v[0], "a");
+  assert_null(v.v[1]);
+  hp_strv_free(&v);
+  assert_int_equal(hp__strv_error(&v), 0);
+  assert_int_equal(hp__strv_push(&v, "again"), 0);
+  assert_int_equal(v.n, 1);
+  hp_strv_free(&v);
+  hp_strv_free(&w);
 }
 
 static void check_join(const hp_strv *v, const char *want)
@@ -129,7 +154,7 @@ static void test_join_literals(void **state)
 /* split(join(v)) == v. */
 static void check_round_trip(const hp_strv *v)
 {
-  hp_strv back = {NULL, 0};
+  hp_strv back = {NULL, 0, 0};
   char *line = hp__strv_shell_join(v);
 
   assert_non_null(line);
@@ -172,7 +197,7 @@ static void test_join_round_trips(void **state)
 /* Every single byte from 1 to 255, alone and between letters, survives the round trip. */
 static void test_join_round_trips_every_byte(void **state)
 {
-  hp_strv v = {NULL, 0};
+  hp_strv v = {NULL, 0, 0};
   char one[2], mid[4];
   int c;
 
@@ -194,9 +219,13 @@ static void test_join_round_trips_every_byte(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_push_copies),      cmocka_unit_test(test_push_own),
-      cmocka_unit_test(test_copy_and_append),  cmocka_unit_test(test_join_literals),
-      cmocka_unit_test(test_join_round_trips), cmocka_unit_test(test_join_round_trips_every_byte),
+      cmocka_unit_test(test_push_copies),
+      cmocka_unit_test(test_push_own),
+      cmocka_unit_test(test_error_sticks),
+      cmocka_unit_test(test_copy_and_append),
+      cmocka_unit_test(test_join_literals),
+      cmocka_unit_test(test_join_round_trips),
+      cmocka_unit_test(test_join_round_trips_every_byte),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

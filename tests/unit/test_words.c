@@ -16,7 +16,7 @@
 /* Splits `s` and checks the words against the NULL-terminated list that follows. */
 static void check_split(const char *s, ...)
 {
-  hp_strv v = {NULL, 0};
+  hp_strv v = {NULL, 0, 0};
   const char *want;
   size_t i = 0;
   va_list ap;
@@ -40,7 +40,7 @@ static void check_split(const char *s, ...)
 
 static void check_split_fails(const char *s)
 {
-  hp_strv v = {(char **)1, 99};
+  hp_strv v = {(char **)1, 99, 0};
 
   assert_int_equal(hp_split_words(s, &v), HP_EPARSE);
   /* Nothing is left for the caller to free. */
@@ -135,7 +135,7 @@ static void test_unterminated(void **state)
 
 static void test_bad_args(void **state)
 {
-  hp_strv v = {NULL, 0};
+  hp_strv v = {NULL, 0, 0};
 
   (void)state;
   assert_int_equal(hp_split_words(NULL, &v), HP_EINVAL);

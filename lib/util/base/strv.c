@@ -16,20 +16,33 @@ void hp_strv_free(hp_strv *v)
   for (i = 0; i < v->n; i++)
     free(v->v[i]);
   free(v->v);
+  hp__strv_init(v);
+}
+
+void hp__strv_init(hp_strv *v)
+{
   v->v = NULL;
   v->n = 0;
+  v->err = 0;
+}
+
+int hp__strv_error(const hp_strv *v)
+{
+  return v->err;
 }
 
 int hp__strv_push_own(hp_strv *v, char *s)
 {
   char **p;
 
-  if (s == NULL)
-    return HP_ENOMEM;
+  if (v->err || s == NULL) {
+    free(s);
+    return v->err = HP_ENOMEM;
+  }
   p = realloc(v->v, (v->n + 2) * sizeof(*p));
   if (p == NULL) {
     free(s);
-    return HP_ENOMEM;
+    return v->err = HP_ENOMEM;
   }
   v->v = p;
   v->v[v->n++] = s;
@@ -47,15 +60,13 @@ int hp__strv_append(hp_strv *v, const hp_strv *w)
   size_t i;
 
   for (i = 0; i < w->n; i++)
-    if (hp__strv_push(v, w->v[i]))
-      return HP_ENOMEM;
-  return 0;
+    hp__strv_push(v, w->v[i]);
+  return v->err;
 }
 
 int hp__strv_copy(hp_strv *dst, const hp_strv *src)
 {
-  dst->v = NULL;
-  dst->n = 0;
+  hp__strv_init(dst);
   if (hp__strv_append(dst, src)) {
     hp_strv_free(dst);
     return HP_ENOMEM;
@@ -78,24 +89,23 @@ char *hp__strv_shell_join(const hp_strv *v)
 {
   hp__buf b = HP__BUF_INIT;
   size_t i;
-  int r = 0;
 
-  for (i = 0; i < v->n && !r; i++) {
+  /* The buffer's error is sticky: hp__buf_steal gives NULL if any append failed. */
+  for (i = 0; i < v->n; i++) {
     const char *s = v->v[i];
     if (i)
-      r |= hp__buf_addc(&b, ' ');
+      hp__buf_addc(&b, ' ');
     if (!needs_quote(s)) {
-      r |= hp__buf_adds(&b, s);
+      hp__buf_adds(&b, s);
       continue;
     }
-    r |= hp__buf_addc(&b, '\'');
+    hp__buf_addc(&b, '\'');
     for (; *s; s++)
-      r |= *s == '\'' ? hp__buf_adds(&b, "'\\''") : hp__buf_addc(&b, *s);
-    r |= hp__buf_addc(&b, '\'');
-  }
-  if (r) {
-    hp__buf_free(&b);
-    return NULL;
+      if (*s == '\'')
+        hp__buf_adds(&b, "'\\''");
+      else
+        hp__buf_addc(&b, *s);
+    hp__buf_addc(&b, '\'');
   }
   return hp__buf_steal(&b);
 }

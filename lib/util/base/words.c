@@ -54,8 +54,7 @@ int hp_split_words(const char *s, hp_strv *out)
 
   if (out == NULL)
     return HP_EINVAL;
-  out->v = NULL;
-  out->n = 0;
+  hp__strv_init(out);
   if (s == NULL)
     return HP_EINVAL;
   out->v = calloc(1, sizeof(*out->v));
