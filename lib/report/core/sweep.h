@@ -1,10 +1,11 @@
 /*
- * A parameter sweep's renderings (lib/report/sweep_*.c): the sweep's summary.json, report.md,
- * terminal table and reading it back, and the overview they share: one row per pass, one column
- * per combination, each cell the pass's primary-metric overhead against that combination's
- * baseline. Each combination's own session is rendered by the ordinary writers, into its folder.
+ * A parameter sweep's renderings (term/sweep_out.c, md/sweep_compare.c, html/html_sweep.c; its
+ * summary.json is report/json/summary.h's): the sweep's report.md and terminal table, and the
+ * overview they share: one row per pass, one column per combination, each cell the pass's
+ * primary-metric overhead against that combination's baseline. Each combination's own session is
+ * rendered by the ordinary writers, into its folder.
  *
- * Ownership: the sessions are only read (hp__sweep_load makes a new one, the caller's). Text goes
+ * Ownership: the sessions are only read. Text goes
  * into the caller's buffers; arrays handed back are the caller's to free, the strings in them
  * borrowed from the session.
  */
@@ -13,21 +14,6 @@
 
 #include "hprun.h"
 #include "util/base/buf.h"
-#include "util/json/json.h"
-#include "util/json/jsonread.h"
-
-/* sweep_json.c: the sweep's summary.json; the `combination` and `parameters` members of a
- * combination's own summary.json (nothing for another session). */
-int hp__sweep_json(const hp_session *s, char **out);
-void hp__sweep_json_label(hp__json *j, const hp_session *s);
-/* summary_json.c: the session's `causes` member, which a sweep's summary.json writes the same way. */
-void hp__summary_causes_json(hp__json *j, const hp_session *s);
-
-/* sweep_read.c: the sweep whose summary.json `file` was parsed into `root` (it has `sweep`), with
- * each combination that ran read from its folder beside the file. */
-int hp__sweep_load(const char *file, const hp__jv *root, hp_session **out, hp_diags *diags);
-/* A combination's `combination` and `parameters` members into s (absent: nothing). */
-int hp__sweep_read_label(const hp__jv *root, const char *file, hp_session *s, hp_diags *diags);
 
 /* sweep_out.c: the terminal table and report.md of a sweep. */
 void hp__sweep_table(const hp_session *s, FILE *fp);
