@@ -6,12 +6,40 @@
  */
 #include "report/json/summary.h"
 #include "report/json/summary_keys.h"
+#include "report/md/markdown.h"
+#include "report/term/term.h"
 
 #include <stdlib.h>
 
 int hp_report_json(const hp_session *s, char **out)
 {
   return s->ncombos ? hp__sweep_json(s, out) : hp__summary_json(s, out);
+}
+
+int hp_report_markdown(const hp_session *s, char **out)
+{
+  return s->ncombos ? hp__sweep_markdown(s, out) : hp__md_session(s, out);
+}
+
+void hp_report_table(const hp_session *s, FILE *fp)
+{
+  hp_report_table_bars(s, fp, 0);
+}
+
+void hp_report_table_bars(const hp_session *s, FILE *fp, int bars)
+{
+  if (s->ncombos)
+    hp__term_sweep(s, fp);
+  else
+    hp__term_session(s, fp, bars);
+}
+
+int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
+               char **md, size_t *failures)
+{
+  if (old_s->ncombos || new_s->ncombos)
+    return hp__sweep_compare(old_s, new_s, o, md, failures);
+  return hp__compare_md(old_s, new_s, o, md, failures);
 }
 
 /* A parameter sweep's file lists its combinations, each a session of its own. */
