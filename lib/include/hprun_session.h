@@ -271,10 +271,6 @@ int hp_report_junit(const hp_session *s, char **out);
 /* report.html: one self-contained page with the tables and inline SVG charts (no script, no
  * network; docs/report-html.md). *out is malloc'd. */
 int hp_report_html(const hp_session *s, char **out);
-/* Writes summary.json and report.md into the session folder (replacing earlier renderings of the
- * same session, never the measurements). Each is written even when the other fails; returns 0 or
- * the first failure's HP_E* code. */
-int hp_report_write_all(const hp_session *s);
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Comparing two sessions (hprun compare).                                                         */

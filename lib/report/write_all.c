@@ -1,7 +1,8 @@
 /*
  * The session's own renderings, written together into its folder after every session: one file
- * per entry of the table below, each produced by its writer. A new rendering that every session
- * should carry (report.html, say) is one more line in that table.
+ * per entry of the table below, each produced by its writer, and the full profiles beside them
+ * (report/core/profile_csv.c). A new rendering that every session should carry is one more line
+ * in that table.
  *
  * Each rendering is written on its own: when the disk fills up while report.md is written, the
  * summary.json before it keeps every measured value, and when summary.json cannot be written,
@@ -15,7 +16,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const struct {
   const char *file;
@@ -56,17 +56,4 @@ int hp__report_write_all_at(const hp_session *s, int dirfd, hp_diags *diags, uns
   if ((r = hp__report_write_profile_csvs(s, dirfd, diags)) != 0 && first == 0)
     first = r;
   return first;
-}
-
-int hp_report_write_all(const hp_session *s)
-{
-  int fd, r, e;
-
-  if ((r = hp__dir_open(s->dir, &fd)) != 0)
-    return r;
-  r = hp__report_write_all_at(s, fd, NULL, NULL);
-  e = errno;
-  close(fd);
-  errno = e;
-  return r;
 }

@@ -8,7 +8,7 @@
 
 #include "hprun.h"
 
-/* Writes each rendering of `s` (summary.json, report.md) into the folder `dirfd` with
+/* Writes each rendering of `s` (summary.json, report.md, report.html) into the folder `dirfd` with
  * hp__write_file_at (replacing an earlier rendering, never through a link), whatever became of
  * the others, so that a failure loses that file only. Each failure is added to diags (NULL: not
  * reported) as "cannot write <s->dir>/<file>: <why>". *written (NULL: not wanted) gets the

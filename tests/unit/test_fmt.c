@@ -1,5 +1,6 @@
 /*
- * Tests for lib/util/num/fmt.c: how every text writer prints a value and an overhead ratio.
+ * Tests for lib/util/num/fmt.c: how every text writer prints a value, an overhead ratio, a
+ * p-value and an interval (in each writer's style).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,12 +75,44 @@ static void test_overhead(void **state)
   check_overhead(0, "0.00x");
 }
 
+static void check_ci(double lo, double hi, int style, const char *want)
+{
+  char buf[64];
+
+  memset(buf, 'X', sizeof(buf));
+  assert_ptr_equal(hp__fmt_ci(buf, sizeof(buf), lo, hi, style), buf);
+  assert_string_equal(buf, want);
+}
+
+static void test_ci(void **state)
+{
+  (void)state;
+  check_ci(0.98123, 1.02034, HP__CI_TEXT, "[0.9812,1.0203]");
+  check_ci(0.98123, 1.02034, HP__CI_MD, "[0.9812, 1.0203]");
+  check_ci(0.98123, 1.02034, HP__CI_HTML, "[0.98123, 1.02034]");
+  check_ci(0.98123, 1.02034, HP__CI_CELL, "[0.981,1.02]");
+  check_ci(75.123456789, 84.6, HP__CI_HTML, "[75.1235, 84.6]");
+  check_ci(75.123456789, 84.6, HP__CI_CELL, "[75.1,84.6]");
+  /* Whether there is an interval is the caller's question: a missing bound is printed as such. */
+  check_ci(NAN, NAN, HP__CI_HTML, "[-, -]");
+}
+
+static void test_p(void **state)
+{
+  char buf[32];
+
+  (void)state;
+  assert_string_equal(hp__fmt_p(buf, sizeof(buf), 0.01), "0.01");
+  assert_string_equal(hp__fmt_p(buf, sizeof(buf), 0.000123456789), "0.000123457");
+  assert_string_equal(hp__fmt_p(buf, sizeof(buf), NAN), "-");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_num),
-      cmocka_unit_test(test_num_truncates),
-      cmocka_unit_test(test_overhead),
+      cmocka_unit_test(test_num),      cmocka_unit_test(test_num_truncates),
+      cmocka_unit_test(test_overhead), cmocka_unit_test(test_ci),
+      cmocka_unit_test(test_p),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

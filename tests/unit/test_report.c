@@ -23,7 +23,10 @@
 #include "analyze/results.h"
 #include "report/html/html.h"
 #include "report/md/markdown.h"
+#include "report/core/pass_table.h"
 #include "report/core/report.h"
+#include "report/term/term.h"
+#include "report/write_all.h"
 #include "util/base/buf.h"
 #include "util/sys/fsutil.h"
 #include "util/json/jsonread.h"
@@ -225,6 +228,22 @@ static void test_html(void **state)
   assert_contains(text, ">failed: no value</text>");
   assert_contains(text, ">-10.00% perturbed</text>");
   assert_contains(text, "<td class=\"flag perturbed\">perturbed</td><td>accepted</td>");
+  /* The tables: the terminal's columns, the interval with six significant digits, CV in %. */
+  assert_contains(text,
+                  "<h2>Passes</h2>\n<table>\n<thead><tr><th>pass</th><th>mode</th><th "
+                  "class=\"n\">median t (ms)</th><th class=\"n\">vs baseline</th><th "
+                  "class=\"n\">95% CI</th><th class=\"n\">n</th><th class=\"n\">CV %</th>"
+                  "<th>flag</th></tr></thead>\n<tbody>\n<tr><td>normal</td><td>normal</td><td "
+                  "class=\"n\">1</td><td class=\"n\">-</td><td class=\"n\">-</td><td "
+                  "class=\"n\">3</td><td class=\"n\">1</td><td class=\"flag baseline\">"
+                  "baseline</td></tr>\n<tr><td>stats</td><td>stats</td><td class=\"n\">1.3</td>"
+                  "<td class=\"n\">+30.00%</td><td class=\"n\">[1.25, 1.35]</td><td "
+                  "class=\"n\">3</td><td class=\"n\">-</td><td class=\"flag perturbed\">"
+                  "perturbed</td></tr>\n");
+  assert_contains(text, "<th class=\"n\">vs reference</th>");
+  assert_contains(text,
+                  "<th>flag</th><th>verdict</th></tr></thead>\n<tbody>\n<tr><td>ref</td>"
+                  "<td>variant</td><td class=\"n\">1</td><td class=\"n\">-</td>");
   /* Text from the session is escaped everywhere. */
   assert_contains(text, "t &amp; co &lt; 2x | noted");
   assert_contains(text,
@@ -384,6 +403,50 @@ static void test_table(void **state)
   assert_contains(text, "  vs baseline      90% CI       n    CV flag");
   assert_null(strstr(text, "95%"));
   free(text);
+  hp_session_free(s);
+}
+
+/* The tables' one description: a header per format with its placeholders filled in, and which
+ * columns each format shows. */
+static void check_head(const hp_session *s, int col, int f, int variant, const char *want)
+{
+  hp__buf h = HP__BUF_INIT;
+
+  assert_int_equal(hp__pt_head(&h, s, &hp__pt_cols[col], f, variant), 0);
+  assert_string_equal(h.data, want);
+  hp__buf_free(&h);
+}
+
+static void test_pass_table(void **state)
+{
+  hp_session *s = demo();
+  char cell[HP__PT_CELL];
+
+  (void)state;
+  check_head(s, HP__PT_NAME, HP__RF_TEXT, 1, "variant");
+  check_head(s, HP__PT_MEDIAN, HP__RF_MD, 0, "t median");
+  check_head(s, HP__PT_MEDIAN, HP__RF_HTML, 0, "median t (ms)");
+  check_head(s, HP__PT_VS, HP__RF_HTML, 1, "vs reference");
+  check_head(s, HP__PT_CI, HP__RF_MD, 0, "95% CI of ratio");
+  check_head(s, HP__PT_CV, HP__RF_HTML, 0, "CV %");
+  check_head(s, HP__PT_VS, HP__RF_JUNIT, 0, "ratio");
+  /* An empty unit: the terminal leaves it out, report.html shows "()". */
+  free(s->passes[0].metrics[0].unit);
+  s->passes[0].metrics[0].unit = hp__strdup("");
+  check_head(s, HP__PT_MEDIAN, HP__RF_HTML, 0, "median t ()");
+  /* The interval, n and CV are on the terminal only when some pass ran more than once. */
+  assert_true(hp__pt_shows(&hp__pt_cols[HP__PT_CI], HP__RF_TEXT, 0, 1));
+  assert_false(hp__pt_shows(&hp__pt_cols[HP__PT_CI], HP__RF_TEXT, 0, 0));
+  assert_true(hp__pt_shows(&hp__pt_cols[HP__PT_CI], HP__RF_MD, 0, 0));
+  assert_false(hp__pt_shows(&hp__pt_cols[HP__PT_P], HP__RF_TEXT, 0, 1));
+  assert_false(hp__pt_shows(&hp__pt_cols[HP__PT_MODE], HP__RF_MD, 1, 1));
+  assert_true(hp__pt_shows(&hp__pt_cols[HP__PT_MODE], HP__RF_HTML, 1, 1));
+  /* JUnit leaves out what a pass has not: the baseline's ratio, a verdict never given. */
+  assert_null(hp__pt_cell(&s->passes[0], HP__PT_VS, HP__RF_JUNIT, cell));
+  assert_null(hp__pt_cell(&s->passes[0], HP__PT_VERDICT, HP__RF_JUNIT, cell));
+  assert_string_equal(hp__pt_cell(&s->passes[4], HP__PT_VS, HP__RF_JUNIT, cell), "0.9");
+  assert_string_equal(hp__pt_cell(&s->passes[4], HP__PT_MEM, HP__RF_MD, cell), "512 / 600");
+  assert_string_equal(hp__pt_cell(&s->passes[1], HP__PT_FLAG, HP__RF_MD, cell), "**perturbed**");
   hp_session_free(s);
 }
 
@@ -640,6 +703,16 @@ static char *reread(const char *path, const char *dir)
   return text;
 }
 
+/* Writes every rendering of s into its folder, as the end of a session does (write_all.c). */
+static void write_all(const hp_session *s)
+{
+  int fd;
+
+  assert_int_equal(hp__dir_open(s->dir, &fd), 0);
+  assert_int_equal(hp__report_write_all_at(s, fd, NULL, NULL), 0);
+  close(fd);
+}
+
 static void test_summary_round_trip(void **state)
 {
   char dir[] = "/tmp/hprun-test-report-XXXXXX", *first = NULL, *md = NULL, *text, *file;
@@ -664,7 +737,7 @@ static void test_summary_round_trip(void **state)
   assert_null(strstr(md, dir));
 
   /* The session's own renderings are the writers' texts, byte for byte. */
-  assert_int_equal(hp_report_write_all(s), 0);
+  write_all(s);
   text = slurp(dir, "summary.json");
   assert_string_equal(text, first);
   free(text);
@@ -716,7 +789,7 @@ static void test_reread_keeps_judgements(void **state)
   free(s->causes[0].text);
   s->causes[0].text = hp__strdup("the cause as the run wrote it");
   s->exit_code = HP_EXIT_INTERRUPTED;
-  assert_int_equal(hp_report_write_all(s), 0);
+  write_all(s);
 
   hp_diags_init(&d);
   assert_int_equal(hp_session_load(dir, &back, &d), 0);
@@ -1084,6 +1157,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_table),
+      cmocka_unit_test(test_pass_table),
       cmocka_unit_test(test_html),
       cmocka_unit_test(test_html_sweep),
       cmocka_unit_test(test_html_many_runs),

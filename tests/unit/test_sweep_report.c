@@ -1,8 +1,9 @@
 /*
- * Tests for a sweep's judgement (lib/analyze/sweep.c) and renderings (lib/report/sweep_*.c) on
- * sweeps built in memory: the overview's cells from known ratios and intervals, the worst exit
- * code over the combinations, the causes named COMBINATION/PASS, and report.md's size bound at
- * the largest sweep a plan may have (256 combinations). Expected strings are written by hand.
+ * Tests for a sweep's judgement (lib/analyze/sweep.c) and renderings (lib/report/core/sweep.c and
+ * the writers' sweep files) on sweeps built in memory: the overview's cells from known ratios and
+ * intervals, the worst exit code over the combinations, the causes named COMBINATION/PASS, and
+ * report.md's size bound at the largest sweep a plan may have (256 combinations). Expected strings
+ * are written by hand.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /*
  * Helpers shared by the report writers, so that every format names its columns the same way,
- * words a cause the same way, and escapes text by one rule per syntax (XML for JUnit, and for
- * HTML; Markdown for report.md).
+ * heads and words the causes the same way, and escapes text by one rule per syntax (XML for
+ * JUnit, and for HTML; Markdown for report.md).
  */
 #include "report/core/report.h"
 
@@ -63,14 +63,19 @@ int hp__report_cause(hp__buf *b, const hp_cause *c)
                         c->pass ? c->pass : "", c->pass ? ": " : "", c->text ? c->text : "");
 }
 
-int hp__report_any_failing(const hp_cause *c, size_t n)
+hp__causes hp__report_causes(const hp_session *s, int f)
 {
+  hp__causes l = {s->causes, s->ncauses, s->ncauses, NULL};
   size_t i;
+  int fails = 0;
 
-  for (i = 0; i < n; i++)
-    if (hp_cause_fails(c[i].kind))
-      return 1;
-  return 0;
+  for (i = 0; i < s->ncauses; i++)
+    fails |= hp_cause_fails(s->causes[i].kind);
+  if (f == HP__RF_MD && s->ncombos)
+    l.title = fails ? "Why this sweep failed" : "Notes";
+  else if (f == HP__RF_MD || f == HP__RF_HTML)
+    l.title = fails ? "Why this session failed" : "Gates not evaluated";
+  return l;
 }
 
 hp_profile_opts hp__report_profile_opts(const hp_session *s, const hp_pass_result *pr)

@@ -1,43 +1,17 @@
 /*
- * A parameter sweep's renderings (lib/report/sweep_*.c): the sweep's summary.json, report.md,
- * terminal table and reading it back, and the overview they share: one row per pass, one column
- * per combination, each cell the pass's primary-metric overhead against that combination's
- * baseline. Each combination's own session is rendered by the ordinary writers, into its folder.
+ * What every rendering of a parameter sweep shares (lib/report/core/sweep.c): the overview, one
+ * row per pass, one column per combination, each cell the pass's primary-metric overhead against
+ * that combination's baseline. The terminal (term/term_sweep.c), report.md (md/sweep_md.c) and
+ * report.html (html/html_sweep.c) render it; each combination's own session is rendered by the
+ * ordinary writers, into its folder.
  *
- * Ownership: the sessions are only read (hp__sweep_load makes a new one, the caller's). Text goes
- * into the caller's buffers; arrays handed back are the caller's to free, the strings in them
- * borrowed from the session.
+ * Ownership: the sessions are only read. Text goes into the caller's buffers; arrays handed back
+ * are the caller's to free, the strings in them borrowed from the session.
  */
 #ifndef HPRUN_REPORT_SWEEP_H
 #define HPRUN_REPORT_SWEEP_H
 
 #include "hprun.h"
-#include "util/base/buf.h"
-#include "util/json/json.h"
-#include "util/json/jsonread.h"
-
-/* sweep_json.c: the sweep's summary.json; the `combination` and `parameters` members of a
- * combination's own summary.json (nothing for another session). */
-int hp__sweep_json(const hp_session *s, char **out);
-void hp__sweep_json_label(hp__json *j, const hp_session *s);
-/* summary_json.c: the session's `causes` member, which a sweep's summary.json writes the same way. */
-void hp__summary_causes_json(hp__json *j, const hp_session *s);
-
-/* sweep_read.c: the sweep whose summary.json `file` was parsed into `root` (it has `sweep`), with
- * each combination that ran read from its folder beside the file. */
-int hp__sweep_load(const char *file, const hp__jv *root, hp_session **out, hp_diags *diags);
-/* A combination's `combination` and `parameters` members into s (absent: nothing). */
-int hp__sweep_read_label(const hp__jv *root, const char *file, hp_session *s, hp_diags *diags);
-
-/* sweep_out.c: the terminal table and report.md of a sweep. */
-void hp__sweep_table(const hp_session *s, FILE *fp);
-int hp__sweep_markdown(const hp_session *s, char **out);
-
-/* sweep_compare.c: hp_compare of two sweeps, combination by combination, matched by name. */
-int hp__sweep_compare(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
-                      char **md, size_t *failures);
-
-/* The overview. */
 
 /* The names of the passes (variants included) over every combination, in the order they first
  * appear: *names is a new array (free it) of strings borrowed from s. 0 or HP_ENOMEM. */
@@ -49,5 +23,8 @@ const hp_pass_result *hp__sweep_pass(const hp_combo *cb, const char *name);
 char *hp__sweep_cell(char *buf, size_t len, const hp_combo *cb, const char *name, int flag);
 /* The primary metric's name and unit over the combinations ("metric", "" when none ran). */
 const char *hp__sweep_metric(const hp_session *s, const char **unit);
+/* The label of the overview's interval ("95% CI"), at the first combination's level (the
+ * default one when it did not run). Returns buf. */
+char *hp__sweep_ci_label(char *buf, size_t len, const hp_session *s);
 
 #endif /* HPRUN_REPORT_SWEEP_H */

@@ -11,10 +11,9 @@
  * parses as XML too and `xmllint` can check it (tests/e2e/test_html.sh).
  */
 #include "report/html/html.h"
+#include "report/core/pass_table.h"
 #include "report/core/report.h"
-#include "util/num/fmt.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -122,20 +121,18 @@ static int html_header(hp__buf *b, const hp_session *s)
 /* The causes of the exit code, as every report shows them. */
 static int html_causes(hp__buf *b, const hp_session *s)
 {
+  hp__causes l = hp__report_causes(s, HP__RF_HTML);
   size_t i;
   int r = 0;
 
-  if (s->ncauses == 0)
+  if (l.n == 0)
     return 0;
-  r |= hp__buf_adds(b,
-                    hp__report_any_failing(s->causes, s->ncauses)
-                        ? "<h2>Why this session failed</h2>\n<ul>\n"
-                        : "<h2>Gates not evaluated</h2>\n<ul>\n");
-  for (i = 0; i < s->ncauses; i++) {
+  r |= hp__buf_printf(b, "<h2>%s</h2>\n<ul>\n", l.title);
+  for (i = 0; i < l.shown; i++) {
     hp__buf line = HP__BUF_INIT;
-    r |= hp__report_cause(&line, &s->causes[i]);
+    r |= hp__report_cause(&line, &l.c[i]);
     r |= hp__buf_printf(b, "<li%s><code>",
-                        hp_cause_fails(s->causes[i].kind) ? " class=\"fail-line\"" : "");
+                        hp_cause_fails(l.c[i].kind) ? " class=\"fail-line\"" : "");
     r |= hp__html_text(b, line.data, 0);
     r |= hp__buf_adds(b, "</code></li>\n");
     hp__buf_free(&line);
@@ -143,43 +140,28 @@ static int html_causes(hp__buf *b, const hp_session *s)
   return r | hp__buf_adds(b, "</ul>\n");
 }
 
-/* A numeric cell formatted as every writer formats it. */
-static int num_cell(hp__buf *b, double v)
+/* A cell (th or td) of column c, right-aligned when numeric; the flag's td carries its class. */
+static int cell_open(hp__buf *b, const hp__pt_col *c, const char *tag, const hp_pass_result *pr)
 {
-  char a[32];
-
-  return hp__buf_printf(b, "<td class=\"n\">%s</td>", hp__fmt_num(a, sizeof(a), v));
+  if (pr && (c->flags & HP__PC_FLAG))
+    return hp__buf_printf(b, "<%s class=\"flag %s\">", tag, hp__html_flag_class(pr->flag));
+  return hp__buf_printf(b, c->flags & HP__PC_HTML_RIGHT ? "<%s class=\"n\">" : "<%s>", tag);
 }
 
-/* One row of the pass table: the terminal's columns. */
-static int pass_row(hp__buf *b, const hp_pass_result *pr)
+/* One row of a table, its description's cells. */
+static int pass_row(hp__buf *b, const hp_pass_result *pr, int variant)
 {
-  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
-  int ref = pr->is_baseline || pr->is_reference, r = 0;
-  char ov[48], lo[32], hi[32];
+  char cell[HP__PT_CELL];
+  size_t k;
+  int r = 0;
 
-  r |= hp__buf_adds(b, "<tr><td>");
-  r |= hp__html_text(b, pr->name, 0);
-  r |= hp__buf_adds(b, "</td><td>");
-  r |= hp__html_text(b, pr->mode, 0);
-  r |= hp__buf_adds(b, "</td>");
-  r |= num_cell(b, m ? m->st.median : NAN);
-  r |= hp__buf_printf(b, "<td class=\"n\">%s</td>",
-                      ref ? "-" : hp__fmt_overhead(ov, sizeof(ov), m ? m->ratio : NAN));
-  if (m && !ref && !isnan(m->ci_lo))
-    r |= hp__buf_printf(b, "<td class=\"n\">[%s, %s]</td>", hp__fmt_num(lo, sizeof(lo), m->ci_lo),
-                        hp__fmt_num(hi, sizeof(hi), m->ci_hi));
-  else
-    r |= hp__buf_adds(b, "<td class=\"n\">-</td>");
-  r |= hp__buf_printf(b, "<td class=\"n\">%zu</td>", m ? m->st.n : 0);
-  r |= hp__buf_printf(b, "<td class=\"n\">%s</td>",
-                      m && !isnan(m->st.cv) ? hp__fmt_num(lo, sizeof(lo), m->st.cv * 100) : "-");
-  r |= hp__buf_printf(b, "<td class=\"flag %s\">%s%s</td>", hp__html_flag_class(pr->flag),
-                      hp_flag_name(pr->flag),
-                      pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
-  if (pr->is_variant) {
-    r |= hp__buf_adds(b, "<td>");
-    r |= hp__html_text(b, pr->is_reference ? "reference" : pr->verdict ? pr->verdict : "-", 0);
+  r |= hp__buf_adds(b, "<tr>");
+  for (k = 0; k < HP__PT_NCOLS; k++) {
+    const hp__pt_col *c = &hp__pt_cols[k];
+    if (!hp__pt_shows(c, HP__RF_HTML, variant, 1))
+      continue;
+    r |= cell_open(b, c, "td", pr);
+    r |= hp__html_text(b, hp__pt_cell(pr, (int)k, HP__RF_HTML, cell), 0);
     r |= hp__buf_adds(b, "</td>");
   }
   return r | hp__buf_adds(b, "</tr>\n");
@@ -188,33 +170,28 @@ static int pass_row(hp__buf *b, const hp_pass_result *pr)
 /* The pass table, then the variant table (variant = 1), each only when it has rows. */
 static int pass_table(hp__buf *b, const hp_session *s, int variant)
 {
-  const hp_metric_result *pm = hp__report_primary(s);
-  char ci[32];
-  size_t i, n = 0;
+  hp__buf h = HP__BUF_INIT;
+  size_t i, k;
   int r = 0;
 
-  for (i = 0; i < s->npasses; i++)
-    n += s->passes[i].is_variant == variant;
-  if (n == 0)
+  if (!hp__pt_any(s, variant))
     return 0;
   r |= hp__buf_adds(b, variant ? "<h2>A/B variants</h2>\n" : "<h2>Passes</h2>\n");
-  r |= hp__buf_printf(b, "<table>\n<thead><tr><th>%s</th><th>mode</th><th class=\"n\">median ",
-                      variant ? "variant" : "pass");
-  r |= hp__html_text(b, pm && pm->name ? pm->name : "metric", 0);
-  if (pm && pm->unit) {
-    r |= hp__buf_adds(b, " (");
-    r |= hp__html_text(b, pm->unit, 0);
-    r |= hp__buf_adds(b, ")");
+  r |= hp__buf_adds(b, "<table>\n<thead><tr>");
+  for (k = 0; k < HP__PT_NCOLS; k++) {
+    const hp__pt_col *c = &hp__pt_cols[k];
+    if (!hp__pt_shows(c, HP__RF_HTML, variant, 1))
+      continue;
+    r |= cell_open(b, c, "th", NULL);
+    r |= hp__pt_head(&h, s, c, HP__RF_HTML, variant);
+    r |= hp__html_text(b, h.data, 0);
+    r |= hp__buf_adds(b, "</th>");
   }
-  r |= hp__buf_printf(b,
-                      "</th><th class=\"n\">vs %s</th><th class=\"n\">%s</th><th class=\"n\">n</th>"
-                      "<th class=\"n\">CV %%</th><th>flag</th>%s</tr></thead>\n<tbody>\n",
-                      variant ? "reference" : "baseline",
-                      hp__report_ci_label(ci, sizeof(ci), s->alpha),
-                      variant ? "<th>verdict</th>" : "");
+  hp__buf_free(&h);
+  r |= hp__buf_adds(b, "</tr></thead>\n<tbody>\n");
   for (i = 0; i < s->npasses; i++)
     if (s->passes[i].is_variant == variant)
-      r |= pass_row(b, &s->passes[i]);
+      r |= pass_row(b, &s->passes[i], variant);
   return r | hp__buf_adds(b, "</tbody>\n</table>\n");
 }
 

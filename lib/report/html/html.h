@@ -1,5 +1,5 @@
 /*
- * Library-internal declarations of report.html (lib/report/html*.c): the page (html.c), its SVG
+ * Library-internal declarations of report.html (lib/report/html/): the page (html.c), its SVG
  * drawing helpers (html_svg.c), the session charts (html_charts.c: overhead, timeline,
  * distributions), the profile and roofline sections (html_profile.c, html_roofline.c). Every
  * function appends to a buffer the caller owns and returns 0 or HP_ENOMEM; nothing here keeps a

@@ -88,7 +88,7 @@ static int overhead_bar(hp__buf *b, const hp__axis *a, const hp_session *s,
 {
   const hp_metric_result *m = primary(pr);
   double x1 = hp__axis_px(a, 1.0), x, cy = y + ROW / 2;
-  char ov[48], lo[32], hi[32], tip[512], cls[48], ci[32];
+  char ov[48], iv[80], tip[512], cls[48], ci[32];
   int r = 0;
 
   r |= hp__buf_adds(b, "<g class=\"row\">");
@@ -101,10 +101,9 @@ static int overhead_bar(hp__buf *b, const hp__axis *a, const hp_session *s,
     return r | hp__buf_adds(b, "</g>\n");
   }
   x = hp__axis_px(a, m->ratio);
-  snprintf(tip, sizeof(tip), "%.200s (%.40s): %s of the %s, %s [%s, %s], %s", pr->name, pr->mode,
-           ov, pr->is_variant ? "reference" : "baseline",
-           hp__report_ci_label(ci, sizeof(ci), s->alpha), hp__fmt_num(lo, sizeof(lo), m->ci_lo),
-           hp__fmt_num(hi, sizeof(hi), m->ci_hi), hp_flag_name(pr->flag));
+  snprintf(tip, sizeof(tip), "%.200s (%.40s): %s of the %s, %s %s, %s", pr->name, pr->mode, ov,
+           pr->is_variant ? "reference" : "baseline", hp__report_ci_label(ci, sizeof(ci), s->alpha),
+           hp__fmt_ci(iv, sizeof(iv), m->ci_lo, m->ci_hi, HP__CI_HTML), hp_flag_name(pr->flag));
   r |= hp__svg_rect(b, fmin(x, x1), y + 5, fabs(x - x1), ROW - 10, cls, tip);
   if (isfinite(m->ci_lo) && isfinite(m->ci_hi)) {
     double l = hp__axis_px(a, m->ci_lo), h = hp__axis_px(a, m->ci_hi);

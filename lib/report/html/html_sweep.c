@@ -5,7 +5,7 @@
  * intervals as whiskers and the flags as the points' colours. When the sweep has a single
  * parameter whose values are all positive numbers, the x axis is that parameter (log-spaced when it
  * spans more than 20x); otherwise the combinations are evenly spaced in the plan's order. Under the
- * chart, the overview table of the other reports (lib/report/term/sweep_out.c) and a link to each
+ * chart, the overview table of the other reports (lib/report/core/sweep.c) and a link to each
  * combination's own report.html.
  */
 #include "report/html/html.h"

@@ -1,6 +1,6 @@
 /*
  * summary.json, written after every session (also an interrupted one). It is the session's one
- * machine-readable record: `hprun report` and `hprun compare` read it back (lib/report/
+ * machine-readable record: `hprun report` and `hprun compare` read it back (lib/report/json/
  * summary_read.c), scripts and CI read it too. The keys are named in lib/report/json/summary_keys.h
  * and documented in docs/summary.md; members are written in the order that page lists them.
  */
@@ -10,8 +10,8 @@
 #include "report/core/profile_csv.h"
 #include "report/core/roofline_table.h"
 #include "report/core/report.h"
+#include "report/json/summary.h"
 #include "report/json/summary_keys.h"
-#include "report/core/sweep.h"
 #include "report/json/summary_launch.h"
 #include "util/base/buf.h"
 #include "util/json/json.h"
@@ -212,7 +212,7 @@ static void write_pass(hp__json *j, const hp_session *s, const hp_pass_result *p
 }
 
 /* Why the session deserves its exit code: one object per cause, in pass order. */
-void hp__summary_causes_json(hp__json *j, const hp_session *s)
+static void write_causes(hp__json *j, const hp_session *s)
 {
   size_t i;
 
@@ -228,22 +228,42 @@ void hp__summary_causes_json(hp__json *j, const hp_session *s)
   hp__json_arr_end(j);
 }
 
-/* The session's own members, before its passes. */
-static void write_session_head(hp__json *j, const hp_session *s)
+void hp__summary_params_json(hp__json *j, const hp_kv *kv, size_t n)
+{
+  size_t i;
+
+  hp__json_obj_begin(j);
+  for (i = 0; i < n; i++)
+    hp__json_kstr(j, kv[i].key, kv[i].value);
+  hp__json_obj_end(j);
+}
+
+/* A sweep's combination says which it is (a sweep itself is none). */
+void hp__summary_head_json(hp__json *j, const hp_session *s)
 {
   hp__json_kint(j, HP__K_SESSION_SCHEMA, s->schema ? s->schema : HPRUN_SUMMARY_SCHEMA);
   hp__json_kstr(j, HP__K_SESSION_VERSION, s->hprun_version ? s->hprun_version : HPRUN_VERSION);
   hp__json_kstr(j, HP__K_SESSION_NAME, s->name);
   hp__json_kstr(j, HP__K_SESSION_DIR, s->dir);
   hp__json_kstr(j, HP__K_SESSION_PLAN, s->plan_file);
-  hp__sweep_json_label(j, s);
+  if (s->combo) {
+    hp__json_kstr(j, HP__K_SESSION_COMBINATION, s->combo);
+    hp__json_key(j, HP__K_SESSION_PARAMETERS);
+    hp__summary_params_json(j, s->params, s->nparams);
+  }
   hp__json_kbool(j, HP__K_SESSION_COMPLETE, s->complete);
   hp__json_kbool(j, HP__K_SESSION_INTERRUPTED, s->interrupted);
   hp__json_kstr(j, HP__K_SESSION_ERROR, s->error);
   hp__json_kint(j, HP__K_SESSION_EXIT_CODE, s->exit_code);
-  hp__summary_causes_json(j, s);
+  write_causes(j, s);
   hp__json_kstr(j, HP__K_SESSION_STARTED, s->started);
   hp__json_kstr(j, HP__K_SESSION_FINISHED, s->finished);
+}
+
+/* The session's own members, before its passes. */
+static void write_session_head(hp__json *j, const hp_session *s)
+{
+  hp__summary_head_json(j, s);
   hp__json_kstr(j, HP__K_SESSION_ORDER, s->order);
   /* Unsigned: a seed above 2^63 was once written as a negative number (the reader still takes
    * that form back). */
@@ -264,15 +284,13 @@ static void write_session_head(hp__json *j, const hp_session *s)
   }
 }
 
-int hp_report_json(const hp_session *s, char **out)
+int hp__summary_json(const hp_session *s, char **out)
 {
   hp__json j;
   size_t i;
   int r;
 
   *out = NULL;
-  if (s->ncombos)
-    return hp__sweep_json(s, out);
   hp__json_init(&j, 1);
   hp__json_obj_begin(&j);
   write_session_head(&j, s);

@@ -19,8 +19,8 @@
 #include "report/json/plan_copy.h"
 #include "report/json/summary_field.h"
 #include "report/json/summary_keys.h"
+#include "report/json/summary.h"
 #include "report/json/summary_roofline.h"
-#include "report/core/sweep.h"
 #include "report/json/summary_launch.h"
 #include "util/base/buf.h"
 #include "util/sys/fsutil.h"
@@ -295,9 +295,46 @@ static int load_session_head(const hp__sf *rc, hp_session *s)
   return 0;
 }
 
-/* Reads and parses the file that `path` names (a session folder means its summary.json). *file
- * gets the file's path (the caller frees it, also on failure); errors go to diags. */
-static int parse_file(const char *path, char **file, hp__jv **root, hp_diags *diags)
+int hp__summary_read_params(const hp__sf *c, const char *key, hp_kv **kv, size_t *n)
+{
+  hp__sf pc;
+  size_t i, len;
+  int r;
+
+  if ((r = hp__sf_object(c, key, HP__SF_OPTIONAL, &pc)) != 0)
+    return r;
+  len = hp__jv_len(pc.obj);
+  if (pc.obj == NULL || len == 0)
+    return 0;
+  if ((*kv = calloc(len, sizeof(**kv))) == NULL)
+    return HP_ENOMEM;
+  *n = len;
+  for (i = 0; i < len; i++) {
+    const char *name = hp__jv_key_at(pc.obj, i);
+    if (name == NULL)
+      return hp__sf_fail(c, key, "member %zu has no name", i);
+    if (((*kv)[i].key = hp__strdup(name)) == NULL)
+      return HP_ENOMEM;
+    if ((r = hp__sf_str(&pc, name, HP__SF_REQUIRED, &(*kv)[i].value)) != 0)
+      return r;
+  }
+  return 0;
+}
+
+/* A sweep's combination says which it is: its `combination` and `parameters` (absent: nothing). */
+static int load_label(const hp__jv *root, const char *file, hp_session *s, hp_diags *diags)
+{
+  hp__sf rc;
+  int r;
+
+  hp__sf_root(&rc, root, file, diags);
+  if ((r = hp__sf_str(&rc, HP__K_SESSION_COMBINATION, HP__SF_OPTIONAL, &s->combo)) != 0)
+    return r;
+  return s->combo ? hp__summary_read_params(&rc, HP__K_SESSION_PARAMETERS, &s->params, &s->nparams)
+                  : 0;
+}
+
+int hp__summary_parse(const char *path, char **file, hp__jv **root, hp_diags *diags)
 {
   char *text = NULL, err[256];
   struct stat st;
@@ -385,39 +422,35 @@ static int load_judgements(const hp__sf *rc, hp_session *s)
   return 0;
 }
 
-/* Reading follows a <name>-latest link, but the session's folder is the one it points at now:
- * whatever is later written for the session goes to that folder, never through the link, which a
- * newer session may move meanwhile. */
-static void resolve_link(char **dir)
+/* The folder is where the file is now, not where it was written: sessions get moved. Reading
+ * follows a <name>-latest link, but the session's folder is the one it points at now: whatever is
+ * later written for the session goes to that folder, never through the link, which a newer
+ * session may move meanwhile. */
+int hp__summary_folder(const char *file, char **dir)
 {
+  const char *base = strrchr(file, '/');
   struct stat st;
   char *real;
 
-  if (lstat(*dir, &st) != 0 || !S_ISLNK(st.st_mode) || (real = realpath(*dir, NULL)) == NULL)
-    return;
-  free(*dir);
-  *dir = real;
+  *dir = base ? hp__strndup(file, (size_t)(base - file)) : hp__strdup(".");
+  if (*dir == NULL)
+    return HP_ENOMEM;
+  if (lstat(*dir, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(*dir, NULL)) != NULL) {
+    free(*dir);
+    *dir = real;
+  }
+  return 0;
 }
 
-int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
+int hp__summary_load(const char *file, const hp__jv *root, hp_session **out, hp_diags *diags)
 {
-  char *file = NULL;
-  hp__jv *root = NULL;
   const hp__jv *passes;
   hp_session *s = NULL;
   hp_plan *plan = NULL;
-  const char *base;
   hp__sf rc;
   int r;
 
   *out = NULL;
-  if ((r = parse_file(path, &file, &root, diags)) != 0)
-    goto fail;
-  /* A parameter sweep's file lists its combinations, each a session of its own. */
-  if (hp__jv_get(root, HP__K_SESSION_SWEEP) != NULL) {
-    r = hp__sweep_load(file, root, out, diags);
-    goto fail;
-  }
   s = calloc(1, sizeof(*s));
   passes = hp__jv_get(root, HP__K_SESSION_PASSES);
   if (s == NULL) {
@@ -430,20 +463,14 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
     r = HP_EPARSE;
     goto fail;
   }
-  /* The folder is where the file is now, not where it was written: sessions get moved. */
-  base = strrchr(file, '/');
-  s->dir = base ? hp__strndup(file, (size_t)(base - file)) : hp__strdup(".");
-  if (s->dir == NULL) {
-    r = HP_ENOMEM;
+  if ((r = hp__summary_folder(file, &s->dir)) != 0)
     goto fail;
-  }
-  resolve_link(&s->dir);
   /* Every member is checked as it is read, and the runs against their passes' metrics, before
    * the statistics are recomputed, the judgements taken as stored and the profiles parsed again
    * with the categories of the plan the session ran. */
   hp__sf_root(&rc, root, file, diags);
   if ((r = load_session_head(&rc, s)) != 0 || (r = load_passes(&rc, passes, s)) != 0 ||
-      (r = load_judgements(&rc, s)) != 0 || (r = hp__sweep_read_label(root, file, s, diags)) != 0 ||
+      (r = load_judgements(&rc, s)) != 0 || (r = load_label(root, file, s, diags)) != 0 ||
       (r = hp__session_plan_copy(s, &plan, diags)) != 0 ||
       (r = hp__summary_read_peaks(&rc, s)) != 0)
     goto fail;
@@ -459,7 +486,5 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags)
 fail:
   hp_plan_free(plan);
   hp_session_free(s);
-  hp__jv_free(root);
-  free(file);
   return r;
 }

@@ -1,6 +1,6 @@
 /*
- * A parameter sweep's summary.json, and what a combination's own summary.json says about its
- * combination. The sweep's file lists the parameters and the combinations: each one's values,
+ * A parameter sweep's summary.json (a combination's own summary.json says which combination it is:
+ * summary_json.c). The sweep's file lists the parameters and the combinations: each one's values,
  * folder, whether it ran and is complete, its exit code, and every pass's primary-metric overhead
  * with its interval and flag, so that a script sees how a profiler's overhead depends on the
  * parameters without opening the combinations' files. Everything else of a combination is in its
@@ -8,32 +8,12 @@
  */
 #include "analyze/sweep.h"
 #include "report/core/report.h"
+#include "report/json/summary.h"
 #include "report/json/summary_keys.h"
-#include "report/core/sweep.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A parameters object, name -> value, in the plan's order. */
-static void write_params(hp__json *j, const hp_kv *kv, size_t n)
-{
-  size_t i;
-
-  hp__json_obj_begin(j);
-  for (i = 0; i < n; i++)
-    hp__json_kstr(j, kv[i].key, kv[i].value);
-  hp__json_obj_end(j);
-}
-
-void hp__sweep_json_label(hp__json *j, const hp_session *s)
-{
-  if (s->combo == NULL)
-    return;
-  hp__json_kstr(j, HP__K_SESSION_COMBINATION, s->combo);
-  hp__json_key(j, HP__K_SESSION_PARAMETERS);
-  write_params(j, s->params, s->nparams);
-}
 
 /* sweep.parameters: each parameter with its values, in the order the combinations take them. */
 static void write_param_list(hp__json *j, const hp_session *s)
@@ -90,7 +70,7 @@ static void write_combo(hp__json *j, const hp_combo *cb)
   hp__json_kstr(j, HP__K_COMBO_NAME, cb->name);
   hp__json_kstr(j, HP__K_COMBO_FOLDER, cb->name);
   hp__json_key(j, HP__K_COMBO_PARAMETERS);
-  write_params(j, cb->params, cb->nparams);
+  hp__summary_params_json(j, cb->params, cb->nparams);
   hp__json_kbool(j, HP__K_COMBO_RAN, cb->s != NULL);
   hp__json_kbool(j, HP__K_COMBO_COMPLETE, cb->s && cb->s->complete);
   hp__json_kint(j, HP__K_COMBO_EXIT_CODE, hp__combo_exit_code(cb));
@@ -112,18 +92,7 @@ int hp__sweep_json(const hp_session *s, char **out)
   *out = NULL;
   hp__json_init(&j, 1);
   hp__json_obj_begin(&j);
-  hp__json_kint(&j, HP__K_SESSION_SCHEMA, s->schema ? s->schema : HPRUN_SUMMARY_SCHEMA);
-  hp__json_kstr(&j, HP__K_SESSION_VERSION, s->hprun_version ? s->hprun_version : HPRUN_VERSION);
-  hp__json_kstr(&j, HP__K_SESSION_NAME, s->name);
-  hp__json_kstr(&j, HP__K_SESSION_DIR, s->dir);
-  hp__json_kstr(&j, HP__K_SESSION_PLAN, s->plan_file);
-  hp__json_kbool(&j, HP__K_SESSION_COMPLETE, s->complete);
-  hp__json_kbool(&j, HP__K_SESSION_INTERRUPTED, s->interrupted);
-  hp__json_kstr(&j, HP__K_SESSION_ERROR, s->error);
-  hp__json_kint(&j, HP__K_SESSION_EXIT_CODE, s->exit_code);
-  hp__summary_causes_json(&j, s);
-  hp__json_kstr(&j, HP__K_SESSION_STARTED, s->started);
-  hp__json_kstr(&j, HP__K_SESSION_FINISHED, s->finished);
+  hp__summary_head_json(&j, s);
   hp__json_key(&j, HP__K_SESSION_SWEEP);
   hp__json_obj_begin(&j);
   write_param_list(&j, s);

@@ -1,7 +1,7 @@
 /*
  * Reading a parameter sweep back (hprun report, hprun compare): the sweep's summary.json names
- * its combinations, and each one that ran is read from its own folder beside the file with
- * hp_session_load, as any session is. The sweep's judgement is then taken again from theirs
+ * its combinations, and each one that ran is read from its own folder beside the file as any
+ * session is (summary_read.c). The sweep's judgement is then taken again from theirs
  * (lib/analyze/sweep.c), which is how it was made: a combination's stored judgement is what its
  * run said, so the sweep's says the same.
  *
@@ -13,64 +13,26 @@
 #include "analyze/sweep.h"
 #include "report/json/plan_copy.h"
 #include "report/json/summary_field.h"
+#include "report/json/summary.h"
 #include "report/json/summary_keys.h"
-#include "report/core/sweep.h"
 #include "util/base/buf.h"
 #include "util/sys/fsutil.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-/* A parameters object (name -> string value) into a new array. */
-static int read_params(const hp__sf *c, const char *key, hp_kv **kv, size_t *n)
-{
-  hp__sf pc;
-  size_t i, len;
-  int r;
-
-  if ((r = hp__sf_object(c, key, HP__SF_OPTIONAL, &pc)) != 0)
-    return r;
-  len = hp__jv_len(pc.obj);
-  if (pc.obj == NULL || len == 0)
-    return 0;
-  if ((*kv = calloc(len, sizeof(**kv))) == NULL)
-    return HP_ENOMEM;
-  *n = len;
-  for (i = 0; i < len; i++) {
-    const char *name = hp__jv_key_at(pc.obj, i);
-    if (name == NULL)
-      return hp__sf_fail(c, key, "member %zu has no name", i);
-    if (((*kv)[i].key = hp__strdup(name)) == NULL)
-      return HP_ENOMEM;
-    if ((r = hp__sf_str(&pc, name, HP__SF_REQUIRED, &(*kv)[i].value)) != 0)
-      return r;
-  }
-  return 0;
-}
-
-int hp__sweep_read_label(const hp__jv *root, const char *file, hp_session *s, hp_diags *diags)
-{
-  hp__sf rc;
-  int r;
-
-  hp__sf_root(&rc, root, file, diags);
-  if ((r = hp__sf_str(&rc, HP__K_SESSION_COMBINATION, HP__SF_OPTIONAL, &s->combo)) != 0)
-    return r;
-  return s->combo ? read_params(&rc, HP__K_SESSION_PARAMETERS, &s->params, &s->nparams) : 0;
-}
 
 /* Item i of sweep.combinations into cb; the ones that ran are read from <dir>/<name>. */
 static int load_combo(const hp__sf *sc, size_t i, const char *dir, hp_combo *cb, hp_diags *diags)
 {
-  char *folder;
+  char *folder, *file = NULL;
+  hp__jv *root = NULL;
   hp__sf cc;
   int ran, r;
 
   if ((r = hp__sf_item(sc, HP__K_SWEEP_COMBINATIONS, i, &cc)) != 0 ||
       (r = hp__sf_str(&cc, HP__K_COMBO_NAME, HP__SF_REQUIRED, &cb->name)) != 0 ||
-      (r = read_params(&cc, HP__K_COMBO_PARAMETERS, &cb->params, &cb->nparams)) != 0 ||
+      (r = hp__summary_read_params(&cc, HP__K_COMBO_PARAMETERS, &cb->params, &cb->nparams)) != 0 ||
       (r = hp__sf_bool(&cc, HP__K_COMBO_RAN, &ran)) != 0)
     return r;
   if (!cb->name[0] || strchr(cb->name, '/') || !strcmp(cb->name, ".") || !strcmp(cb->name, ".."))
@@ -80,10 +42,15 @@ static int load_combo(const hp__sf *sc, size_t i, const char *dir, hp_combo *cb,
     return 0;
   if ((folder = hp__path_join(dir, cb->name)) == NULL)
     return HP_ENOMEM;
-  r = hp_session_load(folder, &cb->s, diags);
+  r = hp__summary_parse(folder, &file, &root, diags);
   free(folder);
-  if (r == 0 && cb->s->ncombos)
+  /* A combination is a session: a sweep inside a sweep is refused before it is read. */
+  if (r == 0 && hp__jv_get(root, HP__K_SESSION_SWEEP) != NULL)
     r = hp__sf_fail(&cc, HP__K_COMBO_NAME, "\"%s\" is a sweep itself", cb->name);
+  else if (r == 0)
+    r = hp__summary_load(file, root, &cb->s, diags);
+  hp__jv_free(root);
+  free(file);
   return r;
 }
 
@@ -129,25 +96,15 @@ int hp__sweep_load(const char *file, const hp__jv *root, hp_session **out, hp_di
 {
   hp_session *s = calloc(1, sizeof(*s));
   hp_plan *plan = NULL;
-  const char *base = strrchr(file, '/');
-  struct stat st;
-  char *real;
   hp__sf rc;
   int r;
 
   *out = NULL;
   if (s == NULL)
     return HP_ENOMEM;
-  s->dir = base ? hp__strndup(file, (size_t)(base - file)) : hp__strdup(".");
-  if (s->dir == NULL) {
-    r = HP_ENOMEM;
+  /* Through <name>-latest, the sweep is the folder the link points at now. */
+  if ((r = hp__summary_folder(file, &s->dir)) != 0)
     goto fail;
-  }
-  /* Through <name>-latest, the sweep is the folder the link points at now (as summary_read.c). */
-  if (lstat(s->dir, &st) == 0 && S_ISLNK(st.st_mode) && (real = realpath(s->dir, NULL)) != NULL) {
-    free(s->dir);
-    s->dir = real;
-  }
   hp__sf_root(&rc, root, file, diags);
   /* The plan's hash, for hprun compare's same-plan check, comes from plan.yaml beside the file. */
   if ((r = load_sweep(&rc, s->dir, s, diags)) != 0 ||

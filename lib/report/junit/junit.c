@@ -6,11 +6,10 @@
  * pass's <system-out>. Passes that never ran because the session was interrupted are <skipped>.
  * Flags such as `distorted` are information, not failures.
  */
+#include "report/core/pass_table.h"
 #include "report/core/report.h"
 #include "util/base/buf.h"
-#include "util/num/fmt.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,13 +25,32 @@ static const hp_cause *cause_of(const hp_session *s, const hp_pass_result *pr, i
   return NULL;
 }
 
+/* The pass's line of key=value pairs, from the pass table's description (report/core/
+ * pass_table.h): the columns JUnit shows, the flag first, each only when it has a value. */
+static int write_values(hp__buf *b, const hp_pass_result *pr)
+{
+  static const int keys[] = {HP__PT_FLAG, HP__PT_MEDIAN, HP__PT_VS, HP__PT_VERDICT};
+  char cell[HP__PT_CELL];
+  const char *text;
+  size_t k;
+  int r = 0;
+
+  for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+    const hp__pt_col *c = &hp__pt_cols[keys[k]];
+    if (!hp__pt_shows(c, HP__RF_JUNIT, 0, 1) ||
+        (text = hp__pt_cell(pr, keys[k], HP__RF_JUNIT, cell)) == NULL)
+      continue;
+    r |= hp__buf_printf(b, "%s%s=", k ? " " : "", c->head[HP__RF_JUNIT]);
+    r |= hp__report_xml(b, text);
+  }
+  return r;
+}
+
 /* One <testcase>: skipped when it never ran, a <failure> when it fails the build, and the flag,
  * median and ratio as its output either way. */
 static int write_testcase(hp__buf *b, const hp_session *s, const hp_pass_result *pr)
 {
-  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
   const hp_cause *f = cause_of(s, pr, 0), *note = cause_of(s, pr, 1);
-  char x[32];
   double t = 0;
   size_t k;
   int r = 0;
@@ -58,14 +76,8 @@ static int write_testcase(hp__buf *b, const hp_session *s, const hp_pass_result 
     r |= hp__report_xml(b, f->text);
     r |= hp__buf_adds(b, "\"/>\n");
   }
-  r |= hp__buf_printf(b, "      <system-out>flag=%s median=%s", hp_flag_name(pr->flag),
-                      hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN));
-  if (m && !pr->is_baseline)
-    r |= hp__buf_printf(b, " ratio=%s", hp__fmt_num(x, sizeof(x), m->ratio));
-  if (pr->verdict) {
-    r |= hp__buf_adds(b, " verdict=");
-    r |= hp__report_xml(b, pr->verdict);
-  }
+  r |= hp__buf_adds(b, "      <system-out>");
+  r |= write_values(b, pr);
   if (pr->advice) {
     r |= hp__buf_adds(b, "\n");
     r |= hp__report_xml(b, pr->advice);

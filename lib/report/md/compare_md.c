@@ -1,12 +1,12 @@
 /*
- * hprun compare OLD NEW, the Markdown: the rows that lib/analyze/compare.c computed, as a table for
- * a PR comment, with the count of regressions at the end and one `fail:` or `note:` line per cause.
- * The public entry point hp_compare lives here because it hands back the rendered text; the
- * numbers, verdicts and causes are the analysis layer's.
+ * hprun compare OLD NEW of two sessions, the Markdown: the rows that lib/analyze/compare.c
+ * computed, as a table for a PR comment, with the count of regressions at the end and one `fail:`
+ * or `note:` line per cause. The numbers, verdicts and causes are the analysis layer's; the public
+ * entry point hp_compare (lib/report/entry.c) hands two sweeps to sweep_compare.c instead.
  */
 #include "analyze/compare.h"
 #include "report/core/report.h"
-#include "report/core/sweep.h"
+#include "report/md/markdown.h"
 #include "util/base/buf.h"
 #include "util/num/fmt.h"
 
@@ -59,7 +59,7 @@ static int write_head(hp__buf *b, const hp_session *old_s, const hp_session *new
 
 static int write_row(hp__buf *b, const hp__compare_row *row)
 {
-  char x[32], y[32], z[32];
+  char x[32], y[32], z[32], ci[64];
   int r = 0;
 
   if (row->change == HP__CHANGE_NEW_PASS || (row->change == HP__CHANGE_MISSING && !row->metric))
@@ -69,11 +69,9 @@ static int write_row(hp__buf *b, const hp__compare_row *row)
                       hp__fmt_num(x, sizeof(x), row->old_median),
                       hp__fmt_num(y, sizeof(y), row->new_median),
                       hp__fmt_overhead(z, sizeof(z), row->ratio));
-  if (!isnan(row->ci_lo))
-    r |= hp__buf_printf(b, "[%.4f, %.4f]", row->ci_lo, row->ci_hi);
-  else
-    r |= hp__buf_adds(b, "-");
-  r |= hp__buf_printf(b, " | %s | %zu/%zu | %s |\n", hp__fmt_num(x, sizeof(x), row->p), row->n_old,
+  r |= hp__buf_adds(
+      b, isnan(row->ci_lo) ? "-" : hp__fmt_ci(ci, sizeof(ci), row->ci_lo, row->ci_hi, HP__CI_MD));
+  r |= hp__buf_printf(b, " | %s | %zu/%zu | %s |\n", hp__fmt_p(x, sizeof(x), row->p), row->n_old,
                       row->n_new, row_change_text(row));
   return r;
 }
@@ -81,7 +79,7 @@ static int write_row(hp__buf *b, const hp__compare_row *row)
 /* The count line, then one bullet per cause (the terminal's `fail:` and `note:` lines). */
 static int write_tail(hp__buf *b, const hp__comparison *c, const hp_compare_opts *o)
 {
-  size_t i;
+  hp__causes causes = {c->causes, c->ncauses, c->ncauses, NULL};
   int r = 0;
 
   r |= hp__buf_printf(b, "\n%zu regression(s)", c->nregressions);
@@ -94,18 +92,11 @@ static int write_tail(hp__buf *b, const hp__comparison *c, const hp_compare_opts
                         "at least %d repeats per pass",
                         c->nunconfirmed, HP_STATS_MIN_N);
   r |= hp__buf_adds(b, ".\n");
-  if (c->ncauses)
-    r |= hp__buf_adds(b, "\n");
-  for (i = 0; i < c->ncauses; i++) {
-    r |= hp__buf_adds(b, "- ");
-    r |= hp__report_cause(b, &c->causes[i]);
-    r |= hp__buf_adds(b, "\n");
-  }
-  return r;
+  return r | hp__md_causes(b, NULL, &causes);
 }
 
-int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
-               char **md, size_t *failures)
+int hp__compare_md(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
+                   char **md, size_t *failures)
 {
   hp__comparison c;
   hp__buf b = HP__BUF_INIT;
@@ -114,8 +105,6 @@ int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compar
 
   *md = NULL;
   *failures = 0;
-  if (old_s->ncombos || new_s->ncombos)
-    return hp__sweep_compare(old_s, new_s, o, md, failures);
   if ((r = hp__compare_sessions(old_s, new_s, o, &c)) != 0)
     return r;
   r = write_head(&b, old_s, new_s, o);

@@ -3,21 +3,19 @@
  * the same tables as the terminal, the runs and the advice, so the file alone tells the story, and
  * it stays small enough for a PR comment at any number of runs (budgets in report/md/markdown.h).
  * It is written in sections, top to bottom: the header, why the session failed (the terminal's
- * `fail:` and `note:` lines), the pass table, the A/B variant table, the advice, the runs
- * (lib/report/md/md_runs.c), and what each profiler wrote. Every path in it is relative to the
- * session folder (hp__md_text and hp__md_rel, below), so that the report names nothing of the
- * machine that ran the session and reads the same wherever the folder has moved.
+ * `fail:` and `note:` lines), the pass table, the A/B variant table, the advice, the ranks
+ * (md_ranks.c), the runs (md_runs.c), the roofline, and what each profiler wrote. Every path in it
+ * is relative to the session folder (hp__md_text and hp__md_rel, md_common.c), so that the report
+ * names nothing of the machine that ran the session and reads the same wherever the folder has
+ * moved.
  */
 #include "analyze/crosscheck.h"
 #include "report/md/markdown.h"
+#include "report/core/pass_table.h"
 #include "report/core/report.h"
 #include "report/core/roofline_table.h"
-#include "report/core/sweep.h"
 #include "util/base/buf.h"
-#include "util/num/fmt.h"
 
-#include <ctype.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,14 +27,6 @@
 #define PROFILE_ROWS 20
 #define PROFILE_TOP_SMALL 3
 #define PROFILE_ROWS_SMALL 5
-
-/* The name the tables give the primary metric's median column. */
-static const char *primary_name(const hp_session *s)
-{
-  const hp_metric_result *m = hp__report_primary(s);
-
-  return m && m->name ? m->name : "metric";
-}
 
 /* The title and the session's settings, as a bullet list. */
 static int md_header(hp__buf *b, const hp_session *s)
@@ -60,115 +50,6 @@ static int md_header(hp__buf *b, const hp_session *s)
     r |= hp__md_text(b, s, s->error, HP__MD_RAW);
     r |= hp__buf_adds(b, "\n");
   }
-  return r;
-}
-
-/* The causes of the exit code, first, since that is what a reader of a failed job looks for: the
- * same lines as the terminal's, one bullet each. Only notes: the gates that were not evaluated. */
-static int md_causes(hp__buf *b, const hp_session *s)
-{
-  size_t i;
-  int r = 0;
-
-  if (s->ncauses == 0)
-    return 0;
-  r |= hp__buf_adds(b,
-                    hp__report_any_failing(s->causes, s->ncauses)
-                        ? "\n## Why this session failed\n\n"
-                        : "\n## Gates not evaluated\n\n");
-  for (i = 0; i < s->ncauses; i++) {
-    hp__buf line = HP__BUF_INIT;
-    r |= hp__report_cause(&line, &s->causes[i]);
-    /* A cause is one line; a newline from a run's error message must not end the bullet. */
-    r |= hp__buf_adds(b, "- ");
-    r |= hp__md_text(b, s, line.data, HP__MD_LINE);
-    r |= hp__buf_adds(b, "\n");
-    hp__buf_free(&line);
-  }
-  return r;
-}
-
-/* One row of the pass table: the primary metric against the baseline. */
-static int md_pass_row(hp__buf *b, const hp_pass_result *pr)
-{
-  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
-  char x[32], y[32];
-  int r = 0;
-
-  r |= hp__buf_adds(b, "| ");
-  r |= hp__report_md_cell(b, pr->name);
-  r |= hp__buf_printf(b, " | %s | %s | %s | ", pr->mode,
-                      hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN),
-                      pr->is_baseline ? "-" : hp__fmt_overhead(y, sizeof(y), m ? m->ratio : NAN));
-  if (m && !isnan(m->ci_lo))
-    r |= hp__buf_printf(b, "[%.4f, %.4f]", m->ci_lo, m->ci_hi);
-  else
-    r |= hp__buf_adds(b, "-");
-  r |= hp__buf_printf(b, " | %s | %zu | ", hp__fmt_num(x, sizeof(x), m ? m->p : NAN),
-                      m ? m->st.n : 0);
-  if (m && !isnan(m->st.cv))
-    r |= hp__buf_printf(b, "%.2f%%", m->st.cv * 100);
-  else
-    r |= hp__buf_adds(b, "-");
-  r |= hp__buf_printf(b, " | **%s** |\n", hp_flag_name(pr->flag));
-  return r;
-}
-
-/* The profiling passes (variants have their own table). */
-int hp__md_pass_table(hp__buf *b, const hp_session *s)
-{
-  char ci[32];
-  size_t i;
-  int r = 0;
-
-  r |= hp__buf_printf(
-      b,
-      "\n| pass | mode | %s median | vs baseline | %s of ratio | p | n | CV | flag |\n"
-      "|---|---|---:|---:|---|---:|---:|---:|---|\n",
-      primary_name(s), hp__report_ci_label(ci, sizeof(ci), s->alpha));
-  for (i = 0; i < s->npasses; i++)
-    if (!s->passes[i].is_variant)
-      r |= md_pass_row(b, &s->passes[i]);
-  return r;
-}
-
-static int md_variant_row(hp__buf *b, const hp_pass_result *pr)
-{
-  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
-  char x[32], y[32];
-  int r = 0;
-
-  r |= hp__buf_adds(b, "| ");
-  r |= hp__report_md_cell(b, pr->name);
-  r |= hp__buf_printf(b, " | %s | %s | ", hp__fmt_num(x, sizeof(x), m ? m->st.median : NAN),
-                      pr->is_reference ? "-" : hp__fmt_overhead(y, sizeof(y), m ? m->ratio : NAN));
-  r |= hp__buf_printf(b, "%s | ",
-                      pr->is_reference ? "-" : hp__fmt_num(x, sizeof(x), m ? m->p : NAN));
-  r |= hp__buf_printf(b, "%s / ", hp__fmt_num(x, sizeof(x), pr->mem_mean_mib));
-  r |= hp__buf_printf(b, "%s | %s |\n", hp__fmt_num(x, sizeof(x), pr->mem_peak_mib),
-                      pr->is_reference  ? "reference"
-                          : pr->verdict ? pr->verdict
-                                        : "-");
-  return r;
-}
-
-/* The A/B variants against their reference; nothing when the plan had none. */
-static int md_variant_table(hp__buf *b, const hp_session *s)
-{
-  size_t i;
-  int r = 0, any = 0;
-
-  for (i = 0; i < s->npasses; i++)
-    any |= s->passes[i].is_variant;
-  if (!any)
-    return 0;
-  r |= hp__buf_printf(b,
-                      "\n| variant | %s median | vs reference | p | sampled memory MiB (mean / "
-                      "peak) | verdict |\n|---|---:|---:|---:|---:|---|\n",
-                      primary_name(s));
-  for (i = 0; i < s->npasses; i++)
-    if (s->passes[i].is_variant)
-      r |= md_variant_row(b, &s->passes[i]);
   return r;
 }
 
@@ -213,87 +94,6 @@ static int md_advice(hp__buf *b, const hp_session *s)
 }
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Paths relative to the session folder.                                                          */
-
-/* A character that can stand next to another inside a path: a path starts after none of them. */
-static int path_char(char c)
-{
-  return isalnum((unsigned char)c) || (c != '\0' && strchr("._-/~+", c) != NULL);
-}
-
-/* The length of the session folder's name without its trailing slashes; 0 when there is nothing
- * to match ("" or "/"). */
-static size_t folder_len(const hp_session *s)
-{
-  size_t n = s->dir ? strlen(s->dir) : 0;
-
-  while (n > 0 && s->dir[n - 1] == '/')
-    n--;
-  return n;
-}
-
-/* When p starts with the session folder (n bytes of its name): how many bytes to drop, the
- * slashes after it included; *dot is set when p names the folder itself. 0 otherwise: p names
- * something else, such as a sibling "sessions/va-1b" of "sessions/va-1". */
-static size_t folder_at(const hp_session *s, size_t n, const char *p, int *dot)
-{
-  size_t k = n;
-
-  *dot = 0;
-  if (n == 0 || strncmp(p, s->dir, n) != 0)
-    return 0;
-  if (p[k] != '/') {
-    if (path_char(p[k]))
-      return 0;
-    *dot = 1;
-    return k;
-  }
-  while (p[k] == '/')
-    k++;
-  *dot = !path_char(p[k]);
-  return k;
-}
-
-const char *hp__md_rel(const hp_session *s, const char *path)
-{
-  int dot;
-  size_t k = folder_at(s, folder_len(s), path, &dot);
-
-  return k == 0 ? path : dot ? "." : path + k;
-}
-
-/* hp__md_text for the first n bytes of text. */
-static int md_text_n(hp__buf *b, const hp_session *s, const char *text, size_t n, int mode)
-{
-  size_t dn = folder_len(s), i = 0, k;
-  int r = 0, dot;
-
-  while (i < n && !r) {
-    char c = text[i];
-    /* A path starts at the start of the text or after a character no path holds. */
-    if ((i == 0 || !path_char(text[i - 1])) && (k = folder_at(s, dn, text + i, &dot)) > 0) {
-      if (dot)
-        r = hp__buf_addc(b, '.');
-      i += k;
-      continue;
-    }
-    if (c == '\n' && mode != HP__MD_RAW)
-      r = hp__buf_addc(b, ' ');
-    else if (c == '|' && mode == HP__MD_CELL)
-      r = hp__buf_adds(b, "\\|");
-    else
-      r = hp__buf_addc(b, c);
-    i++;
-  }
-  return r;
-}
-
-int hp__md_text(hp__buf *b, const hp_session *s, const char *text, int mode)
-{
-  return text ? md_text_n(b, s, text, strlen(text), mode) : 0;
-}
-
-/* ---------------------------------------------------------------------------------------------- */
 /* What each profiler wrote.                                                                       */
 
 /* Appends the profile writer's Markdown to t with the session's paths relative and every table cut
@@ -320,7 +120,7 @@ static int cut_tables(hp__buf *t, const hp_session *s, const char *text, size_t 
       cut++;
       continue;
     }
-    r |= md_text_n(t, s, text, len, HP__MD_RAW);
+    r |= hp__md_text_n(t, s, text, len, HP__MD_RAW);
   }
   if (cut)
     r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see the pass's .profile.csv\n", cut);
@@ -431,18 +231,21 @@ static int md_profiles(hp__buf *b, const hp_session *s)
   return r ? HP_ENOMEM : 0;
 }
 
-int hp_report_markdown(const hp_session *s, char **out)
+int hp__md_session(const hp_session *s, char **out)
 {
+  hp__causes causes = hp__report_causes(s, HP__RF_MD);
   hp__buf b = HP__BUF_INIT;
   int r = 0;
 
   *out = NULL;
-  if (s->ncombos)
-    return hp__sweep_markdown(s, out);
   r |= md_header(&b, s);
-  r |= md_causes(&b, s);
-  r |= hp__md_pass_table(&b, s);
-  r |= md_variant_table(&b, s);
+  /* The causes of the exit code come first, since that is what a reader of a failed job looks
+   * for: the terminal's lines, one bullet each. */
+  r |= hp__md_causes(&b, s, &causes);
+  /* The profiling passes, then the A/B variants against their reference when there are some. */
+  r |= hp__md_table(&b, s, 0);
+  if (hp__pt_any(s, 1))
+    r |= hp__md_table(&b, s, 1);
   r |= md_advice(&b, s);
   r |= hp__md_ranks(&b, s);
   r |= hp__md_runs(&b, s);

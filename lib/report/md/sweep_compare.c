@@ -1,13 +1,12 @@
 /*
  * hprun compare of two parameter sweeps: their combinations are matched by name (the folder name,
- * "n=1048576,dtype=fp16"), and each pair is compared as two sessions are (hp_compare), one
+ * "n=1048576,dtype=fp16"), and each pair is compared as two sessions are (compare_md.c), one
  * section each. A combination of OLD that NEW lacks, or that NEW did not run, is missing, which
  * fails the comparison unless --allow-missing, like a missing pass; one only NEW has is a note.
  * A sweep and a session that is not one cannot be compared (HP_ENOTSUP): the command says so and
  * exits 2, and a combination's own folder can be compared with a session instead.
  */
-#include "report/core/report.h"
-#include "report/core/sweep.h"
+#include "report/md/markdown.h"
 #include "util/base/buf.h"
 
 #include <stdlib.h>
@@ -47,7 +46,7 @@ static int compare_one(hp__buf *b, hp__buf *tail, const hp_combo *oc, const hp_s
         hp__buf_printf(tail, "- %s: %s: %s%s\n", o->allow_missing ? "note" : "fail", oc->name, why,
                        o->allow_missing ? " (allowed)" : "");
   }
-  if ((r = hp_compare(oc->s, nc->s, o, &md, &nf)) != 0)
+  if ((r = hp__compare_md(oc->s, nc->s, o, &md, &nf)) != 0)
     return r;
   r |= hp__buf_adds(b, md);
   if (nf)

@@ -3,12 +3,14 @@
  * then one line of advice per flagged pass and the profiler cross-check. It is what a user reads
  * first, so it says plainly which numbers are performance and which are not. It is printed in
  * sections: the header and pass table, the A/B variant table, the notes, then one line per cause
- * of the exit code (`fail: ...`) and per gate that could not be evaluated (`note: ...`).
+ * of the exit code (`fail: ...`) and per gate that could not be evaluated (`note: ...`). The
+ * tables are those of report/core/pass_table.h, the causes list report/core/report.h's.
  */
 #include "analyze/crosscheck.h"
+#include "report/core/pass_table.h"
 #include "report/core/report.h"
 #include "report/core/roofline_table.h"
-#include "report/core/sweep.h"
+#include "report/term/term.h"
 #include "util/base/buf.h"
 #include "util/num/fmt.h"
 
@@ -16,17 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The interval, n and CV columns are shown only when some pass ran more than once. */
-static int any_repeats(const hp_session *s)
-{
-  size_t i;
-
-  for (i = 0; i < s->npasses; i++)
-    if (s->passes[i].nmetrics && s->passes[i].metrics[0].st.n > 1)
-      return 1;
-  return 0;
-}
 
 /* The primary metric's unit, or "". */
 static const char *primary_unit(const hp_session *s)
@@ -36,41 +27,72 @@ static const char *primary_unit(const hp_session *s)
   return m && m->unit ? m->unit : "";
 }
 
-/* bar_max > 0: the overhead bars are on, on that scale (term_bar.c). */
-static void term_pass_row(FILE *fp, const hp_pass_result *pr, int reps, double bar_max)
+/* The header line of a table (variant = 1: the variant table), each column's header at its width;
+ * `metric`: the line under it instead, which names the metric under the median column. */
+static void term_head(FILE *fp, const hp_session *s, int variant, int reps, int metric)
 {
-  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
-  char a[32], b[32], c[48], d[32], bar[96];
+  hp__buf h = HP__BUF_INIT;
+  size_t i;
+  int r;
 
-  fprintf(fp, "%-16s %-14s %14s %12s", pr->name, pr->mode,
-          hp__fmt_num(a, sizeof(a), m ? m->st.median : NAN),
-          pr->is_baseline ? "-" : hp__fmt_overhead(b, sizeof(b), m ? m->ratio : NAN));
-  if (reps) {
-    if (m && !isnan(m->ci_lo))
-      snprintf(c, sizeof(c), "[%.4f,%.4f]", m->ci_lo, m->ci_hi);
+  for (i = 0; i < HP__PT_NCOLS && (!metric || i <= HP__PT_MEDIAN); i++) {
+    const hp__pt_col *c = &hp__pt_cols[i];
+    if (!hp__pt_shows(c, HP__RF_TEXT, variant, reps))
+      continue;
+    hp__buf_reset(&h);
+    if (!metric)
+      r = hp__pt_head(&h, s, c, HP__RF_TEXT, variant);
     else
-      snprintf(c, sizeof(c), "-");
-    snprintf(d, sizeof(d), "%.2f%%", m && !isnan(m->st.cv) ? m->st.cv * 100 : NAN);
-    fprintf(fp, " %19s %3zu %6s", c, m ? m->st.n : 0, m && !isnan(m->st.cv) ? d : "-");
+      r = i == HP__PT_MEDIAN ? hp__pt_metric(&h, s, HP__RF_TEXT, 1) : hp__buf_adds(&h, "");
+    if (r == 0)
+      fprintf(fp, "%s%*s", i == 0 || (c->flags & HP__PC_REPS) ? "" : " ", c->hw, h.data);
   }
-  snprintf(c, sizeof(c), "%s%s", hp_flag_name(pr->flag),
-           pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
-  if (bar_max > 0 && !pr->is_baseline &&
-      hp__term_bar(bar, sizeof(bar), m ? m->ratio : NAN, bar_max, 20) == 0)
-    fprintf(fp, " %-22s %s\n", c, bar);
-  else
-    fprintf(fp, " %s\n", c);
+  fputc('\n', fp);
+  hp__buf_free(&h);
 }
 
-/* The session line, its folder, and the profiling passes. */
-static void term_pass_table(FILE *fp, const hp_session *s, int bars)
+/* One row, each column's cell at its width; bar_max > 0: the overhead bar after the flag, on that
+ * scale (term_bar.c). */
+static void term_row(FILE *fp, const hp_pass_result *pr, int variant, int reps, double bar_max)
 {
-  const hp_metric_result *pm = hp__report_primary(s);
-  const char *mname = pm && pm->name ? pm->name : "metric", *unit = primary_unit(s);
-  int reps = any_repeats(s);
-  char head[96], ci[32], cols[64];
+  char cell[HP__PT_CELL], bar[96];
   size_t i;
 
+  for (i = 0; i < HP__PT_NCOLS; i++) {
+    const hp__pt_col *c = &hp__pt_cols[i];
+    const char *text;
+    if (!hp__pt_shows(c, HP__RF_TEXT, variant, reps))
+      continue;
+    text = hp__pt_cell(pr, (int)i, HP__RF_TEXT, cell);
+    if ((c->flags & HP__PC_FLAG) && bar_max > 0 && !pr->is_baseline &&
+        hp__term_bar(bar, sizeof(bar), pr->nmetrics ? pr->metrics[0].ratio : NAN, bar_max, 20) == 0)
+      fprintf(fp, " %-22s %s", text, bar);
+    else
+      fprintf(fp, "%s%*s", i == 0 ? "" : " ", c->tw, text);
+  }
+  fputc('\n', fp);
+}
+
+/* The pass table (variant = 0: its metric named on a second header line) or the variant table.
+ * The interval, n and CV columns are shown only when some pass ran more than once. */
+static void term_table(FILE *fp, const hp_session *s, int variant, double bar_max)
+{
+  int reps = hp__pt_reps(s);
+  size_t i;
+
+  fputc('\n', fp);
+  term_head(fp, s, variant, reps, 0);
+  if (!variant)
+    term_head(fp, s, variant, reps, 1);
+  for (i = 0; i < s->npasses; i++)
+    if (!s->passes[i].is_variant == !variant)
+      term_row(fp, &s->passes[i], variant, reps, bar_max);
+}
+
+/* The session line, its folder, and the profiling passes; the A/B variants against their
+ * reference when the plan had some. */
+static void term_tables(FILE *fp, const hp_session *s, int bars)
+{
   fprintf(fp, "\nhprun session %s%s\n", s->name ? s->name : "?",
           s->complete          ? ""
               : s->interrupted ? "  (INCOMPLETE: interrupted)"
@@ -79,43 +101,9 @@ static void term_pass_table(FILE *fp, const hp_session *s, int bars)
     fprintf(fp, "folder: %s\n", s->dir);
   if (s->combo)
     fprintf(fp, "combination: %s\n", s->combo);
-  snprintf(head, sizeof(head), "%s%s%s%s", mname, *unit ? " (" : "", unit, *unit ? ")" : "");
-  /* The interval is labelled with the level it was computed at, 1 - alpha. */
-  snprintf(cols, sizeof(cols), "%12s       n    CV", hp__report_ci_label(ci, sizeof(ci), s->alpha));
-  fprintf(fp, "\n%-16s %-14s %14s %12s%s %-11s\n", "pass", "mode", "median", "vs baseline",
-          reps ? cols : "", "flag");
-  fprintf(fp, "%-16s %-14s %14s\n", "", "", head);
-  for (i = 0; i < s->npasses; i++)
-    if (!s->passes[i].is_variant)
-      term_pass_row(fp, &s->passes[i], reps, bars ? fmax(hp__term_bar_max(s), 10.0) : 0);
-}
-
-/* The A/B variants against their reference; nothing when the plan had none. */
-static void term_variant_table(FILE *fp, const hp_session *s)
-{
-  char a[32], b[32], c[32];
-  size_t i;
-  int any = 0;
-
-  for (i = 0; i < s->npasses; i++)
-    any |= s->passes[i].is_variant;
-  if (!any)
-    return;
-  fprintf(fp, "\n%-16s %14s %12s %14s %-24s\n", "variant", "median", "vs reference",
-          "mem MiB (mean)", "verdict");
-  for (i = 0; i < s->npasses; i++) {
-    const hp_pass_result *pr = &s->passes[i];
-    const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
-    if (!pr->is_variant)
-      continue;
-    fprintf(fp, "%-16s %14s %12s %14s %-24s\n", pr->name,
-            hp__fmt_num(a, sizeof(a), m ? m->st.median : NAN),
-            pr->is_reference ? "-" : hp__fmt_overhead(b, sizeof(b), m ? m->ratio : NAN),
-            hp__fmt_num(c, sizeof(c), pr->mem_mean_mib),
-            pr->is_reference  ? "reference"
-                : pr->verdict ? pr->verdict
-                              : "-");
-  }
+  term_table(fp, s, 0, bars ? fmax(hp__term_bar_max(s), 10.0) : 0);
+  if (hp__pt_any(s, 1))
+    term_table(fp, s, 1, 0);
 }
 
 /* The profiler's kernel time beside the app's own figure, which tells whether they agree. */
@@ -163,35 +151,26 @@ static void term_notes(FILE *fp, const hp_session *s)
           "performance.\n");
 }
 
-/* One line per cause, last, where the eye lands when the exit status is not 0. */
-static void term_causes(FILE *fp, const hp_session *s)
+/* Last, where the eye lands when the exit status is not 0. */
+void hp__term_causes(const hp_session *s, FILE *fp)
 {
+  hp__causes l = hp__report_causes(s, HP__RF_TEXT);
   size_t i;
 
-  if (s->ncauses)
+  if (l.n)
     fputc('\n', fp);
-  for (i = 0; i < s->ncauses; i++) {
+  for (i = 0; i < l.shown; i++) {
     hp__buf b = HP__BUF_INIT;
-    if (hp__report_cause(&b, &s->causes[i]) == 0 && b.data)
+    if (hp__report_cause(&b, &l.c[i]) == 0 && b.data)
       fprintf(fp, "%s\n", b.data);
     hp__buf_free(&b);
   }
 }
 
-void hp_report_table(const hp_session *s, FILE *fp)
+void hp__term_session(const hp_session *s, FILE *fp, int bars)
 {
-  hp_report_table_bars(s, fp, 0);
-}
-
-void hp_report_table_bars(const hp_session *s, FILE *fp, int bars)
-{
-  if (s->ncombos) {
-    hp__sweep_table(s, fp);
-    return;
-  }
-  term_pass_table(fp, s, bars);
-  term_variant_table(fp, s);
+  term_tables(fp, s, bars);
   term_notes(fp, s);
   hp__term_roofline(fp, s);
-  term_causes(fp, s);
+  hp__term_causes(s, fp);
 }

@@ -4,7 +4,7 @@
  * a glance which mode distorts. They are drawn only where they can be read: on a terminal (and
  * off with --ascii), or when asked for with --bars (cmd/run.c, cmd/report.c decide).
  */
-#include "report/core/report.h"
+#include "report/term/term.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /*
- * Number formatting for every text writer: one rule for significant digits and one for how an
- * overhead ratio reads (a percentage near 1, a factor beyond 2x or below 0.5x).
+ * Number formatting for every text writer: one rule for significant digits, one for how an
+ * overhead ratio reads (a percentage near 1, a factor beyond 2x or below 0.5x), and one for an
+ * interval, in the style of the writer that prints it.
  */
 #include "util/num/fmt.h"
 
@@ -24,5 +25,23 @@ char *hp__fmt_overhead(char *buf, size_t len, double ratio)
     snprintf(buf, len, "%.2fx", ratio);
   else
     snprintf(buf, len, "%+.2f%%", (ratio - 1.0) * 100.0);
+  return buf;
+}
+
+char *hp__fmt_p(char *buf, size_t len, double p)
+{
+  return hp__fmt_num(buf, len, p);
+}
+
+char *hp__fmt_ci(char *buf, size_t len, double lo, double hi, int style)
+{
+  char a[32], b[32];
+
+  if (style == HP__CI_HTML)
+    snprintf(buf, len, "[%s, %s]", hp__fmt_num(a, sizeof(a), lo), hp__fmt_num(b, sizeof(b), hi));
+  else if (style == HP__CI_CELL)
+    snprintf(buf, len, "[%.3g,%.3g]", lo, hi);
+  else
+    snprintf(buf, len, style == HP__CI_MD ? "[%.4f, %.4f]" : "[%.4f,%.4f]", lo, hi);
   return buf;
 }
