@@ -6,7 +6,8 @@
  * environment of only the few processes started during the run, and hprun's own earlier
  * children (the watchdog) are never mistaken for orphans. Every process of the run starts no
  * earlier than its leader (group members too: the leader's new session admits only its own
- * descendants), so the scans skip older processes without reading them (hp__proc_each_since).
+ * descendants), so the scans pass older processes by (hp__proc_each_since) before anything else
+ * is read of them, and a young run's scan reads only the pids handed out since its leader.
  */
 #include "exec/leftover.h"
 #include "exec/guard.h"

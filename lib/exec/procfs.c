@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* Reads up to size-1 bytes of a small /proc file into buf, NUL-terminated. Returns the length
@@ -77,6 +78,46 @@ int hp__proc_each(hp__proc_visit fn, void *arg)
       break;
   }
   closedir(d);
+  return 0;
+}
+
+int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since)
+{
+  DIR *d = opendir("/proc");
+  struct dirent *e;
+  hp__proc_info p;
+  int pid;
+
+  if (d == NULL)
+    return -1;
+  while ((e = readdir(d)) != NULL) {
+    if ((pid = atoi(e->d_name)) <= 0 || hp__proc_info_read(pid, &p) != 0 || p.start < since)
+      continue;
+    if (fn(&p, arg))
+      break;
+  }
+  closedir(d);
+  return 0;
+}
+
+/* Whether `pid` leads its thread group: tgkill(pid, pid, 0) finds only such a task (a thread's
+ * own id names its process nowhere else), and EPERM still means found. */
+static int is_process(int pid)
+{
+  return syscall(SYS_tgkill, pid, pid, 0) == 0 || errno == EPERM;
+}
+
+int hp__proc_each_range(hp__proc_visit fn, void *arg, unsigned long long since, int first, int last)
+{
+  hp__proc_info p;
+  int pid;
+
+  for (pid = first; pid > 0 && pid <= last; pid++) {
+    if (hp__proc_info_read(pid, &p) != 0 || p.start < since || !is_process(pid))
+      continue;
+    if (fn(&p, arg))
+      break;
+  }
   return 0;
 }
 

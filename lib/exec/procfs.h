@@ -33,8 +33,7 @@ int hp__proc_info_read(int pid, hp__proc_info *p);
 typedef int (*hp__proc_visit)(const hp__proc_info *p, void *arg);
 int hp__proc_each(hp__proc_visit fn, void *arg);
 /* The same, but only for processes that started at or after `since` (clock ticks since boot, as
- * hp__proc_info.start): those known from earlier scans to be older are skipped without a read
- * (lib/exec/procscan.c). Not thread-safe: the cache is the process's own. */
+ * hp__proc_info.start). */
 int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since);
 /* The same for the processes (not threads) whose pids are first..last and that started at or
  * after `since`, reading each /proc/<pid>/stat directly: for a range known to hold every process

@@ -13,7 +13,7 @@
  * group's members and peak RSS from /proc), exec/sampler.h (the device-memory sampler),
  * exec/guard.h (the session token, subreaper and watchdog), exec/leftover.h (what a run left
  * behind), exec/spawn.h (the leader's spawn and exit). The code: lib/exec/runner.c (the child's
- * life: spawn, timeout, stop, exit), spawn.c, output.c, procfs.c, procscan.c, sampler.c, guard.c,
+ * life: spawn, timeout, stop, exit), spawn.c, output.c, procfs.c, sampler.c, guard.c,
  * watchdog.c, leftover.c and env.c (hp__env_*). Contract:
  * docs/internals/runner.md.
  */

@@ -1,10 +1,9 @@
 /*
- * The /proc scan that skips processes older than a run (lib/exec/procscan.c): with `since` set
- * to this test's own start, a child forked afterwards is visited, our parent and init are not,
- * on the first scan and on later ones that answer from the cache; a second child forked between
- * scans is found; and a scan with an earlier `since` (0) visits the old processes again, though
- * the cache holds them. The range scan (hp__proc_each_range) visits the processes of a range of
- * pids, not a thread's id in it.
+ * The /proc scans that skip processes older than a run (lib/exec/procfs.c): with `since` set to
+ * this test's own start, a child forked afterwards is visited, our parent and init are not, on
+ * every scan; a second child forked between scans is found; and a scan with an earlier `since`
+ * (0) visits the old processes too. The range scan (hp__proc_each_range) visits the processes of a
+ * range of pids, not a thread's id in it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -92,7 +91,7 @@ static void test_skips_older_processes(void **state)
   assert_true(has(&s, a));
   assert_true(has(&s, b));
   assert_false(older && has(&s, getppid()));
-  /* An earlier `since` visits what the cache knows to be older than the later one. */
+  /* An earlier `since` visits the processes older than the later one. */
   scan(&s, 0);
   assert_true(has(&s, getppid()));
   assert_true(has(&s, 1));
