@@ -1,9 +1,8 @@
 /*
- * The diff splitter for ncu's lines (see ncu_split.h). On a PyTorch capture's rows (566 columns,
- * ~190 of them differing between two launches of one kernel, a third of those in length) the
- * whole-line splitter (ncu_scan.c) spent ~36 instructions on every field: its place from two
- * separators, its offset and length stored, one compare with the reference's field. Here a field
- * that did not change costs next to nothing:
+ * The diff splitter for ncu's lines (see ncu_split.h). Where many fields of a kernel's launches
+ * change (a PyTorch capture's rows: hundreds of columns, a third of them different from one
+ * launch to the next), finding, storing and comparing every field costs more than the rows'
+ * changes; here a field that did not change costs next to nothing:
  *   1. the line's field ends (the first quote of every separator `","`, and the last byte) are
  *      found 64 bytes at a time from vector compares and kept as bit masks, one 64-bit word per
  *      64 bytes (no positions are written out), and the quotes are counted;
@@ -18,8 +17,8 @@
  * Only the changed fields get a place (hp__ncu_cf); the other fields' places are found from the
  * masks when asked for (hp__ncu_split_locate: the parser asks for the few identity columns).
  *
- * Why pass 1's masks prove the form, as the whole-line splitter's separators do (see ncu_scan.c):
- * the line starts and ends with a quote, no separator starts at 0 or ends at n - 1, none starts
+ * Why pass 1's masks prove the form: let S be the positions where the line holds `","`. When the
+ * line starts and ends with a quote, no separator starts at 0 or ends at n - 1, none starts
  * two bytes after another (they would share a quote), and the line holds exactly 2 + 2|S| quotes:
  * then the quotes pair up in order and the fields are the bytes between separators, what every
  * other splitter (and the general reader) makes of the line. Any other line is answered 0 here.
@@ -225,7 +224,6 @@ size_t hp__ncu_split_diff(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   sp->curnf = 0;
   sp->nchg = 0;
   sp->lazy = 0;
-  sp->cfok = 0;
   if (n < 2 || s[0] != '"' || s[n - 1] != '"' || n >= UINT32_MAX || sp->cap == 0 || ref == NULL ||
       ref->nf == 0 || ref->m.nw == 0 || masks_room(&sp->m, (n + 63) / 64))
     return 0;
@@ -251,7 +249,6 @@ size_t hp__ncu_split_diff(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   }
   sp->curnf = nf;
   sp->lazy = 1;
-  sp->cfok = 1;
   return nf;
 }
 

@@ -1,5 +1,5 @@
 /*
- * Which vector code the ncu fast path (lib/profile/fast/ncu_scan.c, ncu_fold.c) and the kernel-stack
+ * Which vector code the ncu fast path (lib/profile/fast/ncu_diff.c, ncu_fold.c) and the kernel-stack
  * row reader (stack_fast.c) run: the portable loops, SSE2 (baseline on x86-64), or AVX2 with BMI2
  * where the CPU has them (x86-64 since Haswell and Zen 1, the DCU hosts included). Chosen once at run time from the CPU, so one binary
  * runs everywhere; the unit tests force each level in turn so that every path is tested on the

@@ -26,17 +26,13 @@ int hp__ncu_split_room(hp__ncu_split *sp, size_t cap)
   free(sp->f);
   free(sp->len);
   free(sp->off);
-  free(sp->chg);
-  free(sp->sep);
   free(sp->cf);
   sp->cap = 0;
-  sp->sep = malloc((cap + 16) * sizeof(*sp->sep));
   sp->f = malloc(cap * sizeof(*sp->f));
   sp->len = malloc(cap * sizeof(*sp->len));
   sp->off = malloc(cap * sizeof(*sp->off));
-  sp->chg = malloc(cap * sizeof(*sp->chg));
   sp->cf = malloc(cap * sizeof(*sp->cf));
-  if (!sp->f || !sp->len || !sp->off || !sp->chg || !sp->sep || !sp->cf)
+  if (!sp->f || !sp->len || !sp->off || !sp->cf)
     return HP_ENOMEM;
   sp->cap = cap;
   return 0;
@@ -47,8 +43,6 @@ void hp__ncu_split_free(hp__ncu_split *sp)
   free(sp->f);
   free(sp->len);
   free(sp->off);
-  free(sp->chg);
-  free(sp->sep);
   hp__ncu_masks_free(&sp->m);
   free(sp->cf);
   memset(sp, 0, sizeof(*sp));
@@ -187,12 +181,6 @@ static size_t take_run(hp__ncu_split *sp, const hp__ncu_ref *ref, size_t rnf, si
   return lo;
 }
 
-/* The vector level to split at (ncu_isa.h): the portable one in that mode, for tests. */
-static int level(const hp__ncu_split *sp)
-{
-  return sp->mode == HP__NCU_SPLIT_PORTABLE ? HP__NCU_ISA_PORTABLE : hp__ncu_isa();
-}
-
 size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n)
 {
   /* The reference's fields that can be taken over: the splitter's arrays hold at most cap. */
@@ -201,7 +189,6 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   int done = 0;
 
   sp->lazy = 0;
-  sp->cfok = 0;
   /* Following the reference pays where runs of equal bytes are long (a kernel launched with the
    * same arguments over and over: a handful of 265 fields change); where one field in eight or
    * more changed last time, the diff splitter, which compares the whole line 64 bytes at a time
@@ -210,17 +197,14 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   if (rnf > 0 && ref->m.nw > 0 &&
       (sp->mode == HP__NCU_SPLIT_DIFF ||
        (sp->mode == HP__NCU_SPLIT_AUTO && (!ref->full || ref->hint * 8 >= rnf))) &&
-      (nf = hp__ncu_split_diff(sp, ref, s, n, level(sp))) > 0)
+      (nf = hp__ncu_split_diff(sp, ref, s, n, hp__ncu_isa())) > 0)
     return nf;
+  /* Without a reference whose fields are known (a kernel's first launch, a header or units row, a
+   * row after one the general reader read), the loop below finds every field's closing quote and
+   * lists every field as changed. */
   if (ref != NULL && !ref->full) {
     ref = NULL;
     rnf = 0;
-  }
-  if (sp->mode == HP__NCU_SPLIT_SCAN || sp->mode == HP__NCU_SPLIT_PORTABLE ||
-      (sp->mode == HP__NCU_SPLIT_AUTO && rnf == 0)) {
-    nf = hp__ncu_split_scan(sp, ref, s, n, level(sp));
-    if (nf > 0)
-      return nf;
   }
   sp->cur = s;
   sp->curn = n;
@@ -249,8 +233,7 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
     if (!(i < rnf && ref->len[i] == len && same(ref->s + ref->off[i], s + lp + 1, len))) {
       sp->cf[sp->nchg].col = (uint32_t)i;
       sp->cf[sp->nchg].off = (uint32_t)(lp + 1);
-      sp->cf[sp->nchg].len = (uint32_t)len;
-      sp->chg[sp->nchg++] = (uint32_t)i;
+      sp->cf[sp->nchg++].len = (uint32_t)len;
     }
     i++;
     lp = q;
@@ -263,7 +246,6 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
     lp += 2;
   }
   sp->curnf = i;
-  sp->cfok = 1;
   return i;
 }
 
@@ -297,20 +279,6 @@ void hp__ncu_split_point_all(hp__ncu_split *sp)
   }
   for (i = 0; i < sp->curnf; i++)
     sp->f[i] = (char *)(sp->cur + sp->off[i]);
-}
-
-void hp__ncu_split_compact(hp__ncu_split *sp)
-{
-  size_t j;
-
-  if (sp->cfok)
-    return;
-  sp->cfok = 1;
-  for (j = 0; j < sp->nchg; j++) {
-    sp->cf[j].col = sp->chg[j];
-    sp->cf[j].off = sp->off[sp->chg[j]];
-    sp->cf[j].len = (uint32_t)sp->len[sp->chg[j]];
-  }
 }
 
 int hp__ncu_split_keep(hp__ncu_split *sp, hp__ncu_ref *ref)

@@ -452,7 +452,6 @@ static int raw_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t k
   /* The slot's reference is its fold's last row, unless it was forgotten (a row came through the
    * general reader: every field of the next line is then read). */
   if (s->split && s->split_ix == ix && sl->fold.width == width) {
-    hp__ncu_split_compact(sp);
     chg.f = sp->cf;
     chg.n = sp->nchg;
     chg.base = sp->cur;
