@@ -37,8 +37,7 @@ static int splittable(hp__fmt fmt)
   case HP__F_V3_HIPTRACE:
   case HP__F_V3_HSATRACE:
   case HP__F_V3_COPYTRACE:
-  case HP__F_NCU:
-  case HP__F_HIPPROF_STACK: return 1;
+  case HP__F_NCU: return 1;
   default: return 0;
   }
 }
@@ -113,10 +112,6 @@ int hp__chunk_plan(const char *path, hp__fmt fmt, hp__chunkfile **out)
           ? !hp__ncu_plan_head(path, &cf->head, &cf->hlines) || hp__ncu_file_new(&cf->ncu)
           : !header_end(path, &cf->head, &cf->hlines))
     goto none;
-  if (fmt == HP__F_HIPPROF_STACK && hp__stack_file_new(&cf->stack)) {
-    hp__chunkfile_free(cf);
-    return HP_ENOMEM;
-  }
   if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
     goto none;
   if (hp__grow((void **)&cf->at, &cap, 1, sizeof(*cf->at)) == 0)
@@ -154,7 +149,6 @@ void hp__chunkfile_free(hp__chunkfile *cf)
   hp_diags_free(&cf->diags);
   free(cf->u);
   hp__ncu_file_free(cf->ncu);
-  hp__stack_file_free(cf->stack);
   free(cf);
 }
 
@@ -208,7 +202,6 @@ static int reread(const hp_profile *tmpl, hp__chunkfile *cf, size_t k, unsigned 
   }
   free(o->ids);
   hp__ncu_range_free(&o->ncu);
-  hp__stack_range_free(&o->stack);
   memset(o, 0, sizeof(*o));
   hp__chunk_range(cf, k, &rg);
   if (k > 0) /* ncu: a header printed again before this range is its head */
@@ -257,8 +250,6 @@ static int finish(hp_profile *dst, hp__chunkfile *cf, const char *path, hp__fmt 
   *fin = 1;
   *err = r;
   hp__ncu_file_note(cf->ncu, &cf->diags, path);
-  if ((m = hp__stack_file_end(cf->stack, cf->acc, &cf->diags, path, &cf->nwarn, &cf->nsupp)) != 0)
-    return m;
   if (cf->nsupp)
     hp_diags_add(&cf->diags, HP_DIAG_NOTE, path, 0, 0,
                  "%zu more warnings about this file not shown", cf->nsupp);
@@ -341,9 +332,6 @@ int hp__chunk_take(hp_profile *dst, const hp_profile *tmpl, hp__chunkfile *cf, s
   } else if (*p && (m = hp__profile_merge_range(cf->acc, *p)) != 0) {
     goto out;
   }
-  /* Kernel stacks: the range's runs go through one pass's launch window here (stack_range.h). */
-  if (cf->stack && cf->acc && (m = hp__stack_file_take(cf->stack, cf->acc, &o->stack)) != 0)
-    goto out;
   cf->end = o->end;
   cf->endline = o->endline + off;
   cf->tables |= o->tables;
@@ -358,6 +346,5 @@ out:
   free(o->ids);
   o->ids = NULL;
   hp__ncu_range_free(&o->ncu);
-  hp__stack_range_free(&o->stack);
   return m;
 }

@@ -1,8 +1,8 @@
 /*
  * One large file read on every core (lib/profile/merge/chunk.c): a file of a format whose rows carry no
  * state across a fixed distance, or whose state the caller's thread can take over in order
- * (rocprofv3 traces, hipprof and rocprof PMC CSVs, ncu raw-page CSVs: ncu_range.h; hipprof
- * kernel-stack CSVs: stack_range.h) is split into byte ranges of a fixed size, each range is parsed into its own profile on the pool (scan.c), and
+ * (rocprofv3 traces, hipprof and rocprof PMC CSVs, ncu raw-page CSVs: ncu_range.h) is split into
+ * byte ranges of a fixed size, each range is parsed into its own profile on the pool (scan.c), and
  * the ranges are merged in order into one profile for the file, which is then merged like any
  * file. The range size does not depend on the number of threads, so neither does the output. The
  * rules (where a range starts, the header, line numbers, warnings, dispatch ids, the fallbacks)
@@ -17,7 +17,6 @@
 #include "profile/parse/detect.h"
 #include "profile/fast/ncu_range.h"
 #include "profile/model/profile.h"
-#include "profile/fast/stack_range.h"
 
 #include <stddef.h>
 
@@ -46,8 +45,6 @@ typedef struct hp__range_out {
   int opened;  /* the file could be opened */
   long hlines; /* the head's lines it was read with */
   hp__ncu_range ncu; /* ncu: the range's report (ncu_range.h) */
-  /* Kernel stacks: the range's runs (stack_range.h). */
-  hp__stack_range stack;
 } hp__range_out;
 
 /* A split file: where its ranges start, and while they are merged, the file's profile so far. */
@@ -68,8 +65,6 @@ typedef struct hp__chunkfile {
   int ended;         /* finished: the later ranges are dropped */
   int opened;        /* some range could open the file: it is recorded as read */
   hp__ncu_file *ncu; /* an ncu raw page: the state one pass carries across cuts, or NULL */
-  /* A kernel-stack file: one pass's launch window (stack_range.h), or NULL. */
-  hp__stack_file *stack;
 } hp__chunkfile;
 
 /* Parses one file (rg NULL) or one range of a split file into `p` (scan.c): the messages go to
