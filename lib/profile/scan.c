@@ -191,7 +191,7 @@ int hp__parse_file(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, 
   int r;
 
   memset(&x, 0, sizeof(x));
-  r = rg ? hp__csv_open_range_at(&c, path, rg->hfrom, rg->head, rg->from, rg->stop, NULL)
+  r = rg ? hp__csv_open_range(&c, path, rg->head, rg->from, rg->stop, NULL)
          : hp__csv_open_path(&c, path, NULL);
   if (r == HP_ENOMEM)
     return r;
@@ -212,10 +212,6 @@ int hp__parse_file(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, 
     x.ids_in_n = rg->ids_in_n;
     x.ids_keep = 1;
     o->hlines = rg->hlines;
-    if (fmt == HP__F_NCU) { /* the ncu parser reports what it carries across rows */
-      o->ncu.head_lines = rg->hlines;
-      x.ncu = &o->ncu;
-    }
   }
   hp__csv_set_warn(c, hp__pwarn_csv, &x);
   r = run_parser(&x, fmt);
@@ -470,7 +466,6 @@ static void job_free(job *j)
     hp_profile_free(j->t[i].p);
     hp_diags_free(&j->t[i].diags);
     free(j->t[i].o.ids);
-    hp__ncu_range_free(&j->t[i].o.ncu);
     if (j->t[i].k == 0)
       hp__chunkfile_free(j->t[i].cf);
   }

@@ -36,8 +36,7 @@ static int splittable(hp__fmt fmt)
   case HP__F_V3_KTRACE:
   case HP__F_V3_HIPTRACE:
   case HP__F_V3_HSATRACE:
-  case HP__F_V3_COPYTRACE:
-  case HP__F_NCU: return 1;
+  case HP__F_V3_COPYTRACE: return 1;
   default: return 0;
   }
 }
@@ -108,9 +107,7 @@ int hp__chunk_plan(const char *path, hp__fmt fmt, hp__chunkfile **out)
   if ((cf = calloc(1, sizeof(*cf))) == NULL)
     return HP_ENOMEM;
   hp_diags_init(&cf->diags);
-  if (fmt == HP__F_NCU
-          ? !hp__ncu_plan_head(path, &cf->head, &cf->hlines) || hp__ncu_file_new(&cf->ncu)
-          : !header_end(path, &cf->head, &cf->hlines))
+  if (!header_end(path, &cf->head, &cf->hlines))
     goto none;
   if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
     goto none;
@@ -148,7 +145,6 @@ void hp__chunkfile_free(hp__chunkfile *cf)
   hp_profile_free(cf->acc);
   hp_diags_free(&cf->diags);
   free(cf->u);
-  hp__ncu_file_free(cf->ncu);
   free(cf);
 }
 
@@ -201,11 +197,8 @@ static int reread(const hp_profile *tmpl, hp__chunkfile *cf, size_t k, unsigned 
     d->limit = limit;
   }
   free(o->ids);
-  hp__ncu_range_free(&o->ncu);
   memset(o, 0, sizeof(*o));
   hp__chunk_range(cf, k, &rg);
-  if (k > 0) /* ncu: a header printed again before this range is its head */
-    (void)hp__ncu_file_head(cf->ncu, &rg.hfrom, &rg.head, &rg.hlines);
   rg.from = from;
   rg.ids_in = cf->u;
   rg.ids_in_n = cf->u_n;
@@ -249,7 +242,6 @@ static int finish(hp_profile *dst, hp__chunkfile *cf, const char *path, hp__fmt 
   cf->ended = 1;
   *fin = 1;
   *err = r;
-  hp__ncu_file_note(cf->ncu, &cf->diags, path);
   if (cf->nsupp)
     hp_diags_add(&cf->diags, HP_DIAG_NOTE, path, 0, 0,
                  "%zu more warnings about this file not shown", cf->nsupp);
@@ -294,7 +286,7 @@ int hp__chunk_take(hp_profile *dst, const hp_profile *tmpl, hp__chunkfile *cf, s
 {
   hp__range rg;
   long off;
-  int m = 0, bad = 0;
+  int m = 0;
 
   *fin = 0;
   if (cf->ended)
@@ -308,8 +300,7 @@ int hp__chunk_take(hp_profile *dst, const hp_profile *tmpl, hp__chunkfile *cf, s
   }
   /* Started where the range before did not end (a newline inside a quoted field, blank lines
    * read with the record after them), or met dispatch ids seen before: read it again. */
-  if ((k > 0 && cf->end != rg.from) || (o->ids && cf->u && ids_meet(cf, o)) ||
-      (k > 0 && hp__ncu_file_head(cf->ncu, &rg.hfrom, &rg.head, &rg.hlines)))
+  if ((k > 0 && cf->end != rg.from) || (o->ids && cf->u && ids_meet(cf, o)))
     if ((m = reread(tmpl, cf, k, k > 0 ? cf->end : 0, p, d, &r, o, path, fmt, skip)) != 0)
       goto out;
   if (r == HP_ENOMEM) {
@@ -317,9 +308,7 @@ int hp__chunk_take(hp_profile *dst, const hp_profile *tmpl, hp__chunkfile *cf, s
     goto out;
   }
   off = k == 0 ? 0 : cf->endline - (o->hlines + 1);
-  if (cf->ncu && (m = hp__ncu_file_take(cf->ncu, path, &o->ncu, off, k + 1 == cf->n, &bad)) != 0)
-    goto out;
-  if (o->window || bad) {
+  if (o->window) {
     m = whole(dst, tmpl, cf, path, fmt, skip, d == NULL, fin, err);
     goto out;
   }
@@ -345,6 +334,5 @@ out:
   hp_diags_free(d);
   free(o->ids);
   o->ids = NULL;
-  hp__ncu_range_free(&o->ncu);
   return m;
 }

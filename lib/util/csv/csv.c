@@ -105,20 +105,12 @@ int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o)
 int hp__csv_open_range(hp__csv **out, const char *path, unsigned long long head,
                        unsigned long long from, unsigned long long stop, const hp__csv_opts *o)
 {
-  return hp__csv_open_range_at(out, path, 0, head, from, stop, o);
-}
-
-int hp__csv_open_range_at(hp__csv **out, const char *path, unsigned long long hfrom,
-                          unsigned long long head, unsigned long long from, unsigned long long stop,
-                          const hp__csv_opts *o)
-{
   int r;
 
-  if (from < hfrom || from - hfrom < head || stop <= from)
+  if (from < head || stop <= from)
     return HP_EINVAL;
   if ((r = hp__csv_open_path(out, path, o)) == 0) {
     (*out)->ranged = 1;
-    (*out)->hfrom = hfrom;
     (*out)->head = head;
     (*out)->from = from;
     (*out)->stop = stop - from + head;
@@ -180,7 +172,7 @@ unsigned long long hp__csv_file_offset(const hp__csv *c)
 {
   unsigned long long s = c->base + c->pos;
 
-  return !c->ranged ? s : s < c->head ? s + c->hfrom : s - c->head + c->from;
+  return !c->ranged || s < c->head ? s : s - c->head + c->from;
 }
 
 long hp__csv_line(const hp__csv *c)
@@ -240,9 +232,9 @@ int hp__csv_fill(hp__csv *c)
     ssize_t n;
     if (c->ranged && s < c->head && want > c->head - s)
       want = (size_t)(c->head - s); /* the header's bytes, then the range's */
-    n = c->ranged ? pread(c->fd, c->buf + c->len, want,
-                          (off_t)(s < c->head ? s + c->hfrom : s - c->head + c->from))
-                  : read(c->fd, c->buf + c->len, want);
+    n = c->ranged
+        ? pread(c->fd, c->buf + c->len, want, (off_t)(s < c->head ? s : s - c->head + c->from))
+        : read(c->fd, c->buf + c->len, want);
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0)

@@ -43,17 +43,13 @@ typedef void (*hp__csv_warn_fn)(void *ud, long line, const char *msg);
 
 /* Opens `path` for reading; the reader closes it. HP_ENOENT, HP_EIO or HP_ENOMEM on failure. */
 int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o);
-/* Reads one range of a split file (lib/profile/merge/chunk.c): the file's bytes [0, head) (its header),
- * then its bytes from offset `from` on, as one input. Every read (a record, a line) that would
- * start at or after file offset `stop` (> from) ends the input instead; a record that starts
- * before `stop` is read whole, also past it. Line numbers count the lines of that input. */
+/* Reads one range of a split file (lib/profile/merge/chunk.c): the file's bytes [0, head) (its
+ * header), then its bytes from offset `from` (>= head) on, as one input. Every read (a record, a
+ * line) that would start at or after file offset `stop` (> from) ends the input instead; a record
+ * that starts before `stop` is read whole, also past it. Line numbers count the lines of that
+ * input. HP_EINVAL for offsets out of that order. */
 int hp__csv_open_range(hp__csv **out, const char *path, unsigned long long head,
                        unsigned long long from, unsigned long long stop, const hp__csv_opts *o);
-/* The same with a head taken from elsewhere in the file: its bytes [hfrom, hfrom + head) (a header
- * ncu printed again mid-file), then its bytes from `from` (>= hfrom + head) on. */
-int hp__csv_open_range_at(hp__csv **out, const char *path, unsigned long long hfrom,
-                          unsigned long long head, unsigned long long from, unsigned long long stop,
-                          const hp__csv_opts *o);
 /* Reads from memory that must outlive the reader. The bytes are copied through the same buffer as
  * a file's would be, so tests exercise the real refill paths. */
 int hp__csv_open_mem(hp__csv **out, const char *data, size_t len, const char *name,

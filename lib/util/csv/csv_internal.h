@@ -45,11 +45,9 @@ struct hp__csv {
 
   /* A range of a split file (hp__csv_open_range): the stream is the file's bytes [0, head), then
    * its bytes from `from` on, read with pread; `stop` is where the range ends, as a stream offset
-   * (ULLONG_MAX for a whole input). The head's bytes are the file's from `hfrom` on (0 but for
-   * hp__csv_open_range_at). */
+   * (ULLONG_MAX for a whole input). */
   int ranged;
   unsigned long long head, from, stop;
-  unsigned long long hfrom;
 };
 
 /* Reports a problem at `line` through the warning callback; without one it is dropped. */
