@@ -236,7 +236,6 @@ static void fold_run(int dup, const char *const *vpool, unsigned npool)
   setup_profile(&pr, 10);
   memset(&fo, 0, sizeof(fo));
   assert_int_equal(hp__ncu_fold_init(&fo, mids, NCOL), 0);
-  fo.wide = rnd(2) ? 0 : 4; /* hp__ncu_num16 for every row, or for rows with 4 changed or more */
   for (i = 0; i < NCOL; i++)
     cur[i] = prev[i] = vpool[rnd(npool)];
   for (k = 0; k < 3000; k++) {

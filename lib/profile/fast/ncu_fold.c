@@ -47,7 +47,6 @@ int hp__ncu_fold_init(hp__ncu_fold *fo, const int32_t *mids, size_t ncols)
   fo->mids = mids;
   fo->ncols = ncols;
   fo->isa = hp__ncu_isa();
-  fo->wide = 32;
   fo->add = malloc(n * sizeof(*fo->add));
   fo->sum = calloc(n, sizeof(*fo->sum));
   fo->since = calloc(n, sizeof(*fo->since));
@@ -303,7 +302,7 @@ static unsigned update(hp__ncu_fold *fo, const hp__ncu_chg *chg, size_t j0, size
   for (j = j0; j < j1; j++) {
     if (!(fo->st[i = chg->f[j].col] & ST_METRIC))
       continue;
-    k = hp__ncu_num(chg->base + chg->f[j].off, chg->f[j].len, &v);
+    k = hp__parse_num(chg->base + chg->f[j].off, chg->f[j].len, &v);
     rebuild |= set_col(fo, i, k, v);
   }
   return rebuild;
@@ -349,8 +348,8 @@ static HP__NCU_AVX2 unsigned update_avx2(hp__ncu_fold *fo, const hp__ncu_chg *ch
 }
 #endif
 
-/* Parses the changed fields below `width`: where the CPU has AVX2 (ncu_isa.h) and the row has many,
- * those whose 16 bytes lie before the line's end with update_avx2, the rest with update. */
+/* Parses the changed fields below `width`: where the CPU has AVX2 (ncu_isa.h), those whose 16
+ * bytes lie before the line's end with update_avx2, the rest with update. */
 static unsigned update_any(hp__ncu_fold *fo, size_t width, const hp__ncu_chg *chg)
 {
   size_t n = chg->n, fast = 0;
@@ -360,7 +359,7 @@ static unsigned update_any(hp__ncu_fold *fo, size_t width, const hp__ncu_chg *ch
   while (n > 0 && chg->f[n - 1].col >= width)
     n--;
 #if defined(HP__NCU_NUM16)
-  if (fo->isa >= HP__NCU_ISA_AVX2 && n >= fo->wide && chg->lim != NULL) {
+  if (fo->isa >= HP__NCU_ISA_AVX2 && chg->lim != NULL) {
     for (fast = n;
          fast > 0 && (uintptr_t)(chg->base + chg->f[fast - 1].off) + 16 > (uintptr_t)chg->lim;
          fast--)
@@ -402,7 +401,7 @@ int hp__ncu_fold_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid, const hp__cs
       return HP_ENOMEM;
     for (i = 0; i < width; i++)
       if (fo->st[i] & ST_METRIC) {
-        k = hp__ncu_num(rec->f[i], rec->len[i], &v);
+        k = hp__parse_num(rec->f[i], rec->len[i], &v);
         set_col(fo, i, k, v);
       }
     build(fo, width);
