@@ -23,7 +23,7 @@
 #include "hprun_profile.h"
 #include "profile/model/build.h"
 #include "profile/fast/ncu_fold.h"
-#include "profile/fast/ncu_isa.h"
+#include "util/sys/cpu.h"
 #include "profile/fast/ncu_split.h"
 #include "profile/model/strtab.h"
 #include "util/csv/csv.h"
@@ -293,36 +293,37 @@ static void fold_run(int dup, const char *const *vpool, unsigned npool)
   hp_profile_free(pr);
 }
 
-/* Each vector level the CPU has, in turn (ncu_isa.h); the last forced is undone by the caller. */
-static int next_isa(int *isa)
+/* The portable code, then the AVX2 code where the CPU has it (util/sys/cpu.h); the last forced is
+ * undone by the caller. */
+static int next_level(int *avx2)
 {
-  return ++*isa <= HP__NCU_ISA_AVX2 && hp__ncu_isa_force(*isa) == 0;
+  return ++*avx2 <= 1 && hp__cpu_force(*avx2) == 0;
 }
 
 static void test_fold_matches_row_by_row_sums(void **state)
 {
-  int i, isa = -1;
+  int i, avx2 = -1;
 
   (void)state;
-  while (next_isa(&isa))
+  while (next_level(&avx2))
     for (i = 0; i < 20; i++) {
       if (i % 2)
         fold_run(0, vals, sizeof(vals) / sizeof(vals[0]));
       else
         fold_run(0, finite, sizeof(finite) / sizeof(finite[0]));
     }
-  hp__ncu_isa_force(-1);
+  hp__cpu_force(-1);
 }
 
 static void test_fold_with_a_metric_named_twice(void **state)
 {
-  int i, isa = -1;
+  int i, avx2 = -1;
 
   (void)state;
-  while (next_isa(&isa))
+  while (next_level(&avx2))
     for (i = 0; i < 20; i++)
       fold_run(1, finite, sizeof(finite) / sizeof(finite[0]));
-  hp__ncu_isa_force(-1);
+  hp__cpu_force(-1);
 }
 
 /* Whole numbers repeated past what a double holds exactly: each copy must round as it would. */
@@ -496,12 +497,12 @@ static void parser_run(void);
 
 static void test_parser_sums_match_the_general_reader(void **state)
 {
-  int isa = -1;
+  int avx2 = -1;
 
   (void)state;
-  while (next_isa(&isa))
+  while (next_level(&avx2))
     parser_run();
-  hp__ncu_isa_force(-1);
+  hp__cpu_force(-1);
 }
 
 /* The whole parser at the vector level forced. */

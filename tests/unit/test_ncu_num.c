@@ -17,17 +17,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/fast/ncu_isa.h"
+#include "util/sys/cpu.h"
 #include "profile/fast/ncu_num.h"
 
 #define TEST_XORSHIFT_SEED 0x2545F4914F6CDD1DULL
 #include "test_xorshift.h"
 
-#if defined(HP__NCU_NUM16)
+#if defined(HP__HAVE_AVX2)
 /* hp__ncu_num16 compiled for AVX2 (this file is not), reading s[0..n) from a buffer whose bytes
  * after it are digits, commas, points or a quote (what follows a field in a line), which it must
  * not take as part of the number. Called only where the CPU has AVX2. */
-static HP__NCU_AVX2 int num16_avx2(const char *buf, size_t n, double *out)
+static HP__AVX2 int num16_avx2(const char *buf, size_t n, double *out)
 {
   return hp__ncu_num16(buf, n, out);
 }
@@ -49,8 +49,8 @@ static int num16(const char *s, size_t n, double *out)
 /* The tests need the reader: an AVX2 CPU and a build for x86-64. */
 static void need_reader(void)
 {
-#if defined(HP__NCU_NUM16)
-  if (hp__ncu_isa() >= HP__NCU_ISA_AVX2)
+#if defined(HP__HAVE_AVX2)
+  if (hp__cpu_avx2())
     return;
 #endif
   skip();
@@ -59,7 +59,7 @@ static void need_reader(void)
 /* hp__ncu_num16 and hp__parse_num give the same answer and the same bits. */
 static void same_as_parse_num(const char *s, size_t n)
 {
-#if defined(HP__NCU_NUM16)
+#if defined(HP__HAVE_AVX2)
   double a, b;
   int ra = num16(s, n, &a), rb = hp__parse_num(s, n, &b);
 
@@ -150,7 +150,7 @@ static void test_ncu_num_edges(void **state)
   need_reader();
   for (i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
     same_as_parse_num(edge[i], strlen(edge[i]));
-#if defined(HP__NCU_NUM16)
+#if defined(HP__HAVE_AVX2)
   {
     double v;
     /* Hand-checked values: the forms ncu prints. */
@@ -192,7 +192,7 @@ static void test_ncu_num_matches_strtod(void **state)
         s[n++] = '5';
     }
     s[n] = '\0';
-#if defined(HP__NCU_NUM16)
+#if defined(HP__HAVE_AVX2)
     assert_int_equal(num16(s, n, &v), 1);
     assert_true(v == strtod(s, NULL));
 #else

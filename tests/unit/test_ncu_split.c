@@ -1,7 +1,7 @@
 /*
  * Unit tests for the splitters of ncu's lines (lib/profile/fast/ncu_split.c, ncu_diff.c). The
  * reference-following splitter must give what the general CSV reader (hp__csv_next) gives, and
- * the diff splitter, at every vector level the CPU has (ncu_isa.h), where it answers, exactly what
+ * the diff splitter, portable and AVX2 where the CPU has it (util/sys/cpu.h), where it answers, exactly what
  * the reference-following one gives (the same fields, the same list of changed fields). Lines are
  * generated from fields chosen to sit on the edges of their tests: separators inside a field
  * (`","`), quotes next to commas, empty fields, fields of 15-17 bytes (16-byte compares), lines
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "hprun.h"
-#include "profile/fast/ncu_isa.h"
+#include "util/sys/cpu.h"
 #include "profile/fast/ncu_split.h"
 #include "util/csv/csv.h"
 
@@ -104,10 +104,10 @@ static void check_reader(const char *line, size_t n, const hp__ncu_split *sp, si
   hp__csv_free(c);
 }
 
-/* The ISA levels (ncu_isa.h). */
-#define NSP (1 + HP__NCU_ISA_AVX2)
+/* The vector levels: portable, AVX2 (util/sys/cpu.h). */
+#define NSP 2
 
-/* The diff splitters, one per ISA level (ncu_diff.c). */
+/* The diff splitters, one per level (ncu_diff.c). */
 static hp__ncu_split sd[NSP];
 
 /* The diff splitter at every level the CPU has, against the reference-following splitter's fields
@@ -120,7 +120,7 @@ static void check_diff(const hp__ncu_split *sp, size_t want, const uint32_t *chg
   size_t got, i;
   int k;
 
-  for (k = 0; k <= HP__NCU_ISA_AVX2 && k <= hp__ncu_isa(); k++) {
+  for (k = 0; k < NSP && k <= hp__cpu_avx2(); k++) {
     got = hp__ncu_split_diff(&sd[k], ref, line, n, k);
     if (must)
       assert_int_equal(got, want);
@@ -151,7 +151,7 @@ static void ref_masks(hp__ncu_ref *ref, size_t cap)
   int k, want = 0, got;
 
   memset(&m, 0, sizeof(m));
-  for (k = 0; k <= HP__NCU_ISA_AVX2 && k <= hp__ncu_isa(); k++) {
+  for (k = 0; k < NSP && k <= hp__cpu_avx2(); k++) {
     got = hp__ncu_masks_of(k ? &m : &ref->m, ref->s, ref->n, cap, k);
     if (k == 0)
       want = got;
@@ -310,7 +310,7 @@ static void test_split_long_lines(void **state)
   n = make_line(line, sizeof(line), f, NF);
   check_line(&sp, &ref, line, n, 0);
   assert_int_equal(sp.curnf, NF);
-  for (k = 0; k < NSP && (int)k <= hp__ncu_isa(); k++)
+  for (k = 0; k < NSP && (int)k <= hp__cpu_avx2(); k++)
     assert_int_equal(hp__ncu_split_diff(&sd[k], &ref, line, n, (int)k), 0);
   /* Empty fields: two quotes in every three bytes. */
   for (i = 0; i < NF; i++)
@@ -354,7 +354,7 @@ static void test_diff_matches_reference_splitter(void **state)
   hp__ncu_split sp;
   hp__ncu_ref ref;
   size_t n, nf, ng, i, k, nchg, np = sizeof(dpool) / sizeof(dpool[0]);
-  int kept = 0, best = hp__ncu_isa();
+  int kept = 0, best = hp__cpu_avx2();
 
   (void)state;
   memset(&sp, 0, sizeof(sp));

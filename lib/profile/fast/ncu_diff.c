@@ -33,19 +33,15 @@
  * zero bytes, with no end, so the line's next field has an unpaired end; it and every field after
  * it are listed as new.
  */
-#include "profile/fast/ncu_isa.h"
 #include "profile/fast/ncu_split.h"
+#include "util/sys/cpu.h"
 
 #include "hprun.h"
 
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#if defined(__x86_64__) && defined(__GNUC__)
+#if HP__HAVE_AVX2
 #include <immintrin.h>
-#define HAVE_AVX2_PATH 1
 #endif
 
 #if defined(__GNUC__)
@@ -128,28 +124,19 @@ static size_t rest(hp__ncu_split *sp, size_t n, size_t nchg, size_t k, size_t pc
 /* clang-format off */
 #define TPL(name) name##_portable
 #define TPL_ATTR
-#define TPL_LEVEL 0
+#define TPL_AVX2 0
 #include "profile/fast/ncu_diff_tpl.h"
 #undef TPL
 #undef TPL_ATTR
-#undef TPL_LEVEL
-#if defined(__SSE2__)
-#define TPL(name) name##_sse2
-#define TPL_ATTR
-#define TPL_LEVEL 1
-#include "profile/fast/ncu_diff_tpl.h"
-#undef TPL
-#undef TPL_ATTR
-#undef TPL_LEVEL
-#endif
-#if defined(HAVE_AVX2_PATH)
+#undef TPL_AVX2
+#if HP__HAVE_AVX2
 #define TPL(name) name##_avx2
-#define TPL_ATTR __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
-#define TPL_LEVEL 2
+#define TPL_ATTR HP__AVX2
+#define TPL_AVX2 1
 #include "profile/fast/ncu_diff_tpl.h"
 #undef TPL
 #undef TPL_ATTR
-#undef TPL_LEVEL
+#undef TPL_AVX2
 #endif
 /* clang-format on */
 
@@ -186,7 +173,7 @@ static void line_init(line *ln, const char *s, size_t n, char *tail)
   ln->tail = tail;
 }
 
-int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int isa)
+int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int avx2)
 {
   char tail[128];
   line ln;
@@ -196,14 +183,9 @@ int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int 
   if (n < 2 || s[0] != '"' || s[n - 1] != '"' || n >= UINT32_MAX || masks_room(m, (n + 63) / 64))
     return 0;
   line_init(&ln, s, n, tail);
-#if defined(HAVE_AVX2_PATH)
-  if (isa >= HP__NCU_ISA_AVX2)
+#if HP__HAVE_AVX2
+  if (avx2)
     nf = masks_avx2(m, &ln, cap);
-  else
-#endif
-#if defined(__SSE2__)
-      if (isa >= HP__NCU_ISA_SSE2)
-    nf = masks_sse2(m, &ln, cap);
   else
 #endif
     nf = masks_portable(m, &ln, cap);
@@ -213,7 +195,7 @@ int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int 
 }
 
 size_t hp__ncu_split_diff(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n,
-                          int isa)
+                          int avx2)
 {
   char tail[128];
   diff d;
@@ -231,14 +213,9 @@ size_t hp__ncu_split_diff(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   d.rs = ref->s;
   d.rm = ref->m.em;
   d.rnw = ref->m.nw;
-#if defined(HAVE_AVX2_PATH)
-  if (isa >= HP__NCU_ISA_AVX2)
+#if HP__HAVE_AVX2
+  if (avx2)
     nf = split_avx2(sp, &d);
-  else
-#endif
-#if defined(__SSE2__)
-      if (isa >= HP__NCU_ISA_SSE2)
-    nf = split_sse2(sp, &d);
   else
 #endif
     nf = split_portable(sp, &d);

@@ -23,6 +23,7 @@
 #define HPRUN_PROFILE_NCU_NUM_H
 
 #include "util/num/num.h"
+#include "util/sys/cpu.h"
 
 #include <float.h>
 #include <stddef.h>
@@ -64,11 +65,8 @@ static inline unsigned hp__ncu_num_idx(unsigned c, unsigned e, unsigned n)
 
 void hp__ncu_num_init(void);
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if HP__HAVE_AVX2
 #include <immintrin.h>
-
-#define HP__NCU_NUM16 1
-#define HP__NCU_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
 
 /* The first half of hp__ncu_num16: 1 with the number's digits as an integer m, converted to the
  * double *m0 (correctly rounded), and 10^f, f the count of those after the point, in *div, where
@@ -86,8 +84,7 @@ void hp__ncu_num_init(void);
  * *m0 is computed as that sum of doubles: hi and lo are below 10^8, so exact, and so is hi * 10^8
  * (hi * 5^8 < 2^53, times 2^8); the one addition then rounds m correctly, as a conversion of m
  * would. */
-static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, double *m0,
-                                                       double *div)
+static HP__NCU_INLINE HP__AVX2 int hp__ncu_num16_m(const char *s, size_t n, double *m0, double *div)
 {
   const hp__ncu_shape *sh;
   __m256i y, d;
@@ -135,7 +132,7 @@ static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, 
 }
 
 /* hp__parse_num(s, n, out) where s[0..16) may be read whatever n is. AVX2 CPUs only. */
-static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16(const char *s, size_t n, double *out)
+static HP__NCU_INLINE HP__AVX2 int hp__ncu_num16(const char *s, size_t n, double *out)
 {
   double m, div;
 

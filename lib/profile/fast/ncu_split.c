@@ -11,13 +11,11 @@
 #include "profile/fast/ncu_split.h"
 
 #include "hprun.h"
-#include "profile/fast/ncu_isa.h"
+#include "util/sys/cpu.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 int hp__ncu_split_room(hp__ncu_split *sp, size_t cap)
 {
@@ -63,41 +61,66 @@ void hp__ncu_ref_free(hp__ncu_ref *ref)
   memset(ref, 0, sizeof(*ref));
 }
 
-/* How many bytes a[] and b[] have in common from their start, at most n. */
+/* The 8 bytes at p as a word (its first byte lowest where the CPU is little-endian). */
+static inline uint64_t word8(const char *p)
+{
+  uint64_t x;
+
+  memcpy(&x, p, 8);
+  return x;
+}
+
+/* The index of the first nonzero byte of a nonzero word x of bytes in memory order, or 8 where
+ * the byte order is not known (the caller then goes on byte by byte). */
+static inline size_t first_byte(uint64_t x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  return (size_t)__builtin_ctzll(x) / 8;
+#else
+  (void)x;
+  return 8;
+#endif
+}
+
+/* How many bytes a[] and b[] have in common from their start, at most n: 16 bytes a step, then
+ * the word that differs. */
 static size_t common(const char *a, const char *b, size_t n)
 {
+  uint64_t d;
   size_t i = 0;
 
-#if defined(__SSE2__)
-  while (n - i >= 16) {
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
-    __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y));
-    if (m != 0xffffu)
-      return i + (size_t)__builtin_ctz(~m);
+  while (n - i >= 16 &&
+         ((word8(a + i) ^ word8(b + i)) | (word8(a + i + 8) ^ word8(b + i + 8))) == 0)
     i += 16;
-  }
-#endif
+  for (; n - i >= 8; i += 8)
+    if ((d = word8(a + i) ^ word8(b + i)) != 0) {
+      if (first_byte(d) < 8)
+        return i + first_byte(d);
+      break;
+    }
   while (i < n && a[i] == b[i])
     i++;
   return i;
 }
 
-/* The first '"' in s[i..n), or n. Fields are short: one 16-byte compare finds most quotes, with
- * no call. */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* The first '"' in s[i..n), or n: 8 bytes at a time (a byte of x ^ "..." is zero where s holds a
+ * quote; the zero-byte test's false bits lie only above a true one). Fields are short: inline, no
+ * call. */
 static inline size_t find_quote(const char *s, size_t i, size_t n)
 {
-#if defined(__SSE2__)
-  const __m128i qv = _mm_set1_epi8('"');
+  uint64_t x, z;
 
-  while (n - i >= 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, qv));
-    if (m)
-      return i + (size_t)__builtin_ctz(m);
-    i += 16;
+  for (; n - i >= 8; i += 8) {
+    x = word8(s + i) ^ ('"' * ONES);
+    if ((z = (x - ONES) & ~x & HIGHS) != 0) {
+      if (first_byte(z) < 8)
+        return i + first_byte(z);
+      break;
+    }
   }
-#endif
   for (; i < n; i++)
     if (s[i] == '"')
       return i;
@@ -121,23 +144,20 @@ static inline int same(const char *a, const char *b, size_t n)
 static void take(hp__ncu_split *sp, const hp__ncu_ref *ref, size_t i, size_t j, size_t lp,
                  size_t rp)
 {
-  /* In locals: the stores below could alias the splitter's fields. Offsets are 32-bit, so the
-   * shift may wrap: the sums are the line's true offsets. */
-  const uint32_t *roff = ref->off, shift = (uint32_t)lp - (uint32_t)rp;
-  uint32_t *off = sp->off;
+  /* In locals: the stores below could alias the splitter's fields (the two arrays are distinct,
+   * so four offsets a step are independent). Offsets are 32-bit, so the shift may wrap: the sums
+   * are the line's true offsets. */
+  const uint32_t *restrict roff = ref->off, shift = (uint32_t)lp - (uint32_t)rp;
+  uint32_t *restrict off = sp->off;
   size_t k;
 
   memcpy(sp->len + i, ref->len + i, (j - i) * sizeof(*sp->len));
-  k = i;
-#if defined(__SSE2__)
-  {
-    __m128i sh = _mm_set1_epi32((int)shift);
-    for (; k + 4 <= j; k += 4)
-      _mm_storeu_si128(
-          (__m128i *)(void *)(off + k),
-          _mm_add_epi32(_mm_loadu_si128((const __m128i *)(const void *)(roff + k)), sh));
+  for (k = i; k + 4 <= j; k += 4) {
+    off[k] = roff[k] + shift;
+    off[k + 1] = roff[k + 1] + shift;
+    off[k + 2] = roff[k + 2] + shift;
+    off[k + 3] = roff[k + 3] + shift;
   }
-#endif
   for (; k < j; k++)
     off[k] = roff[k] + shift;
 }
@@ -197,7 +217,7 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   if (rnf > 0 && ref->m.nw > 0 &&
       (sp->mode == HP__NCU_SPLIT_DIFF ||
        (sp->mode == HP__NCU_SPLIT_AUTO && (!ref->full || ref->hint * 8 >= rnf))) &&
-      (nf = hp__ncu_split_diff(sp, ref, s, n, hp__ncu_isa())) > 0)
+      (nf = hp__ncu_split_diff(sp, ref, s, n, hp__cpu_avx2())) > 0)
     return nf;
   /* Without a reference whose fields are known (a kernel's first launch, a header or units row, a
    * row after one the general reader read), the loop below finds every field's closing quote and
@@ -330,7 +350,7 @@ int hp__ncu_split_keep(hp__ncu_split *sp, hp__ncu_ref *ref)
   }
   ref->m.nw = 0;
   if (sp->nchg * 8 >= sp->curnf || sp->mode == HP__NCU_SPLIT_DIFF)
-    hp__ncu_masks_of(&ref->m, ref->s, ref->n, sp->cap, hp__ncu_isa());
+    hp__ncu_masks_of(&ref->m, ref->s, ref->n, sp->cap, hp__cpu_avx2());
   /* The line's fields become the reference's; the reference's old arrays take the next line. */
   to = ref->off;
   tl = ref->len;

@@ -9,7 +9,7 @@
  * with a reference line (the last row the caller kept, usually the previous launch): where the two
  * hold the same bytes, the reference's field boundaries are taken over, and only the fields that
  * differ are searched. Consecutive launches differ in a handful of columns (the ID, the measured
- * times), so most of a row costs a 16-byte compare per 16 bytes. Where many fields change (a
+ * times), so most of a row costs one compare per 16 bytes. Where many fields change (a
  * PyTorch capture), the diff splitter (ncu_diff.c) compares the line 64 bytes at a time and gives
  * places to the changed fields only. Any line not of that form is left to the general reader.
  *
@@ -99,17 +99,17 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
  * line with the reference 64 bytes at a time where the two stay aligned and looks only at the
  * fields that differ: only nchg and cf are set, and the line is left lazy (off, len and f
  * of a field are set by hp__ncu_split_point, hp__ncu_split_point_all or hp__ncu_split_locate).
- * The reference must have its field ends (ref->m.nw > 0). isa: the vector code to run (ncu_isa.h;
- * at most what hp__ncu_isa() answers). */
+ * The reference must have its field ends (ref->m.nw > 0). avx2: run the AVX2 code (only where
+ * hp__cpu_avx2() says so, util/sys/cpu.h), else the portable code. */
 size_t hp__ncu_split_diff(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n,
-                          int isa);
+                          int avx2);
 /* Sets off[i], len[i] and f[i] of a lazy line from its field ends (i < curnf). */
 void hp__ncu_split_locate(hp__ncu_split *sp, size_t i);
 /* Sets off, len and f of every field of a lazy line, which is then no longer lazy. */
 void hp__ncu_split_unlazy(hp__ncu_split *sp);
-/* The field ends of s[0..n), a line of the form, into m (at level isa, ncu_isa.h): 1, or 0 when
- * the line is not of the form, has more than cap fields, or memory ran out (m is then empty). */
-int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int isa);
+/* The field ends of s[0..n), a line of the form, into m (avx2: as above): 1, or 0 when the line is
+ * not of the form, has more than cap fields, or memory ran out (m is then empty). */
+int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int avx2);
 void hp__ncu_masks_free(hp__ncu_masks *m);
 
 /* Field i of a line of that form, found by its quotes without splitting the rest (to choose the

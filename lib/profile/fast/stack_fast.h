@@ -36,9 +36,9 @@ typedef struct hp__stack_line {
 typedef int (*hp__stack_read_fn)(const char *s, const char *end, const char *pre, size_t plen,
                                  hp__stack_line *ln);
 
-/* The reader of vector level `isa` (hp__ncu_isa's levels; one the CPU lacks is never asked for):
- * the same answers at every level. */
-hp__stack_read_fn hp__stack_reader(int isa);
+/* The reader: AVX2 (only where hp__cpu_avx2() says so, util/sys/cpu.h) or portable, with the same
+ * answers. */
+hp__stack_read_fn hp__stack_reader(int avx2);
 
 /* Whether the parser uses its block loop: 1 (the default), 0 for every row through the record
  * reader; -1 asks. Returns the setting before. For tests, which compare the two. */

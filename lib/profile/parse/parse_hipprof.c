@@ -10,12 +10,12 @@
  */
 #include "profile/model/build.h"
 #include "profile/fast/fastrows.h"
-#include "profile/fast/ncu_isa.h"
 #include "profile/parse/parsers.h"
 #include "profile/parse/sanitizer.h"
 #include "profile/fast/stack_fast.h"
 #include "util/base/buf.h"
 #include "util/csv/csv.h"
+#include "util/sys/cpu.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -341,7 +341,7 @@ int hp__parse_stack(hp__pctx *x)
   hp__csv_rec rec;
   const hp__fastrows *nums;
   size_t i;
-  hp__stack_read_fn rd = hp__stack_reader(hp__ncu_isa());
+  hp__stack_read_fn rd = hp__stack_reader(hp__cpu_avx2());
   int r, block;
 
   memset(&st, 0, sizeof(st));

@@ -157,10 +157,6 @@ int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_
 void hp__csv_splitter_free(hp__csv_splitter *sp);
 int hp__csv_split_fast(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_rec *rec,
                        uint64_t *val, unsigned char *ok);
-/* The split's vector level: 1 = AVX2 (masks and number lanes), 0 = SSE2 (or portable C off
- * x86-64); -1 = what the CPU has, which the first split picks by itself. Never more than the CPU
- * has. Sets it and returns the previous one (-1: not picked yet): for tests, which run both. */
-int hp__csv_simd(int level);
 
 /* The buffer's current capacity (for tests: it must not grow with the file). */
 size_t hp__csv_bufcap(const hp__csv *c);

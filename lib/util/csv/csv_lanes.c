@@ -65,9 +65,9 @@ void hp__csv_lanes_plan(hp__csv_splitter *sp)
   }
 }
 
-#if CSV_HAVE_AVX2
-__attribute__((target("avx2"))) int hp__csv_lanes_avx2(hp__csv_splitter *sp, const char *s,
-                                                       char **f, uint64_t *val, unsigned char *ok)
+#if HP__HAVE_AVX2
+HP__AVX2 int hp__csv_lanes_avx2(hp__csv_splitter *sp, const char *s, char **f, uint64_t *val,
+                                unsigned char *ok)
 {
   const __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
   const __m256i ones = _mm256_set1_epi8(-1);
