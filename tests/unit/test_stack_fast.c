@@ -116,7 +116,7 @@ static void check_against_next(const char *line, size_t n, const hp__stack_line 
   assert_int_equal(hp__parse_ll(rec.f[2], rec.len[2], &v), 1);
   assert_int_equal(v, ln->sq);
   assert_int_equal(hp__csv_line(c), 3); /* one physical line */
-  assert_int_equal(hp__csv_offset(c), 8 + ln->len);
+  assert_int_equal(hp__csv_file_offset(c), 8 + ln->len);
   assert_int_equal(ln->len, n);
   assert_int_equal(hp__csv_next(c, &rec), 0);
   hp__csv_free(c);

@@ -101,11 +101,6 @@ static inline const char *read_sq(const char *p, hp__stack_line *ln)
   const char *q;
   uint64_t v = 0;
 
-  if (is_digit(p[0]) && p[1] == ',' && p[2] == '"') { /* one digit: most rows */
-    ln->sq = p[0] - '0';
-    ln->addr = p + 3;
-    return p + 3;
-  }
   for (q = p; is_digit(*q) && q - p < 17; q++)
     v = v * 10 + (uint64_t)(*q - '0');
   if (q == p || q - p > 16 || *q != ',' || q[1] != '"')

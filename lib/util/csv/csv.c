@@ -25,7 +25,7 @@
 #define CSV_DEFAULT_BUF ((size_t)1 << 20)
 #define CSV_DEFAULT_MAX_FIELD ((size_t)16 << 20)
 /* Bytes after the buffer's last one that may be read but hold no input: room for the NUL after a
- * field that ends the input, and for the block loads of hp__csv_split_line (csv_line.c), which
+ * field that ends the input, and for the block loads of hp__csv_split_fast (csv_line.c), which
  * may look up to 64 bytes past a line's end. Zeroed, so such a load never reads memory that was
  * never written. */
 #define CSV_PAD 128
@@ -151,21 +151,6 @@ void hp__csv_set_warn(hp__csv *c, hp__csv_warn_fn fn, void *ud)
 {
   c->warn = fn;
   c->warn_ud = ud;
-}
-
-const char *hp__csv_name(const hp__csv *c)
-{
-  return c->name;
-}
-
-size_t hp__csv_bufcap(const hp__csv *c)
-{
-  return c->cap;
-}
-
-unsigned long long hp__csv_offset(const hp__csv *c)
-{
-  return c->base + c->pos;
 }
 
 unsigned long long hp__csv_file_offset(const hp__csv *c)

@@ -1,5 +1,5 @@
 /*
- * The parsers' fast path through a CSV file: hp__csv_split_line takes one physical line from
+ * The parsers' fast path through a CSV file: hp__csv_split_fast takes one physical line from
  * hp__csv_next_raw and splits it in place when it is a plain record (csv.h says which lines are),
  * without writing to the buffer, and reads the numeric columns' digits while it finds their ends.
  *
@@ -41,37 +41,6 @@ static inline const char *find_comma(const char *p, const char *e)
   return p;
 }
 
-/* A numeric field at p: its end, and its value when it is 1-16 digits (*ok). */
-static inline const char *number_field(const char *p, const char *e, uint64_t *val,
-                                       unsigned char *ok)
-{
-  uint64_t a, b;
-  unsigned l = digit_run(p, &a), l2;
-  size_t room = (size_t)(e - p);
-
-  *ok = 0;
-  if (l > room)
-    l = (unsigned)room;
-  if (l == 8 && room > 8) {
-    l2 = digit_run(p + 8, &b);
-    if (l2 > room - 8)
-      l2 = (unsigned)(room - 8);
-    /* 17 digits or more, or not a number: the caller's number functions decide. */
-    if (p + 8 + l2 != e && p[8 + l2] != ',')
-      return find_comma(p + 8 + l2, e);
-    *val = digits8(a) * pow10u[l2] + (l2 ? digits_value(b, l2) : 0);
-    *ok = 1;
-    return p + 8 + l2;
-  }
-  if (p + l != e && p[l] != ',')
-    return find_comma(p + l, e);
-  if (l > 0) {
-    *val = digits_value(a, l);
-    *ok = 1;
-  }
-  return p + l;
-}
-
 /* The field walk for lines longer than the masked walk takes: one field after the other. */
 static int split_seq(const char *s, size_t n, const unsigned char *kind, size_t ncols,
                      hp__csv_rec *rec, uint64_t *val, unsigned char *ok)
@@ -90,8 +59,10 @@ static int split_seq(const char *s, size_t n, const unsigned char *kind, size_t 
       ok[i] = 0;
       p = q + 1;
     } else {
-      q = kind[i] == HP__CSV_NUM ? number_field(p, e, &val[i], &ok[i]) : find_comma(p, e);
-      if (kind[i] != HP__CSV_NUM)
+      q = find_comma(p, e);
+      if (kind[i] == HP__CSV_NUM)
+        number_at(p, (size_t)(q - p), &val[i], &ok[i]);
+      else
         ok[i] = 0;
       rec->f[i] = (char *)p;
       rec->len[i] = (size_t)(q - p);
@@ -371,17 +342,4 @@ int hp__csv_split_fast(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_re
     return split_seq(s, n, sp->kind, sp->ncols, rec, val, ok);
   }
   return split_masked(sp, s, n, rec, val, ok);
-}
-
-int hp__csv_split_line(const char *s, size_t n, const unsigned char *kind, size_t ncols,
-                       hp__csv_rec *rec, uint64_t *val, unsigned char *ok)
-{
-  hp__csv_splitter sp;
-  int r;
-
-  if (hp__csv_splitter_init(&sp, kind, ncols))
-    return 0; /* hp__csv_next reads the line */
-  r = hp__csv_split_fast(&sp, s, n, rec, val, ok);
-  hp__csv_splitter_free(&sp);
-  return r;
 }
