@@ -204,28 +204,29 @@ static size_t take_run(hp__ncu_split *sp, const hp__ncu_ref *ref, size_t rnf, si
 size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n)
 {
   /* The reference's fields that can be taken over: the splitter's arrays hold at most cap. */
-  size_t rnf = ref == NULL ? 0 : ref->nf < sp->cap ? ref->nf : sp->cap;
-  size_t i = 0, lp = 0, rp, m, len, q, nf;
-  int done = 0;
+  size_t rnf = ref == NULL ? 0 : ref->nf < sp->cap ? ref->nf : sp->cap, nf;
 
-  sp->lazy = 0;
   /* Following the reference pays where runs of equal bytes are long (a kernel launched with the
    * same arguments over and over: a handful of 265 fields change); where one field in eight or
    * more changed last time, the diff splitter, which compares the whole line 64 bytes at a time
    * and looks only at the fields that differ, is cheaper. It needs no field offsets of the
-   * reference; the others do, and a reference the diff splitter made has none. */
-  if (rnf > 0 && ref->m.nw > 0 &&
-      (sp->mode == HP__NCU_SPLIT_DIFF ||
-       (sp->mode == HP__NCU_SPLIT_AUTO && (!ref->full || ref->hint * 8 >= rnf))) &&
+   * reference; the other splitter does, and a reference the diff splitter made has none: without
+   * a reference whose fields are known (also a kernel's first launch, a header or units row, a row
+   * after one the general reader read), that splitter finds every field's closing quote and lists
+   * every field as changed. */
+  if (rnf > 0 && ref->m.nw > 0 && (!ref->full || ref->hint * 8 >= rnf) &&
       (nf = hp__ncu_split_diff(sp, ref, s, n, hp__cpu_avx2())) > 0)
     return nf;
-  /* Without a reference whose fields are known (a kernel's first launch, a header or units row, a
-   * row after one the general reader read), the loop below finds every field's closing quote and
-   * lists every field as changed. */
-  if (ref != NULL && !ref->full) {
-    ref = NULL;
-    rnf = 0;
-  }
+  return hp__ncu_split_ref(sp, ref != NULL && ref->full ? ref : NULL, s, n);
+}
+
+size_t hp__ncu_split_ref(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n)
+{
+  size_t rnf = ref == NULL ? 0 : ref->nf < sp->cap ? ref->nf : sp->cap;
+  size_t i = 0, lp = 0, rp, m, len, q;
+  int done = 0;
+
+  sp->lazy = 0;
   sp->cur = s;
   sp->curn = n;
   sp->curnf = 0;
@@ -337,7 +338,7 @@ int hp__ncu_split_keep(hp__ncu_split *sp, hp__ncu_ref *ref)
   /* The next line is split by the diff splitter where many fields changed (it needs the field
    * ends, which a lazy line has), else by following the reference (it needs every field's offset:
    * a lazy line's are found now, once for a kernel whose launches stop changing much). */
-  if (sp->lazy && sp->nchg * 8 < sp->curnf && sp->mode != HP__NCU_SPLIT_DIFF)
+  if (sp->lazy && sp->nchg * 8 < sp->curnf)
     hp__ncu_split_unlazy(sp);
   ref->full = !sp->lazy;
   if (sp->lazy) {
@@ -349,7 +350,7 @@ int hp__ncu_split_keep(hp__ncu_split *sp, hp__ncu_ref *ref)
     return 0;
   }
   ref->m.nw = 0;
-  if (sp->nchg * 8 >= sp->curnf || sp->mode == HP__NCU_SPLIT_DIFF)
+  if (sp->nchg * 8 >= sp->curnf)
     hp__ncu_masks_of(&ref->m, ref->s, ref->n, sp->cap, hp__cpu_avx2());
   /* The line's fields become the reference's; the reference's old arrays take the next line. */
   to = ref->off;

@@ -53,15 +53,6 @@ typedef struct hp__ncu_ref {
 
 #define HP__NCU_REF_PAD 64
 
-/* Which splitter hp__ncu_split_line uses: AUTO (0, what a zeroed splitter does) follows the
- * reference where the kernel's last line had few changed fields and compares the line with it
- * 64 bytes at a time otherwise (the diff splitter); the others are for tests. */
-enum {
-  HP__NCU_SPLIT_AUTO,
-  HP__NCU_SPLIT_REF,
-  HP__NCU_SPLIT_DIFF
-};
-
 typedef struct hp__ncu_split {
   /* The last line split: field i is len[i] bytes at cur + off[i]. cf[0..nchg) lists, in order and
    * with their places, the fields that do not hold the same bytes as the reference's field of that
@@ -78,7 +69,6 @@ typedef struct hp__ncu_split {
   size_t cap; /* room in the arrays: the most fields a line may have */
   const char *cur;
   size_t curn, curnf;
-  int mode; /* HP__NCU_SPLIT_* */
   /* The diff splitter's (ncu_diff.c): where lazy, only nchg and cf are set, and a field's off,
    * len and f are found from the line's field ends by hp__ncu_split_locate. */
   int lazy;
@@ -93,6 +83,12 @@ int hp__ncu_split_room(hp__ncu_split *sp, size_t cap);
  * closing quote, an unquoted field, a trailing comma), has more than cap fields, or is 2^32 bytes
  * or longer. */
 size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n);
+
+/* The two splitters hp__ncu_split_line chooses from: it follows the reference where the kernel's
+ * last line had few changed fields, and compares the line with it 64 bytes at a time otherwise.
+ * hp__ncu_split_ref is the reference-following splitter, with the same answer as
+ * hp__ncu_split_line; ref is NULL or has every field's offset (full). */
+size_t hp__ncu_split_ref(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n);
 
 /* The diff splitter (ncu_diff.c): the same answer as hp__ncu_split_line's, or 0 where it is not sure
  * (the line is not of the form, or is too long); ref must hold a line (nf > 0). It compares the

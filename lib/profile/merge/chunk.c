@@ -41,19 +41,23 @@ static int splittable(hp__fmt fmt)
   }
 }
 
-/* The range size: HPRUN_CHUNK_BYTES, a knob for the tests only (docs/internals/merge.md), or
- * CHUNK_BYTES. */
+/* The range size: CHUNK_BYTES, or in a build with the test hooks HPRUN_CHUNK_BYTES where it is
+ * set (docs/internals/merge.md, "The test knob"). */
 static unsigned long long chunk_bytes(void)
 {
+#ifdef HP_TEST_HOOKS
   const char *s = getenv("HPRUN_CHUNK_BYTES");
   char *e;
   unsigned long long v;
 
-  if (s == NULL || *s == '\0')
-    return CHUNK_BYTES;
-  errno = 0;
-  v = strtoull(s, &e, 10);
-  return errno || *e || v == 0 ? CHUNK_BYTES : v;
+  if (s != NULL && *s != '\0') {
+    errno = 0;
+    v = strtoull(s, &e, 10);
+    if (!errno && !*e && v != 0)
+      return v;
+  }
+#endif
+  return CHUNK_BYTES;
 }
 
 /* The offset just past the first '\n' at or after `at` in fd, or 0 when there is none. */

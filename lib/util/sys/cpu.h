@@ -20,9 +20,11 @@
 /* 1 where the AVX2 code runs, else 0. Safe on any thread. */
 int hp__cpu_avx2(void);
 
+#ifdef HP_TEST_HOOKS
 /* Tests: 0 runs the portable code from now on, 1 the AVX2 code, -1 what the CPU has again.
  * Returns 0, or -1 (nothing changed) for AVX2 where the CPU or the build lacks it. Not while
  * another thread parses. */
 int hp__cpu_force(int avx2);
+#endif
 
 #endif /* HPRUN_UTIL_SYS_CPU_H */
