@@ -249,8 +249,8 @@ void hp__ncu_split_unlazy(hp__ncu_split *sp)
   sp->lazy = 0;
 }
 
-/* The set bits of x. This file is compiled for every CPU, where __builtin_popcountll is a call
- * into libgcc (about 40 instructions with the call); this is a dozen, inline. */
+/* The set bits of x. This function is compiled for every CPU, where __builtin_popcountll is a
+ * call into libgcc; this is a few operations, inline. */
 static inline size_t ones(uint64_t x)
 {
   x -= (x >> 1) & 0x5555555555555555u;

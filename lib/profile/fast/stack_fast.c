@@ -1,11 +1,11 @@
 /*
  * The kernel-stack row reader (stack_fast.h). Why it is fast: a row of a hipprof kernel-stack file
  * is ~200 bytes, and the general fast path (hp__csv_next_raw, hp__csv_split_fast, then the
- * parser's own compare of str_name and index with the row before) read most of them three times:
- * the search for the line's end, the search for each field's end, and the compare. Here the bytes
- * `"str_name",index,` are compared once with the row before's, stack_sq is read as one digit (or
- * digit by digit, up to 16), and one search for the first '"' or '\n' finds the end of addrname
- * and of the line together, with the quote check. Only a row that starts a new launch (about one
+ * parser's own compare of str_name and index with the row before) reads most of them three
+ * times: the search for the line's end, the search for each field's end, and the compare. Here
+ * the bytes `"str_name",index,` are compared once with the row before's, stack_sq is read digit
+ * by digit (up to 16), and one search for the first '"' or '\n' finds the end of addrname and of
+ * the line together, with the quote check. Only a row that starts a new launch (about one
  * in five) has its name searched and its index read.
  *
  * With AVX2 (util/sys/cpu.h) the compare and the search are 32-byte blocks inside one function per

@@ -25,8 +25,8 @@
 #define CSV_DEFAULT_BUF ((size_t)1 << 20)
 #define CSV_DEFAULT_MAX_FIELD ((size_t)16 << 20)
 /* Bytes after the buffer's last one that may be read but hold no input: room for the NUL after a
- * field that ends the input, and for the block loads of hp__csv_split_fast (csv_line.c), which
- * may look up to 64 bytes past a line's end. Zeroed, so such a load never reads memory that was
+ * field that ends the input, and for the block loads of hp__csv_split_fast (csv_line.c) and of
+ * the kernel-stack row reader, which may look up to 64 bytes past a line's end. Zeroed, so such a load never reads memory that was
  * never written. */
 #define CSV_PAD 128
 
@@ -43,8 +43,8 @@ void hp__csv_warn(hp__csv *c, long line, const char *fmt, ...)
 }
 
 /* The buffer of a large file (4 MiB or more) lies in huge pages (util/sys/hugemem.h): in 4 KB pages
- * the 1 MiB buffer took 256 page faults, at 10 to 40 microseconds each on the virtual machines
- * this runs on. Smaller files keep calloc: a 2 MB page costs more to zero than their few faults. */
+ * the 1 MiB buffer takes 256 page faults, each costly on the virtual machines this runs on.
+ * Smaller files keep calloc: a 2 MB page costs more to zero than their few faults. */
 #define CSV_HUGE_FILE ((long long)4 << 20)
 
 static int csv_new(hp__csv **out, const char *name, const hp__csv_opts *o, int huge)

@@ -1,10 +1,10 @@
 /*
- * The CSV reader's insides, shared by its three files and by nothing else: lib/util/csv/csv.c (the
- * reader and its buffer), lib/util/csv/csv_record.c (records) and lib/util/csv/csv_header.c (header
- * lookup). Other modules include "util/csv/csv.h", where hp__csv stays opaque.
+ * The CSV reader's insides, shared by lib/util/csv/csv.c (the reader and its buffer) and
+ * lib/util/csv/csv_record.c (records), and read by its unit tests. Other modules include
+ * "util/csv/csv.h", where hp__csv stays opaque.
  *
- * The reader owns everything it points to (the buffer, the name, the field arrays) and frees it in
- * hp__csv_free; `mem` and a descriptor it did not open stay the caller's.
+ * The reader owns everything it points to (the buffer, the name, the field arrays, the descriptor
+ * it opened) and frees it in hp__csv_free; `mem` stays the caller's.
  */
 #ifndef HPRUN_UTIL_CSV_INTERNAL_H
 #define HPRUN_UTIL_CSV_INTERNAL_H

@@ -3,17 +3,17 @@
  * hp__csv_next_raw and splits it in place when it is a plain record (csv.h says which lines are),
  * without writing to the buffer, and reads the numeric columns' digits while it finds their ends.
  *
- * Why: on a PMC or kernel-stack file most of the time went to finding 27 field ends a row, writing
- * a NUL after each, and then reading every numeric field a second time to parse it. Here a numeric
- * field costs one 8-byte load (two for 9 to 16 digits): the first byte that is not a digit is both
- * where the field ends and where its value stops. A line this cannot take (doubled quotes, a quote
- * left open, another field count) goes back to hp__csv_next, which returns the same fields for
- * every line this does take, so a parser gives the same results either way
- * (tests/unit/test_csv.c compares the two on every line of its inputs).
+ * Why: hp__csv_next finds every field's end, writes a NUL after each, and a parser then reads
+ * every numeric field a second time to parse it. Here the field ends of a line come from bit masks
+ * of its 64-byte blocks, and a numeric field costs one 8-byte load per 8 digits (number_at,
+ * csv_digits.h). A line this cannot take (doubled quotes, a quote left open, another field count)
+ * goes back to hp__csv_next, which returns the same fields for every line this does take, so a
+ * parser gives the same results either way (tests/unit/test_csv_line.c compares the two on every
+ * line it tries).
  *
- * The 8-byte loads read past a field's end, never more than 16 bytes past the line's: the reader
- * keeps that much zeroed room after its buffer (CSV_PAD in csv.c). Bytes past the line's end are
- * ignored by clamping to it.
+ * The block and 8-byte loads read past a line's end, never more than 64 bytes: the reader keeps
+ * that much zeroed room after its buffer (CSV_PAD in csv.c), and the masks and digits past the
+ * line's end are cut off.
  */
 #include "util/csv/csv.h"
 #include "util/csv/csv_digits.h"

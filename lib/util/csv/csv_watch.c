@@ -4,7 +4,7 @@
  *
  * Why: a PMC row repeats the row before it in its kernel name and its nine resource fields; only
  * the ids, times and counters change. The parser compares each of those fields with what it kept
- * (the name with its cache, each resource with its first value), which was a third of its work per
+ * (the name with its cache, each resource with its first value), a large part of its work per
  * row. When the line is laid out like the one before (csv_line.c) and its watched bytes are that
  * line's, the parser's comparisons would come out as they did for that line, so it may repeat
  * their outcome (lib/profile/parse/parse_dispatch.c). One compare of the line's blocks with a copy of the
