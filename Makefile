@@ -51,10 +51,20 @@ APP_BIN   := $(APP_SRC:tests/apps/%.c=$(BUILD)/apps/%)
 HPRUN     := $(BUILD)/hprun
 LIBHPRUN  := $(BUILD)/libhprun.a
 
+# Test hooks (#ifdef HP_TEST_HOOKS: the HPRUN_CHUNK_BYTES range size, hp__cpu_force,
+# hp__stack_block) exist only in build/libhprun-test.a, which the unit tests and the fuzz
+# harnesses link, and in build/hprun-test, for the end-to-end tests that need a knob. The library
+# files that name HP_TEST_HOOKS are compiled a second time with it; the rest are shared.
+# build/hprun, which `make install` and `make static` ship, has none of them.
+HOOK_SRC  := $(shell grep -l HP_TEST_HOOKS $(LIB_SRC))
+HOOK_OBJ  := $(HOOK_SRC:%.c=$(BUILD)/hooks/%.o)
+LIBHPRUN_TEST := $(BUILD)/libhprun-test.a
+HPRUN_TEST := $(BUILD)/hprun-test
+
 .PHONY: all deps run check unit e2e asan static clean hip hip-check bench lint format format-check \
         fuzz fuzz-build fuzz-check install uninstall
 
-all: $(HPRUN) $(UNIT_BIN) $(FAKE_BIN) $(APP_BIN)
+all: $(HPRUN) $(HPRUN_TEST) $(UNIT_BIN) $(FAKE_BIN) $(APP_BIN)
 
 # Every machine (and every CI run) starts bare: the project installs what it needs itself.
 deps:
@@ -81,9 +91,20 @@ $(LIBHPRUN): $(LIB_OBJ)
 $(HPRUN): $(CMD_OBJ) $(LIBHPRUN)
 	$(CC) $(FINAL_CFLAGS) -o $@ $(CMD_OBJ) $(LIBHPRUN) $(LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIBHPRUN) $(FLAGS_STAMP)
+$(BUILD)/hooks/lib/%.o: lib/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(FINAL_CFLAGS) -Itests/unit -o $@ $< $(LIBHPRUN) -lcmocka $(LIBS)
+	$(CC) $(FINAL_CFLAGS) -DHP_TEST_HOOKS -c $< -o $@
+
+$(LIBHPRUN_TEST): $(filter-out $(HOOK_SRC:%.c=$(BUILD)/%.o),$(LIB_OBJ)) $(HOOK_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(HPRUN_TEST): $(CMD_OBJ) $(LIBHPRUN_TEST)
+	$(CC) $(FINAL_CFLAGS) -o $@ $(CMD_OBJ) $(LIBHPRUN_TEST) $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBHPRUN_TEST) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(FINAL_CFLAGS) -DHP_TEST_HOOKS -Itests/unit -o $@ $< $(LIBHPRUN_TEST) -lcmocka $(LIBS)
 
 $(BUILD)/fake/%: tests/fake/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
@@ -181,7 +202,7 @@ $(BUILD)/fuzz/obj/%.o: tests/fuzz/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -c $< -o $@
 
-$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/fuzz_%.o $(BUILD)/fuzz/obj/scratch.o $(LIBHPRUN)
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/fuzz/obj/fuzz_%.o $(BUILD)/fuzz/obj/scratch.o $(LIBHPRUN_TEST)
 	$(CC) $(BASE_CFLAGS) -fsanitize=fuzzer -o $@ $^ $(FUZZ_LDFLAGS_fuzz_$*) $(LIBS)
 
 # New inputs go to build-fuzz/corpus/<harness>, kept between runs; tests/fuzz/corpus is only read.
@@ -261,5 +282,5 @@ uninstall:
 	@rmdir "$(DESTDIR)$(DATADIR)" 2>/dev/null || true
 
 -include hip/hip.mk
--include $(LIB_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(FAKE_BIN:=.d) $(APP_BIN:=.d) $(UNIT_BIN:=.d)
+-include $(LIB_OBJ:.o=.d) $(HOOK_OBJ:.o=.d) $(CMD_OBJ:.o=.d) $(FAKE_BIN:=.d) $(APP_BIN:=.d) $(UNIT_BIN:=.d)
 -include $(wildcard $(BUILD)/fuzz/obj/*.d)

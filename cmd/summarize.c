@@ -296,9 +296,6 @@ int cmd_summarize(int argc, char **argv)
   diags.limit = 1000;
   if ((status = sum_parse(argc, argv, &a)) != CMD_GO_ON)
     goto done;
-  /* Before the first large allocation: the files' tables then land on huge pages, reused from
-   * range to range (hprun.h). */
-  hp_heap_tune();
   if ((r = hp_profile_new(&p)) != 0) {
     fprintf(stderr, "hprun summarize: %s\n", hp_strerror(r));
     status = HP_EXIT_IO;

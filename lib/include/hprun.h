@@ -333,15 +333,6 @@ void hp_strv_free(hp_strv *v);
 /* Parses a duration: a plain number of seconds, or a number with ms, s, m or h. */
 int hp_parse_duration(const char *s, double *seconds);
 
-/* Prepares the process's heap for reading large files (lib/util/sys/hugemem.c): blocks up to 64 MiB
- * come from the heap and stay there when freed, and the heap's next 64 MiB lie in transparent
- * huge pages where the system gives them. Why: a page fault costs 10 to 40 microseconds on the
- * virtual machines hprun runs on, and each 32 MiB range of a large file would otherwise map,
- * fault in and hand back its own tables (docs/performance.md). A program calls it once, early,
- * before it starts threads; it changes no result, only where memory comes from. With a C library
- * other than glibc it does nothing. Returns 0. */
-int hp_heap_tune(void);
-
 /* ---------------------------------------------------------------------------------------------- */
 /* Profiler tools (lib/tool/tools.c): the tools hprun drives and their pass modes, read from the  */
 /* one driver table, for help texts. Every string returned is static; the caller owns nothing.    */

@@ -191,7 +191,7 @@ int hp__parse_file(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, 
   int r;
 
   memset(&x, 0, sizeof(x));
-  r = rg ? hp__csv_open_range_at(&c, path, rg->hfrom, rg->head, rg->from, rg->stop, NULL)
+  r = rg ? hp__csv_open_range(&c, path, rg->head, rg->from, rg->stop, NULL)
          : hp__csv_open_path(&c, path, NULL);
   if (r == HP_ENOMEM)
     return r;
@@ -212,12 +212,6 @@ int hp__parse_file(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, 
     x.ids_in_n = rg->ids_in_n;
     x.ids_keep = 1;
     o->hlines = rg->hlines;
-    if (fmt == HP__F_NCU) { /* the ncu parser reports what it carries across rows */
-      o->ncu.head_lines = rg->hlines;
-      x.ncu = &o->ncu;
-    }
-    if (fmt == HP__F_HIPPROF_STACK) /* the caller replays the launch window (stack_range.h) */
-      x.stack = &o->stack;
   }
   hp__csv_set_warn(c, hp__pwarn_csv, &x);
   r = run_parser(&x, fmt);
@@ -414,11 +408,8 @@ static int plan_path(job *j, const char *path, size_t k)
       for (m = 0; m < l->n; m++)
         if (m != i && same_dir(l->path[i], l->path[m]))
           skip |= stats_tables(l->fmt[m]);
-    /* A large file of some formats is read as several ranges, a task each (chunk.h). A kernel-stack
-     * file gives the same output either way (merge.md, "One large file"), so on one thread it is
-     * read in one pass: its ranges would only add the replay of their runs. */
-    if (j->split && !(j->jobs == 1 && l->fmt[i] == HP__F_HIPPROF_STACK) &&
-        hp__chunk_plan(l->path[i], l->fmt[i], &cf))
+    /* A large file of some formats is read as several ranges, a task each (chunk.h). */
+    if (j->split && hp__chunk_plan(l->path[i], l->fmt[i], &cf))
       return HP_ENOMEM;
     nr = cf ? cf->n : 1;
     if (hp__grow((void **)&j->t, &j->tcap, j->nt + nr, sizeof(*j->t))) {
@@ -475,8 +466,6 @@ static void job_free(job *j)
     hp_profile_free(j->t[i].p);
     hp_diags_free(&j->t[i].diags);
     free(j->t[i].o.ids);
-    hp__ncu_range_free(&j->t[i].o.ncu);
-    hp__stack_range_free(&j->t[i].o.stack);
     if (j->t[i].k == 0)
       hp__chunkfile_free(j->t[i].cf);
   }

@@ -1,9 +1,12 @@
 # One large file read as several ranges (docs/internals/merge.md, "One large file"): a PMC CSV and
-# a rocprofv3 kernel trace are split into ranges of HPRUN_CHUNK_BYTES bytes (a knob for tests: the
-# real ranges are 32 MiB). The output must be the same bytes with -j 1, 2 and 8, the same as one
-# pass where the sums are whole numbers, and the numbers must be what Python computes on its own,
-# with a dispatch replayed across a range boundary and a quoted newline at one.
+# a rocprofv3 kernel trace are split into ranges of HPRUN_CHUNK_BYTES bytes (a test hook: the real
+# ranges are 32 MiB). The output must be the same bytes with -j 1, 2 and 8, the same as one pass
+# where the sums are whole numbers, and the numbers must be what Python computes on its own, with
+# a dispatch replayed across a range boundary and a quoted newline at one. The knob exists only in
+# build/hprun-test (the Makefile's test-hook build); the shipped build/hprun must ignore it.
 . "$(dirname "$0")/lib.sh"
+SHIPPED=$HPRUN
+HPRUN=$BUILD/hprun-test
 
 R=2048
 mkdir "$T/pmc" "$T/v3" "$T/win"
@@ -106,6 +109,12 @@ frac = lambda p: [c['sum'] for k in json.JSONDecoder().raw_decode(open(p).read()
 assert frac(sys.argv[1]) != frac(sys.argv[2]), 'the file was read in one pass'
 EOF
 ok "rocprofv3 and pmc: the same output and messages as one pass"
+
+# The shipped binary has no test hooks: with the knob set it still reads the PMC file in one pass
+# (the ranges' FRAC sums differ from one pass's, above).
+expect_exit 0 env HPRUN_CHUNK_BYTES=$R "$SHIPPED" summarize -j 2 --format json --top 0 "$T/pmc"
+cat "$T/out" "$T/err" | cmp -s - "$T/pmc.json.whole" || fail "build/hprun read HPRUN_CHUNK_BYTES"
+ok "build/hprun ignores HPRUN_CHUNK_BYTES"
 
 # The numbers, from Python's own reading of the CSV.
 expect_exit 0 env HPRUN_CHUNK_BYTES=$R "$HPRUN" summarize -j 2 --format json "$T/pmc"

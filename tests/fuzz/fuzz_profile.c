@@ -9,8 +9,8 @@
  * scratch folder) is added, as `hprun summarize DIR` does, and emptied after every input. Only the
  * public API (hprun.h) is used. A first byte of NLAYOUTS or more, with an odd quotient, also reads
  * the files that would be split into ranges (docs/internals/merge.md, "One large file") as
- * ranges of 48 bytes (HPRUN_CHUNK_BYTES, the tests' knob), so that the range reader, the
- * boundary checks and the re-reads see the fuzzer's inputs too.
+ * ranges of 48 bytes (HPRUN_CHUNK_BYTES, a test hook of the library the harnesses link), so that
+ * the range reader, the boundary checks and the re-reads see the fuzzer's inputs too.
  */
 #include "hprun.h"
 #include "scratch.h"

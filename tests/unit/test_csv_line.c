@@ -1,13 +1,13 @@
 /*
  * Unit tests for the CSV reader's fast path (lib/util/csv/csv_line.c, csv_lanes.c, hp__csv_next_raw in
- * csv.c): a line that hp__csv_split_line takes must give the very fields hp__csv_next gives for
+ * csv.c): a line that hp__csv_split_fast takes must give the very fields hp__csv_next gives for
  * it, and the values of its numeric columns must be the ones hp__parse_ll gives. Checked on
  * hand-picked lines (quotes, empty fields, CRs, 0 to 20 digits), on 30,000 random lines from an
  * alphabet of delimiters, quotes, digits and spaces, short and long (both of the split's walks),
  * with every column kept as text, read as a number, or a mix with left-out columns, and on runs
  * of PMC-like lines through one splitter (hp__csv_split_fast), most of them laid out like the one
  * before (the kept layout) and some not. Every test runs twice: with the AVX2 code (masks, number
- * lanes) where the CPU has it, and with the SSE2 one (hp__csv_simd).
+ * lanes) where the CPU has it, and with the portable code (hp__cpu_force, util/sys/cpu.h).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +22,7 @@
 #include "util/base/buf.h"
 #include "util/csv/csv.h"
 #include "util/num/num.h"
+#include "util/sys/cpu.h"
 
 #define MAXC 128
 
@@ -46,7 +47,7 @@ static unsigned char kind_of(int num, size_t i)
 }
 
 /* Splits `line` (one line, no newline) through the fast path with `ncols` columns of kinds
- * kind_of(num, i), by hp__csv_split_line, or by hp__csv_split_fast with `sp` when it is not NULL
+ * kind_of(num, i), by a splitter of its own, or by `sp` when it is not NULL
  * (its kinds must be those), into `len` (the caller's array, or a fresh one when NULL), and
  * compares with hp__csv_next on the same input. Returns what the split returned. */
 /* The columns test_layouts_kept_and_changed watches, and their fields of the last line split. */
@@ -74,10 +75,14 @@ static int compare_with(const char *line, size_t ncols, int num, hp__csv_splitte
   assert_int_equal(r, 1);
   rec.f = f;
   rec.len = len;
-  if (sp)
+  if (sp) {
     split = n > 0 && hp__csv_split_fast(sp, s, n, &rec, val, ok);
-  else
-    split = n > 0 && hp__csv_split_line(s, n, kind, ncols, &rec, val, ok);
+  } else {
+    hp__csv_splitter one;
+    assert_int_equal(hp__csv_splitter_init(&one, kind, ncols), 0);
+    split = n > 0 && hp__csv_split_fast(&one, s, n, &rec, val, ok);
+    hp__csv_splitter_free(&one);
+  }
   nwarn = 0;
   r = hp__csv_next(slow, &ref);
   if (split) {
@@ -309,11 +314,12 @@ int main(void)
   };
   int r;
 
-  /* The CPU's own level first (AVX2 on the development machine), then SSE2. */
-  hp__csv_simd(-1);
-  printf("vector level %d\n", hp__csv_simd(-1));
+  /* The CPU's own level first (AVX2 on the development machine), then the portable code. */
+  printf("avx2 %d\n", hp__cpu_avx2());
   r = cmocka_run_group_tests(tests, NULL, NULL);
-  hp__csv_simd(0);
-  printf("vector level %d\n", hp__csv_simd(0));
-  return r | cmocka_run_group_tests(tests, NULL, NULL);
+  hp__cpu_force(0);
+  printf("avx2 %d\n", hp__cpu_avx2());
+  r |= cmocka_run_group_tests(tests, NULL, NULL);
+  hp__cpu_force(-1);
+  return r;
 }

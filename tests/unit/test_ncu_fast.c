@@ -23,7 +23,7 @@
 #include "hprun_profile.h"
 #include "profile/model/build.h"
 #include "profile/fast/ncu_fold.h"
-#include "profile/fast/ncu_isa.h"
+#include "util/sys/cpu.h"
 #include "profile/fast/ncu_split.h"
 #include "profile/model/strtab.h"
 #include "util/csv/csv.h"
@@ -144,8 +144,8 @@ static void test_split_matches_reader_and_reference(void **state)
     check_against_reader(line, n, &sp, nf);
     /* Listed exactly when the field differs from the reference's of that index. */
     for (i = 0, j = 0; i < nf; i++) {
-      listed = j < sp.nchg && (lazy ? sp.cf[j].col : sp.chg[j]) == i;
-      if (listed && lazy) {
+      listed = j < sp.nchg && sp.cf[j].col == i;
+      if (listed) {
         assert_int_equal(sp.cf[j].off, (size_t)(sp.f[i] - line));
         assert_int_equal(sp.cf[j].len, sp.len[i]);
       }
@@ -236,7 +236,6 @@ static void fold_run(int dup, const char *const *vpool, unsigned npool)
   setup_profile(&pr, 10);
   memset(&fo, 0, sizeof(fo));
   assert_int_equal(hp__ncu_fold_init(&fo, mids, NCOL), 0);
-  fo.wide = rnd(2) ? 0 : 4; /* hp__ncu_num16 for every row, or for rows with 4 changed or more */
   for (i = 0; i < NCOL; i++)
     cur[i] = prev[i] = vpool[rnd(npool)];
   for (k = 0; k < 3000; k++) {
@@ -294,36 +293,37 @@ static void fold_run(int dup, const char *const *vpool, unsigned npool)
   hp_profile_free(pr);
 }
 
-/* Each vector level the CPU has, in turn (ncu_isa.h); the last forced is undone by the caller. */
-static int next_isa(int *isa)
+/* The portable code, then the AVX2 code where the CPU has it (util/sys/cpu.h); the last forced is
+ * undone by the caller. */
+static int next_level(int *avx2)
 {
-  return ++*isa <= HP__NCU_ISA_AVX2 && hp__ncu_isa_force(*isa) == 0;
+  return ++*avx2 <= 1 && hp__cpu_force(*avx2) == 0;
 }
 
 static void test_fold_matches_row_by_row_sums(void **state)
 {
-  int i, isa = -1;
+  int i, avx2 = -1;
 
   (void)state;
-  while (next_isa(&isa))
+  while (next_level(&avx2))
     for (i = 0; i < 20; i++) {
       if (i % 2)
         fold_run(0, vals, sizeof(vals) / sizeof(vals[0]));
       else
         fold_run(0, finite, sizeof(finite) / sizeof(finite[0]));
     }
-  hp__ncu_isa_force(-1);
+  hp__cpu_force(-1);
 }
 
 static void test_fold_with_a_metric_named_twice(void **state)
 {
-  int i, isa = -1;
+  int i, avx2 = -1;
 
   (void)state;
-  while (next_isa(&isa))
+  while (next_level(&avx2))
     for (i = 0; i < 20; i++)
       fold_run(1, finite, sizeof(finite) / sizeof(finite[0]));
-  hp__ncu_isa_force(-1);
+  hp__cpu_force(-1);
 }
 
 /* Whole numbers repeated past what a double holds exactly: each copy must round as it would. */
@@ -497,12 +497,12 @@ static void parser_run(void);
 
 static void test_parser_sums_match_the_general_reader(void **state)
 {
-  int isa = -1;
+  int avx2 = -1;
 
   (void)state;
-  while (next_isa(&isa))
+  while (next_level(&avx2))
     parser_run();
-  hp__ncu_isa_force(-1);
+  hp__cpu_force(-1);
 }
 
 /* The whole parser at the vector level forced. */

@@ -1,9 +1,10 @@
 /*
- * Unit tests for hp__ncu_num (lib/profile/fast/ncu_num.h), the number reader of ncu's changed fields:
- * its answer and its double must be hp__parse_num's for every input, bit for bit, and for the
- * plain forms it takes itself, strtod's. Inputs: ncu's forms generated at random ("12.34",
- * "1,234", "1,234.5678", plain digits up to 19 of them, long fractions, values beyond 2^53), the
- * same with one byte changed or dropped or added anywhere, and a list of edge cases.
+ * Unit tests for hp__ncu_num16 (lib/profile/fast/ncu_num.h), the number reader of ncu's changed
+ * fields on AVX2 CPUs: its answer and its double must be hp__parse_num's for every input, bit for
+ * bit, and for the plain forms it takes itself, strtod's. Inputs: ncu's forms generated at random
+ * ("12.34", "1,234", "1,234.5678", plain digits up to 19 of them, long fractions, values beyond
+ * 2^53), the same with one byte changed or dropped or added anywhere, and a list of edge cases.
+ * On a CPU without AVX2 the reader never runs, and the tests are skipped.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,44 +17,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile/fast/ncu_isa.h"
+#include "util/sys/cpu.h"
 #include "profile/fast/ncu_num.h"
 
 #define TEST_XORSHIFT_SEED 0x2545F4914F6CDD1DULL
 #include "test_xorshift.h"
 
-/* hp__ncu_num and hp__parse_num give the same answer and the same bits; so does hp__ncu_num16
- * where the CPU runs it, reading the number from a buffer whose bytes after it are digits, commas,
- * points or a quote (what follows a field in a line), which it must not take as part of it. */
-static void same_as_parse_num(const char *s, size_t n)
+#if defined(HP__HAVE_AVX2)
+/* hp__ncu_num16 compiled for AVX2 (this file is not), reading s[0..n) from a buffer whose bytes
+ * after it are digits, commas, points or a quote (what follows a field in a line), which it must
+ * not take as part of the number. Called only where the CPU has AVX2. */
+static HP__AVX2 int num16_avx2(const char *buf, size_t n, double *out)
+{
+  return hp__ncu_num16(buf, n, out);
+}
+
+static int num16(const char *s, size_t n, double *out)
 {
   static const char after[] = "0123456789,.\"";
   char buf[64];
-  double a, b, c;
-  int ra = hp__ncu_num(s, n, &a), rb = hp__parse_num(s, n, &b), rc, k;
+  size_t k;
+
+  assert_true(n <= sizeof(buf) - 16);
+  memcpy(buf, s, n);
+  for (k = n; k < sizeof(buf); k++)
+    buf[k] = after[rnd(sizeof(after) - 1)];
+  return num16_avx2(buf, n, out);
+}
+#endif
+
+/* The tests need the reader: an AVX2 CPU and a build for x86-64. */
+static void need_reader(void)
+{
+#if defined(HP__HAVE_AVX2)
+  if (hp__cpu_avx2())
+    return;
+#endif
+  skip();
+}
+
+/* hp__ncu_num16 and hp__parse_num give the same answer and the same bits. */
+static void same_as_parse_num(const char *s, size_t n)
+{
+#if defined(HP__HAVE_AVX2)
+  double a, b;
+  int ra = num16(s, n, &a), rb = hp__parse_num(s, n, &b);
 
   if (ra != rb || memcmp(&a, &b, sizeof(a)) != 0) {
-    fprintf(stderr, "\"%.*s\": %d %.17g, hp__parse_num %d %.17g\n", (int)n, s, ra, a, rb, b);
-    fail();
-  }
-#if defined(HP__NCU_NUM16)
-  if (hp__ncu_isa() < HP__NCU_ISA_AVX2 || n > sizeof(buf) - 16)
-    return;
-  memcpy(buf, s, n);
-  for (k = (int)n; k < (int)sizeof(buf); k++)
-    buf[k] = after[rnd(sizeof(after) - 1)];
-  rc = hp__ncu_num16_call(buf, n, &c);
-  if (rc != rb || memcmp(&c, &b, sizeof(c)) != 0) {
-    fprintf(stderr, "\"%.*s\": hp__ncu_num16 %d %.17g, hp__parse_num %d %.17g\n", (int)n, s, rc, c,
+    fprintf(stderr, "\"%.*s\": hp__ncu_num16 %d %.17g, hp__parse_num %d %.17g\n", (int)n, s, ra, a,
             rb, b);
     fail();
   }
 #else
-  (void)c;
-  (void)rc;
-  (void)k;
-  (void)after;
-  (void)buf;
+  (void)s;
+  (void)n;
 #endif
 }
 
@@ -84,6 +101,7 @@ static void test_ncu_num_matches_parse_num(void **state)
   size_t n, m, at, k;
 
   (void)state;
+  need_reader();
   for (k = 0; k < 400000; k++) {
     n = ncu_form(s, sizeof(s) - 2);
     same_as_parse_num(s, n);
@@ -126,25 +144,30 @@ static void test_ncu_num_edges(void **state)
       "1234567890123456", "0000000000000000", "9999999999999999", "99999999999999.99",
       "1,234,567,890.123", ".", ",", "1,", ",1", "1,2345", "12,345,6", "1234,5", "1.2,3", "1,234.",
       "1..2", "0.000000000000001"};
-  double v;
   size_t i;
 
   (void)state;
+  need_reader();
   for (i = 0; i < sizeof(edge) / sizeof(edge[0]); i++)
     same_as_parse_num(edge[i], strlen(edge[i]));
-  /* Hand-checked values: the forms ncu prints. */
-  assert_int_equal(hp__ncu_num("1,234.5", 7, &v), 1);
-  assert_true(v == 1234.5);
-  assert_int_equal(hp__ncu_num("62.06", 5, &v), 1);
-  assert_true(v == strtod("62.06", NULL));
-  assert_int_equal(hp__ncu_num("16,777,216", 10, &v), 1);
-  assert_true(v == 16777216.0);
-  assert_int_equal(hp__ncu_num("n/a", 3, &v), 0);
-  assert_true(isnan(v));
-  assert_int_equal(hp__ncu_num("1,23", 4, &v), HP_EPARSE);
-  /* Not read past its length: the digits after it are not part of the number. */
-  assert_int_equal(hp__ncu_num("12.3456", 4, &v), 1);
-  assert_true(v == 12.3);
+#if defined(HP__HAVE_AVX2)
+  {
+    double v;
+    /* Hand-checked values: the forms ncu prints. */
+    assert_int_equal(num16("1,234.5", 7, &v), 1);
+    assert_true(v == 1234.5);
+    assert_int_equal(num16("62.06", 5, &v), 1);
+    assert_true(v == strtod("62.06", NULL));
+    assert_int_equal(num16("16,777,216", 10, &v), 1);
+    assert_true(v == 16777216.0);
+    assert_int_equal(num16("n/a", 3, &v), 0);
+    assert_true(isnan(v));
+    assert_int_equal(num16("1,23", 4, &v), HP_EPARSE);
+    /* Not read past its length: the digits after it are not part of the number. */
+    assert_int_equal(num16("12.3456", 4, &v), 1);
+    assert_true(v == 12.3);
+  }
+#endif
 }
 
 /* For plain decimals the double is strtod's. */
@@ -155,6 +178,7 @@ static void test_ncu_num_matches_strtod(void **state)
   double v;
 
   (void)state;
+  need_reader();
   for (k = 0; k < 200000; k++) {
     n = 1 + rnd(10);
     for (i = 0; i < n; i++)
@@ -168,13 +192,11 @@ static void test_ncu_num_matches_strtod(void **state)
         s[n++] = '5';
     }
     s[n] = '\0';
-    assert_int_equal(hp__ncu_num(s, n, &v), 1);
+#if defined(HP__HAVE_AVX2)
+    assert_int_equal(num16(s, n, &v), 1);
     assert_true(v == strtod(s, NULL));
-#if defined(HP__NCU_NUM16)
-    if (hp__ncu_isa() >= HP__NCU_ISA_AVX2) {
-      assert_int_equal(hp__ncu_num16_call(s, n, &v), 1);
-      assert_true(v == strtod(s, NULL));
-    }
+#else
+    (void)v;
 #endif
   }
 }

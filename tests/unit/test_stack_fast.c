@@ -1,6 +1,6 @@
 /*
  * Unit tests for the kernel-stack parser's block loop: the row reader (lib/profile/fast/stack_fast.c)
- * at every vector level the CPU has (portable, SSE2, AVX2: ncu_isa.h), the CSV reader's spans of
+ * portable and with AVX2 where the CPU has it (util/sys/cpu.h), the CSV reader's spans of
  * whole lines (hp__csv_lines, hp__csv_take_lines in lib/util/csv/csv.c), and whole files read with the
  * block loop against the same files read row by row through the record reader.
  *
@@ -25,7 +25,7 @@
 
 #include "hprun.h"
 #include "hprun_profile.h"
-#include "profile/fast/ncu_isa.h"
+#include "util/sys/cpu.h"
 #include "profile/fast/stack_fast.h"
 #include "util/csv/csv.h"
 #include "util/num/num.h"
@@ -83,12 +83,12 @@ static size_t make_line(char *out)
 
 /* hp__stack_line_read on line (n bytes, its '\n' included) copied to the end of a buffer with 64
  * bytes of garbage after it, as the reader's pad; returns its answer. */
-static int read_line(const char *line, size_t n, const char *pre, size_t plen, int isa,
+static int read_line(const char *line, size_t n, const char *pre, size_t plen, int avx2,
                      hp__stack_line *ln, char *buf)
 {
   memcpy(buf, line, n);
   memset(buf + n, '"', 64); /* quotes past the span must not be found */
-  return hp__stack_reader(isa)(buf, buf + n, pre, plen, ln);
+  return hp__stack_reader(avx2)(buf, buf + n, pre, plen, ln);
 }
 
 /* The record hp__csv_next reads from the line after a header: checks that the reader's answer is
@@ -116,7 +116,7 @@ static void check_against_next(const char *line, size_t n, const hp__stack_line 
   assert_int_equal(hp__parse_ll(rec.f[2], rec.len[2], &v), 1);
   assert_int_equal(v, ln->sq);
   assert_int_equal(hp__csv_line(c), 3); /* one physical line */
-  assert_int_equal(hp__csv_offset(c), 8 + ln->len);
+  assert_int_equal(hp__csv_file_offset(c), 8 + ln->len);
   assert_int_equal(ln->len, n);
   assert_int_equal(hp__csv_next(c, &rec), 0);
   hp__csv_free(c);
@@ -126,7 +126,7 @@ static void check_against_next(const char *line, size_t n, const hp__stack_line 
 /* Every line the reader takes is the record hp__csv_next reads; with the last taken line's prefix
  * passed in, a line that starts with it answers 1 with that line's name and index. Most plain
  * lines must be taken (else the test would prove nothing). */
-static void line_read_at(int isa)
+static void line_read_at(int avx2)
 {
   char line[512], last[512], buf[1024];
   size_t n, plen = 0;
@@ -137,7 +137,7 @@ static void line_read_at(int isa)
   for (i = 0; i < 40000; i++) {
     n = make_line(line);
     keep = ln;
-    k = read_line(line, n, last, plen, isa, &ln, buf);
+    k = read_line(line, n, last, plen, avx2, &ln, buf);
     if (k == 0) {
       ln = keep; /* the struct of the last row it took is what the next call must get */
       continue;
@@ -163,16 +163,16 @@ static void line_read_at(int isa)
 
 static void test_line_read_matches_records(void **state)
 {
-  int isa;
+  int avx2;
 
   (void)state;
-  for (isa = HP__NCU_ISA_PORTABLE; isa <= HP__NCU_ISA_AVX2; isa++) {
-    if (hp__ncu_isa_force(isa) != 0)
+  for (avx2 = 0; avx2 <= 1; avx2++) {
+    if (hp__cpu_force(avx2) != 0)
       continue;
-    printf("stack row reader at level %d\n", isa);
-    line_read_at(isa);
+    printf("stack row reader, avx2 %d\n", avx2);
+    line_read_at(avx2);
   }
-  hp__ncu_isa_force(-1);
+  hp__cpu_force(-1);
 }
 
 /* Lines by hand: the canonical row is taken at every level, with its fields; the same prefix is
@@ -197,14 +197,14 @@ static void test_line_read_by_hand(void **state)
   char buf[256];
   hp__stack_line ln;
   size_t i;
-  int isa;
+  int avx2;
 
   (void)state;
-  for (isa = HP__NCU_ISA_PORTABLE; isa <= HP__NCU_ISA_AVX2; isa++) {
-    if (hp__ncu_isa_force(isa) != 0)
+  for (avx2 = 0; avx2 <= 1; avx2++) {
+    if (hp__cpu_force(avx2) != 0)
       continue;
     memset(&ln, 0, sizeof(ln));
-    assert_int_equal(read_line(row, sizeof(row) - 1, NULL, 0, isa, &ln, buf), 2);
+    assert_int_equal(read_line(row, sizeof(row) - 1, NULL, 0, avx2, &ln, buf), 2);
     assert_int_equal(ln.nn, 3);
     assert_memory_equal(ln.name, "k,1", 3);
     assert_int_equal(ln.in, 2);
@@ -214,17 +214,17 @@ static void test_line_read_by_hand(void **state)
     assert_int_equal(ln.pre, 9);
     assert_int_equal(ln.len, sizeof(row) - 1);
     /* The same prefix: 1, the name and index at this line's place. */
-    assert_int_equal(read_line(row, sizeof(row) - 1, "\"k,1\",12,", 9, isa, &ln, buf), 1);
+    assert_int_equal(read_line(row, sizeof(row) - 1, "\"k,1\",12,", 9, avx2, &ln, buf), 1);
     assert_ptr_equal(ln.name, buf + 1);
     assert_ptr_equal(ln.index, buf + 6);
     /* CRLF: the same fields, the '\r' counted in the line. */
-    assert_int_equal(read_line("\"k\",1,2,\"a\"\r\n", 13, NULL, 0, isa, &ln, buf), 2);
+    assert_int_equal(read_line("\"k\",1,2,\"a\"\r\n", 13, NULL, 0, avx2, &ln, buf), 2);
     assert_int_equal(ln.an, 1);
     assert_int_equal(ln.len, 13);
     for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
-      assert_int_equal(read_line(refused[i], strlen(refused[i]), NULL, 0, isa, &ln, buf), 0);
+      assert_int_equal(read_line(refused[i], strlen(refused[i]), NULL, 0, avx2, &ln, buf), 0);
   }
-  hp__ncu_isa_force(-1);
+  hp__cpu_force(-1);
 }
 
 /* The reader's spans: whole lines from the read position, never past a range's stop, and what
@@ -393,16 +393,15 @@ static char *summarize(const char *path, int jobs)
 }
 
 /* Files of ~1 MB and more (so that lines cross the reader's 1 MiB buffer), plain and spoiled, read
- * in one pass and as ranges, at every vector level: the block loop gives the record reader's
+ * with one thread and two, at every vector level: the block loop gives the record reader's
  * bytes. */
 static void test_files_block_equals_records(void **state)
 {
   unsigned spoil, jobs;
-  int isa;
+  int avx2;
   char *path, *want, *got;
 
   (void)state;
-  setenv("HPRUN_CHUNK_BYTES", "300007", 1);
   for (spoil = 0; spoil < 2; spoil++) {
     path = stack_file(spoil ? 9000 : 6000, spoil);
     for (jobs = 1; jobs <= 2; jobs++) {
@@ -410,20 +409,19 @@ static void test_files_block_equals_records(void **state)
       want = summarize(path, (int)jobs);
       hp__stack_block(1);
       assert_true(strstr(want, "\"stacks\"") != NULL);
-      for (isa = HP__NCU_ISA_PORTABLE; isa <= HP__NCU_ISA_AVX2; isa++) {
-        if (hp__ncu_isa_force(isa) != 0)
+      for (avx2 = 0; avx2 <= 1; avx2++) {
+        if (hp__cpu_force(avx2) != 0)
           continue;
         got = summarize(path, (int)jobs);
         assert_string_equal(got, want);
         free(got);
       }
-      hp__ncu_isa_force(-1);
+      hp__cpu_force(-1);
       free(want);
     }
     unlink(path);
     free(path);
   }
-  unsetenv("HPRUN_CHUNK_BYTES");
 }
 
 int main(void)

@@ -1,6 +1,6 @@
 /*
  * The parsers' loop over rows through the CSV reader's fast path (see fastrows.h): a line read
- * whole (hp__csv_next_raw) and split in place (hp__csv_split_line), and for a line that is not
+ * whole (hp__csv_next_raw) and split in place (hp__csv_split_fast), and for a line that is not
  * plain, hp__csv_next. A file whose lines mostly need hp__csv_next (more than a
  * quarter, after 64 of them) stops trying, so such a file costs what it cost before the fast path.
  */

@@ -1,7 +1,7 @@
 /*
  * Rows through the CSV reader's fast path (lib/profile/fast/fastrows.c), for the parsers of files whose
  * rows are nearly all plain lines: hipprof PMC, kernel-stack, rocprofv3 traces. One call gives the
- * next record, split by hp__csv_split_line when the line is plain (its
+ * next record, split by hp__csv_split_fast when the line is plain (its
  * fields not NUL-terminated, the numeric columns' values in val/ok), else read by hp__csv_next.
  * Either way the record holds the same fields, so a parser folds it the same way
  * (docs/internals/csv.md, "Raw lines for fast paths").

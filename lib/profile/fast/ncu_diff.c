@@ -1,9 +1,8 @@
 /*
- * The diff splitter for ncu's lines (see ncu_split.h). On a PyTorch capture's rows (566 columns,
- * ~190 of them differing between two launches of one kernel, a third of those in length) the
- * whole-line splitter (ncu_scan.c) spent ~36 instructions on every field: its place from two
- * separators, its offset and length stored, one compare with the reference's field. Here a field
- * that did not change costs next to nothing:
+ * The diff splitter for ncu's lines (see ncu_split.h). Where many fields of a kernel's launches
+ * change (a PyTorch capture's rows: hundreds of columns, a third of them different from one
+ * launch to the next), finding, storing and comparing every field costs more than the rows'
+ * changes; here a field that did not change costs next to nothing:
  *   1. the line's field ends (the first quote of every separator `","`, and the last byte) are
  *      found 64 bytes at a time from vector compares and kept as bit masks, one 64-bit word per
  *      64 bytes (no positions are written out), and the quotes are counted;
@@ -18,8 +17,8 @@
  * Only the changed fields get a place (hp__ncu_cf); the other fields' places are found from the
  * masks when asked for (hp__ncu_split_locate: the parser asks for the few identity columns).
  *
- * Why pass 1's masks prove the form, as the whole-line splitter's separators do (see ncu_scan.c):
- * the line starts and ends with a quote, no separator starts at 0 or ends at n - 1, none starts
+ * Why pass 1's masks prove the form: let S be the positions where the line holds `","`. When the
+ * line starts and ends with a quote, no separator starts at 0 or ends at n - 1, none starts
  * two bytes after another (they would share a quote), and the line holds exactly 2 + 2|S| quotes:
  * then the quotes pair up in order and the fields are the bytes between separators, what every
  * other splitter (and the general reader) makes of the line. Any other line is answered 0 here.
@@ -34,19 +33,15 @@
  * zero bytes, with no end, so the line's next field has an unpaired end; it and every field after
  * it are listed as new.
  */
-#include "profile/fast/ncu_isa.h"
 #include "profile/fast/ncu_split.h"
+#include "util/sys/cpu.h"
 
 #include "hprun.h"
 
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-#if defined(__x86_64__) && defined(__GNUC__)
+#if HP__HAVE_AVX2
 #include <immintrin.h>
-#define HAVE_AVX2_PATH 1
 #endif
 
 #if defined(__GNUC__)
@@ -129,28 +124,19 @@ static size_t rest(hp__ncu_split *sp, size_t n, size_t nchg, size_t k, size_t pc
 /* clang-format off */
 #define TPL(name) name##_portable
 #define TPL_ATTR
-#define TPL_LEVEL 0
+#define TPL_AVX2 0
 #include "profile/fast/ncu_diff_tpl.h"
 #undef TPL
 #undef TPL_ATTR
-#undef TPL_LEVEL
-#if defined(__SSE2__)
-#define TPL(name) name##_sse2
-#define TPL_ATTR
-#define TPL_LEVEL 1
-#include "profile/fast/ncu_diff_tpl.h"
-#undef TPL
-#undef TPL_ATTR
-#undef TPL_LEVEL
-#endif
-#if defined(HAVE_AVX2_PATH)
+#undef TPL_AVX2
+#if HP__HAVE_AVX2
 #define TPL(name) name##_avx2
-#define TPL_ATTR __attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt")))
-#define TPL_LEVEL 2
+#define TPL_ATTR HP__AVX2
+#define TPL_AVX2 1
 #include "profile/fast/ncu_diff_tpl.h"
 #undef TPL
 #undef TPL_ATTR
-#undef TPL_LEVEL
+#undef TPL_AVX2
 #endif
 /* clang-format on */
 
@@ -187,7 +173,7 @@ static void line_init(line *ln, const char *s, size_t n, char *tail)
   ln->tail = tail;
 }
 
-int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int isa)
+int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int avx2)
 {
   char tail[128];
   line ln;
@@ -197,14 +183,9 @@ int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int 
   if (n < 2 || s[0] != '"' || s[n - 1] != '"' || n >= UINT32_MAX || masks_room(m, (n + 63) / 64))
     return 0;
   line_init(&ln, s, n, tail);
-#if defined(HAVE_AVX2_PATH)
-  if (isa >= HP__NCU_ISA_AVX2)
+#if HP__HAVE_AVX2
+  if (avx2)
     nf = masks_avx2(m, &ln, cap);
-  else
-#endif
-#if defined(__SSE2__)
-      if (isa >= HP__NCU_ISA_SSE2)
-    nf = masks_sse2(m, &ln, cap);
   else
 #endif
     nf = masks_portable(m, &ln, cap);
@@ -214,7 +195,7 @@ int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int 
 }
 
 size_t hp__ncu_split_diff(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n,
-                          int isa)
+                          int avx2)
 {
   char tail[128];
   diff d;
@@ -225,7 +206,6 @@ size_t hp__ncu_split_diff(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   sp->curnf = 0;
   sp->nchg = 0;
   sp->lazy = 0;
-  sp->cfok = 0;
   if (n < 2 || s[0] != '"' || s[n - 1] != '"' || n >= UINT32_MAX || sp->cap == 0 || ref == NULL ||
       ref->nf == 0 || ref->m.nw == 0 || masks_room(&sp->m, (n + 63) / 64))
     return 0;
@@ -233,14 +213,9 @@ size_t hp__ncu_split_diff(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   d.rs = ref->s;
   d.rm = ref->m.em;
   d.rnw = ref->m.nw;
-#if defined(HAVE_AVX2_PATH)
-  if (isa >= HP__NCU_ISA_AVX2)
+#if HP__HAVE_AVX2
+  if (avx2)
     nf = split_avx2(sp, &d);
-  else
-#endif
-#if defined(__SSE2__)
-      if (isa >= HP__NCU_ISA_SSE2)
-    nf = split_sse2(sp, &d);
   else
 #endif
     nf = split_portable(sp, &d);
@@ -251,7 +226,6 @@ size_t hp__ncu_split_diff(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
   }
   sp->curnf = nf;
   sp->lazy = 1;
-  sp->cfok = 1;
   return nf;
 }
 
@@ -275,8 +249,8 @@ void hp__ncu_split_unlazy(hp__ncu_split *sp)
   sp->lazy = 0;
 }
 
-/* The set bits of x. This file is compiled for every CPU, where __builtin_popcountll is a call
- * into libgcc (about 40 instructions with the call); this is a dozen, inline. */
+/* The set bits of x. This function is compiled for every CPU, where __builtin_popcountll is a
+ * call into libgcc; this is a few operations, inline. */
 static inline size_t ones(uint64_t x)
 {
   x -= (x >> 1) & 0x5555555555555555u;

@@ -1,17 +1,16 @@
 /*
- * The two passes of the diff splitter (lib/profile/fast/ncu_diff.c), written once and compiled there
- * once per vector level. The includer defines
- *   TPL(name)  the name of a function at this level (name_avx2, name_sse2, name_portable),
- *   TPL_ATTR   the level's target attribute (empty but for AVX2),
- *   TPL_LEVEL  the level as a number for #if: 0 portable, 1 SSE2, 2 AVX2 (HP__NCU_ISA_*'s values),
- * and the types and helpers of ncu_diff.c (`line`, `diff`, low(), bits(), next_end(), record(),
- * rest()).
+ * The two passes of the diff splitter (lib/profile/fast/ncu_diff.c), written once and compiled
+ * there twice: portable and AVX2 (util/sys/cpu.h). The includer defines
+ *   TPL(name)  the name of a function at this level (name_avx2, name_portable),
+ *   TPL_ATTR   the level's target attribute (HP__AVX2, or empty),
+ *   TPL_AVX2   1 for the AVX2 code, 0 for the portable code (for #if),
+ * and the types and helpers of ncu_diff.c (`line`, `diff`, low(), bits(), next_end(), rest()).
  */
 
 /* Bit i set where p[i] == c, for the 64 bytes at p. */
 static HP__DIFF_INLINE TPL_ATTR uint64_t TPL(bmask)(const char *p, char c)
 {
-#if TPL_LEVEL == 2
+#if TPL_AVX2
   const __m256i v = _mm256_set1_epi8(c);
   uint32_t lo = (uint32_t)_mm256_movemask_epi8(
       _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)p), v));
@@ -19,16 +18,6 @@ static HP__DIFF_INLINE TPL_ATTR uint64_t TPL(bmask)(const char *p, char c)
       _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)(p + 32)), v));
 
   return (uint64_t)lo | (uint64_t)hi << 32;
-#elif TPL_LEVEL == 1
-  const __m128i v = _mm_set1_epi8(c);
-  uint64_t m = 0;
-  int k;
-
-  for (k = 0; k < 4; k++)
-    m |= (uint64_t)(uint16_t)_mm_movemask_epi8(
-             _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k)), v))
-        << (16 * k);
-  return m;
 #else
   uint64_t m = 0;
   int k;
@@ -42,7 +31,7 @@ static HP__DIFF_INLINE TPL_ATTR uint64_t TPL(bmask)(const char *p, char c)
 /* Bit i set where a[i] == b[i], for 64 bytes. */
 static HP__DIFF_INLINE TPL_ATTR uint64_t TPL(emask)(const char *a, const char *b)
 {
-#if TPL_LEVEL == 2
+#if TPL_AVX2
   uint32_t lo = (uint32_t)_mm256_movemask_epi8(
       _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(const void *)a),
                         _mm256_loadu_si256((const __m256i *)(const void *)b)));
@@ -51,16 +40,6 @@ static HP__DIFF_INLINE TPL_ATTR uint64_t TPL(emask)(const char *a, const char *b
                         _mm256_loadu_si256((const __m256i *)(const void *)(b + 32))));
 
   return (uint64_t)lo | (uint64_t)hi << 32;
-#elif TPL_LEVEL == 1
-  uint64_t m = 0;
-  int k;
-
-  for (k = 0; k < 4; k++)
-    m |= (uint64_t)(uint16_t)_mm_movemask_epi8(
-             _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(a + 16 * k)),
-                            _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * k))))
-        << (16 * k);
-  return m;
 #else
   uint64_t m = 0;
   int k;

@@ -5,16 +5,13 @@
  */
 #include "profile/fast/ncu_fold.h"
 
-#include "profile/model/build.h"
-#include "profile/fast/ncu_isa.h"
 #include "profile/fast/ncu_num.h"
+#include "profile/model/build.h"
+#include "util/sys/cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* A column's state bits: a metric column (its id >= 0), its last field held a number (hp__parse_num
  * answered > 0), and it is live (a metric column below the width that held a number when the live
@@ -46,8 +43,7 @@ int hp__ncu_fold_init(hp__ncu_fold *fo, const int32_t *mids, size_t ncols)
   hp__ncu_num_init();
   fo->mids = mids;
   fo->ncols = ncols;
-  fo->isa = hp__ncu_isa();
-  fo->wide = 32;
+  fo->avx2 = hp__cpu_avx2();
   fo->add = malloc(n * sizeof(*fo->add));
   fo->sum = calloc(n, sizeof(*fo->sum));
   fo->since = calloc(n, sizeof(*fo->since));
@@ -211,26 +207,13 @@ static void add_portable(double *sum, const double *add, size_t n)
     sum[i] += add[i];
 }
 
-#if defined(__SSE2__)
-static void add_sse2(double *sum, const double *add, size_t n)
-{
-  size_t i = 0;
-
-  for (; i + 4 <= n; i += 4) {
-    _mm_storeu_pd(sum + i, _mm_add_pd(_mm_loadu_pd(sum + i), _mm_loadu_pd(add + i)));
-    _mm_storeu_pd(sum + i + 2, _mm_add_pd(_mm_loadu_pd(sum + i + 2), _mm_loadu_pd(add + i + 2)));
-  }
-  add_portable(sum + i, add + i, n - i);
-}
-#endif
-
-#if defined(HP__NCU_NUM16)
+#if HP__HAVE_AVX2
 /* sum[i..i+4) += add[i..i+4). */
 #define ADD4(sum, add, i)                                                                          \
   _mm256_storeu_pd((sum) + (i),                                                                    \
                    _mm256_add_pd(_mm256_loadu_pd((sum) + (i)), _mm256_loadu_pd((add) + (i))))
 
-static HP__NCU_AVX2 void add_avx2(double *sum, const double *add, size_t n)
+static HP__AVX2 void add_avx2(double *sum, const double *add, size_t n)
 {
   size_t i = 0;
 
@@ -243,7 +226,8 @@ static HP__NCU_AVX2 void add_avx2(double *sum, const double *add, size_t n)
   }
   for (; i + 4 <= n; i += 4)
     ADD4(sum, add, i);
-  /* The rest runs SSE code: the upper halves of the ymm registers must not be left dirty. */
+  /* The rest is not VEX-encoded code: the upper halves of the ymm registers must not be left
+   * dirty. */
   _mm256_zeroupper();
   add_portable(sum + i, add + i, n - i);
 }
@@ -271,15 +255,9 @@ static int add_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid)
   fo->rows++;
   if (!fo->dense)
     return 0;
-#if defined(HP__NCU_NUM16)
-  if (fo->isa >= HP__NCU_ISA_AVX2) {
+#if HP__HAVE_AVX2
+  if (fo->avx2) {
     add_avx2(fo->sum, fo->add, fo->width);
-    return 0;
-  }
-#endif
-#if defined(__SSE2__)
-  if (fo->isa >= HP__NCU_ISA_SSE2) {
-    add_sse2(fo->sum, fo->add, fo->width);
     return 0;
   }
 #endif
@@ -303,21 +281,23 @@ static unsigned update(hp__ncu_fold *fo, const hp__ncu_chg *chg, size_t j0, size
   for (j = j0; j < j1; j++) {
     if (!(fo->st[i = chg->f[j].col] & ST_METRIC))
       continue;
-    k = hp__ncu_num(chg->base + chg->f[j].off, chg->f[j].len, &v);
+    k = hp__parse_num(chg->base + chg->f[j].off, chg->f[j].len, &v);
     rebuild |= set_col(fo, i, k, v);
   }
   return rebuild;
 }
 
-#if defined(HP__NCU_NUM16)
+#if HP__HAVE_AVX2
 /* The common case of update_avx2, from changed field c on: a live column whose field is still a
  * number that hp__ncu_num16_m reads only takes its new value (in the dense mode: `live` is then
  * that column's state, else 0, which no metric column's state is), and a column that is no metric
  * is passed over. Returns the first field that needs more (end: none). It calls nothing and is
  * not inlined, so that its pointers and constants stay in registers from field to field. */
-static __attribute__((noinline)) HP__NCU_AVX2 const hp__ncu_cf *update_fast(
-    const hp__ncu_cf *c, const hp__ncu_cf *end, const char *base, const uint8_t *st, double *add,
-    unsigned live)
+static __attribute__((noinline)) HP__AVX2 const hp__ncu_cf *update_fast(const hp__ncu_cf *c,
+                                                                        const hp__ncu_cf *end,
+                                                                        const char *base,
+                                                                        const uint8_t *st,
+                                                                        double *add, unsigned live)
 {
   double m, div;
 
@@ -333,7 +313,7 @@ static __attribute__((noinline)) HP__NCU_AVX2 const hp__ncu_cf *update_fast(
 
 /* update() of changed fields 0..j1-1, whose 16 bytes lie before the line's end, on AVX2 CPUs:
  * hp__ncu_num16. The common case runs in update_fast; anything else goes through set_col. */
-static HP__NCU_AVX2 unsigned update_avx2(hp__ncu_fold *fo, const hp__ncu_chg *chg, size_t j1)
+static HP__AVX2 unsigned update_avx2(hp__ncu_fold *fo, const hp__ncu_chg *chg, size_t j1)
 {
   const hp__ncu_cf *c = chg->f, *end = chg->f + j1;
   unsigned rebuild = 0, live = fo->dense ? ST_METRIC | ST_NUM | ST_LIVE : 0;
@@ -349,8 +329,8 @@ static HP__NCU_AVX2 unsigned update_avx2(hp__ncu_fold *fo, const hp__ncu_chg *ch
 }
 #endif
 
-/* Parses the changed fields below `width`: where the CPU has AVX2 (ncu_isa.h) and the row has many,
- * those whose 16 bytes lie before the line's end with update_avx2, the rest with update. */
+/* Parses the changed fields below `width`: where the CPU has AVX2 (util/sys/cpu.h), those whose 16
+ * bytes lie before the line's end with update_avx2, the rest with update. */
 static unsigned update_any(hp__ncu_fold *fo, size_t width, const hp__ncu_chg *chg)
 {
   size_t n = chg->n, fast = 0;
@@ -359,8 +339,8 @@ static unsigned update_any(hp__ncu_fold *fo, size_t width, const hp__ncu_chg *ch
    * too near the line's end for a 16-byte read, are the last ones. */
   while (n > 0 && chg->f[n - 1].col >= width)
     n--;
-#if defined(HP__NCU_NUM16)
-  if (fo->isa >= HP__NCU_ISA_AVX2 && n >= fo->wide && chg->lim != NULL) {
+#if HP__HAVE_AVX2
+  if (fo->avx2 && chg->lim != NULL) {
     for (fast = n;
          fast > 0 && (uintptr_t)(chg->base + chg->f[fast - 1].off) + 16 > (uintptr_t)chg->lim;
          fast--)
@@ -402,7 +382,7 @@ int hp__ncu_fold_row(hp__ncu_fold *fo, hp_profile *p, uint32_t kid, const hp__cs
       return HP_ENOMEM;
     for (i = 0; i < width; i++)
       if (fo->st[i] & ST_METRIC) {
-        k = hp__ncu_num(rec->f[i], rec->len[i], &v);
+        k = hp__parse_num(rec->f[i], rec->len[i], &v);
         set_col(fo, i, k, v);
       }
     build(fo, width);

@@ -53,10 +53,7 @@ typedef struct hp__ncu_fold {
   int pending;  /* rows of kernel `kid` are summed in `sum` but not yet in the kernel's sums */
   uint32_t kid;
   long long rows; /* rows summed since the last flush */
-  int isa;        /* the vector code to run (ncu_isa.h), from hp__ncu_isa() at init */
-  size_t wide;    /* rows with at least this many changed fields are read with hp__ncu_num16
-                     (ncu_num.h) where isa allows: on rows with few, the same fields change row
-                     after row and the byte loop's ends are predicted. Tests set it to 0. */
+  int avx2;       /* run the AVX2 code (util/sys/cpu.h): hp__cpu_avx2() at init */
 } hp__ncu_fold;
 
 /* Sets the fold up for a header of ncols columns with metric ids `mids`; forgets the last row.

@@ -88,15 +88,3 @@ void hp__ncu_num_init(void)
 {
   pthread_once(&once, build);
 }
-
-int hp__ncu_num_slow(const char *s, size_t n, double *out)
-{
-  return hp__ncu_num(s, n, out);
-}
-
-#if defined(HP__NCU_NUM16)
-HP__NCU_AVX2 int hp__ncu_num16_call(const char *s, size_t n, double *out)
-{
-  return hp__ncu_num16(s, n, out);
-}
-#endif

@@ -1,98 +1,39 @@
 /*
- * hp__parse_num for the numbers ncu prints on its raw page (used by lib/profile/fast/ncu_fold.c): the
- * fields that change from launch to launch are "12.34", "1,234", "1,234.56" or plain digits, and
- * for those one pass over the bytes here replaces hp__parse_num's two (its whole-number try, then
- * its general decimal reader), with no call.
+ * hp__parse_num for the numbers ncu prints on its raw page, on CPUs with AVX2 (used by
+ * lib/profile/fast/ncu_fold.c): the fields that change from launch to launch are "12.34",
+ * "1,234", "1,234.56" or plain digits, and a PyTorch capture changes ~190 of them a row. A byte
+ * loop over such a field ends at a different byte in every field, and its mispredicted ends cost
+ * more than the reading; hp__ncu_num16 has no loop over the bytes. It classifies a field's 16
+ * bytes at once (digits, commas, the point), checks the shape with one compare against a table
+ * chosen by the shape (the point's place, the field's length, commas or not), moves the digits
+ * into place with one shuffle from the same table and converts 16 digits with three
+ * multiply-adds.
  *
  * The contract is hp__parse_num's, exactly: the same answer and the same double for every input.
  * The forms taken here are a subset of what hp__parse_num's own fast path takes, converted the
  * same way: digits, the integer part plain or in groups of three split by commas (1-3 digits
- * before the first comma), at most one point, at most 19 bytes in all, nothing else (no sign, no
- * space, no exponent); the value is the integer itself (a correctly rounded conversion), or, with
- * f digits after the point, the integer divided by 10^f where the integer is at most 2^53 and
- * f <= 22 (one correctly rounded division of two exact doubles: Clinger's fast path, the double
- * strtod returns). Everything else, and any other case, goes to hp__parse_num.
+ * before the first comma), at most one point (not last), at most 16 bytes, nothing else (no
+ * sign, no space, no exponent); the value is the integer itself (a correctly rounded
+ * conversion), or, with f digits after the point, the integer divided by 10^f (the integer is
+ * then below 10^15 < 2^53: one correctly rounded division of two exact doubles, Clinger's fast
+ * path, the double strtod returns). Everything else goes to hp__parse_num.
  * tests/unit/test_ncu_num.c compares the two, and strtod, on generated and edge inputs.
- *
- * hp__ncu_num16 is the same reader without a loop over the bytes, for CPUs with AVX2 (ncu_isa.h)
- * and fields with 16 bytes readable from their start: the loops above end at a different byte in
- * every field, and on a PyTorch capture (~190 changed numbers a row) their mispredicted ends cost
- * more than the reading. It classifies the 16 bytes at once (digits, commas, the point), checks the
- * shape against the rules above with bit masks, moves the digits into place with one shuffle from
- * a table chosen by the shape (the point's place, the fraction's length, commas or not) and
- * converts 16 digits with three multiply-adds. Every shape it does not take goes to hp__ncu_num.
  */
 #ifndef HPRUN_PROFILE_NCU_NUM_H
 #define HPRUN_PROFILE_NCU_NUM_H
 
 #include "util/num/num.h"
+#include "util/sys/cpu.h"
 
 #include <float.h>
 #include <stddef.h>
 #include <stdint.h>
-
-static inline int hp__ncu_digit(char c, unsigned *d)
-{
-  *d = (unsigned)(unsigned char)c - '0';
-  return *d <= 9;
-}
 
 #if defined(__GNUC__)
 #define HP__NCU_INLINE __attribute__((always_inline)) inline
 #else
 #define HP__NCU_INLINE inline
 #endif
-
-/* hp__parse_num(s, n, out), faster for the forms above (at most 19 bytes, so at most 19 digits).
- * Inlined into the fold's loop: it runs for every changed field of every launch. */
-static HP__NCU_INLINE int hp__ncu_num(const char *s, size_t n, double *out)
-{
-  static const double p10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,
-                               1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19};
-  const char *p = s, *e = s + n, *g;
-  uint64_t m = 0;
-  unsigned d, d1, d2;
-
-  if (n - 1 >= 19)
-    goto slow;
-  while (p < e && hp__ncu_digit(*p, &d)) {
-    m = m * 10 + d;
-    p++;
-  }
-  if (p == s)
-    goto slow;
-  /* Groups: 1-3 digits before the first comma, exactly 3 after each. */
-  if (p < e && *p == ',') {
-    if (p - s > 3)
-      goto slow;
-    do {
-      if (e - p < 4 || !hp__ncu_digit(p[1], &d) || !hp__ncu_digit(p[2], &d1) ||
-          !hp__ncu_digit(p[3], &d2))
-        goto slow;
-      m = m * 1000 + d * 100 + d1 * 10 + d2;
-      p += 4;
-    } while (p < e && *p == ',');
-  }
-  if (p == e) {
-    *out = (double)m;
-    return 1;
-  }
-  if (*p != '.')
-    goto slow;
-  g = ++p;
-  while (p < e && hp__ncu_digit(*p, &d)) {
-    m = m * 10 + d;
-    p++;
-  }
-#if FLT_EVAL_METHOD == 0
-  if (p == e && p > g && m <= ((uint64_t)1 << 53)) {
-    *out = (double)m / p10[p - g];
-    return 1;
-  }
-#endif
-slow:
-  return hp__parse_num(s, n, out);
-}
 
 /* The vector reader's tables (ncu_num.c). What a field of n bytes (1..16) whose first point is at
  * byte e (n: none) must look like, with commas (c = 1) or without, at [(e * 16 + n - 1) * 2 + c]
@@ -124,20 +65,13 @@ static inline unsigned hp__ncu_num_idx(unsigned c, unsigned e, unsigned n)
 
 void hp__ncu_num_init(void);
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if HP__HAVE_AVX2
 #include <immintrin.h>
-
-#define HP__NCU_NUM16 1
-#define HP__NCU_AVX2 __attribute__((target("avx2,bmi,bmi2,popcnt")))
-
-/* hp__ncu_num, not inlined: what hp__ncu_num16 does not take goes there, so that the loop it is
- * inlined into keeps its registers for the common case. */
-int hp__ncu_num_slow(const char *s, size_t n, double *out);
 
 /* The first half of hp__ncu_num16: 1 with the number's digits as an integer m, converted to the
  * double *m0 (correctly rounded), and 10^f, f the count of those after the point, in *div, where
  * the value is exactly m / 10^f computed as one division of doubles (*m0 is m exactly, or f is 0
- * and the conversion alone rounds it correctly); 0 for anything else (hp__ncu_num_slow's).
+ * and the conversion alone rounds it correctly); 0 for anything else (hp__parse_num's).
  * s[0..16) may be read whatever n is. AVX2 CPUs only. The shape is checked with one compare: the
  * first point's place e (or n), whether there are commas, and n pick the one layout of digits and
  * commas a number of that shape has (hp__ncu_shape: every byte a digit but the point and the
@@ -150,8 +84,7 @@ int hp__ncu_num_slow(const char *s, size_t n, double *out);
  * *m0 is computed as that sum of doubles: hi and lo are below 10^8, so exact, and so is hi * 10^8
  * (hi * 5^8 < 2^53, times 2^8); the one addition then rounds m correctly, as a conversion of m
  * would. */
-static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, double *m0,
-                                                       double *div)
+static HP__NCU_INLINE HP__AVX2 int hp__ncu_num16_m(const char *s, size_t n, double *m0, double *div)
 {
   const hp__ncu_shape *sh;
   __m256i y, d;
@@ -198,19 +131,16 @@ static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16_m(const char *s, size_t n, 
 #endif
 }
 
-/* hp__ncu_num(s, n, out) where s[0..16) may be read whatever n is. AVX2 CPUs only. */
-static HP__NCU_INLINE HP__NCU_AVX2 int hp__ncu_num16(const char *s, size_t n, double *out)
+/* hp__parse_num(s, n, out) where s[0..16) may be read whatever n is. AVX2 CPUs only. */
+static HP__NCU_INLINE HP__AVX2 int hp__ncu_num16(const char *s, size_t n, double *out)
 {
   double m, div;
 
   if (!hp__ncu_num16_m(s, n, &m, &div))
-    return hp__ncu_num_slow(s, n, out);
+    return hp__parse_num(s, n, out);
   *out = m / div;
   return 1;
 }
-
-/* hp__ncu_num16 as a function, for tests (they are not compiled for AVX2). */
-int hp__ncu_num16_call(const char *s, size_t n, double *out);
 #endif
 
 #endif /* HPRUN_PROFILE_NCU_NUM_H */

@@ -11,13 +11,11 @@
 #include "profile/fast/ncu_split.h"
 
 #include "hprun.h"
-#include "profile/fast/ncu_isa.h"
+#include "util/sys/cpu.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 int hp__ncu_split_room(hp__ncu_split *sp, size_t cap)
 {
@@ -26,17 +24,13 @@ int hp__ncu_split_room(hp__ncu_split *sp, size_t cap)
   free(sp->f);
   free(sp->len);
   free(sp->off);
-  free(sp->chg);
-  free(sp->sep);
   free(sp->cf);
   sp->cap = 0;
-  sp->sep = malloc((cap + 16) * sizeof(*sp->sep));
   sp->f = malloc(cap * sizeof(*sp->f));
   sp->len = malloc(cap * sizeof(*sp->len));
   sp->off = malloc(cap * sizeof(*sp->off));
-  sp->chg = malloc(cap * sizeof(*sp->chg));
   sp->cf = malloc(cap * sizeof(*sp->cf));
-  if (!sp->f || !sp->len || !sp->off || !sp->chg || !sp->sep || !sp->cf)
+  if (!sp->f || !sp->len || !sp->off || !sp->cf)
     return HP_ENOMEM;
   sp->cap = cap;
   return 0;
@@ -47,8 +41,6 @@ void hp__ncu_split_free(hp__ncu_split *sp)
   free(sp->f);
   free(sp->len);
   free(sp->off);
-  free(sp->chg);
-  free(sp->sep);
   hp__ncu_masks_free(&sp->m);
   free(sp->cf);
   memset(sp, 0, sizeof(*sp));
@@ -69,41 +61,66 @@ void hp__ncu_ref_free(hp__ncu_ref *ref)
   memset(ref, 0, sizeof(*ref));
 }
 
-/* How many bytes a[] and b[] have in common from their start, at most n. */
+/* The 8 bytes at p as a word (its first byte lowest where the CPU is little-endian). */
+static inline uint64_t word8(const char *p)
+{
+  uint64_t x;
+
+  memcpy(&x, p, 8);
+  return x;
+}
+
+/* The index of the first nonzero byte of a nonzero word x of bytes in memory order, or 8 where
+ * the byte order is not known (the caller then goes on byte by byte). */
+static inline size_t first_byte(uint64_t x)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  return (size_t)__builtin_ctzll(x) / 8;
+#else
+  (void)x;
+  return 8;
+#endif
+}
+
+/* How many bytes a[] and b[] have in common from their start, at most n: 16 bytes a step, then
+ * the word that differs. */
 static size_t common(const char *a, const char *b, size_t n)
 {
+  uint64_t d;
   size_t i = 0;
 
-#if defined(__SSE2__)
-  while (n - i >= 16) {
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + i));
-    __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + i));
-    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y));
-    if (m != 0xffffu)
-      return i + (size_t)__builtin_ctz(~m);
+  while (n - i >= 16 &&
+         ((word8(a + i) ^ word8(b + i)) | (word8(a + i + 8) ^ word8(b + i + 8))) == 0)
     i += 16;
-  }
-#endif
+  for (; n - i >= 8; i += 8)
+    if ((d = word8(a + i) ^ word8(b + i)) != 0) {
+      if (first_byte(d) < 8)
+        return i + first_byte(d);
+      break;
+    }
   while (i < n && a[i] == b[i])
     i++;
   return i;
 }
 
-/* The first '"' in s[i..n), or n. Fields are short: one 16-byte compare finds most quotes, with
- * no call. */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+/* The first '"' in s[i..n), or n: 8 bytes at a time (a byte of x ^ "..." is zero where s holds a
+ * quote; the zero-byte test's false bits lie only above a true one). Fields are short: inline, no
+ * call. */
 static inline size_t find_quote(const char *s, size_t i, size_t n)
 {
-#if defined(__SSE2__)
-  const __m128i qv = _mm_set1_epi8('"');
+  uint64_t x, z;
 
-  while (n - i >= 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-    unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, qv));
-    if (m)
-      return i + (size_t)__builtin_ctz(m);
-    i += 16;
+  for (; n - i >= 8; i += 8) {
+    x = word8(s + i) ^ ('"' * ONES);
+    if ((z = (x - ONES) & ~x & HIGHS) != 0) {
+      if (first_byte(z) < 8)
+        return i + first_byte(z);
+      break;
+    }
   }
-#endif
   for (; i < n; i++)
     if (s[i] == '"')
       return i;
@@ -127,23 +144,20 @@ static inline int same(const char *a, const char *b, size_t n)
 static void take(hp__ncu_split *sp, const hp__ncu_ref *ref, size_t i, size_t j, size_t lp,
                  size_t rp)
 {
-  /* In locals: the stores below could alias the splitter's fields. Offsets are 32-bit, so the
-   * shift may wrap: the sums are the line's true offsets. */
-  const uint32_t *roff = ref->off, shift = (uint32_t)lp - (uint32_t)rp;
-  uint32_t *off = sp->off;
+  /* In locals: the stores below could alias the splitter's fields (the two arrays are distinct,
+   * so four offsets a step are independent). Offsets are 32-bit, so the shift may wrap: the sums
+   * are the line's true offsets. */
+  const uint32_t *restrict roff = ref->off, shift = (uint32_t)lp - (uint32_t)rp;
+  uint32_t *restrict off = sp->off;
   size_t k;
 
   memcpy(sp->len + i, ref->len + i, (j - i) * sizeof(*sp->len));
-  k = i;
-#if defined(__SSE2__)
-  {
-    __m128i sh = _mm_set1_epi32((int)shift);
-    for (; k + 4 <= j; k += 4)
-      _mm_storeu_si128(
-          (__m128i *)(void *)(off + k),
-          _mm_add_epi32(_mm_loadu_si128((const __m128i *)(const void *)(roff + k)), sh));
+  for (k = i; k + 4 <= j; k += 4) {
+    off[k] = roff[k] + shift;
+    off[k + 1] = roff[k + 1] + shift;
+    off[k + 2] = roff[k + 2] + shift;
+    off[k + 3] = roff[k + 3] + shift;
   }
-#endif
   for (; k < j; k++)
     off[k] = roff[k] + shift;
 }
@@ -187,41 +201,32 @@ static size_t take_run(hp__ncu_split *sp, const hp__ncu_ref *ref, size_t rnf, si
   return lo;
 }
 
-/* The vector level to split at (ncu_isa.h): the portable one in that mode, for tests. */
-static int level(const hp__ncu_split *sp)
-{
-  return sp->mode == HP__NCU_SPLIT_PORTABLE ? HP__NCU_ISA_PORTABLE : hp__ncu_isa();
-}
-
 size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n)
 {
   /* The reference's fields that can be taken over: the splitter's arrays hold at most cap. */
-  size_t rnf = ref == NULL ? 0 : ref->nf < sp->cap ? ref->nf : sp->cap;
-  size_t i = 0, lp = 0, rp, m, len, q, nf;
-  int done = 0;
+  size_t rnf = ref == NULL ? 0 : ref->nf < sp->cap ? ref->nf : sp->cap, nf;
 
-  sp->lazy = 0;
-  sp->cfok = 0;
   /* Following the reference pays where runs of equal bytes are long (a kernel launched with the
    * same arguments over and over: a handful of 265 fields change); where one field in eight or
    * more changed last time, the diff splitter, which compares the whole line 64 bytes at a time
    * and looks only at the fields that differ, is cheaper. It needs no field offsets of the
-   * reference; the others do, and a reference the diff splitter made has none. */
-  if (rnf > 0 && ref->m.nw > 0 &&
-      (sp->mode == HP__NCU_SPLIT_DIFF ||
-       (sp->mode == HP__NCU_SPLIT_AUTO && (!ref->full || ref->hint * 8 >= rnf))) &&
-      (nf = hp__ncu_split_diff(sp, ref, s, n, level(sp))) > 0)
+   * reference; the other splitter does, and a reference the diff splitter made has none: without
+   * a reference whose fields are known (also a kernel's first launch, a header or units row, a row
+   * after one the general reader read), that splitter finds every field's closing quote and lists
+   * every field as changed. */
+  if (rnf > 0 && ref->m.nw > 0 && (!ref->full || ref->hint * 8 >= rnf) &&
+      (nf = hp__ncu_split_diff(sp, ref, s, n, hp__cpu_avx2())) > 0)
     return nf;
-  if (ref != NULL && !ref->full) {
-    ref = NULL;
-    rnf = 0;
-  }
-  if (sp->mode == HP__NCU_SPLIT_SCAN || sp->mode == HP__NCU_SPLIT_PORTABLE ||
-      (sp->mode == HP__NCU_SPLIT_AUTO && rnf == 0)) {
-    nf = hp__ncu_split_scan(sp, ref, s, n, level(sp));
-    if (nf > 0)
-      return nf;
-  }
+  return hp__ncu_split_ref(sp, ref != NULL && ref->full ? ref : NULL, s, n);
+}
+
+size_t hp__ncu_split_ref(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n)
+{
+  size_t rnf = ref == NULL ? 0 : ref->nf < sp->cap ? ref->nf : sp->cap;
+  size_t i = 0, lp = 0, rp, m, len, q;
+  int done = 0;
+
+  sp->lazy = 0;
   sp->cur = s;
   sp->curn = n;
   sp->curnf = 0;
@@ -249,8 +254,7 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
     if (!(i < rnf && ref->len[i] == len && same(ref->s + ref->off[i], s + lp + 1, len))) {
       sp->cf[sp->nchg].col = (uint32_t)i;
       sp->cf[sp->nchg].off = (uint32_t)(lp + 1);
-      sp->cf[sp->nchg].len = (uint32_t)len;
-      sp->chg[sp->nchg++] = (uint32_t)i;
+      sp->cf[sp->nchg++].len = (uint32_t)len;
     }
     i++;
     lp = q;
@@ -263,7 +267,6 @@ size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char 
     lp += 2;
   }
   sp->curnf = i;
-  sp->cfok = 1;
   return i;
 }
 
@@ -297,20 +300,6 @@ void hp__ncu_split_point_all(hp__ncu_split *sp)
   }
   for (i = 0; i < sp->curnf; i++)
     sp->f[i] = (char *)(sp->cur + sp->off[i]);
-}
-
-void hp__ncu_split_compact(hp__ncu_split *sp)
-{
-  size_t j;
-
-  if (sp->cfok)
-    return;
-  sp->cfok = 1;
-  for (j = 0; j < sp->nchg; j++) {
-    sp->cf[j].col = sp->chg[j];
-    sp->cf[j].off = sp->off[sp->chg[j]];
-    sp->cf[j].len = (uint32_t)sp->len[sp->chg[j]];
-  }
 }
 
 int hp__ncu_split_keep(hp__ncu_split *sp, hp__ncu_ref *ref)
@@ -349,7 +338,7 @@ int hp__ncu_split_keep(hp__ncu_split *sp, hp__ncu_ref *ref)
   /* The next line is split by the diff splitter where many fields changed (it needs the field
    * ends, which a lazy line has), else by following the reference (it needs every field's offset:
    * a lazy line's are found now, once for a kernel whose launches stop changing much). */
-  if (sp->lazy && sp->nchg * 8 < sp->curnf && sp->mode != HP__NCU_SPLIT_DIFF)
+  if (sp->lazy && sp->nchg * 8 < sp->curnf)
     hp__ncu_split_unlazy(sp);
   ref->full = !sp->lazy;
   if (sp->lazy) {
@@ -361,8 +350,8 @@ int hp__ncu_split_keep(hp__ncu_split *sp, hp__ncu_ref *ref)
     return 0;
   }
   ref->m.nw = 0;
-  if (sp->nchg * 8 >= sp->curnf || sp->mode == HP__NCU_SPLIT_DIFF)
-    hp__ncu_masks_of(&ref->m, ref->s, ref->n, sp->cap, hp__ncu_isa());
+  if (sp->nchg * 8 >= sp->curnf)
+    hp__ncu_masks_of(&ref->m, ref->s, ref->n, sp->cap, hp__cpu_avx2());
   /* The line's fields become the reference's; the reference's old arrays take the next line. */
   to = ref->off;
   tl = ref->len;

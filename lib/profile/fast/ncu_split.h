@@ -9,7 +9,7 @@
  * with a reference line (the last row the caller kept, usually the previous launch): where the two
  * hold the same bytes, the reference's field boundaries are taken over, and only the fields that
  * differ are searched. Consecutive launches differ in a handful of columns (the ID, the measured
- * times), so most of a row costs a 16-byte compare per 16 bytes. Where many fields change (a
+ * times), so most of a row costs one compare per 16 bytes. Where many fields change (a
  * PyTorch capture), the diff splitter (ncu_diff.c) compares the line 64 bytes at a time and gives
  * places to the changed fields only. Any line not of that form is left to the general reader.
  *
@@ -53,20 +53,10 @@ typedef struct hp__ncu_ref {
 
 #define HP__NCU_REF_PAD 64
 
-/* Which splitter hp__ncu_split_line uses: AUTO (0, what a zeroed splitter does) follows the
- * reference where the kernel's last line had few changed fields and scans the whole line
- * otherwise; the others are for tests. */
-enum {
-  HP__NCU_SPLIT_AUTO,
-  HP__NCU_SPLIT_REF,
-  HP__NCU_SPLIT_SCAN,
-  HP__NCU_SPLIT_PORTABLE,
-  HP__NCU_SPLIT_DIFF
-};
-
 typedef struct hp__ncu_split {
-  /* The last line split: field i is len[i] bytes at cur + off[i]. chg[0..nchg) lists, in order,
-   * the fields that do not hold the same bytes as the reference's field of that index. f[i] is
+  /* The last line split: field i is len[i] bytes at cur + off[i]. cf[0..nchg) lists, in order and
+   * with their places, the fields that do not hold the same bytes as the reference's field of that
+   * index. f[i] is
    * cur + off[i] only once hp__ncu_split_point or hp__ncu_split_point_all has set it: a caller
    * that reads few fields of a line points only those. The fields are NOT followed by a NUL (the
    * closing quote follows) and are only read through: they are `char *` so that they fit an
@@ -74,19 +64,13 @@ typedef struct hp__ncu_split {
   char **f;
   size_t *len;
   uint32_t *off;
-  uint32_t *chg;
   size_t nchg;
-  hp__ncu_cf *cf; /* the changed fields with their places, in order, where cfok: the diff
-                     splitter's (a lazy line has no chg) and the reference-following one's;
-                     hp__ncu_split_compact makes them for the whole-line scan's */
-  int cfok;
+  hp__ncu_cf *cf;
   size_t cap; /* room in the arrays: the most fields a line may have */
   const char *cur;
   size_t curn, curnf;
-  int mode;      /* HP__NCU_SPLIT_* */
-  uint32_t *sep; /* the whole-line splitter's separators: cap + 16 slots */
-  /* The diff splitter's (ncu_diff.c): where lazy, only chg, coff and clen are set, and a field's
-   * off, len and f are found from the line's field ends by hp__ncu_split_locate. */
+  /* The diff splitter's (ncu_diff.c): where lazy, only nchg and cf are set, and a field's off,
+   * len and f are found from the line's field ends by hp__ncu_split_locate. */
   int lazy;
   hp__ncu_masks m;
 } hp__ncu_split;
@@ -100,28 +84,28 @@ int hp__ncu_split_room(hp__ncu_split *sp, size_t cap);
  * or longer. */
 size_t hp__ncu_split_line(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n);
 
-/* The whole-line splitter (ncu_scan.c): the same answer as hp__ncu_split_line's, or 0 where it is
- * not sure (the caller then follows the reference). isa: the vector code to run (ncu_isa.h; at
- * most what hp__ncu_isa() answers). */
-size_t hp__ncu_split_scan(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n,
-                          int isa);
+/* The two splitters hp__ncu_split_line chooses from: it follows the reference where the kernel's
+ * last line had few changed fields, and compares the line with it 64 bytes at a time otherwise.
+ * hp__ncu_split_ref is the reference-following splitter, with the same answer as
+ * hp__ncu_split_line; ref is NULL or has every field's offset (full). */
+size_t hp__ncu_split_ref(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n);
 
 /* The diff splitter (ncu_diff.c): the same answer as hp__ncu_split_line's, or 0 where it is not sure
  * (the line is not of the form, or is too long); ref must hold a line (nf > 0). It compares the
  * line with the reference 64 bytes at a time where the two stay aligned and looks only at the
  * fields that differ: only nchg and cf are set, and the line is left lazy (off, len and f
  * of a field are set by hp__ncu_split_point, hp__ncu_split_point_all or hp__ncu_split_locate).
- * The reference must have its field ends (ref->m.nw > 0). isa: as above. */
+ * The reference must have its field ends (ref->m.nw > 0). avx2: run the AVX2 code (only where
+ * hp__cpu_avx2() says so, util/sys/cpu.h), else the portable code. */
 size_t hp__ncu_split_diff(hp__ncu_split *sp, const hp__ncu_ref *ref, const char *s, size_t n,
-                          int isa);
+                          int avx2);
 /* Sets off[i], len[i] and f[i] of a lazy line from its field ends (i < curnf). */
 void hp__ncu_split_locate(hp__ncu_split *sp, size_t i);
-/* Sets off, len and f of every field of a lazy line, which is then no longer lazy (its chg is
- * not set: cf is its list). */
+/* Sets off, len and f of every field of a lazy line, which is then no longer lazy. */
 void hp__ncu_split_unlazy(hp__ncu_split *sp);
-/* The field ends of s[0..n), a line of the form, into m (at level isa, ncu_isa.h): 1, or 0 when
- * the line is not of the form, has more than cap fields, or memory ran out (m is then empty). */
-int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int isa);
+/* The field ends of s[0..n), a line of the form, into m (avx2: as above): 1, or 0 when the line is
+ * not of the form, has more than cap fields, or memory ran out (m is then empty). */
+int hp__ncu_masks_of(hp__ncu_masks *m, const char *s, size_t n, size_t cap, int avx2);
 void hp__ncu_masks_free(hp__ncu_masks *m);
 
 /* Field i of a line of that form, found by its quotes without splitting the rest (to choose the
@@ -140,8 +124,6 @@ static inline void hp__ncu_split_point(hp__ncu_split *sp, int i)
   }
 }
 void hp__ncu_split_point_all(hp__ncu_split *sp);
-/* Fills cf from chg, off and len where it is not filled (cfok). */
-void hp__ncu_split_compact(hp__ncu_split *sp);
 
 /* Makes the line last split `ref`, while that line is still valid (before the reader's next call).
  * Unless the line is lazy, the splitter's offset and length arrays change hands with the

@@ -1,34 +1,29 @@
 /*
  * The kernel-stack row reader (stack_fast.h). Why it is fast: a row of a hipprof kernel-stack file
  * is ~200 bytes, and the general fast path (hp__csv_next_raw, hp__csv_split_fast, then the
- * parser's own compare of str_name and index with the row before) read most of them three times:
- * the search for the line's end, the search for each field's end, and the compare. Here the bytes
- * `"str_name",index,` are compared once with the row before's, stack_sq is read as one digit (or
- * digit by digit, up to 16), and one search for the first '"' or '\n' finds the end of addrname
- * and of the line together, with the quote check. Only a row that starts a new launch (about one
+ * parser's own compare of str_name and index with the row before) reads most of them three
+ * times: the search for the line's end, the search for each field's end, and the compare. Here
+ * the bytes `"str_name",index,` are compared once with the row before's, stack_sq is read digit
+ * by digit (up to 16), and one search for the first '"' or '\n' finds the end of addrname and of
+ * the line together, with the quote check. Only a row that starts a new launch (about one
  * in five) has its name searched and its index read.
  *
- * With AVX2 the compare and the search are 32-byte blocks inside one function per row
- * (read_avx2); with SSE2 the search takes 16 bytes at a time and the compare is memcmp; the
- * portable code searches byte by byte. The search starts before the span's last '\n', so it stops
- * inside the span; its loads may read up to 31 bytes past it, which hp__csv_lines guarantees are
- * readable. The compare reads only the prefix's bytes of the row and of the kept prefix.
+ * With AVX2 (util/sys/cpu.h) the compare and the search are 32-byte blocks inside one function per
+ * row (read_avx2); the portable code compares with memcmp and searches byte by byte. The search
+ * starts before the span's last '\n', so it stops inside the span; its loads may read up to 31
+ * bytes past it, which hp__csv_lines guarantees are readable. The compare reads only the prefix's
+ * bytes of the row and of the kept prefix.
  */
 #include "profile/fast/stack_fast.h"
-#include "profile/fast/ncu_isa.h"
+#include "util/sys/cpu.h"
 
 #include <stdint.h>
 #include <string.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#define STACK_AVX2 1
+#if HP__HAVE_AVX2
 #include <immintrin.h>
-#else
-#define STACK_AVX2 0
-#endif
-#if defined(__SSE2__)
-#include <emmintrin.h>
 #endif
 
+#ifdef HP_TEST_HOOKS
 static int block_on = 1;
 
 int hp__stack_block(int on)
@@ -39,10 +34,11 @@ int hp__stack_block(int on)
     block_on = on != 0;
   return old;
 }
+#endif
 
-#if STACK_AVX2
+#if HP__HAVE_AVX2
 /* The first '"' or '\n' at or after p. */
-__attribute__((target("avx2"))) static inline const char *find_qn_avx2(const char *p)
+HP__AVX2 static inline const char *find_qn_avx2(const char *p)
 {
   const __m256i q = _mm256_set1_epi8('"'), nl = _mm256_set1_epi8('\n');
 
@@ -56,21 +52,6 @@ __attribute__((target("avx2"))) static inline const char *find_qn_avx2(const cha
 }
 #endif
 
-#if defined(__SSE2__)
-static const char *find_qn_sse2(const char *p)
-{
-  const __m128i q = _mm_set1_epi8('"'), nl = _mm_set1_epi8('\n');
-
-  for (;; p += 16) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    unsigned m =
-        (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, q), _mm_cmpeq_epi8(v, nl)));
-    if (m)
-      return p + __builtin_ctz(m);
-  }
-}
-#endif
-
 static const char *find_qn_portable(const char *p)
 {
   while (*p != '"' && *p != '\n')
@@ -78,17 +59,13 @@ static const char *find_qn_portable(const char *p)
   return p;
 }
 
-static inline const char *find_qn(const char *p, int isa)
+static inline const char *find_qn(const char *p, int avx2)
 {
-#if STACK_AVX2
-  if (isa >= HP__NCU_ISA_AVX2)
+#if HP__HAVE_AVX2
+  if (avx2)
     return find_qn_avx2(p);
 #endif
-#if defined(__SSE2__)
-  if (isa >= HP__NCU_ISA_SSE2)
-    return find_qn_sse2(p);
-#endif
-  (void)isa;
+  (void)avx2;
   return find_qn_portable(p);
 }
 
@@ -98,13 +75,13 @@ static inline int is_digit(char c)
 }
 
 /* `"str_name",index,` at s: its length, or 0 when the line does not start so. */
-static size_t read_prefix(const char *s, int isa, hp__stack_line *ln)
+static size_t read_prefix(const char *s, int avx2, hp__stack_line *ln)
 {
   const char *q, *p;
 
   if (*s != '"')
     return 0;
-  q = find_qn(s + 1, isa);
+  q = find_qn(s + 1, avx2);
   if (*q != '"' || q[1] != ',')
     return 0;
   p = q + 2;
@@ -126,11 +103,6 @@ static inline const char *read_sq(const char *p, hp__stack_line *ln)
   const char *q;
   uint64_t v = 0;
 
-  if (is_digit(p[0]) && p[1] == ',' && p[2] == '"') { /* one digit: most rows */
-    ln->sq = p[0] - '0';
-    ln->addr = p + 3;
-    return p + 3;
-  }
   for (q = p; is_digit(*q) && q - p < 17; q++)
     v = v * 10 + (uint64_t)(*q - '0');
   if (q == p || q - p > 16 || *q != ',' || q[1] != '"')
@@ -163,10 +135,9 @@ static inline void read_same(const char *s, hp__stack_line *ln)
   ln->index = s + ln->nn + 3;
 }
 
-/* The row at s, with the prefix compare and the search given (the vector level's). */
-static inline __attribute__((always_inline)) int read_row(const char *s, const char *end,
-                                                          const char *pre, size_t plen, int isa,
-                                                          hp__stack_line *ln)
+/* The row at s, portable. */
+static int read_portable(const char *s, const char *end, const char *pre, size_t plen,
+                         hp__stack_line *ln)
 {
   const char *a;
   size_t k;
@@ -175,32 +146,18 @@ static inline __attribute__((always_inline)) int read_row(const char *s, const c
   if (same) {
     read_same(s, ln);
     k = plen;
-  } else if ((k = read_prefix(s, isa, ln)) == 0) {
+  } else if ((k = read_prefix(s, 0, ln)) == 0) {
     return 0;
   }
   ln->pre = k;
   if ((a = read_sq(s + k, ln)) == NULL)
     return 0;
-  return read_end(s, find_qn(a, isa), same, ln);
+  return read_end(s, find_qn_portable(a), same, ln);
 }
 
-static int read_portable(const char *s, const char *end, const char *pre, size_t plen,
-                         hp__stack_line *ln)
-{
-  return read_row(s, end, pre, plen, HP__NCU_ISA_PORTABLE, ln);
-}
-
-#if defined(__SSE2__)
-static int read_sse2(const char *s, const char *end, const char *pre, size_t plen,
-                     hp__stack_line *ln)
-{
-  return read_row(s, end, pre, plen, HP__NCU_ISA_SSE2, ln);
-}
-#endif
-
-#if STACK_AVX2
+#if HP__HAVE_AVX2
 /* Whether the n bytes at a and b are the same: 32 bytes at a time, the last 32 overlapping. */
-__attribute__((target("avx2"))) static inline int same_avx2(const char *a, const char *b, size_t n)
+HP__AVX2 static inline int same_avx2(const char *a, const char *b, size_t n)
 {
   __m256i x = _mm256_setzero_si256();
   size_t i;
@@ -221,9 +178,8 @@ __attribute__((target("avx2"))) static inline int same_avx2(const char *a, const
 
 /* The row reader with the compare and the search in AVX2, in one function: a row costs no
  * call but this one. */
-__attribute__((target("avx2"))) static int read_avx2(const char *s, const char *end,
-                                                     const char *pre, size_t plen,
-                                                     hp__stack_line *ln)
+HP__AVX2 static int read_avx2(const char *s, const char *end, const char *pre, size_t plen,
+                              hp__stack_line *ln)
 {
   const char *a;
   size_t k;
@@ -232,7 +188,7 @@ __attribute__((target("avx2"))) static int read_avx2(const char *s, const char *
   if (same) {
     read_same(s, ln);
     k = plen;
-  } else if ((k = read_prefix(s, HP__NCU_ISA_AVX2, ln)) == 0) {
+  } else if ((k = read_prefix(s, 1, ln)) == 0) {
     return 0;
   }
   ln->pre = k;
@@ -242,16 +198,16 @@ __attribute__((target("avx2"))) static int read_avx2(const char *s, const char *
 }
 #endif
 
-hp__stack_read_fn hp__stack_reader(int isa)
+hp__stack_read_fn hp__stack_reader(int avx2)
 {
-#if STACK_AVX2
-  if (isa >= HP__NCU_ISA_AVX2)
+#ifdef HP_TEST_HOOKS
+  if (!block_on)
+    return NULL;
+#endif
+#if HP__HAVE_AVX2
+  if (avx2)
     return read_avx2;
 #endif
-#if defined(__SSE2__)
-  if (isa >= HP__NCU_ISA_SSE2)
-    return read_sse2;
-#endif
-  (void)isa;
+  (void)avx2;
   return read_portable;
 }

@@ -36,26 +36,28 @@ static int splittable(hp__fmt fmt)
   case HP__F_V3_KTRACE:
   case HP__F_V3_HIPTRACE:
   case HP__F_V3_HSATRACE:
-  case HP__F_V3_COPYTRACE:
-  case HP__F_NCU:
-  case HP__F_HIPPROF_STACK: return 1;
+  case HP__F_V3_COPYTRACE: return 1;
   default: return 0;
   }
 }
 
-/* The range size: HPRUN_CHUNK_BYTES, a knob for the tests only (docs/internals/merge.md), or
- * CHUNK_BYTES. */
+/* The range size: CHUNK_BYTES, or in a build with the test hooks HPRUN_CHUNK_BYTES where it is
+ * set (docs/internals/merge.md, "The test knob"). */
 static unsigned long long chunk_bytes(void)
 {
+#ifdef HP_TEST_HOOKS
   const char *s = getenv("HPRUN_CHUNK_BYTES");
   char *e;
   unsigned long long v;
 
-  if (s == NULL || *s == '\0')
-    return CHUNK_BYTES;
-  errno = 0;
-  v = strtoull(s, &e, 10);
-  return errno || *e || v == 0 ? CHUNK_BYTES : v;
+  if (s != NULL && *s != '\0') {
+    errno = 0;
+    v = strtoull(s, &e, 10);
+    if (!errno && !*e && v != 0)
+      return v;
+  }
+#endif
+  return CHUNK_BYTES;
 }
 
 /* The offset just past the first '\n' at or after `at` in fd, or 0 when there is none. */
@@ -109,14 +111,8 @@ int hp__chunk_plan(const char *path, hp__fmt fmt, hp__chunkfile **out)
   if ((cf = calloc(1, sizeof(*cf))) == NULL)
     return HP_ENOMEM;
   hp_diags_init(&cf->diags);
-  if (fmt == HP__F_NCU
-          ? !hp__ncu_plan_head(path, &cf->head, &cf->hlines) || hp__ncu_file_new(&cf->ncu)
-          : !header_end(path, &cf->head, &cf->hlines))
+  if (!header_end(path, &cf->head, &cf->hlines))
     goto none;
-  if (fmt == HP__F_HIPPROF_STACK && hp__stack_file_new(&cf->stack)) {
-    hp__chunkfile_free(cf);
-    return HP_ENOMEM;
-  }
   if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
     goto none;
   if (hp__grow((void **)&cf->at, &cap, 1, sizeof(*cf->at)) == 0)
@@ -153,8 +149,6 @@ void hp__chunkfile_free(hp__chunkfile *cf)
   hp_profile_free(cf->acc);
   hp_diags_free(&cf->diags);
   free(cf->u);
-  hp__ncu_file_free(cf->ncu);
-  hp__stack_file_free(cf->stack);
   free(cf);
 }
 
@@ -207,12 +201,8 @@ static int reread(const hp_profile *tmpl, hp__chunkfile *cf, size_t k, unsigned 
     d->limit = limit;
   }
   free(o->ids);
-  hp__ncu_range_free(&o->ncu);
-  hp__stack_range_free(&o->stack);
   memset(o, 0, sizeof(*o));
   hp__chunk_range(cf, k, &rg);
-  if (k > 0) /* ncu: a header printed again before this range is its head */
-    (void)hp__ncu_file_head(cf->ncu, &rg.hfrom, &rg.head, &rg.hlines);
   rg.from = from;
   rg.ids_in = cf->u;
   rg.ids_in_n = cf->u_n;
@@ -256,9 +246,6 @@ static int finish(hp_profile *dst, hp__chunkfile *cf, const char *path, hp__fmt 
   cf->ended = 1;
   *fin = 1;
   *err = r;
-  hp__ncu_file_note(cf->ncu, &cf->diags, path);
-  if ((m = hp__stack_file_end(cf->stack, cf->acc, &cf->diags, path, &cf->nwarn, &cf->nsupp)) != 0)
-    return m;
   if (cf->nsupp)
     hp_diags_add(&cf->diags, HP_DIAG_NOTE, path, 0, 0,
                  "%zu more warnings about this file not shown", cf->nsupp);
@@ -303,7 +290,7 @@ int hp__chunk_take(hp_profile *dst, const hp_profile *tmpl, hp__chunkfile *cf, s
 {
   hp__range rg;
   long off;
-  int m = 0, bad = 0;
+  int m = 0;
 
   *fin = 0;
   if (cf->ended)
@@ -317,8 +304,7 @@ int hp__chunk_take(hp_profile *dst, const hp_profile *tmpl, hp__chunkfile *cf, s
   }
   /* Started where the range before did not end (a newline inside a quoted field, blank lines
    * read with the record after them), or met dispatch ids seen before: read it again. */
-  if ((k > 0 && cf->end != rg.from) || (o->ids && cf->u && ids_meet(cf, o)) ||
-      (k > 0 && hp__ncu_file_head(cf->ncu, &rg.hfrom, &rg.head, &rg.hlines)))
+  if ((k > 0 && cf->end != rg.from) || (o->ids && cf->u && ids_meet(cf, o)))
     if ((m = reread(tmpl, cf, k, k > 0 ? cf->end : 0, p, d, &r, o, path, fmt, skip)) != 0)
       goto out;
   if (r == HP_ENOMEM) {
@@ -326,9 +312,7 @@ int hp__chunk_take(hp_profile *dst, const hp_profile *tmpl, hp__chunkfile *cf, s
     goto out;
   }
   off = k == 0 ? 0 : cf->endline - (o->hlines + 1);
-  if (cf->ncu && (m = hp__ncu_file_take(cf->ncu, path, &o->ncu, off, k + 1 == cf->n, &bad)) != 0)
-    goto out;
-  if (o->window || bad) {
+  if (o->window) {
     m = whole(dst, tmpl, cf, path, fmt, skip, d == NULL, fin, err);
     goto out;
   }
@@ -341,9 +325,6 @@ int hp__chunk_take(hp_profile *dst, const hp_profile *tmpl, hp__chunkfile *cf, s
   } else if (*p && (m = hp__profile_merge_range(cf->acc, *p)) != 0) {
     goto out;
   }
-  /* Kernel stacks: the range's runs go through one pass's launch window here (stack_range.h). */
-  if (cf->stack && cf->acc && (m = hp__stack_file_take(cf->stack, cf->acc, &o->stack)) != 0)
-    goto out;
   cf->end = o->end;
   cf->endline = o->endline + off;
   cf->tables |= o->tables;
@@ -357,7 +338,5 @@ out:
   hp_diags_free(d);
   free(o->ids);
   o->ids = NULL;
-  hp__ncu_range_free(&o->ncu);
-  hp__stack_range_free(&o->stack);
   return m;
 }

@@ -87,10 +87,6 @@ typedef struct hp__pctx {
   int ids_keep, ids_window;
   unsigned char *ids_out;
   size_t ids_out_n;
-  /* The ncu parser's report for a range of a split file (ncu_range.h), or NULL. */
-  struct hp__ncu_range *ncu;
-  /* The kernel-stack parser's runs for a range of a split file (stack_range.h), or NULL. */
-  struct hp__stack_range *stack;
 } hp__pctx;
 
 #define HP__MAX_FILE_WARNINGS 20

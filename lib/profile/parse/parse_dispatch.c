@@ -5,7 +5,7 @@
  * pmc_perf.csv). One row per replay of a dispatch: a record of its kernel, the dispatch counted
  * the first time its id is seen, its resources, its time and its counters.
  *
- * Rows are read through the CSV reader's fast path (hp__csv_next_raw and hp__csv_split_line): a
+ * Rows are read through the CSV reader's fast path (hp__csv_next_raw and hp__csv_split_fast): a
  * plain line is split without writing to the buffer, with its numeric columns' values read while
  * their ends are found; any other line goes through hp__csv_next. Both give the row fold the same
  * fields, so the results do not depend on the path (docs/internals/csv.md).

@@ -10,13 +10,12 @@
  */
 #include "profile/model/build.h"
 #include "profile/fast/fastrows.h"
-#include "profile/fast/ncu_isa.h"
 #include "profile/parse/parsers.h"
 #include "profile/parse/sanitizer.h"
 #include "profile/fast/stack_fast.h"
-#include "profile/fast/stack_range.h"
 #include "util/base/buf.h"
 #include "util/csv/csv.h"
+#include "util/sys/cpu.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -81,6 +80,11 @@ typedef struct frame_memo {
  * allocation. Past this many distinct frames, launches keep copies (the entry's `s`). */
 #define FRAMES_MAX 65536
 
+/* The warning a file whose launches came back after the window ends with. */
+#define STACK_BACK_MSG                                                                             \
+  "%lld launches (str_name, index) came back more than 8192 rows after their last row and were "   \
+  "counted again; launch counts may be too high"
+
 /* One stack file being read. */
 typedef struct stack_state {
   hp_profile *p;
@@ -99,10 +103,6 @@ typedef struct stack_state {
   frame_memo memo[FRAME_MEMO * FRAME_WAYS];
   unsigned char memo_next[FRAME_MEMO]; /* the way each depth replaces next */
   hp__strtab frames;                   /* the kept user frames (FRAMES_MAX) */
-  /* Where user frames are interned: &frames, or for a range of a split file (stack_range.h) its
-   * own table, without the cap (its ids go to the caller). */
-  hp__strtab *ftab;
-  size_t fmax;
   /* The block loop (stack_block): the prefix `"str_name",index,` of the last row it folded, when
    * that was the last row folded at all (else empty), and that row as read. */
   hp__buf pre;
@@ -205,9 +205,9 @@ static int memo_class(stack_state *st, long long sq, const char *addr, size_t an
   if (hp__buf_add(&m->clean, buf, sn))
     return HP_ENOMEM;
   m->fid = 0;
-  if (st->ftab->n < st->fmax) {
+  if (st->frames.n < FRAMES_MAX) {
     uint32_t id;
-    if (hp__strtab_intern(st->ftab, buf, sn, hp__hash(buf, sn), &id) < 0)
+    if (hp__strtab_intern(&st->frames, buf, sn, hp__hash(buf, sn), &id) < 0)
       return HP_ENOMEM;
     m->fid = (int)id + 1;
   }
@@ -266,37 +266,6 @@ static int stack_frame(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, hp_
   return frame_keep(st, e, stack_sq(x, st, rec, nums), addr, an);
 }
 
-/* The frame of a range's row, when it may become its run's best. */
-static int range_frame(stack_state *st, hp__stack_range *r, long long sq, const char *addr,
-                       size_t an)
-{
-  const frame_memo *m;
-  int cls;
-
-  if (!hp__stack_range_wants(r, sq))
-    return 0;
-  if ((cls = memo_class(st, sq, addr, an, &m)) != 0)
-    return cls < 0 ? cls : 0;
-  hp__stack_range_frame(r, sq, (uint32_t)m->fid);
-  return 0;
-}
-
-/* A range of a split file: the row goes into the range's run of its launch (stack_range.h), with
- * its frame when that is a user frame that may be the run's first. */
-static int range_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const char *name,
-                     size_t nn, const char *index, size_t in, const hp__fastrows *nums)
-{
-  const char *addr;
-  size_t an;
-  long long sq;
-
-  addr = stack_field(st, rec, C_ADDR, "", &an);
-  sq = stack_sq(x, st, rec, nums);
-  if (hp__stack_range_row(x->stack, name, nn, index, in))
-    return HP_ENOMEM;
-  return range_frame(st, x->stack, sq, addr, an);
-}
-
 /* Folds one frame row into its launch. */
 static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const hp__fastrows *nums)
 {
@@ -309,8 +278,6 @@ static int stack_row(hp__pctx *x, stack_state *st, const hp__csv_rec *rec, const
     hp__check_width(x, rec, st->ncols);
   name = stack_field(st, rec, C_NAME, "unknown", &nn);
   index = stack_field(st, rec, C_INDEX, "unknown", &in);
-  if (x->stack)
-    return range_row(x, st, rec, name, nn, index, in, nums);
   row = ++st->p->rowseq;
   if (stack_launch(st, name, nn, index, in, row, &e) || stack_frame(x, st, rec, e, nums) ||
       hp__recent_tick(&st->grp, row))
@@ -325,13 +292,6 @@ static int block_row(hp__pctx *x, stack_state *st, const hp__stack_line *ln, int
   hp__recent_ent *e;
   long long row;
 
-  if (x->stack) {
-    if (k == 1)
-      hp__stack_range_again(x->stack);
-    else if (hp__stack_range_row(x->stack, ln->name, ln->nn, ln->index, ln->in))
-      return HP_ENOMEM;
-    return range_frame(st, x->stack, ln->sq, ln->addr, ln->an);
-  }
   row = ++st->p->rowseq;
   if (k == 1 && st->prev_e && st->prev_epoch == st->grp.epoch) {
     e = st->prev_e; /* what stack_launch finds for the same name and index */
@@ -381,15 +341,13 @@ int hp__parse_stack(hp__pctx *x)
   hp__csv_rec rec;
   const hp__fastrows *nums;
   size_t i;
-  hp__stack_read_fn rd = hp__stack_reader(hp__ncu_isa());
+  hp__stack_read_fn rd = hp__stack_reader(hp__cpu_avx2());
   int r, block;
 
   memset(&st, 0, sizeof(st));
   for (i = 0; i < FRAME_MEMO * FRAME_WAYS; i++)
     st.memo[i].cls = -1;
   st.p = x->p;
-  st.ftab = x->stack ? &x->stack->frames : &st.frames;
-  st.fmax = x->stack ? (size_t)UINT32_MAX - 1 : FRAMES_MAX;
   hp__recent_init(&st.grp, HP__RECENT_WINDOW, stack_fin, &st);
   if ((r = hp__read_header(x, &rec)) <= 0)
     return r;
@@ -405,7 +363,7 @@ int hp__parse_stack(hp__pctx *x)
     hp__fastrows_free(&st.fr); /* no fast path: every row through hp__csv_next */
   }
   /* The block loop reads the columns in the file's order: str_name,index,stack_sq,addrname. */
-  block = hp__stack_block(-1) && st.ncols == C_N && st.idx[C_NAME] == 0 && st.idx[C_INDEX] == 1 &&
+  block = rd != NULL && st.ncols == C_N && st.idx[C_NAME] == 0 && st.idx[C_INDEX] == 1 &&
       st.idx[C_SQ] == 2 && st.idx[C_ADDR] == 3;
   for (;;) {
     if (block && (r = stack_block(x, &st, rd)) != 0)
@@ -416,11 +374,9 @@ int hp__parse_stack(hp__pctx *x)
     if ((r = stack_row(x, &st, &rec, nums)) != 0)
       break;
   }
-  if (x->stack && hp__stack_range_end(x->stack) && r >= 0)
-    r = HP_ENOMEM; /* the range's last run: the caller replays the window (stack_range.h) */
   hp__recent_finish(&st.grp);
   if (st.grp.reappeared)
-    hp__pwarn(x, 0, HP__STACK_BACK_MSG, st.grp.reappeared);
+    hp__pwarn(x, 0, STACK_BACK_MSG, st.grp.reappeared);
   hp__buf_free(&st.prev_name);
   hp__buf_free(&st.prev_index);
   hp__buf_free(&st.pre);

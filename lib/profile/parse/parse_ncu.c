@@ -14,7 +14,6 @@
  */
 #include "profile/model/build.h"
 #include "profile/fast/ncu_fold.h"
-#include "profile/fast/ncu_range.h"
 #include "profile/fast/ncu_split.h"
 #include "profile/parse/parsers.h"
 #include "profile/model/strtab.h"
@@ -110,7 +109,6 @@ typedef struct ncu_state {
   int split;                   /* the record at hand came from sp */
   hp__buf kname;               /* the last row's kernel name (trimmed), when khave */
   int khave;
-  long hlines;    /* a range's head lines (ncu_range.h): their non-CSV lines are not counted */
   uint32_t kid;   /* its ncu kernel id */
   ptrdiff_t ktid; /* its kernel time table entry, or -1 not looked up yet */
 } ncu_state;
@@ -186,13 +184,11 @@ static int launch(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t ki
     kb[idn] = '\x1f';
     if (pidn)
       memcpy(kb + idn + 1, pid, pidn);
-    r = hp__recent_touch(&s->seen, 0, kb, idn + 1 + pidn, row, ent, &added) ||
-        (x->ncu && hp__ncu_range_key(x->ncu, kb, idn + 1 + pidn, added));
+    r = hp__recent_touch(&s->seen, 0, kb, idn + 1 + pidn, row, ent, &added);
   } else {
     r = hp__buf_add(&key, id, idn) || hp__buf_addc(&key, '\x1f') ||
         (pid && hp__buf_add(&key, pid, pidn)) ||
-        hp__recent_touch(&s->seen, 0, key.data, key.len, row, ent, &added) ||
-        (x->ncu && hp__ncu_range_key(x->ncu, key.data, key.len, added));
+        hp__recent_touch(&s->seen, 0, key.data, key.len, row, ent, &added);
     hp__buf_free(&key);
   }
   if (r)
@@ -343,21 +339,16 @@ static int next_record(hp__pctx *x, ncu_state *s, hp__csv_rec *rec)
   int r;
 
   for (;;) {
-    if (x->ncu) /* a range of a split file records where a header starts (ncu_range.h) */
-      x->ncu->lstart = hp__csv_file_offset(x->csv);
     if ((r = hp__csv_next_line(x->csv, &ls, &ln, &line)) <= 0)
       return r;
     if (ln == 0)
       continue;
     if (ls[0] == '"')
       break;
-    /* ncu's own ==PROF== lines are expected; anything else is the program's output. A range
-     * leaves those on its head's lines to the range that read them. */
-    if (!(ln >= 2 && ls[0] == '=' && ls[1] == '=') && line > s->hlines && s->skipped++ == 0)
+    /* ncu's own ==PROF== lines are expected; anything else is the program's output. */
+    if (!(ln >= 2 && ls[0] == '=' && ls[1] == '=') && s->skipped++ == 0)
       s->first_skipped = line;
   }
-  if (x->ncu)
-    x->ncu->lid = ln >= 5 && memcmp(ls, "\"ID\",", 5) == 0;
   /* Below a megabyte no field can be longer than the reader's limit, which it would report. */
   s->split = ln < ((size_t)1 << 20) &&
       (nf = hp__ncu_split_line(&s->sp, pick_ref(x, s, ls, ln), ls, ln)) > 0;
@@ -384,13 +375,11 @@ static int header_or_units(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec)
   if (id && idn == 2 && memcmp(id, "ID", 2) == 0) { /* another process: its columns may differ */
     if (setup(x, rec, s) || split_room(s))
       return HP_ENOMEM;
-    hp__ncu_range_header(x->ncu, x->csv, rec->line, !s->details && s->idx[N_KERNEL] >= 0);
     return 1;
   }
   if (!s->want_units)
     return 0;
   s->want_units = 0;
-  hp__ncu_range_units(x->ncu, x->csv, rec->line, id == NULL || idn == 0);
   if (id != NULL && idn != 0)
     return 0;
   for (i = 0; i < rec->n && i < s->ncols; i++) {
@@ -452,7 +441,6 @@ static int raw_row(hp__pctx *x, ncu_state *s, const hp__csv_rec *rec, uint32_t k
   /* The slot's reference is its fold's last row, unless it was forgotten (a row came through the
    * general reader: every field of the next line is then read). */
   if (s->split && s->split_ix == ix && sl->fold.width == width) {
-    hp__ncu_split_compact(sp);
     chg.f = sp->cf;
     chg.n = sp->nchg;
     chg.base = sp->cur;
@@ -545,17 +533,6 @@ int hp__parse_ncu(hp__pctx *x)
     return r < 0 ? r : 0;
   if ((r = setup(x, &rec, &s)) != 0 || (r = split_room(&s)) != 0)
     goto fail;
-  if (x->ncu) {
-    x->ncu->odd = s.details; /* the details page is read whole (ncu_range.h) */
-    s.hlines = x->ncu->head_lines;
-    /* A range of a large file (32 MiB) holds thousands of launches: the window's slab is made
-     * for two windows of them at once (it holds up to that many between two sweeps) instead of
-     * doubling, moving and clearing itself a dozen times in every range. */
-    if (hp__recent_reserve(&s.seen, 2 * HP__RECENT_WINDOW)) {
-      r = HP_ENOMEM;
-      goto fail;
-    }
-  }
   if (s.idx[N_KERNEL] < 0) {
     hp__require(x, rec.line, req, &s.idx[N_KERNEL], 1);
     goto fail;
@@ -570,10 +547,7 @@ int hp__parse_ncu(hp__pctx *x)
   /* The launches folded last are added now: nothing reads the sums before the file is done. */
   if (r >= 0 && hp__ncu_slots_flush(&s.slots, x->p))
     r = HP_ENOMEM;
-  if (x->ncu) { /* a range: the caller gives the note once for the file (ncu_range.h) */
-    x->ncu->skipped = s.skipped;
-    x->ncu->first_skipped = s.first_skipped;
-  } else if (s.skipped)
+  if (s.skipped)
     hp_diags_add(x->diags, HP_DIAG_NOTE, x->path, s.first_skipped, 0,
                  "%ld lines among the ncu rows are not CSV (the program's own output?) and were "
                  "skipped",

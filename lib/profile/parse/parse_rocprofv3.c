@@ -25,7 +25,7 @@
 #include <strings.h>
 
 /* One trace file being read. Rows go through the CSV reader's fast path when they are plain
- * (hp__csv_split_line: only the name and the two timestamps are kept, the timestamps read as they
+ * (hp__csv_split_fast: only the name and the two timestamps are kept, the timestamps read as they
  * are split), else through hp__csv_next; the row fold is the same. */
 typedef struct trace_state {
   int idx[3];

@@ -25,8 +25,8 @@
 #define CSV_DEFAULT_BUF ((size_t)1 << 20)
 #define CSV_DEFAULT_MAX_FIELD ((size_t)16 << 20)
 /* Bytes after the buffer's last one that may be read but hold no input: room for the NUL after a
- * field that ends the input, and for the block loads of hp__csv_split_line (csv_line.c), which
- * may look up to 64 bytes past a line's end. Zeroed, so such a load never reads memory that was
+ * field that ends the input, and for the block loads of hp__csv_split_fast (csv_line.c) and of
+ * the kernel-stack row reader, which may look up to 64 bytes past a line's end. Zeroed, so such a load never reads memory that was
  * never written. */
 #define CSV_PAD 128
 
@@ -43,8 +43,8 @@ void hp__csv_warn(hp__csv *c, long line, const char *fmt, ...)
 }
 
 /* The buffer of a large file (4 MiB or more) lies in huge pages (util/sys/hugemem.h): in 4 KB pages
- * the 1 MiB buffer took 256 page faults, at 10 to 40 microseconds each on the virtual machines
- * this runs on. Smaller files keep calloc: a 2 MB page costs more to zero than their few faults. */
+ * the 1 MiB buffer takes 256 page faults, each costly on the virtual machines this runs on.
+ * Smaller files keep calloc: a 2 MB page costs more to zero than their few faults. */
 #define CSV_HUGE_FILE ((long long)4 << 20)
 
 static int csv_new(hp__csv **out, const char *name, const hp__csv_opts *o, int huge)
@@ -105,20 +105,12 @@ int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o)
 int hp__csv_open_range(hp__csv **out, const char *path, unsigned long long head,
                        unsigned long long from, unsigned long long stop, const hp__csv_opts *o)
 {
-  return hp__csv_open_range_at(out, path, 0, head, from, stop, o);
-}
-
-int hp__csv_open_range_at(hp__csv **out, const char *path, unsigned long long hfrom,
-                          unsigned long long head, unsigned long long from, unsigned long long stop,
-                          const hp__csv_opts *o)
-{
   int r;
 
-  if (from < hfrom || from - hfrom < head || stop <= from)
+  if (from < head || stop <= from)
     return HP_EINVAL;
   if ((r = hp__csv_open_path(out, path, o)) == 0) {
     (*out)->ranged = 1;
-    (*out)->hfrom = hfrom;
     (*out)->head = head;
     (*out)->from = from;
     (*out)->stop = stop - from + head;
@@ -161,26 +153,11 @@ void hp__csv_set_warn(hp__csv *c, hp__csv_warn_fn fn, void *ud)
   c->warn_ud = ud;
 }
 
-const char *hp__csv_name(const hp__csv *c)
-{
-  return c->name;
-}
-
-size_t hp__csv_bufcap(const hp__csv *c)
-{
-  return c->cap;
-}
-
-unsigned long long hp__csv_offset(const hp__csv *c)
-{
-  return c->base + c->pos;
-}
-
 unsigned long long hp__csv_file_offset(const hp__csv *c)
 {
   unsigned long long s = c->base + c->pos;
 
-  return !c->ranged ? s : s < c->head ? s + c->hfrom : s - c->head + c->from;
+  return !c->ranged || s < c->head ? s : s - c->head + c->from;
 }
 
 long hp__csv_line(const hp__csv *c)
@@ -240,9 +217,9 @@ int hp__csv_fill(hp__csv *c)
     ssize_t n;
     if (c->ranged && s < c->head && want > c->head - s)
       want = (size_t)(c->head - s); /* the header's bytes, then the range's */
-    n = c->ranged ? pread(c->fd, c->buf + c->len, want,
-                          (off_t)(s < c->head ? s + c->hfrom : s - c->head + c->from))
-                  : read(c->fd, c->buf + c->len, want);
+    n = c->ranged
+        ? pread(c->fd, c->buf + c->len, want, (off_t)(s < c->head ? s : s - c->head + c->from))
+        : read(c->fd, c->buf + c->len, want);
     if (n < 0 && errno == EINTR)
       continue;
     if (n < 0)

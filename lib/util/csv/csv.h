@@ -43,17 +43,13 @@ typedef void (*hp__csv_warn_fn)(void *ud, long line, const char *msg);
 
 /* Opens `path` for reading; the reader closes it. HP_ENOENT, HP_EIO or HP_ENOMEM on failure. */
 int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o);
-/* Reads one range of a split file (lib/profile/merge/chunk.c): the file's bytes [0, head) (its header),
- * then its bytes from offset `from` on, as one input. Every read (a record, a line) that would
- * start at or after file offset `stop` (> from) ends the input instead; a record that starts
- * before `stop` is read whole, also past it. Line numbers count the lines of that input. */
+/* Reads one range of a split file (lib/profile/merge/chunk.c): the file's bytes [0, head) (its
+ * header), then its bytes from offset `from` (>= head) on, as one input. Every read (a record, a
+ * line) that would start at or after file offset `stop` (> from) ends the input instead; a record
+ * that starts before `stop` is read whole, also past it. Line numbers count the lines of that
+ * input. HP_EINVAL for offsets out of that order. */
 int hp__csv_open_range(hp__csv **out, const char *path, unsigned long long head,
                        unsigned long long from, unsigned long long stop, const hp__csv_opts *o);
-/* The same with a head taken from elsewhere in the file: its bytes [hfrom, hfrom + head) (a header
- * ncu printed again mid-file), then its bytes from `from` (>= hfrom + head) on. */
-int hp__csv_open_range_at(hp__csv **out, const char *path, unsigned long long hfrom,
-                          unsigned long long head, unsigned long long from, unsigned long long stop,
-                          const hp__csv_opts *o);
 /* Reads from memory that must outlive the reader. The bytes are copied through the same buffer as
  * a file's would be, so tests exercise the real refill paths. */
 int hp__csv_open_mem(hp__csv **out, const char *data, size_t len, const char *name,
@@ -63,7 +59,6 @@ void hp__csv_free(hp__csv *c);
 
 /* Where problems go: to the callback, with the line; without one they are dropped. */
 void hp__csv_set_warn(hp__csv *c, hp__csv_warn_fn fn, void *ud);
-const char *hp__csv_name(const hp__csv *c);
 
 /* Reads the next record. Returns 1 with *rec filled, 0 at the end of the input, or HP_EIO /
  * HP_ENOMEM. Blank lines are skipped. A record longer than max_record, or holding a field longer
@@ -85,7 +80,7 @@ void hp__csv_unread_line(hp__csv *c);
  * buffer is left in place and 2 is returned, so that hp__csv_next reports and skips it as the
  * record it is. After a 1, hp__csv_unread_line puts the line back, so that a line the fast path
  * cannot take is read again by hp__csv_next. The line is followed in memory by at least 64
- * readable bytes (not part of it), which hp__csv_split_line relies on. */
+ * readable bytes (not part of it), which hp__csv_split_fast relies on. */
 int hp__csv_next_raw(hp__csv *c, const char **s, size_t *n, long *line);
 
 /* For a parser's block loop (docs/internals/csv.md, "Blocks of lines"): the whole physical lines
@@ -100,7 +95,7 @@ int hp__csv_lines(hp__csv *c, const char **s, size_t *n, long *line);
  * lines of it. */
 void hp__csv_take_lines(hp__csv *c, size_t bytes, long lines);
 
-/* What hp__csv_split_line does with a column: keeps the field (TEXT), also reads it as a number
+/* What hp__csv_split_fast does with a column: keeps the field (TEXT), also reads it as a number
  * (NUM), or leaves it out (SKIP: f[i] and len[i] are not set; for columns no table uses). */
 enum {
   HP__CSV_TEXT = 0,
@@ -108,25 +103,23 @@ enum {
   HP__CSV_SKIP = 2
 };
 
-/* Splits a line from hp__csv_next_raw into its fields when it is a plain record: exactly `ncols`
- * fields, each unquoted, or quoted without doubled quotes and ended by its closing quote. Such a
- * line holds the very fields hp__csv_next would return, but they are NOT NUL-terminated: rec->f[i]
- * points into the line and rec->len[i] is its length. kind[i] is an HP__CSV_* per column; for a
- * NUM column ok[i] says whether val[i] holds the field's value: set for every unquoted field of 1
- * to 16 ASCII digits, and for some of 17 to 19 digits (when their value fits a long long); val[i]
- * is then the value hp__parse_ll and hp__parse_num give for them. rec->f, rec->len, val
- * and ok are the caller's arrays of `ncols` entries. Returns 1, or 0 when hp__csv_next must read
- * the line (a quoted field with doubled quotes, or not closed in the line, or text after a closing
- * quote; another field count), after which the arrays hold nothing of use. */
-int hp__csv_split_line(const char *s, size_t n, const unsigned char *kind, size_t ncols,
-                       hp__csv_rec *rec, uint64_t *val, unsigned char *ok);
-
-/* hp__csv_split_line for a caller that splits many lines with the same kinds (the parsers' fast
- * path): the columns it keeps are listed once, so that a line costs nothing per left-out column,
- * and the last line's layout (where each field starts and ends) is kept, so that a line whose ','
- * and '"' fall where the last one's did is not split again. The state is the caller's: init
- * (kind must stay valid while it is used; HP_ENOMEM), free (accepts a zeroed or freed one).
- * hp__csv_split_fast gives the same results as hp__csv_split_line. */
+/* The parsers' fast path: hp__csv_split_fast splits a line from hp__csv_next_raw into its fields
+ * when it is a plain record: exactly `ncols` fields, each unquoted, or quoted without doubled
+ * quotes and ended by its closing quote. Such a line holds the very fields hp__csv_next would
+ * return, but they are NOT NUL-terminated: rec->f[i] points into the line and rec->len[i] is its
+ * length. kind[i] (the splitter's) is an HP__CSV_* per column; for a NUM column ok[i] says whether
+ * val[i] holds the field's value: set for every unquoted field of 1 to 19 ASCII digits whose
+ * value fits a long long; val[i] is then the value hp__parse_ll and hp__parse_num give for it.
+ * rec->f, rec->len, val and ok are the caller's arrays of `ncols` entries. Returns 1, or 0 when
+ * hp__csv_next must read the line (a quoted field with doubled quotes, or not closed in the line,
+ * or text after a closing quote; another field count), after which the arrays hold nothing of
+ * use.
+ *
+ * The splitter is made for many lines with the same kinds: the columns it keeps are listed once,
+ * so that a line costs nothing per left-out column, and the last line's layout (where each field
+ * starts and ends) is kept, so that a line whose ',' and '"' fall where the last one's did is not
+ * split again. The state is the caller's: init (kind must stay valid while it is used;
+ * HP_ENOMEM), free (accepts a zeroed or freed one). */
 typedef struct hp__csv_splitter {
   const unsigned char *kind;
   size_t ncols;
@@ -161,15 +154,7 @@ int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_
 void hp__csv_splitter_free(hp__csv_splitter *sp);
 int hp__csv_split_fast(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_rec *rec,
                        uint64_t *val, unsigned char *ok);
-/* The split's vector level: 1 = AVX2 (masks and number lanes), 0 = SSE2 (or portable C off
- * x86-64); -1 = what the CPU has, which the first split picks by itself. Never more than the CPU
- * has. Sets it and returns the previous one (-1: not picked yet): for tests, which run both. */
-int hp__csv_simd(int level);
 
-/* The buffer's current capacity (for tests: it must not grow with the file). */
-size_t hp__csv_bufcap(const hp__csv *c);
-/* Bytes consumed so far (for throughput figures). */
-unsigned long long hp__csv_offset(const hp__csv *c);
 /* The file offset of the next unread byte (for a range reader, in the file), and the line that
  * begins there (1-based, counted in the reader's input). */
 unsigned long long hp__csv_file_offset(const hp__csv *c);

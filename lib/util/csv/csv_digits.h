@@ -10,20 +10,17 @@
 #define HPRUN_UTIL_CSV_DIGITS_H
 
 #include "util/csv/csv.h"
+#include "util/sys/cpu.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-/* The AVX2 code (csv_line.c's mask builder, csv_lanes.c's number lanes) is compiled on x86-64
- * with GCC or Clang whatever -m flags the build uses, and called only when the CPU has AVX2
- * (hp__csv_simd; the DCU hosts' Zen CPUs have it). A CPU without it, or another architecture,
- * takes the SSE2 or portable code, which gives the same results. */
-#if defined(__x86_64__) && defined(__GNUC__)
-#define CSV_HAVE_AVX2 1
+/* The AVX2 code (csv_line.c's mask builder, csv_lanes.c's number lanes, csv_watch.c's compare)
+ * runs only where hp__cpu_avx2() says so (util/sys/cpu.h); elsewhere the portable code, which
+ * gives the same results. */
+#if HP__HAVE_AVX2
 #include <immintrin.h>
-#else
-#define CSV_HAVE_AVX2 0
 #endif
 
 #define ONES 0x0101010101010101ULL
@@ -112,7 +109,7 @@ static inline void number_at(const char *p, size_t len, uint64_t *val, unsigned 
  * and ok as the scalar loop in csv_line.c sets them; returns 1 when every ok is 1. Call it only
  * when the CPU has AVX2. */
 void hp__csv_lanes_plan(hp__csv_splitter *sp);
-#if CSV_HAVE_AVX2
+#if HP__HAVE_AVX2
 int hp__csv_lanes_avx2(hp__csv_splitter *sp, const char *s, char **f, uint64_t *val,
                        unsigned char *ok);
 #endif

@@ -1,10 +1,10 @@
 /*
- * The CSV reader's insides, shared by its three files and by nothing else: lib/util/csv/csv.c (the
- * reader and its buffer), lib/util/csv/csv_record.c (records) and lib/util/csv/csv_header.c (header
- * lookup). Other modules include "util/csv/csv.h", where hp__csv stays opaque.
+ * The CSV reader's insides, shared by lib/util/csv/csv.c (the reader and its buffer) and
+ * lib/util/csv/csv_record.c (records), and read by its unit tests. Other modules include
+ * "util/csv/csv.h", where hp__csv stays opaque.
  *
- * The reader owns everything it points to (the buffer, the name, the field arrays) and frees it in
- * hp__csv_free; `mem` and a descriptor it did not open stay the caller's.
+ * The reader owns everything it points to (the buffer, the name, the field arrays, the descriptor
+ * it opened) and frees it in hp__csv_free; `mem` stays the caller's.
  */
 #ifndef HPRUN_UTIL_CSV_INTERNAL_H
 #define HPRUN_UTIL_CSV_INTERNAL_H
@@ -45,11 +45,9 @@ struct hp__csv {
 
   /* A range of a split file (hp__csv_open_range): the stream is the file's bytes [0, head), then
    * its bytes from `from` on, read with pread; `stop` is where the range ends, as a stream offset
-   * (ULLONG_MAX for a whole input). The head's bytes are the file's from `hfrom` on (0 but for
-   * hp__csv_open_range_at). */
+   * (ULLONG_MAX for a whole input). */
   int ranged;
   unsigned long long head, from, stop;
-  unsigned long long hfrom;
 };
 
 /* Reports a problem at `line` through the warning callback; without one it is dropped. */

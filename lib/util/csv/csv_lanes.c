@@ -2,8 +2,8 @@
  * The numeric columns of a masked line (lib/util/csv/csv_line.c), four at a time with AVX2.
  *
  * Why: once a PMC row's fields are found (its layout is nearly always the last row's), reading
- * its eleven numbers one by one was half of the split: per number an 8-byte load, a digit test and
- * three multiply steps, each waiting for the one before. Here each number of 1 to 8 digits is one
+ * its numbers one by one costs per number an 8-byte load, a digit test and three multiply steps,
+ * each waiting for the one before. Here each number of 1 to 8 digits is one
  * 64-bit lane, and one of 9 to 16 digits two lanes (its first 8 digits and the rest); four lanes
  * are loaded into one vector, moved so that their last digit is the lane's top byte (the bytes
  * shifted in are leading zeros), tested for digits and converted together (multiply-add of digit
@@ -65,9 +65,9 @@ void hp__csv_lanes_plan(hp__csv_splitter *sp)
   }
 }
 
-#if CSV_HAVE_AVX2
-__attribute__((target("avx2"))) int hp__csv_lanes_avx2(hp__csv_splitter *sp, const char *s,
-                                                       char **f, uint64_t *val, unsigned char *ok)
+#if HP__HAVE_AVX2
+HP__AVX2 int hp__csv_lanes_avx2(hp__csv_splitter *sp, const char *s, char **f, uint64_t *val,
+                                unsigned char *ok)
 {
   const __m256i zero = _mm256_set1_epi8('0'), nine = _mm256_set1_epi8(9);
   const __m256i ones = _mm256_set1_epi8(-1);

@@ -1,28 +1,25 @@
 /*
- * The parsers' fast path through a CSV file: hp__csv_split_line takes one physical line from
+ * The parsers' fast path through a CSV file: hp__csv_split_fast takes one physical line from
  * hp__csv_next_raw and splits it in place when it is a plain record (csv.h says which lines are),
  * without writing to the buffer, and reads the numeric columns' digits while it finds their ends.
  *
- * Why: on a PMC or kernel-stack file most of the time went to finding 27 field ends a row, writing
- * a NUL after each, and then reading every numeric field a second time to parse it. Here a numeric
- * field costs one 8-byte load (two for 9 to 16 digits): the first byte that is not a digit is both
- * where the field ends and where its value stops. A line this cannot take (doubled quotes, a quote
- * left open, another field count) goes back to hp__csv_next, which returns the same fields for
- * every line this does take, so a parser gives the same results either way
- * (tests/unit/test_csv.c compares the two on every line of its inputs).
+ * Why: hp__csv_next finds every field's end, writes a NUL after each, and a parser then reads
+ * every numeric field a second time to parse it. Here the field ends of a line come from bit masks
+ * of its 64-byte blocks, and a numeric field costs one 8-byte load per 8 digits (number_at,
+ * csv_digits.h). A line this cannot take (doubled quotes, a quote left open, another field count)
+ * goes back to hp__csv_next, which returns the same fields for every line this does take, so a
+ * parser gives the same results either way (tests/unit/test_csv_line.c compares the two on every
+ * line it tries).
  *
- * The 8-byte loads read past a field's end, never more than 16 bytes past the line's: the reader
- * keeps that much zeroed room after its buffer (CSV_PAD in csv.c). Bytes past the line's end are
- * ignored by clamping to it.
+ * The block and 8-byte loads read past a line's end, never more than 64 bytes: the reader keeps
+ * that much zeroed room after its buffer (CSV_PAD in csv.c), and the masks and digits past the
+ * line's end are cut off.
  */
 #include "util/csv/csv.h"
 #include "util/csv/csv_digits.h"
 
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 /* The first ',' in [p, e), or e. */
 static inline const char *find_comma(const char *p, const char *e)
@@ -44,37 +41,6 @@ static inline const char *find_comma(const char *p, const char *e)
   return p;
 }
 
-/* A numeric field at p: its end, and its value when it is 1-16 digits (*ok). */
-static inline const char *number_field(const char *p, const char *e, uint64_t *val,
-                                       unsigned char *ok)
-{
-  uint64_t a, b;
-  unsigned l = digit_run(p, &a), l2;
-  size_t room = (size_t)(e - p);
-
-  *ok = 0;
-  if (l > room)
-    l = (unsigned)room;
-  if (l == 8 && room > 8) {
-    l2 = digit_run(p + 8, &b);
-    if (l2 > room - 8)
-      l2 = (unsigned)(room - 8);
-    /* 17 digits or more, or not a number: the caller's number functions decide. */
-    if (p + 8 + l2 != e && p[8 + l2] != ',')
-      return find_comma(p + 8 + l2, e);
-    *val = digits8(a) * pow10u[l2] + (l2 ? digits_value(b, l2) : 0);
-    *ok = 1;
-    return p + 8 + l2;
-  }
-  if (p + l != e && p[l] != ',')
-    return find_comma(p + l, e);
-  if (l > 0) {
-    *val = digits_value(a, l);
-    *ok = 1;
-  }
-  return p + l;
-}
-
 /* The field walk for lines longer than the masked walk takes: one field after the other. */
 static int split_seq(const char *s, size_t n, const unsigned char *kind, size_t ncols,
                      hp__csv_rec *rec, uint64_t *val, unsigned char *ok)
@@ -93,8 +59,10 @@ static int split_seq(const char *s, size_t n, const unsigned char *kind, size_t 
       ok[i] = 0;
       p = q + 1;
     } else {
-      q = kind[i] == HP__CSV_NUM ? number_field(p, e, &val[i], &ok[i]) : find_comma(p, e);
-      if (kind[i] != HP__CSV_NUM)
+      q = find_comma(p, e);
+      if (kind[i] == HP__CSV_NUM)
+        number_at(p, (size_t)(q - p), &val[i], &ok[i]);
+      else
         ok[i] = 0;
       rec->f[i] = (char *)p;
       rec->len[i] = (size_t)(q - p);
@@ -115,17 +83,6 @@ static int split_seq(const char *s, size_t n, const unsigned char *kind, size_t 
 /* The masked walk takes lines of up to this many 64-byte blocks. */
 #define LINE_BLOCKS 16
 
-#if defined(__SSE2__)
-/* The ',' and '"' bits of the 16 bytes at p. */
-static inline void masks16(const char *p, unsigned *c, unsigned *q)
-{
-  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-
-  *c = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
-  *q = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
-}
-#endif
-
 /* Bit masks of the ',' and '"' in the nw 64-byte blocks at s (bit i of word w for s[64w+i]). */
 static void line_masks(const char *s, size_t nw, uint64_t *cm, uint64_t *qm)
 {
@@ -133,16 +90,6 @@ static void line_masks(const char *s, size_t nw, uint64_t *cm, uint64_t *qm)
 
   for (w = 0; w < nw; w++) {
     const char *p = s + 64 * w;
-#if defined(__SSE2__)
-    unsigned c0, c1, c2, c3, q0, q1, q2, q3;
-
-    masks16(p, &c0, &q0);
-    masks16(p + 16, &c1, &q1);
-    masks16(p + 32, &c2, &q2);
-    masks16(p + 48, &c3, &q3);
-    cm[w] = (uint64_t)c0 | (uint64_t)c1 << 16 | (uint64_t)c2 << 32 | (uint64_t)c3 << 48;
-    qm[w] = (uint64_t)q0 | (uint64_t)q1 << 16 | (uint64_t)q2 << 32 | (uint64_t)q3 << 48;
-#else
     uint64_t c = 0, q = 0;
     int k;
 
@@ -152,15 +99,12 @@ static void line_masks(const char *s, size_t nw, uint64_t *cm, uint64_t *qm)
     }
     cm[w] = c;
     qm[w] = q;
-#endif
   }
 }
 
-#if CSV_HAVE_AVX2
-/* line_masks with two 32-byte compares per character and block instead of four 16-byte ones.
- * Called only when the CPU has AVX2 (hp__csv_simd). */
-__attribute__((target("avx2"))) static void line_masks_avx2(const char *s, size_t nw, uint64_t *cm,
-                                                            uint64_t *qm)
+#if HP__HAVE_AVX2
+/* line_masks with two 32-byte compares per character and block. */
+HP__AVX2 static void line_masks_avx2(const char *s, size_t nw, uint64_t *cm, uint64_t *qm)
 {
   const __m256i comma = _mm256_set1_epi8(','), quote = _mm256_set1_epi8('"');
   size_t w;
@@ -177,32 +121,6 @@ __attribute__((target("avx2"))) static void line_masks_avx2(const char *s, size_
   }
 }
 #endif
-
-/* -1 until the first split asks the CPU; then 0 (SSE2 or portable) or 1 (AVX2). Atomic, because
- * files are parsed on several threads (each writes the same answer). */
-static int simd_level = -1;
-
-/* What the CPU can do: 1 with AVX2. */
-static int simd_cpu(void)
-{
-#if CSV_HAVE_AVX2
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") ? 1 : 0;
-#else
-  return 0;
-#endif
-}
-
-int hp__csv_simd(int level)
-{
-  int old = __atomic_load_n(&simd_level, __ATOMIC_RELAXED), cpu = simd_cpu();
-
-  if (level < 0 && old >= 0)
-    return old;
-  /* Never more than the CPU has, whatever a test asks for. */
-  __atomic_store_n(&simd_level, level < 0 || level > cpu ? cpu : level, __ATOMIC_RELAXED);
-  return old;
-}
 
 /* Each bit set to the xor of itself and every bit below it: with the quote mask, 1 from an
  * opening quote up to (not including) its closing one. */
@@ -300,9 +218,9 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
   size_t *len = rec->len;
   size_t nw = n / 64 + 1, w, j, c;
   unsigned char all_ok = 1;
-  int fresh, avx2 = __atomic_load_n(&simd_level, __ATOMIC_RELAXED) > 0;
+  int fresh, avx2 = hp__cpu_avx2();
 
-#if CSV_HAVE_AVX2
+#if HP__HAVE_AVX2
   if (avx2)
     line_masks_avx2(s, nw, cm, qm);
   else
@@ -337,7 +255,7 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
     if (fresh)
       len[c] = sp->len[j];
   }
-#if CSV_HAVE_AVX2
+#if HP__HAVE_AVX2
   if (avx2) {
     for (; fresh && j < sp->ntext + sp->nnum; j++)
       len[sp->cols[j]] = sp->len[j] & ~QUOTED_NUM;
@@ -415,8 +333,6 @@ void hp__csv_splitter_free(hp__csv_splitter *sp)
 int hp__csv_split_fast(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_rec *rec,
                        uint64_t *val, unsigned char *ok)
 {
-  if (__atomic_load_n(&simd_level, __ATOMIC_RELAXED) < 0)
-    hp__csv_simd(-1);
   /* Long fields (a kernel-stack row: four fields in 200 bytes) are found faster one by one, with
    * memchr, than by masks of every byte. */
   if (n / 64 + 1 > LINE_BLOCKS || n > 16 * sp->ncols) {
@@ -426,17 +342,4 @@ int hp__csv_split_fast(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_re
     return split_seq(s, n, sp->kind, sp->ncols, rec, val, ok);
   }
   return split_masked(sp, s, n, rec, val, ok);
-}
-
-int hp__csv_split_line(const char *s, size_t n, const unsigned char *kind, size_t ncols,
-                       hp__csv_rec *rec, uint64_t *val, unsigned char *ok)
-{
-  hp__csv_splitter sp;
-  int r;
-
-  if (hp__csv_splitter_init(&sp, kind, ncols))
-    return 0; /* hp__csv_next reads the line */
-  r = hp__csv_split_fast(&sp, s, n, rec, val, ok);
-  hp__csv_splitter_free(&sp);
-  return r;
 }

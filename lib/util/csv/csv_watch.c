@@ -4,17 +4,13 @@
  *
  * Why: a PMC row repeats the row before it in its kernel name and its nine resource fields; only
  * the ids, times and counters change. The parser compares each of those fields with what it kept
- * (the name with its cache, each resource with its first value), which was a third of its work per
+ * (the name with its cache, each resource with its first value), a large part of its work per
  * row. When the line is laid out like the one before (csv_line.c) and its watched bytes are that
  * line's, the parser's comparisons would come out as they did for that line, so it may repeat
  * their outcome (lib/profile/parse/parse_dispatch.c). One compare of the line's blocks with a copy of the
  * last one, masked to the watched fields, answers for all of them.
  */
 #include "util/csv/csv_digits.h"
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 void hp__csv_watch_plan(hp__csv_splitter *sp, size_t nw)
 {
@@ -33,30 +29,17 @@ void hp__csv_watch_plan(hp__csv_splitter *sp, size_t nw)
 /* The bits of the bytes where a[0..64) and b[0..64) differ. */
 static uint64_t diff64(const char *a, const char *b)
 {
-#if defined(__SSE2__)
-  uint64_t d = 0;
-  int k;
-
-  for (k = 0; k < 4; k++) {
-    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(a + 16 * k));
-    __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(b + 16 * k));
-    d |= (uint64_t)(~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) & 0xFFFFu) << (16 * k);
-  }
-  return d;
-#else
   uint64_t d = 0;
   int k;
 
   for (k = 0; k < 64; k++)
     d |= (uint64_t)(a[k] != b[k]) << k;
   return d;
-#endif
 }
 
-#if CSV_HAVE_AVX2
+#if HP__HAVE_AVX2
 /* hp__csv_watch_line's loop with 32-byte compares and copies, all inline. */
-__attribute__((target("avx2"))) static int watch_avx2(hp__csv_splitter *sp, const char *s,
-                                                      size_t nw, int same)
+HP__AVX2 static int watch_avx2(hp__csv_splitter *sp, const char *s, size_t nw, int same)
 {
   size_t w;
 
@@ -86,7 +69,7 @@ void hp__csv_watch_line(hp__csv_splitter *sp, const char *s, size_t nw, int rela
   size_t w;
   int same = !relaid && sp->prev_nw == nw;
 
-#if CSV_HAVE_AVX2
+#if HP__HAVE_AVX2
   if (avx2) {
     sp->watch_same = watch_avx2(sp, s, nw, same);
     sp->prev_nw = nw;

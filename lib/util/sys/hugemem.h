@@ -1,10 +1,9 @@
 /*
  * Zeroed memory in transparent huge pages (lib/util/sys/hugemem.c), for the few large buffers and
  * tables of a big file's parse: the CSV reader's buffer and the finished-key set of the launch
- * window. Why: a page fault costs 10 to 40 microseconds on the virtual machines hprun runs on
- * (8 MB touched in 4 KB pages took 40 to 90 ms there, in 2 MB pages under 1.2 ms), and these two
- * took ~2,300 faults on a 200 MB kernel-stack file. The pages are fresh from mmap, so they are
- * zero without a memset.
+ * window. Why: a page fault is costly on the virtual machines hprun runs on, and in 4 KB pages
+ * these buffers take hundreds to thousands of faults where 2 MB pages take a few. The pages are
+ * fresh from mmap, so they are zero without a memset.
  *
  * The memory is the caller's: it gives it back with hp__huge_free and the size it asked for.
  */
