@@ -20,9 +20,8 @@ int hp__fastrows_init(hp__fastrows *fr, size_t ncols)
   fr->val = calloc(k, sizeof(*fr->val));
   fr->f = calloc(k, sizeof(*fr->f));
   fr->len = calloc(k, sizeof(*fr->len));
-  fr->watch = calloc(k, 1);
   fr->have_sp = 0; /* made at the first line: the caller sets the kinds after this */
-  if (!fr->kind || !fr->ok || !fr->val || !fr->f || !fr->len || !fr->watch)
+  if (!fr->kind || !fr->ok || !fr->val || !fr->f || !fr->len)
     return HP_ENOMEM;
   return 0;
 }
@@ -35,8 +34,6 @@ void hp__fastrows_free(hp__fastrows *fr)
   free(fr->f);
   free(fr->len);
   hp__csv_splitter_free(&fr->sp);
-  free(fr->watch);
-  fr->watch = NULL;
   fr->have_sp = 0;
   fr->kind = fr->ok = NULL;
   fr->val = NULL;
@@ -58,8 +55,6 @@ int hp__fastrows_next(hp__pctx *x, hp__fastrows *fr, hp__csv_rec *rec, const hp_
     if (!fr->have_sp) {
       if (hp__csv_splitter_init(&fr->sp, fr->kind, fr->ncols))
         return HP_ENOMEM;
-      memcpy(fr->sp.watch, fr->watch, fr->ncols);
-      fr->sp.watching = memchr(fr->watch, 1, fr->ncols) != NULL;
       fr->have_sp = 1;
     }
     while ((r = hp__csv_next_raw(x->csv, &s, &n, &rec->line)) == 1 && n == 0)

@@ -25,8 +25,7 @@ typedef struct hp__fastrows {
   char **f;
   size_t *len;
   long long lines, slow; /* lines tried, and those that needed hp__csv_next */
-  unsigned char *watch;  /* per column: compare with the line before (csv.h); the caller sets it */
-  hp__csv_splitter sp;   /* made at the first line, from kind and watch */
+  hp__csv_splitter sp;   /* made at the first line, from kind */
   int have_sp;
 } hp__fastrows;
 

@@ -138,13 +138,8 @@ typedef struct dispatch_state {
   size_t prop_len[HP__P_N];
   uint32_t prop_kid[HP__P_N];
   uint64_t prop_mask[HP__P_N]; /* the low prop_len bytes of a word */
-  /* The row before, when it came through the fast path and was folded: its kernel, and whether
-   * every resource matched its first kept value there (dispatch_props' short way). A row whose
-   * kernel name and resources hold that row's bytes (the split's watch_same) repeats that. */
-  int prev_ok, prev_props_fast;
-  uint32_t prev_kid;
-  int32_t *ctr_id;          /* per entry of ctr_col: its counter id */
-  unsigned char *ctr_first; /* per entry of ctr_col: the first column with its counter id */
+  int32_t *ctr_id;             /* per entry of ctr_col: its counter id */
+  unsigned char *ctr_first;    /* per entry of ctr_col: the first column with its counter id */
 } dispatch_state;
 
 static void dispatch_state_free(dispatch_state *d)
@@ -178,9 +173,6 @@ static int fast_setup(dispatch_state *d, size_t n)
     for (j = 0; j < D_N; j++) {
       if (d->idx[j] == (int)i && *k != HP__CSV_NUM)
         *k = j >= D_INDEX ? HP__CSV_NUM : HP__CSV_TEXT;
-      /* the kernel name and the resources are compared with the row before */
-      if (d->idx[j] == (int)i && (j < HP__P_N || j == D_NAME))
-        d->fr.watch[i] = 1;
     }
     if (d->cid[i] >= 0) {
       d->ctr_first[d->nctr_col] = 1;
@@ -226,7 +218,7 @@ static int dispatch_setup(hp__pctx *x, const hp__csv_rec *h, dispatch_state *d)
 
 /* The row's kernel: *kid, and its trimmed name in *name. Returns 0, 1 when the row has no name
  * (warned), HP_ENOMEM. */
-static int dispatch_kernel(hp__pctx *x, dispatch_state *d, const hp__csv_rec *rec, int same,
+static int dispatch_kernel(hp__pctx *x, dispatch_state *d, const hp__csv_rec *rec,
                            const char **name, size_t *n, uint32_t *kid)
 {
   const char *s = hp__fld(rec, d->idx[D_NAME], n);
@@ -238,11 +230,6 @@ static int dispatch_kernel(hp__pctx *x, dispatch_state *d, const hp__csv_rec *re
     return 1;
   }
   *name = s;
-  /* The row before's name, whose kernel that row found. */
-  if (same) {
-    *kid = d->prev_kid;
-    return 0;
-  }
   if (cached(&d->nc, s, *n)) {
     *kid = d->nc.id;
     return 0;
@@ -321,20 +308,10 @@ static void prop_remember(dispatch_state *d, const hp__pmc_kernel *pk, uint32_t 
 }
 
 static int dispatch_props(hp__pmc_kernel *pk, uint32_t kid, dispatch_state *d,
-                          const hp__csv_rec *rec, int same, int *all_fast)
+                          const hp__csv_rec *rec)
 {
   const char *s;
   size_t i, n;
-
-  *all_fast = 1;
-  /* The row before's resource bytes, which all matched by the short way below: so do these
-   * (nothing changed the kept values since). */
-  if (same && d->prev_props_fast) {
-    for (i = 0; i < HP__P_N; i++)
-      if (d->idx[i] >= 0)
-        pk->props[i].cnt[0]++;
-    return 0;
-  }
 
   for (i = 0; i < HP__P_N; i++) {
     hp__vals *pv = &pk->props[i];
@@ -348,7 +325,6 @@ static int dispatch_props(hp__pmc_kernel *pk, uint32_t kid, dispatch_state *d,
       pv->cnt[0]++;
       continue;
     }
-    *all_fast = 0;
     if (pv->n && pv->len[0] == n && same_bytes(pv->v[0], s, n))
       pv->cnt[0]++;
     else if (hp__vals_add(pv, s, n))
@@ -481,29 +457,22 @@ static int dispatch_row(hp__pctx *x, dispatch_state *d, const hp__csv_rec *rec, 
   size_t n = 0;
   uint32_t kid = 0;
   long long row = ++p->rowseq;
-  int first, r, fast;
-  /* This row's name and resources are the row before's bytes (docs/internals/csv.md, "watched
-   * columns"), and that row was folded from the fast path too. */
-  int same = nums && nums->sp.watch_same && d->prev_ok && rec->n == d->ncols;
+  int first, r;
 
-  d->prev_ok = 0;
   if (rec->n != d->ncols)
     hp__check_width(x, rec, d->ncols);
-  if ((r = dispatch_kernel(x, d, rec, same, &name, &n, &kid)) != 0)
+  if ((r = dispatch_kernel(x, d, rec, &name, &n, &kid)) != 0)
     return r > 0 ? 0 : r;
   p->pmc[kid].records++;
   if ((r = dispatch_first(d, rec, nums, row, &first)) != 0)
     return r;
   p->pmc[kid].dispatches += first;
-  if (dispatch_props(&p->pmc[kid], kid, d, rec, same, &fast) ||
+  if (dispatch_props(&p->pmc[kid], kid, d, rec) ||
       dispatch_time(x, d, rec, nums, name, n, kid, first) ||
       dispatch_counters(x, d, rec, nums, kid, row))
     return HP_ENOMEM;
   if (d->seen.n && hp__recent_tick(&d->seen, row))
     return HP_ENOMEM;
-  d->prev_ok = nums != NULL && rec->n == d->ncols;
-  d->prev_kid = kid;
-  d->prev_props_fast = fast;
   return 0;
 }
 

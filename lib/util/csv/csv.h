@@ -138,16 +138,6 @@ typedef struct hp__csv_splitter {
   uint32_t *lane_plan; /* per NUM entry, 4 words: its column, offset, length, first lane */
   size_t lane_cols[3]; /* entries of lane_plan: short ones, then + long ones, then all */
   size_t nlanes;
-  /* Watched columns (lib/util/csv/csv_watch.c): watch[c] is set by the caller (ncols entries, zeroed
-   * by init) for the kept columns it wants compared with the line split before. After a 1 from
-   * hp__csv_split_fast, watch_same is 1 when the last call also returned 1, the line is laid out
-   * like that one and every watched field holds that line's bytes; else 0. */
-  unsigned char *watch;
-  int watching; /* the caller sets it when it sets any watch[c]: without it nothing is compared */
-  int watch_same;
-  uint64_t wmask[16]; /* the watched bytes of the layout */
-  char *prev;         /* the last masked line's watched 64-byte blocks (16 * 64 bytes) */
-  size_t prev_nw;     /* its blocks; 0 = none */
 } hp__csv_splitter;
 
 int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_t ncols);

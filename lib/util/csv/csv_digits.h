@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The AVX2 code (csv_line.c's mask builder, csv_lanes.c's number lanes, csv_watch.c's compare)
+/* The AVX2 code (csv_line.c's mask builder, csv_lanes.c's number lanes)
  * runs only where hp__cpu_avx2() says so (util/sys/cpu.h); elsewhere the portable code, which
  * gives the same results. */
 #if HP__HAVE_AVX2
@@ -113,12 +113,5 @@ void hp__csv_lanes_plan(hp__csv_splitter *sp);
 int hp__csv_lanes_avx2(hp__csv_splitter *sp, const char *s, char **f, uint64_t *val,
                        unsigned char *ok);
 #endif
-
-/* Watched columns (csv_watch.c). hp__csv_watch_plan marks the bytes of the watched fields of a new
- * layout in sp->wmask; hp__csv_watch_line, after every masked line, sets sp->watch_same (the
- * layout is the last line's, `relaid` 0, and so are the watched bytes) and keeps the line's
- * watched blocks for the next. */
-void hp__csv_watch_plan(hp__csv_splitter *sp, size_t nw);
-void hp__csv_watch_line(hp__csv_splitter *sp, const char *s, size_t nw, int relaid, int avx2);
 
 #endif /* HPRUN_UTIL_CSV_DIGITS_H */

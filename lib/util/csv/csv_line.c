@@ -235,7 +235,7 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
    * array holds them from the last line. */
   fresh = nw != sp->nw || same || sp->lens_at != len;
   if (nw != sp->nw || same) {
-    sp->nw = sp->prev_nw = 0;
+    sp->nw = 0;
     sp->lens_at = NULL;
     memcpy(sp->cm, cm, nw * sizeof(*cm));
     memcpy(sp->qm, qm, nw * sizeof(*qm));
@@ -243,12 +243,8 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
       return 0;
     layout_fill(sp, s, sp->ends);
     hp__csv_lanes_plan(sp);
-    if (sp->watching)
-      hp__csv_watch_plan(sp, nw);
     sp->nw = nw;
   }
-  if (sp->watching)
-    hp__csv_watch_line(sp, s, nw, sp->prev_nw == 0, avx2);
   for (j = 0; j < sp->ntext; j++) {
     c = sp->cols[j];
     f[c] = (char *)(s + sp->off[j]);
@@ -296,10 +292,8 @@ int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_
   sp->lane_shift = malloc((2 * m + 4) * sizeof(*sp->lane_shift));
   sp->lane_val = malloc((2 * m + 4) * sizeof(*sp->lane_val));
   sp->lane_plan = malloc(4 * m * sizeof(*sp->lane_plan));
-  sp->watch = calloc(m, 1);
-  sp->prev = malloc(LINE_BLOCKS * 64);
   if (!sp->cols || !sp->off || !sp->len || !sp->ends || !sp->lane_off || !sp->lane_shift ||
-      !sp->lane_val || !sp->lane_plan || !sp->watch || !sp->prev) {
+      !sp->lane_val || !sp->lane_plan) {
     hp__csv_splitter_free(sp);
     return HP_ENOMEM;
   }
@@ -325,8 +319,6 @@ void hp__csv_splitter_free(hp__csv_splitter *sp)
   free(sp->lane_shift);
   free(sp->lane_val);
   free(sp->lane_plan);
-  free(sp->watch);
-  free(sp->prev);
   memset(sp, 0, sizeof(*sp));
 }
 
@@ -337,8 +329,7 @@ int hp__csv_split_fast(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_re
    * memchr, than by masks of every byte. */
   if (n / 64 + 1 > LINE_BLOCKS || n > 16 * sp->ncols) {
     sp->lens_at = NULL; /* split_seq writes every length */
-    sp->all_ok = sp->watch_same = 0;
-    sp->prev_nw = 0;
+    sp->all_ok = 0;
     return split_seq(s, n, sp->kind, sp->ncols, rec, val, ok);
   }
   return split_masked(sp, s, n, rec, val, ok);
