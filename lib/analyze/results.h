@@ -1,9 +1,10 @@
 /*
  * Statistics, flags, advice, verdicts and causes over a session's runs, and the result model's
- * allocators:
- *   results.c  statistics per pass and metric, flags and advice (hp__session_measure, _analyze)
+ * allocators, lowest first (each file calls only those above it):
+ *   results.c  the allocators, and statistics per pass and metric (hp__session_measure)
  *   variants.c A/B verdicts against the plan's gates (hp__session_verdicts)
  *   causes.c   why the session fails, and its exit code (hp__session_causes, _exit_code)
+ *   flags.c    flags and advice, and the whole judgement in order (hp__session_analyze)
  * A hp_session and everything it points to is owned by the session (hp_session_free); these
  * functions fill or free parts of it in place. Strings they hand back are the caller's.
  */

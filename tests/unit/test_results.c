@@ -1,7 +1,7 @@
 /*
  * Metrics from a run's stdout, flags, advice, verdicts, causes and exit codes (lib/analyze/
- * metric.c, results.c, variants.c, causes.c), on results built by hand so every rule is exercised
- * exactly.
+ * metric.c, results.c, variants.c, causes.c, flags.c), on results built by hand so every rule is
+ * exercised exactly.
  */
 #include <stdarg.h>
 #include <stddef.h>
