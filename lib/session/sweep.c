@@ -5,9 +5,9 @@
  *   <output>/<name>-<stamp>/            plan.yaml, summary.json and report.md of the sweep
  *   <output>/<name>-<stamp>/n=1,dtype=fp16/   a whole session: its passes, summary.json, ...
  *
- * Every combination's plan is expanded (lib/plan/params.c) and prepared before the first run, so
- * that a program missing for one value fails the sweep before anything runs, as it would a plan
- * without parameters. Then each combination runs as a session of its own, in the plan's order,
+ * Every combination's plan (made when the plan was loaded, lib/plan/plan.c) is prepared before
+ * the first run, so that a program missing for one value fails the sweep before anything runs, as
+ * it would a plan without parameters. Then each combination runs as a session of its own, in the plan's order,
  * with its baseline, its passes in the plan's `order`, its table and verdicts; the sweep's record
  * holds them, and its judgement (lib/analyze/sweep.c) is the worst of theirs.
  *
@@ -66,35 +66,10 @@ static FILE *sweep_log(const hp_run_opts *opts)
   return opts->log ? opts->log : stderr;
 }
 
-/* Every combination's plan, expanded. *plans has n entries (free each with hp_plan_free). */
-static int expand_all(const hp_plan *plan, hp_plan ***plans, size_t *n, hp_diags *diags)
-{
-  size_t k;
-  int r;
-
-  *n = hp_plan_combinations(plan);
-  if ((*plans = calloc(*n ? *n : 1, sizeof(**plans))) == NULL)
-    return HP_ENOMEM;
-  for (k = 0; k < *n; k++)
-    if ((r = hp_plan_expand(plan, k, &(*plans)[k], diags)) != 0)
-      return r;
-  return 0;
-}
-
-static void plans_free(hp_plan **plans, size_t n)
-{
-  size_t k;
-
-  for (k = 0; plans && k < n; k++)
-    hp_plan_free(plans[k]);
-  free(plans);
-}
-
 /* Prepares every combination as its session would (programs, profilers, metrics, schedule), so
  * that a plan problem of any of them exits 2 before the first run. A failure names the
  * combination after the messages that say what is wrong. */
-static int preflight(const hp_plan *plan, hp_plan **plans, size_t n, const hp_run_opts *opts,
-                     hp_diags *diags)
+static int preflight(const hp_plan *plan, size_t n, const hp_run_opts *opts, hp_diags *diags)
 {
   hp__session_ctx c;
   char *name = NULL;
@@ -102,7 +77,7 @@ static int preflight(const hp_plan *plan, hp_plan **plans, size_t n, const hp_ru
   int r = 0;
 
   for (k = 0; k < n && r == 0; k++) {
-    if (hp__session_ctx_init(&c, plans[k], opts, diags))
+    if (hp__session_ctx_init(&c, hp_plan_combination(plan, k), opts, diags))
       return HP_EIO;
     r = hp__session_prepare(&c);
     hp__session_ctx_free(&c);
@@ -226,8 +201,8 @@ static void signals_stop(sweep_signals *g)
 /* Runs the combinations in order until the end or a stop. Returns what stopped the sweep:
  * HP_EINTR, HP_ERUN (a combination stopped early; with keep_going the rest still ran), or the
  * code of a failure that leaves the sweep unable to go on (memory, files). */
-static int run_combos(const hp_plan *plan, hp_plan **plans, const hp_run_opts *opts, int fd,
-                      hp_session *s, hp_diags *diags, sweep_signals *g)
+static int run_combos(const hp_plan *plan, const hp_run_opts *opts, int fd, hp_session *s,
+                      hp_diags *diags, sweep_signals *g)
 {
   int keep_going = plan->keep_going || opts->keep_going, r, result = 0;
   size_t k;
@@ -240,7 +215,7 @@ static int run_combos(const hp_plan *plan, hp_plan **plans, const hp_run_opts *o
     }
     fprintf(sweep_log(opts), "hprun: combination %zu of %zu: %s\n", k + 1, s->ncombos,
             s->combos[k].name);
-    r = hp__session_run_in(plans[k], opts, &sd, &s->combos[k].s, diags);
+    r = hp__session_run_in(hp_plan_combination(plan, k), opts, &sd, &s->combos[k].s, diags);
     if (r == HP_EINTR || signalled(g)) {
       s->interrupted = 1;
       return HP_EINTR;
@@ -263,16 +238,16 @@ static int run_combos(const hp_plan *plan, hp_plan **plans, const hp_run_opts *o
 
 int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags)
 {
-  hp_plan **plans = NULL;
   hp_session *s = NULL;
   sweep_signals g;
-  size_t n = 0;
+  size_t n = hp_plan_combinations(plan);
   int r, fd = -1;
 
   *out = NULL;
+  if (hp_plan_combination(plan, 0) == NULL) /* not a plan as hp_plan_load made it */
+    return HP_EINVAL;
   signals_start(&g);
-  if ((r = expand_all(plan, &plans, &n, diags)) != 0 ||
-      (r = preflight(plan, plans, n, opts, diags)) != 0)
+  if ((r = preflight(plan, n, opts, diags)) != 0)
     goto fail;
   if ((s = calloc(1, sizeof(*s))) == NULL) {
     r = HP_ENOMEM;
@@ -280,7 +255,7 @@ int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out
   }
   if ((r = record_init(plan, opts, n, s)) != 0 || (r = sweep_open(plan, opts, s, &fd, diags)) != 0)
     goto fail;
-  r = run_combos(plan, plans, opts, fd, s, diags, &g);
+  r = run_combos(plan, opts, fd, s, diags, &g);
   s->finished = hp__session_now_iso();
   if (hp__sweep_judge(s) != 0 && r == 0)
     r = HP_ENOMEM;
@@ -303,23 +278,19 @@ fail:
   if (fd >= 0)
     close(fd);
   hp_session_free(s);
-  plans_free(plans, n);
   return r;
 }
 
 int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
 {
-  hp_plan **plans = NULL;
   char *parent = NULL, *name = NULL, *sdir = NULL;
-  size_t n = 0, k;
-  int r;
+  size_t n = hp_plan_combinations(plan), k;
+  int r = 0;
 
-  if ((r = expand_all(plan, &plans, &n, diags)) != 0)
-    goto fail;
-  if ((parent = hp__session_parent(plan, opts)) == NULL) {
-    r = HP_ENOMEM;
-    goto fail;
-  }
+  if (hp_plan_combination(plan, 0) == NULL) /* not a plan as hp_plan_load made it */
+    return HP_EINVAL;
+  if ((parent = hp__session_parent(plan, opts)) == NULL)
+    return HP_ENOMEM;
   fprintf(fp, "sweep: %zu combinations, each a session in a folder of %s/%s-<YYYYmmdd-HHMMSS>\n", n,
           parent, plan->name);
   for (k = 0; k < n && r == 0; k++) {
@@ -332,16 +303,14 @@ int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp
       break;
     }
     fprintf(fp, "\ncombination %zu of %zu: %s\n", k + 1, n, name);
-    r = hp__session_dry_run_in(plans[k], opts, sdir, fp, diags);
+    r = hp__session_dry_run_in(hp_plan_combination(plan, k), opts, sdir, fp, diags);
     if (r)
       hp_diags_add(diags, HP_DIAG_NOTE, plan->file, 0, 0, "in combination %zu of %zu (%s)", k + 1,
                    n, name);
   }
 
-fail:
   free(name);
   free(sdir);
   free(parent);
-  plans_free(plans, n);
   return r;
 }
