@@ -143,7 +143,7 @@ enum {
   HP__TB_NCU = 64,
   HP__TB_LEAK = 128,
   HP__TB_AGENT = 256,
-  HP__TB_SAN = 512 /* compute-sanitizer reports (profile/parse/sanitizer.h) */
+  HP__TB_SAN = 512 /* compute-sanitizer reports (profile/model/san.h) */
 };
 
 typedef struct hp__pfile {
@@ -205,11 +205,11 @@ struct hp_profile {
   unsigned char *metric_class;     /* by metric id: HP__MC_* (ncu columns that are constants) */
   size_t metric_class_cap;
   const char *cat_why; /* static: "profiler", "kernel names" or "user" */
-  struct hp__san *san; /* compute-sanitizer reports; NULL when none (profile/parse/sanitizer.h) */
+  struct hp__san *san; /* compute-sanitizer reports; NULL when none (profile/model/san.h) */
   /* First kernel start and last kernel end over the traces with timestamps (totals.c). */
   long long span_first, span_last;
   int have_span;
-  /* app.region (profile/parse/region.h): owned, or borrowed from the profile a file is read for. The
+  /* app.region (profile/model/region.h): owned, or borrowed from the profile a file is read for. The
    * parsers filter kernel-trace dispatches only when region_filter is set. */
   struct hp__region *region;
   int region_borrowed, region_filter;
