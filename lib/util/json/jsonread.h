@@ -1,8 +1,8 @@
 /*
  * A small, strict JSON (RFC 8259) reader that builds a tree. Library-internal (hp__ names): used
  * by `hprun compare` and `hprun report` to read back the summary.json files hprun wrote with
- * lib/util/json/json.c. The parser is lib/util/json/jsonread.c (strings in jsonread_string.c), the accessors
- * below are in lib/util/json/jsonread_tree.c. Design notes: docs/internals/jsonread.md.
+ * lib/util/json/json.c. The parser is lib/util/json/jsonread.c (strings in jsonread_string.c,
+ * messages in jsonread_error.c), the accessors below are in jsonread_tree.c. Design notes: docs/internals/jsonread.md.
  *
  * The tree is opaque: read it with the accessors below, which all accept NULL (and a node of the
  * wrong type) and answer "nothing" (NULL, 0, NaN, -1), so a chain such as
