@@ -29,58 +29,6 @@ typedef struct run_io {
   int dfd;          /* the run folder, open from its creation to the end of the run; -1 */
 } run_io;
 
-/* Expands a `command` pass's template: the word {app} becomes the app's whole argv; {dir} inside
- * any word becomes the run folder. */
-static int expand_template(const hp_strv *tmpl, const hp_strv *app, const char *dir, hp_strv *out)
-{
-  size_t i;
-  int r = 0;
-
-  out->v = NULL;
-  out->n = 0;
-  for (i = 0; i < tmpl->n && !r; i++) {
-    const char *w = tmpl->v[i], *p;
-    hp__buf b = HP__BUF_INIT;
-    if (strcmp(w, "{app}") == 0) {
-      r = hp__strv_append(out, app);
-      continue;
-    }
-    while ((p = strstr(w, "{dir}")) != NULL) {
-      r |= hp__buf_add(&b, w, (size_t)(p - w));
-      r |= hp__buf_adds(&b, dir);
-      w = p + 5;
-    }
-    r |= hp__buf_adds(&b, w);
-    if (r) {
-      hp__buf_free(&b);
-      break;
-    }
-    r = hp__strv_push_own(out, hp__buf_steal(&b));
-  }
-  if (r)
-    hp_strv_free(out);
-  return r;
-}
-
-int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out)
-{
-  hp__run_spec rs;
-
-  if (u->variant || strcmp(u->pass->mode, "normal") == 0)
-    return hp__strv_copy(out, &u->app);
-  if (strcmp(u->pass->mode, "command") == 0) {
-    /* Its program was checked before the first run (prepare.c). */
-    return expand_template(&u->pass->command, &u->app, dir, out);
-  }
-  memset(&rs, 0, sizeof(rs));
-  rs.plan = c->plan;
-  rs.pass = u->pass;
-  rs.tool_path = u->tool_path;
-  rs.run_dir = dir;
-  rs.app = &u->app;
-  return hp__driver_argv(u->driver, &rs, out);
-}
-
 /* Keeps the app's own launch count (`launches=N`, at a line's start or after a blank) from each
  * line of a run's stdout as the metric scan streams it; the last one wins, -1 when absent. */
 static void launches_line(void *arg, const char *line)

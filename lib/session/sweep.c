@@ -13,6 +13,8 @@
  *
  * A combination that stops (its baseline's first run or its build failed) stops the sweep, exit 3,
  * unless keep_going, which goes on with the next combination. An interruption stops it at once.
+ * The public entry points hp_session_run and hp_session_dry_run are here, on top of the folder:
+ * a plan with parameters runs as a sweep, any other as one session (session.c, dryrun.c).
  * The contract is in docs/internals/session.md; the folder and summary.json in docs/summary.md.
  */
 #include "analyze/results.h"
@@ -27,39 +29,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-int hp__sweep_label(const hp_plan *plan, hp_session *s)
-{
-  size_t i;
-
-  if (plan->nparams == 0 || plan->combo < 0)
-    return 0;
-  if (hp_plan_combination_name(plan, (size_t)plan->combo, &s->combo) != 0)
-    return HP_ENOMEM;
-  if ((s->params = calloc(plan->nparams, sizeof(*s->params))) == NULL)
-    return HP_ENOMEM;
-  s->nparams = plan->nparams;
-  for (i = 0; i < plan->nparams; i++) {
-    s->params[i].key = hp__strdup(plan->params[i].name);
-    s->params[i].value = hp__strdup(hp_plan_combination_value(plan, (size_t)plan->combo, i));
-    if (s->params[i].key == NULL || s->params[i].value == NULL)
-      return HP_ENOMEM;
-  }
-  return 0;
-}
-
-int hp__sweep_dir_make(hp__session_ctx *c)
-{
-  if ((c->s->dir = hp__path_join(c->sub->dir, c->sub->name)) == NULL)
-    return HP_ENOMEM;
-  if (hp__mkdir_at(c->sub->fd, c->sub->name, 0755, &c->dirfd) != 0) {
-    char *msg = hp__fs_error("create", NULL, c->s->dir, errno);
-    hp_diags_add(c->diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
-    free(msg);
-    return HP_EIO;
-  }
-  return 0;
-}
 
 static FILE *sweep_log(const hp_run_opts *opts)
 {
@@ -313,4 +282,18 @@ int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp
   free(sdir);
   free(parent);
   return r;
+}
+
+int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags)
+{
+  if (plan->nparams && plan->combo < 0)
+    return hp__sweep_run(plan, opts, out, diags);
+  return hp__session_run_in(plan, opts, NULL, out, diags);
+}
+
+int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
+{
+  if (plan->nparams && plan->combo < 0)
+    return hp__sweep_dry_run(plan, opts, fp, diags);
+  return hp__session_dry_run_in(plan, opts, NULL, fp, diags);
 }
