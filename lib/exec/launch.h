@@ -55,7 +55,5 @@ int hp__launch_read(const char *run_dir, const char *kind, hp_run_launch **out);
 void hp__launch_free(hp_run_launch *rl);
 /* "local", "slurm", "mpirun", "command". */
 const char *hp__launch_kind_name(hp_launch_kind k);
-/* 1 when `rank` runs under the profiler. */
-int hp__launch_rank_profiled(const hp_launcher *l, long rank);
 
 #endif /* HPRUN_EXEC_LAUNCH_H */

@@ -436,34 +436,6 @@ fail:
   return r;
 }
 
-int hp__profile_add_path_direct(hp_profile *p, const char *path, hp_diags *diags)
-{
-  filelist l;
-  hp_diags ld;
-  job j;
-  size_t i;
-  int err = 0, r;
-
-  memset(&j, 0, sizeof(j));
-  memset(&l, 0, sizeof(l));
-  hp_diags_init(&ld);
-  j.dst = p;
-  j.diags = diags;
-  j.errs = &err;
-  j.npaths = 1;
-  j.lists = &l;
-  j.ldiags = &ld;
-  r = plan_path(&j, path, 0);
-  diags_move(diags, &ld);
-  for (i = 0; i < j.nt && r == 0 && err == 0; i++)
-    err = parse_one(p, j.t[i].path, j.t[i].fmt, j.t[i].skip, diags);
-  if (r == 0)
-    r = hp__profile_sort_kernels(p);
-  list_free(&l);
-  free(j.t);
-  return r ? r : err;
-}
-
 int hp_profile_add_path(hp_profile *p, const char *path, hp_diags *diags)
 {
   int err = 0, r;
