@@ -37,10 +37,9 @@ int hp__report_write_all_at(const hp_session *s, int dirfd, hp_diags *diags, uns
   for (i = 0; i < sizeof(renderings) / sizeof(renderings[0]); i++) {
     char *text = NULL;
     if ((r = renderings[i].write(s, &text)) == 0)
-      r = hp__write_file_at(dirfd, renderings[i].file, text, strlen(text), 0);
+      e = hp__fs_errno(r = hp__write_file_at(dirfd, renderings[i].file, text, strlen(text), 0));
     else
-      errno = ENOMEM;
-    e = errno;
+      e = ENOMEM;
     free(text);
     if (r == 0 && written)
       *written |= renderings[i].bit;
@@ -50,7 +49,7 @@ int hp__report_write_all_at(const hp_session *s, int dirfd, hp_diags *diags, uns
       free(msg);
     }
     if (r && first == 0)
-      first = r;
+      first = hp__fs_kind(r);
   }
   /* The full profiles that summary.json and report.md show only the top of. */
   if ((r = hp__report_write_profile_csvs(s, dirfd, diags)) != 0 && first == 0)
@@ -60,13 +59,11 @@ int hp__report_write_all_at(const hp_session *s, int dirfd, hp_diags *diags, uns
 
 int hp_report_write_all(const hp_session *s)
 {
-  int fd, r, e;
+  int fd, r;
 
   if ((r = hp__dir_open(s->dir, &fd)) != 0)
-    return r;
+    return hp__fs_kind(r);
   r = hp__report_write_all_at(s, fd, NULL, NULL);
-  e = errno;
   close(fd);
-  errno = e;
   return r;
 }

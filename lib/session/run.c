@@ -73,13 +73,15 @@ static int run_init(const hp__session_ctx *c, const hp__unit *u, const hp__slot 
  * refused, not used. Every run folder is new: one that exists is an error, never reused. */
 static int run_mkdir(hp__session_ctx *c, hp__unit *u, const char *rel, int *dfd)
 {
+  int r;
+
   if (!u->dir_made) {
-    if (hp__mkdir_at(c->dirfd, u->name, 0755, NULL) != 0)
-      return hp__session_io_error(c, "create", u->name, errno);
+    if ((r = hp__mkdir_at(c->dirfd, u->name, 0755, NULL)) != 0)
+      return hp__session_io_error(c, "create", u->name, hp__fs_errno(r));
     u->dir_made = 1;
   }
-  if (hp__mkdir_at(c->dirfd, rel, 0755, dfd) != 0)
-    return hp__session_io_error(c, "create", rel, errno);
+  if ((r = hp__mkdir_at(c->dirfd, rel, 0755, dfd)) != 0)
+    return hp__session_io_error(c, "create", rel, hp__fs_errno(r));
   return 0;
 }
 
@@ -93,10 +95,11 @@ static int run_paths(hp__session_ctx *c, hp__unit *u, const hp__slot *sl, hp_run
   if ((r = run_mkdir(c, u, run->dir, &io->dfd)) != 0)
     return r;
   /* A driver may write an input file for its profiler into the run folder (rocprof's pmc list). */
-  if ((r = hp__cluster_argv(c, u, sl, io->dir, &io->argv)) == HP_EIO || r == HP_EEXIST)
-    return hp__session_io_error(c, "write the profiler's input in", run->dir, errno);
+  r = hp__cluster_argv(c, u, sl, io->dir, &io->argv);
+  if (hp__fs_kind(r) == HP_EIO || hp__fs_kind(r) == HP_EEXIST)
+    return hp__session_io_error(c, "write the profiler's input in", run->dir, hp__fs_errno(r));
   if (r)
-    return r;
+    return hp__fs_kind(r);
   run->command = hp__strv_shell_join(&io->argv);
   io->outp = hp__path_join(io->dir, "stdout.txt");
   io->errp = hp__path_join(io->dir, "stderr.txt");
@@ -391,8 +394,8 @@ int hp__run_build(hp__session_ctx *c)
     r = HP_ENOMEM;
     goto fail;
   }
-  if (hp__mkdir_at(c->dirfd, "build", 0755, NULL) != 0) {
-    r = hp__session_io_error(c, "create", "build", errno);
+  if ((r = hp__mkdir_at(c->dirfd, "build", 0755, NULL)) != 0) {
+    r = hp__session_io_error(c, "create", "build", hp__fs_errno(r));
     goto fail;
   }
   fprintf(hp__session_log(c), "hprun: build: %s\n", argv.v[0]);

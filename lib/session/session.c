@@ -20,6 +20,7 @@
 #include "session/session.h"
 #include "util/base/buf.h"
 #include "util/base/strv.h"
+#include "util/sys/fsutil.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -129,8 +130,8 @@ static int session_open(hp__session_ctx *c)
   if ((r = record_init(c)) != 0)
     goto fail;
   fprintf(hp__session_log(c), "hprun: session folder %s\n", c->s->dir);
-  if (hp__session_copy_plan(c->plan, c->dirfd) != 0)
-    r = hp__session_io_error(c, "create", "plan.yaml", errno);
+  if ((r = hp__session_copy_plan(c->plan, c->dirfd)) != 0)
+    r = hp__session_io_error(c, "create", "plan.yaml", hp__fs_errno(r));
 
 fail:
   free(parent);
@@ -245,6 +246,7 @@ static int session_close(hp__session_ctx *c, int r)
 {
   hp_session *s = c->s;
   hp_strv tools = {NULL, 0};
+  int w;
 
   s->interrupted = c->stopping > 0;
   s->finished = hp__session_now_iso();
@@ -252,10 +254,10 @@ static int session_close(hp__session_ctx *c, int r)
     s->error = c->io_message ? hp__asprintf("the session stopped early: %s", c->io_message)
                              : hp__asprintf("the session stopped early: %s", hp_strerror(r));
   used_tools(c, &tools);
-  if (hp__manifest_write(&c->loop, c->plan, s, &tools, c->base_env, c->dirfd) == 0)
+  if ((w = hp__manifest_write(&c->loop, c->plan, s, &tools, c->base_env, c->dirfd)) == 0)
     s->written |= HP_WROTE_MANIFEST;
   else
-    hp__session_io_error(c, "write", "manifest.json", errno);
+    hp__session_io_error(c, "write", "manifest.json", hp__fs_errno(w));
   hp_strv_free(&tools);
   hp__session_parse_profiles(s, c->plan->categories, c->plan->ncategories, c->plan->app.region,
                              c->diags);

@@ -116,7 +116,7 @@ char *hp__session_parent(const hp_plan *plan, const hp_run_opts *opts);
 int hp__session_dir_make(const char *parent, const char *name, char **out, int *fd,
                          hp_diags *diags);
 /* Copies the plan's text, verbatim, into plan.yaml of the session folder `dirfd` (never replacing
- * anything). Returns 0 or an HP_E* code; on failure errno says why. */
+ * anything). Returns 0 or hp__write_file_at's code (util/sys/fsutil.h: its kind, and why). */
 int hp__session_copy_plan(const hp_plan *plan, int dirfd);
 /* Reports a file or folder of the session that could not be made: adds "cannot VERB PATH: WHY"
  * (hp__fs_error: VERB "create" for what must be new, "write" for a replacing write; PATH is `rel`
@@ -171,7 +171,8 @@ void hp__session_ctx_free(hp__session_ctx *c);
 
 /* argv.c */
 
-/* The argv of one run of unit `u` in folder `dir`, run locally. */
+/* The argv of one run of unit `u` in folder `dir`, run locally. A profiler's input file the
+ * driver could not write gives hp__write_file's code (util/sys/fsutil.h: its kind, and why). */
 int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out);
 
 /* run.c */
@@ -204,7 +205,7 @@ int hp__cluster_prepare(hp__session_ctx *c);
 int hp__cluster_open(hp__session_ctx *c);
 void hp__cluster_close(hp__session_ctx *c);
 /* The argv of one run: hp__run_argv's for a local unit, else its launcher around the rank
- * wrapper (written into `dir`). */
+ * wrapper (written into `dir`). A file that could not be written gives hp__write_file's code. */
 int hp__cluster_argv(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, const char *dir,
                      hp_strv *out);
 /* hp__run_argv, with a launched unit's output folder <dir>/rank{rank} (each rank's own). */

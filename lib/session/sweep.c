@@ -111,8 +111,8 @@ static int sweep_open(const hp_plan *plan, const hp_run_opts *opts, hp_session *
     return r;
   fprintf(sweep_log(opts), "hprun: sweep of %zu combinations, session folder %s\n", s->ncombos,
           s->dir);
-  if (hp__session_copy_plan(plan, *fd) != 0) {
-    msg = hp__fs_error("create", s->dir, "plan.yaml", errno);
+  if ((r = hp__session_copy_plan(plan, *fd)) != 0) {
+    msg = hp__fs_error("create", s->dir, "plan.yaml", hp__fs_errno(r));
     hp_diags_add(diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
     free(msg);
     return HP_EIO;
