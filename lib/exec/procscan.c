@@ -2,8 +2,8 @@
  * A /proc scan that skips the processes known to be older than the run (lib/exec/procfs.h,
  * hp__proc_each_since). The leftover sweeps look for the run's processes, and every one of them
  * started no earlier than the run's leader; yet the plain scan opens and reads /proc/<pid>/stat
- * of every process on the machine, twice per run. On the development machine that was 2 ms of
- * hprun's 3.8 ms per run of `true`, and it grows with the machine's process count.
+ * of every process on the machine, twice per run, which costs more the more processes the machine
+ * runs (docs/performance.md has the measurements).
  *
  * A process found older than one run is older than every later run (each leader starts later),
  * so it is remembered by its pid and the inode number of its /proc/<pid> folder, which readdir

@@ -68,7 +68,8 @@ int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out)
 }
 
 /* Moves `name` from folder cfd into folder rfd, never replacing what is there (the run's own
- * stdout.txt, say): renameat2's RENAME_NOREPLACE, or a check first where the file system lacks it. */
+ * stdout.txt, say): renameat2's RENAME_NOREPLACE, or a check first where the file system lacks it.
+ */
 static int move_noreplace(int cfd, int rfd, const char *name)
 {
   struct stat st;

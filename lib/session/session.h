@@ -144,7 +144,8 @@ int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp
 /* hp_session_run in the folder `sub` says (NULL: a new session folder, as hp_session_run). */
 int hp__session_run_in(const hp_plan *plan, const hp_run_opts *opts, const hp__sweep_dir *sub,
                        hp_session **out, hp_diags *diags);
-/* hp_session_dry_run with its runs shown below `sdir` (NULL: the session folder a run would make). */
+/* hp_session_dry_run with its runs shown below `sdir` (NULL: the session folder a run would make).
+ */
 int hp__session_dry_run_in(const hp_plan *plan, const hp_run_opts *opts, const char *sdir, FILE *fp,
                            hp_diags *diags);
 

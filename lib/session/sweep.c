@@ -5,11 +5,11 @@
  *   <output>/<name>-<stamp>/            plan.yaml, summary.json and report.md of the sweep
  *   <output>/<name>-<stamp>/n=1,dtype=fp16/   a whole session: its passes, summary.json, ...
  *
- * Every combination's plan (made when the plan was loaded, lib/plan/plan.c) is prepared before
- * the first run, so that a program missing for one value fails the sweep before anything runs, as
- * it would a plan without parameters. Then each combination runs as a session of its own, in the plan's order,
- * with its baseline, its passes in the plan's `order`, its table and verdicts; the sweep's record
- * holds them, and its judgement (lib/analyze/sweep.c) is the worst of theirs.
+ * Every combination's plan (made when the plan was loaded, lib/plan/plan.c) is prepared before the
+ * first run, so that a program missing for one value fails the sweep before anything runs, as it
+ * would a plan without parameters. Then each combination runs as a session of its own, in the
+ * plan's order, with its baseline, its passes in the plan's `order`, its table and verdicts; the
+ * sweep's record holds them, and its judgement (lib/analyze/sweep.c) is the worst of theirs.
  *
  * A combination that stops (its baseline's first run or its build failed) stops the sweep, exit 3,
  * unless keep_going, which goes on with the next combination. An interruption stops it at once.

@@ -1,8 +1,8 @@
 /*
  * Tests for lib/plan/params.c and placeholders.c: a sweep's `parameters:`, its combinations, their
- * names, and the plan of each combination (hp_plan_combination). The expected words, orders and names
- * are written out by hand from the plans below: the cartesian product in the order written, the
- * last parameter varying fastest.
+ * names, and the plan of each combination (hp_plan_combination). The expected words, orders and
+ * names are written out by hand from the plans below: the cartesian product in the order written,
+ * the last parameter varying fastest.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -4,8 +4,8 @@
  * and the public accessors use (the kernel table in sorted order, one kernel by rank or by name).
  *
  * The tables are filled by the parsers through the building API (build.c, rows.c); which parser
- * reads which file is decided in scan.c. The writers are in profile_out.c. Design notes:
- * docs/internals/profile.md.
+ * reads which file is decided in parse/parse_file.c. The writers are in profile_out.c. Design
+ * notes: docs/internals/profile.md.
  */
 #include "profile/model/catsets.h"
 #include "profile/model/profile.h"
@@ -105,7 +105,8 @@ static void free_rules(hp__catrule *r, size_t n)
   free(r);
 }
 
-/* Builds lowercased rules from (name, patterns) given either way; nothing is kept from the input. */
+/* Builds lowercased rules from (name, patterns) given either way; nothing is kept from the input.
+ */
 static int build_rules(hp__catrule **out, size_t n, const hp_category_rule *user,
                        const hp__catset *set)
 {

@@ -1,6 +1,6 @@
 /*
- * compute-sanitizer output (see profile/parse/sanitizer.h): error blocks folded into counts by kind and
- * by kernel. hp__parse_text (parse_hipprof.c) hands every line of a text file here first, since
+ * compute-sanitizer output (see profile/parse/sanitizer.h): error blocks folded into counts by kind
+ * and by kernel. hp__parse_text (parse_hipprof.c) hands every line of a text file here first, since
  * the report usually sits in the program's own stdout.txt.
  *
  *   ========= Invalid __global__ write of size 4 bytes                     <- header: the kind

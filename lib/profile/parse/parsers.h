@@ -1,9 +1,9 @@
 /*
  * The per-format parsers' entry points (lib/profile/parse/parse_*.c). The per-file dispatch
- * (hp__parse_file, parse_file.c) calls them; the text parser also hands ncu CSV and PMC text
- * lines on to the parsers of those formats. Each parser reads x->csv from its start and folds what it finds
- * into x->p through the building API (profile/model/build.h). It returns 0, or HP_ENOMEM / HP_EIO;
- * problems with the data are warnings, never failures. The caller keeps x and its reader.
+ * (hp__parse_file, parse_file.c) calls them; the text parser also hands ncu CSV and PMC text lines
+ * on to the parsers of those formats. Each parser reads x->csv from its start and folds what it
+ * finds into x->p through the building API (profile/model/build.h). It returns 0, or HP_ENOMEM /
+ * HP_EIO; problems with the data are warnings, never failures. The caller keeps x and its reader.
  */
 #ifndef HPRUN_PROFILE_PARSERS_H
 #define HPRUN_PROFILE_PARSERS_H

@@ -7,8 +7,8 @@
  * MARKER_CORE_RANGE_API on 7.2), so it is not looked at.
  *
  * A dispatch is in the region when its [start, end] lies inside ANY span (profile/model/region.c,
- * which holds the spans). The message must equal NAME exactly (after trimming blanks): a substring rule would let
- * "hipLaunchKernel" match "before hipLaunchKernel" in rocprofiler-sdk's own sample.
+ * which holds the spans). The message must equal NAME exactly (after trimming blanks): a substring
+ * rule would let "hipLaunchKernel" match "before hipLaunchKernel" in rocprofiler-sdk's own sample.
  *
  * The marker traces and the kernel traces' timestamps are read once before the files are parsed,
  * so that a region that matches nothing is known before any table is built: then nothing is
@@ -60,7 +60,8 @@ static int open_file(hp__pctx *x, const char *path, hp__csv_rec *hdr)
   return hp__read_header(x, hdr);
 }
 
-/* Reads the spans of one marker trace. `kernels`: count the dispatches of a kernel trace instead. */
+/* Reads the spans of one marker trace. `kernels`: count the dispatches of a kernel trace instead.
+ */
 static int read_file(hp__region *rg, hp__pctx *x, const char *path, int kernels)
 {
   static const char *const want[] = {"Function", "Name", "Start_Timestamp", "End_Timestamp"};

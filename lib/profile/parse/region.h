@@ -16,10 +16,10 @@
 
 /* Reads the spans of rg->name from the marker traces among `paths` (by name: detection ignores
  * them), then counts the dispatches of the kernel traces among them (fmt[i] HP__F_V3_KTRACE, as
- * detected for the parser, so that both read the same files) inside and outside the spans, and
- * sets rg->state:
- * HP_REGION_APPLIED, HP_REGION_NOT_FOUND (no marker row has the name) or HP_REGION_EMPTY (the
- * spans hold no dispatch). Anything but APPLIED gets the loud warning in `diags`. 0 or HP_ENOMEM. */
+ * detected for the parser, so that both read the same files) inside and outside the spans, and sets
+ * rg->state: HP_REGION_APPLIED, HP_REGION_NOT_FOUND (no marker row has the name) or HP_REGION_EMPTY
+ * (the spans hold no dispatch). Anything but APPLIED gets the loud warning in `diags`. 0 or
+ * HP_ENOMEM. */
 int hp__region_prepare(hp__region *rg, char *const *paths, const hp__fmt *fmt, size_t n,
                        hp_diags *diags);
 

@@ -1,5 +1,6 @@
 /*
- * compute-sanitizer reports (lib/profile/parse/parse_sanitizer.c, tables in lib/profile/tables/san_table.c).
+ * compute-sanitizer reports (lib/profile/parse/parse_sanitizer.c, tables in
+ * lib/profile/tables/san_table.c).
  *
  * memcheck, initcheck, racecheck and synccheck print one block per error, every line prefixed
  * with `=========`: a header line saying what happened, then indented detail lines saying where

@@ -175,7 +175,8 @@ int hp__vals_join(const hp__vals *v, hp__buf *b);
 int hp__rows_sort_by_count(hp__rows *r, size_t n, const void *base, size_t size, size_t off);
 int hp__rows_nonzero_ids(hp__rows *r, const long long *cnt, size_t ncap, size_t nnames);
 
-/* The short form of a kernel name (lib/profile/tables/kname.c): malloc'd, NULL when out of memory. */
+/* The short form of a kernel name (lib/profile/tables/kname.c): malloc'd, NULL when out of memory.
+ */
 char *hp__kernel_short(const char *name);
 /* Makes names[0..n) distinct by adding " #2", " #3" to repeats, in order (each a malloc'd string
  * that may be replaced). 0 or HP_ENOMEM. */

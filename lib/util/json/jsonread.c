@@ -146,7 +146,7 @@ static int parse_number(hp__jv_parser *ps, double *out, char **text)
   if (copy != small)
     free(copy);
   /* Underflow to zero or a subnormal is a fine reading of a tiny number; overflow is not: the
-   * tree has no way to say "larger than any double", and lib/json.c never writes one. */
+   * tree has no way to say "larger than any double", and lib/util/json/json.c never writes one. */
   if (errno == ERANGE && isinf(v))
     return hp__jv_fail_at(ps, HP_EPARSE, s, "number out of range of a double");
   *out = v;

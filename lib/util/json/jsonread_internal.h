@@ -46,8 +46,9 @@ typedef struct hp__jv_parser {
   size_t errlen;
 } hp__jv_parser;
 
-/* jsonread_error.c: writes "line:col: message" for the byte at `at` and returns `code`. Line and column are found
- * by rescanning from the start: that costs nothing on the good path, where no error is written. */
+/* jsonread_error.c: writes "line:col: message" for the byte at `at` and returns `code`. Line and
+ * column are found by rescanning from the start: that costs nothing on the good path, where no
+ * error is written. */
 int hp__jv_fail_at(hp__jv_parser *ps, int code, const char *at, const char *fmt, ...)
     HP_PRINTF(4, 5);
 /* Describes the byte at `at` for a message: 'x' when printable, else its hex value (written into
