@@ -105,9 +105,10 @@ format-check:
 	  sed 's/^/format-check: not formatted (run make format): /' | grep . >&2 && exit 1; \
 	  echo "format-check: ok ($(words $(FORMAT_SRC)) files)"
 
-# The architecture rules that a compiler does not check: layering, include cycles, formatting.
-lint:
-	@sh scripts/check-layers
+# The architecture rules that a compiler does not check: layering and cycles (of includes, and of
+# symbol uses read from the library's objects, hence their prerequisite), sizes, formatting.
+lint: $(LIB_OBJ)
+	@sh scripts/check-layers . $(BUILD)
 	@sh scripts/check-size
 	@$(MAKE) --no-print-directory format-check
 
