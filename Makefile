@@ -138,10 +138,11 @@ format-check:
 	  sed 's/^/format-check: not formatted (run make format): /' | grep . >&2 && exit 1; \
 	  echo "format-check: ok ($(words $(FORMAT_SRC)) files)"
 
-# The architecture rules that a compiler does not check: layering, include cycles, formatting, and
-# a module list in docs/internals/architecture.md that names every file.
-lint:
-	@sh scripts/check-layers
+# The architecture rules that a compiler does not check: layering and cycles (of includes, and of
+# symbol uses read from the library's objects, hence their prerequisite), sizes, file names in
+# comments, formatting, and a module list in docs/internals/architecture.md that names every file.
+lint: $(LIB_OBJ)
+	@sh scripts/check-layers . $(BUILD)
 	@sh scripts/check-size
 	@sh scripts/check-names
 	@python3 scripts/gen-architecture.py --check

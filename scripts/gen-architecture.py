@@ -27,16 +27,19 @@ def layers():
 
 def readme(folder):
     """The README's lines, less its `may include:` line, and the sibling names it may include."""
-    path = os.path.join(ROOT, folder, "README")
+    path = os.path.join(ROOT, folder, "README.md")
     if not os.path.exists(path):
         return "", []
     text, deps = [], []
     for line in open(path):
         line = line.strip()
+        if line.startswith("#"):
+            continue
         if line.lower().startswith("may include:"):
-            deps = line.split(":", 1)[1].split()
+            deps = line.split(":", 1)[1].replace(",", " ").split()
         elif line:
             text.append(line)
+    deps = [d for d in deps if d != "nothing"]
     return " ".join(text), deps
 
 

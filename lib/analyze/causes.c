@@ -32,37 +32,6 @@ int hp_cause_fails(hp_cause_kind k)
   return k != HP_CAUSE_NOTE;
 }
 
-void hp__causes_free(hp_cause *c, size_t n)
-{
-  size_t i;
-
-  for (i = 0; c && i < n; i++) {
-    free(c[i].pass);
-    free(c[i].text);
-  }
-  free(c);
-}
-
-int hp__cause_add(hp_cause **c, size_t *n, hp_cause_kind kind, const char *pass, const char *text)
-{
-  hp_cause *grown = realloc(*c, (*n + 1) * sizeof(**c)), *e;
-
-  if (grown == NULL)
-    return HP_ENOMEM;
-  *c = grown;
-  e = &grown[*n];
-  e->kind = kind;
-  e->pass = pass ? hp__strdup(pass) : NULL;
-  e->text = hp__strdup(text ? text : "");
-  if ((pass && e->pass == NULL) || e->text == NULL) {
-    free(e->pass);
-    free(e->text);
-    return HP_ENOMEM;
-  }
-  (*n)++;
-  return 0;
-}
-
 /* The decision: whether pass pr has a cause, and of which kind. A failed run decides first; an
  * A/B candidate fails when a gate rejected it; a profiling pass fails when its slowdown is beyond
  * `fail` and significant, and gets a note when it is beyond but too few runs could test it

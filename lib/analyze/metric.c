@@ -7,7 +7,7 @@
  * the scan of a file reads it in chunks of HP__METRIC_CHUNK bytes and keeps only the line being
  * read: memory stays below HP__METRIC_CHUNK + HP__METRIC_LINE_MAX whatever the app prints. A line
  * longer than HP__METRIC_LINE_MAX is scanned by its first HP__METRIC_LINE_MAX bytes; apart from
- * that, scanning a file gives exactly what scanning its whole text in memory gives.
+ * that, where the chunks happen to cut the text changes nothing.
  */
 #include "analyze/metric.h"
 
@@ -110,33 +110,6 @@ static void scan_line(const hp__metrics *m, const char *line, double *values)
         values[i] = v;
     }
   }
-}
-
-void hp__metrics_scan(const hp__metrics *m, const char *text, size_t len, double *values)
-{
-  const char *p = text, *end = text + len, *nl;
-  char *line = NULL;
-  size_t i, cap = 0;
-
-  for (i = 0; i < m->n; i++)
-    values[i] = NAN;
-  while (p < end) {
-    size_t n;
-    nl = memchr(p, '\n', (size_t)(end - p));
-    n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-    if (n + 1 > cap) {
-      char *q = realloc(line, n + 1);
-      if (q == NULL)
-        break;
-      line = q;
-      cap = n + 1;
-    }
-    memcpy(line, p, n);
-    line[n] = '\0';
-    scan_line(m, line, values);
-    p = nl ? nl + 1 : end;
-  }
-  free(line);
 }
 
 /* The line that the previous chunk ended in the middle of, kept to at most HP__METRIC_LINE_MAX

@@ -14,17 +14,14 @@ typedef struct hp__metrics hp__metrics;
 /* Compiles every metric pattern of the plan. Errors go to diags with the metric's line. */
 int hp__metrics_new(const hp_plan *plan, hp__metrics **out, hp_diags *diags);
 void hp__metrics_free(hp__metrics *m);
-/* Scans text line by line; values[i] is set to the capture of the LAST line matching metric i,
- * or NaN when none matched or the capture is not a number. */
-void hp__metrics_scan(const hp__metrics *m, const char *text, size_t len, double *values);
-
 /* The streaming scan reads this many bytes at a time, and scans a line by at most its first
  * HP__METRIC_LINE_MAX bytes: it never holds more than the two, whatever the file's size. */
 #define HP__METRIC_CHUNK ((size_t)64 << 10)
 #define HP__METRIC_LINE_MAX ((size_t)1 << 20)
 
-/* Scans what `fd` gives until its end, with the same result as hp__metrics_scan over the whole
- * text (for lines up to HP__METRIC_LINE_MAX bytes). Returns 0, HP_EIO on a read error or
+/* Scans what `fd` gives until its end, line by line: values[i] is set to the capture of the LAST
+ * line matching metric i, or NaN when none matched or the capture is not a number (a line is
+ * scanned by its first HP__METRIC_LINE_MAX bytes). Returns 0, HP_EIO on a read error or
  * HP_ENOMEM; on failure values[] holds what the lines read so far gave. */
 int hp__metrics_scan_fd(const hp__metrics *m, int fd, double *values);
 /* Called with each line (NUL-terminated, without its newline, cut as the scan cuts it) after the

@@ -1,9 +1,10 @@
 /*
  * Statistics, flags, advice, verdicts and causes over a session's runs, and the result model's
- * allocators:
- *   results.c  statistics per pass and metric, flags and advice (hp__session_measure, _analyze)
+ * allocators, lowest first (each file calls only those above it):
+ *   results.c  the allocators, and statistics per pass and metric (hp__session_measure)
  *   variants.c A/B verdicts against the plan's gates (hp__session_verdicts)
  *   causes.c   why the session fails, and its exit code (hp__session_causes, _exit_code)
+ *   flags.c    flags and advice, and the whole judgement in order (hp__session_analyze)
  * A hp_session and everything it points to is owned by the session (hp_session_free); these
  * functions fill or free parts of it in place. Strings they hand back are the caller's.
  */
@@ -43,9 +44,9 @@ int hp__session_exit_code(const hp_session *s);
 /* How much slower a pass is than the baseline, as a ratio where 1 means no change: the ratio of
  * medians, or its inverse for a higher-is-better metric. NaN when unknown. */
 double hp__slowdown(const hp_metric_result *m);
-/* The values of metric m over the counted runs (warmups and interrupted runs left out; NaN where
- * a run printed none, and for every run when m is not one of pr's metrics). *out is malloc'd (the caller frees it); returns the count, 0 on HP_ENOMEM
- * with *out NULL. */
+/* The values of metric m over the counted runs (warmups and interrupted runs left out; NaN where a
+ * run printed none, and for every run when m is not one of pr's metrics). *out is malloc'd (the
+ * caller frees it); returns the count, 0 on HP_ENOMEM with *out NULL. */
 size_t hp__counted_values(const hp_pass_result *pr, size_t m, double **out);
 /* Allocates the results of one pass (all fields empty, metrics[] sized). */
 int hp__pass_result_init(hp_pass_result *pr, size_t nmetrics);

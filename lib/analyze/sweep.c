@@ -1,6 +1,6 @@
 /*
  * A parameter sweep's judgement. Each combination is a session with its own judgement (flags,
- * causes, exit code, lib/analyze/results.c and causes.c); the sweep only gathers them, so that a
+ * causes, exit code, lib/analyze/flags.c and causes.c); the sweep only gathers them, so that a
  * CI job that gates on the sweep's exit code or reads its causes sees every combination's, and so
  * that a combination the sweep never reached is said, not silently missing.
  */

@@ -23,18 +23,6 @@ const char *hp__launch_kind_name(hp_launch_kind k)
   }
 }
 
-int hp__launch_rank_profiled(const hp_launcher *l, long rank)
-{
-  size_t i;
-
-  if (l->nprofile_ranks == 0)
-    return 1;
-  for (i = 0; i < l->nprofile_ranks; i++)
-    if (l->profile_ranks[i] == rank)
-      return 1;
-  return 0;
-}
-
 /* Appends `s` in single quotes, for sh. */
 static int add_quoted(hp__buf *b, const char *s, size_t n)
 {

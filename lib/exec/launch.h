@@ -35,8 +35,8 @@ typedef struct hp__launch_spec {
 } hp__launch_spec;
 
 /* Writes <run_dir>/hprun-rank.sh (new; never replaces a file) and builds the launcher's argv
- * around `/bin/sh <that script>` into *out. Returns 0, HP_ENOMEM, or HP_EIO/HP_EEXIST when the
- * script could not be written (errno says why). */
+ * around `/bin/sh <that script>` into *out. Returns 0, HP_ENOMEM, or hp__write_file's code when
+ * the script could not be written (util/sys/fsutil.h: its kind HP_EIO or HP_EEXIST, and why). */
 int hp__launch_argv(const hp__launch_spec *ls, hp_strv *out);
 /* The launcher's argv alone, without writing the wrapper (the dry run shows it). */
 int hp__launch_outer(const hp__launch_spec *ls, hp_strv *out);
@@ -55,7 +55,5 @@ int hp__launch_read(const char *run_dir, const char *kind, hp_run_launch **out);
 void hp__launch_free(hp_run_launch *rl);
 /* "local", "slurm", "mpirun", "command". */
 const char *hp__launch_kind_name(hp_launch_kind k);
-/* 1 when `rank` runs under the profiler. */
-int hp__launch_rank_profiled(const hp_launcher *l, long rank);
 
 #endif /* HPRUN_EXEC_LAUNCH_H */

@@ -279,11 +279,13 @@ typedef struct hp_plan {
   struct hp_peaks *roofline;
 
   /* A parameter sweep (lib/plan/params.c, docs/plan.md): `parameters:` in the order written, and
-   * which combination of their values this plan was expanded for (hp_plan_expand); -1 for the
-   * plan as written, whose placeholders are checked but not replaced. */
+   * which combination of their values this plan was expanded for; -1 for the plan as written,
+   * whose placeholders are checked but not replaced. The plan as written owns the plan of each
+   * combination (hp_plan_combination), made when it was loaded; NULL in any other plan. */
   hp_param *params;
   size_t nparams;
   long combo;
+  struct hp_plan **expanded;
 
   hp_launcher launcher; /* `launcher:`; kind local by default */
   /* `report: {top: N}`: rows per profile table in summary.json and report.md (kernels, ncu
@@ -314,11 +316,12 @@ size_t hp_plan_combinations(const hp_plan *plan);
 int hp_plan_combination_name(const hp_plan *plan, size_t k, char **name);
 /* The value parameter i takes in combination k (the plan's string); NULL when out of range. */
 const char *hp_plan_combination_value(const hp_plan *plan, size_t k, size_t i);
-/* The plan of combination k: the same plan read again with every `{name}` of a parameter
- * replaced by its value in the fields docs/plan.md lists (app.command, app.env values, ...).
- * *out is a new plan (hp_plan_free) whose `combo` is k. Pure: nothing is read but the plan's
- * own text. */
-int hp_plan_expand(const hp_plan *plan, size_t k, hp_plan **out, hp_diags *diags);
+/* The plan of combination k of a sweep's plan as written: the same plan with every `{name}` of a
+ * parameter replaced by its value in the fields docs/plan.md lists (app.command, app.env values,
+ * ...), whose `combo` is k. It was read and checked when the sweep's plan was loaded and belongs
+ * to it (hp_plan_free of the sweep's plan frees it). NULL for k out of range, or a plan that is
+ * not a sweep's as written. */
+const hp_plan *hp_plan_combination(const hp_plan *plan, size_t k);
 
 /* Loads kernel categories from a YAML file holding `categories:` (the same form as in a plan).
  * On success *rules and *n describe new rules (free with hp_categories_free). */

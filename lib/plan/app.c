@@ -1,7 +1,8 @@
 /*
- * The `app` section (with its `prepare` and `cleanup` hooks, run around each run) and `variants`. A variant is an app of its own (command, env, cwd, timeout,
- * build) compared against the others; what it leaves unset is inherited from `app`, so after
- * loading each variant is complete and the session never looks at `app` for it.
+ * The `app` section (with its `prepare` and `cleanup` hooks, run around each run) and `variants`. A
+ * variant is an app of its own (command, env, cwd, timeout, build) compared against the others;
+ * what it leaves unset is inherited from `app`, so after loading each variant is complete and the
+ * session never looks at `app` for it.
  */
 #include "plan/plan.h"
 #include "util/base/strv.h"
@@ -166,7 +167,8 @@ static void inherit_app(hp__loader *ld, hp_app *v, const hp_app *a)
 }
 
 /* A variant's name must differ from the other variants' and from every pass name, and must not be
- * one of the session's own files: all become names in the session's folder. `name_at[i]` is where variant i's name is (or the variant). */
+ * one of the session's own files: all become names in the session's folder. `name_at[i]` is where
+ * variant i's name is (or the variant). */
 static void check_variant_names(hp__loader *ld, const hp_plan *p, yaml_node_t *const *name_at)
 {
   size_t i, j;

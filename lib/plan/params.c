@@ -3,10 +3,11 @@
  *
  * `parameters: {n: [1048576, 16777216], dtype: [fp16, fp32]}` makes a sweep of four combinations
  * (the cartesian product, the last parameter varying fastest). Each combination runs as a session
- * of its own (lib/session/sweep.c) from the plan read again with every `{n}` and `{dtype}`
- * replaced by that combination's values. The replacing is done here, on libyaml's tree, before
- * any section is read: every field then goes through the same checks as a plan written out by
- * hand, and a field added to a section later is read the same way in a sweep.
+ * of its own (lib/session/sweep.c) from its own plan: the sections read again, from the document
+ * the plan was parsed into, with every `{n}` and `{dtype}` replaced by that combination's values.
+ * The replacing is done on libyaml's tree (placeholders.c) before any section is read: every
+ * field then goes through the same checks as a plan written out by hand, and a field added to a
+ * section later is read the same way in a sweep.
  *
  * Only the fields a user expects to vary are expanded (docs/plan.md lists them): the app's and the
  * variants' command, env values, cwd and build, the app's hooks, and the passes' args, command,
@@ -16,7 +17,8 @@
  *   - any other `{identifier}` is an error at its line, since it is almost always a parameter
  *     that was misspelt or never declared;
  *   - `${...}` is the shell's and stays; `{{identifier}}` is the literal text `{identifier}`.
- * A plan as written with parameters (combo -1) is only checked; hp_plan_expand replaces.
+ * A plan as written with parameters (combo -1) is only checked; its combinations' plans, made
+ * when it is loaded (plan.c), have the values in.
  */
 #include "plan/plan.h"
 #include "util/base/buf.h"
@@ -129,34 +131,11 @@ int hp_plan_combination_name(const hp_plan *p, size_t k, char **name)
   return *name ? 0 : HP_ENOMEM;
 }
 
-int hp_plan_expand(const hp_plan *p, size_t k, hp_plan **out, hp_diags *diags)
+const hp_plan *hp_plan_combination(const hp_plan *p, size_t k)
 {
-  if (out)
-    *out = NULL;
-  if (p == NULL || out == NULL || k >= hp_plan_combinations(p))
-    return HP_EINVAL;
-  return hp__plan_load_combo(p->file, p->dir, p->text, p->text_len, (long)k, out, diags);
-}
-
-int hp__plan_check_combos(const hp_plan *p, hp_diags *diags)
-{
-  size_t k, n = hp_plan_combinations(p);
-  hp_plan *one = NULL;
-  char *name = NULL;
-  int r = 0;
-
-  for (k = 0; k < n && r == 0; k++) {
-    r = hp_plan_expand(p, k, &one, diags);
-    hp_plan_free(one);
-    one = NULL;
-    if (r == HP_EPLAN && hp_plan_combination_name(p, k, &name) == 0)
-      hp_diags_add(diags, HP_DIAG_NOTE, p->file, 0, 0,
-                   "in combination %zu of %zu (%s), where the placeholders have its values", k + 1,
-                   n, name);
-    free(name);
-    name = NULL;
-  }
-  return r;
+  if (p == NULL || p->expanded == NULL || k >= hp_plan_combinations(p))
+    return NULL;
+  return p->expanded[k];
 }
 
 void hp__plan_params_free(hp_plan *p)

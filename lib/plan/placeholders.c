@@ -5,9 +5,12 @@
  *
  * Working on the tree rather than on the finished hp_plan keeps the line of every field for the
  * messages, and keeps the expansion independent of the plan's structures: the plan of a
- * combination is simply the plan read again with other text in a few scalars. A scalar that is
- * changed gets a new malloc'd value, which yaml_document_delete frees as libyaml's own (libyaml
- * allocates with malloc and frees with free). A node reached twice (a YAML alias) is done once.
+ * combination is simply the plan's sections read again with other text in a few scalars. A scalar
+ * that is changed gets a new malloc'd value. In a plan without parameters the old one is freed,
+ * and yaml_document_delete frees the new one as libyaml's own (libyaml allocates with malloc and
+ * frees with free). A combination keeps the old one in ld->saved, and hp__plan_placeholders_undo
+ * puts it back, so that every combination is read from the one document as written. A node
+ * reached twice (a YAML alias) is done once.
  */
 #include "plan/plan.h"
 #include "util/base/buf.h"
@@ -34,6 +37,14 @@ static const field variant_fields[] = {
 static const field pass_fields[] = {
     {"args", F_WORDS}, {"command", F_WORDS}, {"kernel", F_WORDS}, {"counters", F_WORDS}, {NULL, 0}};
 static const field profiler_fields[] = {{"args", F_WORDS}, {NULL, 0}};
+
+/* A scalar a combination replaced, and its text as written. */
+struct hp__yaml_saved {
+  yaml_node_t *node;
+  yaml_char_t *value;
+  size_t length;
+  yaml_scalar_style_t style;
+};
 
 typedef struct walk {
   hp__loader *ld;
@@ -157,6 +168,40 @@ static int scan(walk *w, yaml_node_t *n, const char *what, const char *s, hp__bu
   return r;
 }
 
+/* Keeps scalar n's text as written in ld->saved, before a combination replaces it. */
+static int save(hp__loader *ld, yaml_node_t *n)
+{
+  struct hp__yaml_saved *grown = realloc(ld->saved, (ld->nsaved + 1) * sizeof(*grown));
+
+  if (grown == NULL) {
+    ld->oom = 1;
+    return HP_ENOMEM;
+  }
+  ld->saved = grown;
+  grown[ld->nsaved].node = n;
+  grown[ld->nsaved].value = n->data.scalar.value;
+  grown[ld->nsaved].length = n->data.scalar.length;
+  grown[ld->nsaved].style = n->data.scalar.style;
+  ld->nsaved++;
+  return 0;
+}
+
+void hp__plan_placeholders_undo(hp__loader *ld)
+{
+  size_t i;
+
+  for (i = 0; i < ld->nsaved; i++) {
+    yaml_node_t *n = ld->saved[i].node;
+    free(n->data.scalar.value);
+    n->data.scalar.value = ld->saved[i].value;
+    n->data.scalar.length = ld->saved[i].length;
+    n->data.scalar.style = ld->saved[i].style;
+  }
+  free(ld->saved);
+  ld->saved = NULL;
+  ld->nsaved = 0;
+}
+
 /* Checks (and when rewriting replaces) the placeholders of one scalar node. */
 static void do_scalar(walk *w, yaml_node_t *n, const char *what)
 {
@@ -176,7 +221,12 @@ static void do_scalar(walk *w, yaml_node_t *n, const char *what)
   if (scan(w, n, what, hp__yaml_str(n), &out, &changed) || hp__buf_adds(&out, "")) {
     w->ld->oom = 1;
   } else if (changed && w->rewrite) {
-    free(n->data.scalar.value);
+    if (w->p->combo < 0)
+      free(n->data.scalar.value);
+    else if (save(w->ld, n) != 0) {
+      hp__buf_free(&out);
+      return;
+    }
     n->data.scalar.length = out.len;
     n->data.scalar.value = (yaml_char_t *)hp__buf_steal(&out);
     /* A value is data: an expanded plain `null` or `~` must not turn the field into "unset". */

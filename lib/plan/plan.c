@@ -4,7 +4,8 @@
  *
  * A plan starts with every default set, then each section is read in dependency order (see
  * plan.h for the files that read them). Only when no error was found does the caller get a plan;
- * otherwise every message, sorted by position, is in the caller's list.
+ * otherwise every message, sorted by position, is in the caller's list. A sweep's plan holds the
+ * plan of each of its combinations, read here from the same libyaml document.
  */
 #include "plan/plan.h"
 #include "tool/driver.h"
@@ -92,6 +93,10 @@ void hp_plan_free(hp_plan *p)
   hp_categories_free(p->categories, p->ncategories);
   hp_peaks_clear(p->roofline);
   free(p->roofline);
+  /* Before the parameters, which count the combinations. */
+  for (i = 0; p->expanded && i < hp_plan_combinations(p); i++)
+    hp_plan_free(p->expanded[i]);
+  free(p->expanded);
   hp__plan_params_free(p);
   free(p);
 }
@@ -228,40 +233,84 @@ static hp_plan *plan_new(hp__loader *ld, const char *file, const char *dir, cons
   return p;
 }
 
+static void loader_init(hp__loader *ld, const char *name, const char *text, size_t len, long combo,
+                        yaml_document_t *doc)
+{
+  memset(ld, 0, sizeof(*ld));
+  hp_diags_init(&ld->diags);
+  ld->file = name;
+  ld->text = text;
+  ld->len = len;
+  ld->tool_ok = 1;
+  ld->combo = combo;
+  ld->doc = doc;
+}
+
+/* Reads the plan of combination k of the sweep p from the document p was read from, with its
+ * values in the expanded fields, into p->expanded[k]; the document reads as written again
+ * afterwards. A value that makes the combination invalid (a string command with an unterminated
+ * quote, say) fails the plan, with a note naming the combination. Returns 0, HP_EPLAN or
+ * HP_ENOMEM; the messages go to `diags`. */
+static int read_combo(hp_plan *p, yaml_document_t *doc, size_t k, hp_diags *diags)
+{
+  hp__loader ld;
+  hp_plan *one;
+  char *name = NULL;
+
+  loader_init(&ld, p->file, p->text, p->text_len, (long)k, doc);
+  one = plan_new(&ld, p->file, p->dir, p->text, p->text_len);
+  if (one && !ld.oom)
+    parse_plan(&ld, yaml_document_get_root_node(doc), one);
+  hp__plan_placeholders_undo(&ld);
+  hp__plan_flush(&ld, diags);
+  p->expanded[k] = one;
+  if (ld.oom)
+    return HP_ENOMEM;
+  if (ld.nerrors == 0)
+    return 0;
+  if (hp_plan_combination_name(p, k, &name) == 0)
+    hp_diags_add(diags, HP_DIAG_NOTE, p->file, 0, 0,
+                 "in combination %zu of %zu (%s), where the placeholders have its values", k + 1,
+                 hp_plan_combinations(p), name);
+  free(name);
+  return HP_EPLAN;
+}
+
+/* Every combination's plan of the sweep p, in order, until the first that fails. */
+static int read_combos(hp_plan *p, yaml_document_t *doc, hp_diags *diags)
+{
+  size_t k, n = hp_plan_combinations(p);
+  int r = 0;
+
+  if ((p->expanded = calloc(n, sizeof(*p->expanded))) == NULL)
+    return HP_ENOMEM;
+  for (k = 0; k < n && r == 0; k++)
+    r = read_combo(p, doc, k, diags);
+  return r;
+}
+
 /*
  * Loads a plan from memory. `name` is used in messages and kept as plan->file; `dir` is kept as
  * plan->dir (NULL: "."). `text` is copied. On success returns 0 and *out is a new plan the caller
  * frees with hp_plan_free. On failure *out is NULL, nothing is left to free, and the result is
  * HP_EPLAN (every problem is in `diags`, sorted by position), HP_ENOMEM or HP_EINVAL. A text over
  * HP__PLAN_MAX_BYTES, or nesting deeper than HP__PLAN_MAX_DEPTH, is refused before it is parsed.
+ * libyaml parses the text once: a sweep's combinations are read from the same document.
  */
 int hp_plan_load_string(const char *name, const char *dir, const char *text, size_t len,
-                        hp_plan **out, hp_diags *diags)
-{
-  return hp__plan_load_combo(name, dir, text, len, -1, out, diags);
-}
-
-int hp__plan_load_combo(const char *name, const char *dir, const char *text, size_t len, long combo,
                         hp_plan **out, hp_diags *diags)
 {
   hp__loader ld;
   yaml_document_t doc;
   hp_plan *p;
-  int r;
+  int r = 0, parsed = 0;
 
   if (out == NULL || (text == NULL && len))
     return HP_EINVAL;
   *out = NULL;
   if (name == NULL)
     name = "<string>";
-  memset(&ld, 0, sizeof(ld));
-  hp_diags_init(&ld.diags);
-  ld.file = name;
-  ld.text = text ? text : "";
-  ld.len = len;
-  ld.tool_ok = 1;
-  ld.combo = combo;
-  ld.doc = &doc;
+  loader_init(&ld, name, text ? text : "", len, -1, &doc);
   if (len > HP__PLAN_MAX_BYTES)
     return hp__plan_err_size(diags, name, len, 0);
   /* Counted before libyaml sees the text, which is what the depth limit is for. */
@@ -270,24 +319,18 @@ int hp__plan_load_combo(const char *name, const char *dir, const char *text, siz
     return ld.oom ? HP_ENOMEM : HP_EPLAN;
   }
   p = plan_new(&ld, name, dir ? dir : ".", ld.text, len);
-  if (p && !ld.oom) {
-    r = hp__yaml_load(&ld, &doc);
-    if (r == 1) {
-      parse_plan(&ld, yaml_document_get_root_node(&doc), p);
-      yaml_document_delete(&doc);
-    }
-  }
+  if (p && !ld.oom && (parsed = hp__yaml_load(&ld, &doc)) == 1)
+    parse_plan(&ld, yaml_document_get_root_node(&doc), p);
   hp__plan_flush(&ld, diags);
-  if (ld.oom) {
-    hp_plan_free(p);
-    return HP_ENOMEM;
-  }
-  if (ld.nerrors) {
-    hp_plan_free(p);
-    return HP_EPLAN;
-  }
-  /* A sweep is valid when every one of its combinations is (params.c). */
-  if (combo < 0 && p->nparams && (r = hp__plan_check_combos(p, diags)) != 0) {
+  if (ld.oom)
+    r = HP_ENOMEM;
+  else if (ld.nerrors)
+    r = HP_EPLAN;
+  else if (p->nparams) /* a sweep is valid when every one of its combinations is */
+    r = read_combos(p, &doc, diags);
+  if (parsed == 1)
+    yaml_document_delete(&doc);
+  if (r) {
     hp_plan_free(p);
     return r;
   }

@@ -13,10 +13,11 @@
  *   passes.c      `profiler` and `passes`, judged against the tool table in lib/tool/driver.c
  *   metrics.c     `metrics`, `gates` (which name metrics), `thresholds` and `sampler`
  *   categories.c  `categories`, in a plan or in a categories file of its own
- *   params.c      `parameters:` of a sweep, its combinations and their names, hp_plan_expand
- *   placeholders.c  `{name}` in the expanded fields: checked, and replaced for a combination
  *   launcher.c    `launcher`, at the top and in a pass: local, slurm, mpirun or command
- *   plan.c        the defaults, the top level, and the public entry points
+ *   params.c      `parameters:` of a sweep, its combinations and their names
+ *   placeholders.c  `{name}` in the expanded fields: checked, and replaced for a combination
+ *   plan.c        the defaults, the top level, the public entry points, and a sweep's
+ *                 combinations, each read from the one document the plan was parsed into
  *
  * Ownership: an hp__loader lives on the stack of one public entry point and owns only its
  * message list (hp__plan_flush hands the messages over and frees it). The libyaml document and
@@ -49,7 +50,11 @@ typedef struct hp__loader {
   size_t nerrors;
   int oom;
   int tool_ok; /* the plan's profiler.tool is known */
-  long combo;  /* the sweep combination the plan is read for (hp_plan_expand), or -1 */
+  long combo;  /* the sweep combination the plan is read for, or -1 */
+  /* A combination's replaced scalars with their text as written, for hp__plan_placeholders_undo
+   * to put back before the next combination is read from the same document. */
+  struct hp__yaml_saved *saved;
+  size_t nsaved;
 } hp__loader;
 
 /* A mapping's known key as found: both NULL when the key is absent. */
@@ -195,15 +200,13 @@ void hp__plan_parse_categories(hp__loader *ld, const hp__mapent *e, hp_category_
 void hp__plan_parse_params(hp__loader *ld, const hp__mapent *e, hp_plan *p);
 /* Checks the `{name}` placeholders of the expanded fields below root against p's parameters and,
  * for a combination's plan (p->combo >= 0) or a plan without parameters, replaces them in the
- * tree. Called after the parameters are read and before any section that holds such a field. */
+ * tree. Called after the parameters are read and before any section that holds such a field. A
+ * combination's replaced scalars keep their text as written in ld->saved; a plan without
+ * parameters is read once, and its old texts are freed. */
 void hp__plan_placeholders(hp__loader *ld, yaml_node_t *root, const hp_plan *p);
+/* Puts the text as written back into the scalars ld->saved holds, frees the replacements, and
+ * empties the list, so that the document reads as the plan as written again. */
+void hp__plan_placeholders_undo(hp__loader *ld);
 void hp__plan_params_free(hp_plan *p);
-/* Reads the plan of every combination of p, so that a value that makes one invalid (a string
- * command with an unterminated quote, say) fails the plan, with a note naming the combination.
- * Returns 0, HP_EPLAN or HP_ENOMEM. */
-int hp__plan_check_combos(const hp_plan *p, hp_diags *diags);
-/* hp_plan_load_string for one combination of the plan's parameters (-1: the plan as written). */
-int hp__plan_load_combo(const char *name, const char *dir, const char *text, size_t len, long combo,
-                        hp_plan **out, hp_diags *diags);
 
 #endif /* HPRUN_PLAN_PLAN_H */

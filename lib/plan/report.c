@@ -7,10 +7,10 @@
  * request cannot show. The whole profile is in each pass's <pass>.profile.csv.
  *
  * app.region: ncu keeps to an NVTX range (--nvtx-include) and its tables cover only the region.
- * rocprofv3 records the range (--marker-trace) and hprun keeps its kernel tables to the
- * dispatches inside it (lib/profile/parse/region.c). hipprof records it (--hiptx-trace) in a format no
- * real file of which has been found, and the other tools not at all: their tables cover the whole
- * run (docs/summarize.md, "Regions"). A plan that relies on it for them is told so.
+ * rocprofv3 records the range (--marker-trace) and hprun keeps its kernel tables to the dispatches
+ * inside it (lib/profile/parse/region.c). hipprof records it (--hiptx-trace) in a format no real
+ * file of which has been found, and the other tools not at all: their tables cover the whole run
+ * (docs/summarize.md, "Regions"). A plan that relies on it for them is told so.
  */
 #include "plan/plan.h"
 

@@ -3,7 +3,8 @@
  * reads each one. A folder is walked recursively in byte order of names, so the result never
  * depends on the file system's order. Every file's format is told first (detect.c), because a
  * folder's stats files take precedence over the traces beside them; then each file goes to the
- * parser for its format (parsers.h) with a fresh per-file context (build.h).
+ * parser for its format (hp__parse_file, parse/parse_file.c), whole or split into ranges
+ * (merge/chunk.h).
  */
 #include "profile/model/build.h"
 #include "profile/merge/chunk.h"
@@ -12,13 +13,11 @@
 #include "profile/parse/parsers.h"
 #include "profile/parse/region.h"
 #include "util/base/buf.h"
-#include "util/csv/csv.h"
 #include "util/sys/fsutil.h"
 #include "util/sys/pool.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,104 +146,6 @@ static unsigned stats_tables(hp__fmt f)
   case HP__F_V3_COPYSTATS: return HP__TB_COPY;
   default: return 0;
   }
-}
-
-/* ---------------------------------------------------------------------------------------------- */
-/* Parsing each file.                                                                              */
-
-/* Hands one file to the parser for its format. */
-static int run_parser(hp__pctx *x, hp__fmt fmt)
-{
-  switch (fmt) {
-  case HP__F_HIPPROF_API: return hp__parse_stats(x, HP__T_API, 1);
-  case HP__F_HIPPROF_KERNEL: return hp__parse_stats(x, HP__T_KERNEL, 1);
-  case HP__F_ROCPROF_KSTATS: return hp__parse_stats(x, HP__T_KERNEL, 1);
-  /* With app.region applied the kernel figures come from the filtered traces (region.c). */
-  case HP__F_V3_KSTATS: return x->p->region_filter ? 0 : hp__parse_stats(x, HP__T_KERNEL, 1);
-  case HP__F_ROCPROF_HIPSTATS:
-  case HP__F_V3_HIPSTATS: return hp__parse_stats(x, HP__T_API, 1);
-  case HP__F_ROCPROF_HSASTATS:
-  case HP__F_V3_HSASTATS: return hp__parse_stats(x, HP__T_HSA, 1);
-  case HP__F_ROCPROF_COPYSTATS:
-  case HP__F_V3_COPYSTATS: return hp__parse_stats(x, HP__T_COPY, 1);
-  case HP__F_HIPPROF_STACK: return hp__parse_stack(x);
-  case HP__F_HIPPROF_PMC: return hp__parse_dispatch(x, 0);
-  case HP__F_ROCPROF_RESULTS: return hp__parse_dispatch(x, 1);
-  case HP__F_PMC_TEXT:
-  case HP__F_TEXT: return hp__parse_text(x);
-  case HP__F_V3_KTRACE: return hp__parse_v3_trace(x, HP__T_KERNEL);
-  case HP__F_V3_HIPTRACE: return hp__parse_v3_trace(x, HP__T_API);
-  case HP__F_V3_HSATRACE: return hp__parse_v3_trace(x, HP__T_HSA);
-  case HP__F_V3_COPYTRACE: return hp__parse_v3_trace(x, HP__T_COPY);
-  case HP__F_V3_COUNTERS: return hp__parse_v3_counters(x);
-  case HP__F_V3_AGENTS: return hp__parse_v3_agents(x);
-  case HP__F_NCU: return hp__parse_ncu(x);
-  default: return 0;
-  }
-}
-
-int hp__parse_file(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, hp_diags *diags,
-                   const hp__range *rg, hp__range_out *o)
-{
-  hp__pctx x;
-  hp__csv *c = NULL;
-  int r;
-
-  memset(&x, 0, sizeof(x));
-  r = rg ? hp__csv_open_range(&c, path, rg->head, rg->from, rg->stop, NULL)
-         : hp__csv_open_path(&c, path, NULL);
-  if (r == HP_ENOMEM)
-    return r;
-  if (r) {
-    hp_diags_add(diags, HP_DIAG_WARNING, path, 0, 0, "cannot open: %s", strerror(errno));
-    return 0;
-  }
-  x.p = p;
-  x.csv = c;
-  x.path = path;
-  x.diags = diags;
-  x.file = ++p->file_seq;
-  x.use_kernels = !(skip & HP__TB_KERNEL) || (p->region_filter && fmt == HP__F_V3_KTRACE);
-  x.use_api = !(skip & (HP__TB_API | HP__TB_HSA));
-  x.use_copies = !(skip & HP__TB_COPY);
-  if (rg) { /* one range of a split file (chunk.c) */
-    x.ids_in = rg->ids_in;
-    x.ids_in_n = rg->ids_in_n;
-    x.ids_keep = 1;
-    o->hlines = rg->hlines;
-  }
-  hp__csv_set_warn(c, hp__pwarn_csv, &x);
-  r = run_parser(&x, fmt);
-  if (rg) {
-    o->opened = 1;
-    o->end = hp__csv_file_offset(c);
-    o->endline = hp__csv_line(c);
-    o->complete = r == 0 && (rg->stop == ULLONG_MAX || o->end >= rg->stop);
-    o->nsupp = x.nsuppressed;
-    o->tables = x.tables;
-    o->ids = x.ids_out;
-    o->ids_n = x.ids_out_n;
-    o->window = x.ids_window;
-  }
-  hp__csv_free(c);
-  if (rg)
-    return r;
-  if (x.nsuppressed)
-    hp_diags_add(diags, HP_DIAG_NOTE, path, 0, 0, "%zu more warnings about this file not shown",
-                 x.nsuppressed);
-  if (r)
-    return r;
-  /* A text file counts as profiler output only when something in it was. */
-  if (fmt == HP__F_TEXT || fmt == HP__F_PMC_TEXT) {
-    if (x.tables == 0) {
-      p->nignored++;
-      return 0;
-    }
-    fmt = x.tables & HP__TB_PMC ? HP__F_PMC_TEXT : x.tables & HP__TB_NCU ? HP__F_NCU : HP__F_TEXT;
-    if (x.tables & HP__TB_SAN)
-      fmt = HP__F_SANITIZER;
-  }
-  return hp__profile_add_file(p, path, hp__fmt_name(fmt), x.tables);
 }
 
 static int parse_one(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, hp_diags *diags)
@@ -528,34 +429,6 @@ int hp_profile_add_paths(hp_profile *p, const char *const *paths, size_t n, int 
 fail:
   job_free(&j);
   return r;
-}
-
-int hp__profile_add_path_direct(hp_profile *p, const char *path, hp_diags *diags)
-{
-  filelist l;
-  hp_diags ld;
-  job j;
-  size_t i;
-  int err = 0, r;
-
-  memset(&j, 0, sizeof(j));
-  memset(&l, 0, sizeof(l));
-  hp_diags_init(&ld);
-  j.dst = p;
-  j.diags = diags;
-  j.errs = &err;
-  j.npaths = 1;
-  j.lists = &l;
-  j.ldiags = &ld;
-  r = plan_path(&j, path, 0);
-  diags_move(diags, &ld);
-  for (i = 0; i < j.nt && r == 0 && err == 0; i++)
-    err = parse_one(p, j.t[i].path, j.t[i].fmt, j.t[i].skip, diags);
-  if (r == 0)
-    r = hp__profile_sort_kernels(p);
-  list_free(&l);
-  free(j.t);
-  return r ? r : err;
 }
 
 int hp_profile_add_path(hp_profile *p, const char *path, hp_diags *diags)

@@ -5,7 +5,7 @@
  * combinations with the session's: no renderer calls back into a file that calls it.
  */
 #include "report/json/summary.h"
-#include "report/json/summary_keys.h"
+#include "report/core/summary_keys.h"
 #include "report/md/markdown.h"
 #include "report/term/term.h"
 

@@ -10,7 +10,7 @@
  */
 #include "report/write_all.h"
 #include "report/core/profile_csv.h"
-#include "report/json/summary_keys.h"
+#include "report/core/summary_keys.h"
 #include "util/sys/fsutil.h"
 
 #include <errno.h>
@@ -37,10 +37,9 @@ int hp__report_write_all_at(const hp_session *s, int dirfd, hp_diags *diags, uns
   for (i = 0; i < sizeof(renderings) / sizeof(renderings[0]); i++) {
     char *text = NULL;
     if ((r = renderings[i].write(s, &text)) == 0)
-      r = hp__write_file_at(dirfd, renderings[i].file, text, strlen(text), 0);
+      e = hp__fs_errno(r = hp__write_file_at(dirfd, renderings[i].file, text, strlen(text), 0));
     else
-      errno = ENOMEM;
-    e = errno;
+      e = ENOMEM;
     free(text);
     if (r == 0 && written)
       *written |= renderings[i].bit;
@@ -50,7 +49,7 @@ int hp__report_write_all_at(const hp_session *s, int dirfd, hp_diags *diags, uns
       free(msg);
     }
     if (r && first == 0)
-      first = r;
+      first = hp__fs_kind(r);
   }
   /* The full profiles that summary.json and report.md show only the top of. */
   if ((r = hp__report_write_profile_csvs(s, dirfd, diags)) != 0 && first == 0)

@@ -66,7 +66,8 @@ int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out)
 }
 
 /* Moves `name` from folder cfd into folder rfd, never replacing what is there (the run's own
- * stdout.txt, say): renameat2's RENAME_NOREPLACE, or a check first where the file system lacks it. */
+ * stdout.txt, say): renameat2's RENAME_NOREPLACE, or a check first where the file system lacks it.
+ */
 static int move_noreplace(int cfd, int rfd, const char *name)
 {
   struct stat st;
@@ -86,18 +87,19 @@ int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before,
                      int quiet)
 {
   hp_strv after = {NULL, 0, 0}, fresh = {NULL, 0, 0};
-  int cfd = -1, rfd = -1, r;
+  int cfd = -1, rfd = -1, r, o;
   size_t i;
 
   if ((r = hp__cwd_list(cwd, &after)) != 0 || (r = hp__cwd_new_names(before, &after, &fresh)) != 0)
     goto fail;
   /* The run's folder is reached from the session's descriptor without following a link, so that
    * a run that replaced it with one cannot have hprun move files outside the session. */
-  if (fresh.n && (hp__dir_open(cwd, &cfd) != 0 || hp__dir_open_at(c->dirfd, rel, &rfd) != 0)) {
+  if (fresh.n &&
+      ((o = hp__dir_open(cwd, &cfd)) != 0 || (o = hp__dir_open_at(c->dirfd, rel, &rfd)) != 0)) {
     fprintf(hp__session_log(c),
             "hprun: warning: run %s left %zu file%s in %s; they could not be "
             "moved into %s/ (%s)\n",
-            rel, fresh.n, fresh.n == 1 ? "" : "s", cwd, rel, strerror(errno));
+            rel, fresh.n, fresh.n == 1 ? "" : "s", cwd, rel, strerror(hp__fs_errno(o)));
     goto fail;
   }
   for (i = 0; i < fresh.n; i++) {

@@ -1,5 +1,6 @@
 /*
- * The dry run (hprun run --dry-run): every command line a session would run, numbered in the
+ * The dry run of one session (hprun run --dry-run; hp_session_dry_run in sweep.c sends a sweep's
+ * combinations here one by one): every command line a session would run, numbered in the
  * schedule's order, with the folder it would run in. It prepares exactly as a real run does, so
  * what it prints is what would run, but it creates, writes and runs nothing.
  */
@@ -45,13 +46,6 @@ static int print_slot(hp__session_ctx *c, size_t i, const char *sdir, FILE *fp)
   free(dir);
   hp_strv_free(&argv);
   return 0;
-}
-
-int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
-{
-  if (plan->nparams && plan->combo < 0)
-    return hp__sweep_dry_run(plan, opts, fp, diags);
-  return hp__session_dry_run_in(plan, opts, NULL, fp, diags);
 }
 
 /* The app's prepare and cleanup hooks, which run around every run (variants share them). */

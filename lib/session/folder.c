@@ -91,16 +91,15 @@ static int claim(int pfd, const char *parent, const char *name, char **out, int 
     if (leaf == NULL)
       return HP_ENOMEM;
     r = hp__mkdir_at(pfd, leaf, 0755, fd);
-    if (r == 0 || errno != EEXIST) {
-      int e = errno;
+    if (r == 0 || hp__fs_errno(r) != EEXIST) {
       *out = hp__path_join(parent, leaf);
       if (r)
-        create_error(diags, *out ? *out : leaf, e);
+        create_error(diags, *out ? *out : leaf, hp__fs_errno(r));
       free(leaf);
       if (r) {
         free(*out);
         *out = NULL;
-        return r == HP_EEXIST ? HP_EIO : r;
+        return hp__fs_kind(r) == HP_EEXIST ? HP_EIO : hp__fs_kind(r);
       }
       return *out ? 0 : HP_ENOMEM;
     }
@@ -122,7 +121,7 @@ int hp__session_dir_make(const char *parent, const char *name, char **out, int *
   *fd = -1;
   if ((r = hp__mkdirs(parent, 0755)) != 0 ||
       (r = hp__dir_open((real = realpath(parent, NULL)) ? real : parent, &pfd)) != 0) {
-    create_error(diags, parent, errno);
+    create_error(diags, parent, hp__fs_errno(r));
     free(real);
     return r == HP_ENOMEM ? r : HP_EIO;
   }
@@ -195,4 +194,19 @@ fail:
   free(link);
   errno = e;
   return r;
+}
+
+int hp__sweep_dir_make(hp__session_ctx *c)
+{
+  if ((c->s->dir = hp__path_join(c->sub->dir, c->sub->name)) == NULL)
+    return HP_ENOMEM;
+  int r;
+
+  if ((r = hp__mkdir_at(c->sub->fd, c->sub->name, 0755, &c->dirfd)) != 0) {
+    char *msg = hp__fs_error("create", NULL, c->s->dir, hp__fs_errno(r));
+    hp_diags_add(c->diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
+    free(msg);
+    return HP_EIO;
+  }
+  return 0;
 }

@@ -268,7 +268,7 @@ int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s
 {
   char *cwd = NULL, *text = NULL;
   hp__json j;
-  int r, e;
+  int r;
 
   hp__json_init(&j, 1);
   hp__json_obj_begin(&j);
@@ -292,12 +292,8 @@ int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s
     r = HP_ENOMEM;
   if (r == 0)
     r = hp__write_file_at(dirfd, "manifest.json", text, strlen(text), 0);
-  else
-    errno = ENOMEM;
-  e = errno;
   free(text);
   free(cwd);
   hp__json_free(&j);
-  errno = e;
   return r;
 }

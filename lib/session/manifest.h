@@ -10,8 +10,8 @@
 #include <uv.h>
 
 /* Writes manifest.json into the session folder `dirfd` (util/sys/fsutil.h: hp__write_file_at), with
- * the value of every secret variable (util/base/secret.h) replaced. Returns 0 or an HP_E* code; on
- * failure errno says why. */
+ * the value of every secret variable (util/base/secret.h) replaced. Returns 0, HP_ENOMEM, or
+ * hp__write_file_at's code (util/sys/fsutil.h: its kind, and why). */
 int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s,
                        const hp_strv *tools, char **env, int dirfd);
 

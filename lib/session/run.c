@@ -29,57 +29,6 @@ typedef struct run_io {
   int dfd;          /* the run folder, open from its creation to the end of the run; -1 */
 } run_io;
 
-/* Expands a `command` pass's template: the word {app} becomes the app's whole argv; {dir} inside
- * any word becomes the run folder. */
-static int expand_template(const hp_strv *tmpl, const hp_strv *app, const char *dir, hp_strv *out)
-{
-  size_t i;
-  int r = 0;
-
-  hp__strv_init(out);
-  for (i = 0; i < tmpl->n && !r; i++) {
-    const char *w = tmpl->v[i], *p;
-    hp__buf b = HP__BUF_INIT;
-    if (strcmp(w, "{app}") == 0) {
-      r = hp__strv_append(out, app);
-      continue;
-    }
-    while ((p = strstr(w, "{dir}")) != NULL) {
-      r |= hp__buf_add(&b, w, (size_t)(p - w));
-      r |= hp__buf_adds(&b, dir);
-      w = p + 5;
-    }
-    r |= hp__buf_adds(&b, w);
-    if (r) {
-      hp__buf_free(&b);
-      break;
-    }
-    r = hp__strv_push_own(out, hp__buf_steal(&b));
-  }
-  if (r)
-    hp_strv_free(out);
-  return r;
-}
-
-int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out)
-{
-  hp__run_spec rs;
-
-  if (u->variant || strcmp(u->pass->mode, "normal") == 0)
-    return hp__strv_copy(out, &u->app);
-  if (strcmp(u->pass->mode, "command") == 0) {
-    /* Its program was checked before the first run (prepare.c). */
-    return expand_template(&u->pass->command, &u->app, dir, out);
-  }
-  memset(&rs, 0, sizeof(rs));
-  rs.plan = c->plan;
-  rs.pass = u->pass;
-  rs.tool_path = u->tool_path;
-  rs.run_dir = dir;
-  rs.app = &u->app;
-  return hp__driver_argv(u->driver, &rs, out);
-}
-
 /* Keeps the app's own launch count (`launches=N`, at a line's start or after a blank) from each
  * line of a run's stdout as the metric scan streams it; the last one wins, -1 when absent. */
 static void launches_line(void *arg, const char *line)
@@ -124,13 +73,15 @@ static int run_init(const hp__session_ctx *c, const hp__unit *u, const hp__slot 
  * refused, not used. Every run folder is new: one that exists is an error, never reused. */
 static int run_mkdir(hp__session_ctx *c, hp__unit *u, const char *rel, int *dfd)
 {
+  int r;
+
   if (!u->dir_made) {
-    if (hp__mkdir_at(c->dirfd, u->name, 0755, NULL) != 0)
-      return hp__session_io_error(c, "create", u->name, errno);
+    if ((r = hp__mkdir_at(c->dirfd, u->name, 0755, NULL)) != 0)
+      return hp__session_io_error(c, "create", u->name, hp__fs_errno(r));
     u->dir_made = 1;
   }
-  if (hp__mkdir_at(c->dirfd, rel, 0755, dfd) != 0)
-    return hp__session_io_error(c, "create", rel, errno);
+  if ((r = hp__mkdir_at(c->dirfd, rel, 0755, dfd)) != 0)
+    return hp__session_io_error(c, "create", rel, hp__fs_errno(r));
   return 0;
 }
 
@@ -144,10 +95,11 @@ static int run_paths(hp__session_ctx *c, hp__unit *u, const hp__slot *sl, hp_run
   if ((r = run_mkdir(c, u, run->dir, &io->dfd)) != 0)
     return r;
   /* A driver may write an input file for its profiler into the run folder (rocprof's pmc list). */
-  if ((r = hp__cluster_argv(c, u, sl, io->dir, &io->argv)) == HP_EIO || r == HP_EEXIST)
-    return hp__session_io_error(c, "write the profiler's input in", run->dir, errno);
+  r = hp__cluster_argv(c, u, sl, io->dir, &io->argv);
+  if (hp__fs_kind(r) == HP_EIO || hp__fs_kind(r) == HP_EEXIST)
+    return hp__session_io_error(c, "write the profiler's input in", run->dir, hp__fs_errno(r));
   if (r)
-    return r;
+    return hp__fs_kind(r);
   run->command = hp__strv_shell_join(&io->argv);
   io->outp = hp__path_join(io->dir, "stdout.txt");
   io->errp = hp__path_join(io->dir, "stderr.txt");
@@ -442,8 +394,8 @@ int hp__run_build(hp__session_ctx *c)
     r = HP_ENOMEM;
     goto fail;
   }
-  if (hp__mkdir_at(c->dirfd, "build", 0755, NULL) != 0) {
-    r = hp__session_io_error(c, "create", "build", errno);
+  if ((r = hp__mkdir_at(c->dirfd, "build", 0755, NULL)) != 0) {
+    r = hp__session_io_error(c, "create", "build", hp__fs_errno(r));
     goto fail;
   }
   fprintf(hp__session_log(c), "hprun: build: %s\n", argv.v[0]);

@@ -1,7 +1,8 @@
 /*
  * A session: the plan's build, then every scheduled run of every pass and variant, one at a time,
  * each in its own new folder <output>/<name>-<YYYYmmdd-HHMMSS>/<pass>/<k>/, then analysis and
- * reports. This file holds hp_session_run, the order of those steps and the session record; the
+ * reports. This file holds one session's run (hp__session_run_in, which hp_session_run in sweep.c
+ * calls for a plan without parameters), the order of those steps and the session record; the
  * steps themselves are in the other files of this folder (session.h lists them). Contract and
  * folder layout: docs/internals/session.md and docs/summary.md.
  *
@@ -19,6 +20,7 @@
 #include "session/session.h"
 #include "util/base/buf.h"
 #include "util/base/strv.h"
+#include "util/sys/fsutil.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -63,6 +65,28 @@ static const char *order_name(hp_order order)
   }
 }
 
+/* Names the combination a combination's plan was expanded for in its session record (s->combo,
+ * s->params); nothing for another plan. 0 or HP_ENOMEM. */
+static int sweep_label(const hp_plan *plan, hp_session *s)
+{
+  size_t i;
+
+  if (plan->nparams == 0 || plan->combo < 0)
+    return 0;
+  if (hp_plan_combination_name(plan, (size_t)plan->combo, &s->combo) != 0)
+    return HP_ENOMEM;
+  if ((s->params = calloc(plan->nparams, sizeof(*s->params))) == NULL)
+    return HP_ENOMEM;
+  s->nparams = plan->nparams;
+  for (i = 0; i < plan->nparams; i++) {
+    s->params[i].key = hp__strdup(plan->params[i].name);
+    s->params[i].value = hp__strdup(hp_plan_combination_value(plan, (size_t)plan->combo, i));
+    if (s->params[i].key == NULL || s->params[i].value == NULL)
+      return HP_ENOMEM;
+  }
+  return 0;
+}
+
 /* Copies the plan's settings that the results are read with into the session record. */
 static int record_init(hp__session_ctx *c)
 {
@@ -87,7 +111,7 @@ static int record_init(hp__session_ctx *c)
   s->passes = calloc(c->nunits, sizeof(*s->passes));
   if (!s->name || !s->started || !s->order || !s->passes)
     return HP_ENOMEM;
-  return hp__sweep_label(plan, s);
+  return sweep_label(plan, s);
 }
 
 /* Creates the session folder (held open from here on), fills the record and copies the plan in.
@@ -106,8 +130,8 @@ static int session_open(hp__session_ctx *c)
   if ((r = record_init(c)) != 0)
     goto fail;
   fprintf(hp__session_log(c), "hprun: session folder %s\n", c->s->dir);
-  if (hp__session_copy_plan(c->plan, c->dirfd) != 0)
-    r = hp__session_io_error(c, "create", "plan.yaml", errno);
+  if ((r = hp__session_copy_plan(c->plan, c->dirfd)) != 0)
+    r = hp__session_io_error(c, "create", "plan.yaml", hp__fs_errno(r));
 
 fail:
   free(parent);
@@ -222,6 +246,7 @@ static int session_close(hp__session_ctx *c, int r)
 {
   hp_session *s = c->s;
   hp_strv tools = {NULL, 0, 0};
+  int w;
 
   s->interrupted = c->stopping > 0;
   s->finished = hp__session_now_iso();
@@ -229,10 +254,10 @@ static int session_close(hp__session_ctx *c, int r)
     s->error = c->io_message ? hp__asprintf("the session stopped early: %s", c->io_message)
                              : hp__asprintf("the session stopped early: %s", hp_strerror(r));
   used_tools(c, &tools);
-  if (hp__manifest_write(&c->loop, c->plan, s, &tools, c->base_env, c->dirfd) == 0)
+  if ((w = hp__manifest_write(&c->loop, c->plan, s, &tools, c->base_env, c->dirfd)) == 0)
     s->written |= HP_WROTE_MANIFEST;
   else
-    hp__session_io_error(c, "write", "manifest.json", errno);
+    hp__session_io_error(c, "write", "manifest.json", hp__fs_errno(w));
   hp_strv_free(&tools);
   hp__session_parse_profiles(s, c->plan->categories, c->plan->ncategories, c->plan->app.region,
                              c->diags);
@@ -254,13 +279,6 @@ static int session_close(hp__session_ctx *c, int r)
   if (r == 0 && s->interrupted)
     r = HP_EINTR;
   return r;
-}
-
-int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags)
-{
-  if (plan->nparams && plan->combo < 0)
-    return hp__sweep_run(plan, opts, out, diags);
-  return hp__session_run_in(plan, opts, NULL, out, diags);
 }
 
 int hp__session_run_in(const hp_plan *plan, const hp_run_opts *opts, const hp__sweep_dir *sub,

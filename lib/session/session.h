@@ -1,10 +1,14 @@
 /*
  * The session's internal names, shared by the files of lib/session/ and by nobody else:
  *   folder.c   the session folder: where it goes, its unique name, the plan copy;
+ *   argv.c     the argv of a unit's run, run locally (cluster.c wraps it in a launcher's);
  *   prepare.c  the units (argv, environment, profiler), the sampler and the schedule;
  *   run.c      one run (and the build): its folder, argv, environment, child and record;
- *   dryrun.c   hp_session_dry_run;
- *   session.c  hp_session_run: signals, the session record, the schedule loop, the reports.
+ *   dryrun.c   the dry run of one session (hp__session_dry_run_in);
+ *   session.c  one session (hp__session_run_in): signals, the record, the schedule loop, the
+ *              reports;
+ *   sweep.c    a sweep's sessions, and the public hp_session_run and hp_session_dry_run, which
+ *              send a plan with parameters to the sweep and any other to one session.
  *
  * A context is the caller's (usually on its stack). hp__session_prepare fills it and
  * hp__session_ctx_free releases what it filled, also after a failed prepare; plan, opts, diags
@@ -112,7 +116,7 @@ char *hp__session_parent(const hp_plan *plan, const hp_run_opts *opts);
 int hp__session_dir_make(const char *parent, const char *name, char **out, int *fd,
                          hp_diags *diags);
 /* Copies the plan's text, verbatim, into plan.yaml of the session folder `dirfd` (never replacing
- * anything). Returns 0 or an HP_E* code; on failure errno says why. */
+ * anything). Returns 0 or hp__write_file_at's code (util/sys/fsutil.h: its kind, and why). */
 int hp__session_copy_plan(const hp_plan *plan, int dirfd);
 /* Reports a file or folder of the session that could not be made: adds "cannot VERB PATH: WHY"
  * (hp__fs_error: VERB "create" for what must be new, "write" for a replacing write; PATH is `rel`
@@ -126,25 +130,24 @@ char *hp__session_now_iso(void);
  * relative link to <leaf> is made under a temporary name, then renamed over the old one. Returns
  * 0, or -1 with errno set (the caller warns: a stale link loses no measurement). */
 int hp__session_link_latest(const char *dir, const char *name);
+/* Makes the sweep combination's folder c->sub says and opens it as c->dirfd; sets c->s->dir. */
+int hp__sweep_dir_make(hp__session_ctx *c);
 
 /* sweep.c: parameter sweeps, one session per combination of the plan's parameters */
 
-/* hp_session_run and hp_session_dry_run of a plan with parameters (plan->combo < 0): every
- * combination is checked before the first runs, then each runs as a session of its own in a
- * folder of the sweep's session folder; the sweep's session (returned) holds them. */
+/* hp_session_run and hp_session_dry_run (both in sweep.c) of a plan with parameters
+ * (plan->combo < 0): every combination is checked before the first runs, then each runs as a
+ * session of its own in a folder of the sweep's session folder; the sweep's session (returned)
+ * holds them. */
 int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags);
 int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags);
 /* hp_session_run in the folder `sub` says (NULL: a new session folder, as hp_session_run). */
 int hp__session_run_in(const hp_plan *plan, const hp_run_opts *opts, const hp__sweep_dir *sub,
                        hp_session **out, hp_diags *diags);
-/* hp_session_dry_run with its runs shown below `sdir` (NULL: the session folder a run would make). */
+/* hp_session_dry_run with its runs shown below `sdir` (NULL: the session folder a run would make).
+ */
 int hp__session_dry_run_in(const hp_plan *plan, const hp_run_opts *opts, const char *sdir, FILE *fp,
                            hp_diags *diags);
-/* Makes the combination's folder c->sub says and opens it as c->dirfd; sets c->s->dir. */
-int hp__sweep_dir_make(hp__session_ctx *c);
-/* Names the combination a combination's plan was expanded for in its session record (s->combo,
- * s->params); nothing for another plan. 0 or HP_ENOMEM. */
-int hp__sweep_label(const hp_plan *plan, hp_session *s);
 
 /* hooks.c */
 
@@ -167,10 +170,14 @@ int hp__session_ctx_init(hp__session_ctx *c, const hp_plan *plan, const hp_run_o
                          hp_diags *diags);
 void hp__session_ctx_free(hp__session_ctx *c);
 
+/* argv.c */
+
+/* The argv of one run of unit `u` in folder `dir`, run locally. A profiler's input file the
+ * driver could not write gives hp__write_file's code (util/sys/fsutil.h: its kind, and why). */
+int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out);
+
 /* run.c */
 
-/* The argv of one run of unit `u` in folder `dir`. */
-int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out);
 /* Runs slot `sl` (the schedule's `round`-th) and records it into `run`, which belongs to `pr`.
  * A run that fails or cannot start is recorded, not an error: returns 0 then, and an HP_E* code
  * only when the session itself cannot go on (memory, files). */
@@ -199,7 +206,7 @@ int hp__cluster_prepare(hp__session_ctx *c);
 int hp__cluster_open(hp__session_ctx *c);
 void hp__cluster_close(hp__session_ctx *c);
 /* The argv of one run: hp__run_argv's for a local unit, else its launcher around the rank
- * wrapper (written into `dir`). */
+ * wrapper (written into `dir`). A file that could not be written gives hp__write_file's code. */
 int hp__cluster_argv(hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, const char *dir,
                      hp_strv *out);
 /* hp__run_argv, with a launched unit's output folder <dir>/rank{rank} (each rank's own). */

@@ -5,14 +5,16 @@
  *   <output>/<name>-<stamp>/            plan.yaml, summary.json and report.md of the sweep
  *   <output>/<name>-<stamp>/n=1,dtype=fp16/   a whole session: its passes, summary.json, ...
  *
- * Every combination's plan is expanded (lib/plan/params.c) and prepared before the first run, so
- * that a program missing for one value fails the sweep before anything runs, as it would a plan
- * without parameters. Then each combination runs as a session of its own, in the plan's order,
- * with its baseline, its passes in the plan's `order`, its table and verdicts; the sweep's record
- * holds them, and its judgement (lib/analyze/sweep.c) is the worst of theirs.
+ * Every combination's plan (made when the plan was loaded, lib/plan/plan.c) is prepared before the
+ * first run, so that a program missing for one value fails the sweep before anything runs, as it
+ * would a plan without parameters. Then each combination runs as a session of its own, in the
+ * plan's order, with its baseline, its passes in the plan's `order`, its table and verdicts; the
+ * sweep's record holds them, and its judgement (lib/analyze/sweep.c) is the worst of theirs.
  *
  * A combination that stops (its baseline's first run or its build failed) stops the sweep, exit 3,
  * unless keep_going, which goes on with the next combination. An interruption stops it at once.
+ * The public entry points hp_session_run and hp_session_dry_run are here, on top of the folder:
+ * a plan with parameters runs as a sweep, any other as one session (session.c, dryrun.c).
  * The contract is in docs/internals/session.md; the folder and summary.json in docs/summary.md.
  */
 #include "analyze/results.h"
@@ -28,73 +30,15 @@
 #include <string.h>
 #include <unistd.h>
 
-int hp__sweep_label(const hp_plan *plan, hp_session *s)
-{
-  size_t i;
-
-  if (plan->nparams == 0 || plan->combo < 0)
-    return 0;
-  if (hp_plan_combination_name(plan, (size_t)plan->combo, &s->combo) != 0)
-    return HP_ENOMEM;
-  if ((s->params = calloc(plan->nparams, sizeof(*s->params))) == NULL)
-    return HP_ENOMEM;
-  s->nparams = plan->nparams;
-  for (i = 0; i < plan->nparams; i++) {
-    s->params[i].key = hp__strdup(plan->params[i].name);
-    s->params[i].value = hp__strdup(hp_plan_combination_value(plan, (size_t)plan->combo, i));
-    if (s->params[i].key == NULL || s->params[i].value == NULL)
-      return HP_ENOMEM;
-  }
-  return 0;
-}
-
-int hp__sweep_dir_make(hp__session_ctx *c)
-{
-  if ((c->s->dir = hp__path_join(c->sub->dir, c->sub->name)) == NULL)
-    return HP_ENOMEM;
-  if (hp__mkdir_at(c->sub->fd, c->sub->name, 0755, &c->dirfd) != 0) {
-    char *msg = hp__fs_error("create", NULL, c->s->dir, errno);
-    hp_diags_add(c->diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
-    free(msg);
-    return HP_EIO;
-  }
-  return 0;
-}
-
 static FILE *sweep_log(const hp_run_opts *opts)
 {
   return opts->log ? opts->log : stderr;
 }
 
-/* Every combination's plan, expanded. *plans has n entries (free each with hp_plan_free). */
-static int expand_all(const hp_plan *plan, hp_plan ***plans, size_t *n, hp_diags *diags)
-{
-  size_t k;
-  int r;
-
-  *n = hp_plan_combinations(plan);
-  if ((*plans = calloc(*n ? *n : 1, sizeof(**plans))) == NULL)
-    return HP_ENOMEM;
-  for (k = 0; k < *n; k++)
-    if ((r = hp_plan_expand(plan, k, &(*plans)[k], diags)) != 0)
-      return r;
-  return 0;
-}
-
-static void plans_free(hp_plan **plans, size_t n)
-{
-  size_t k;
-
-  for (k = 0; plans && k < n; k++)
-    hp_plan_free(plans[k]);
-  free(plans);
-}
-
 /* Prepares every combination as its session would (programs, profilers, metrics, schedule), so
  * that a plan problem of any of them exits 2 before the first run. A failure names the
  * combination after the messages that say what is wrong. */
-static int preflight(const hp_plan *plan, hp_plan **plans, size_t n, const hp_run_opts *opts,
-                     hp_diags *diags)
+static int preflight(const hp_plan *plan, size_t n, const hp_run_opts *opts, hp_diags *diags)
 {
   hp__session_ctx c;
   char *name = NULL;
@@ -102,7 +46,7 @@ static int preflight(const hp_plan *plan, hp_plan **plans, size_t n, const hp_ru
   int r = 0;
 
   for (k = 0; k < n && r == 0; k++) {
-    if (hp__session_ctx_init(&c, plans[k], opts, diags))
+    if (hp__session_ctx_init(&c, hp_plan_combination(plan, k), opts, diags))
       return HP_EIO;
     r = hp__session_prepare(&c);
     hp__session_ctx_free(&c);
@@ -167,8 +111,8 @@ static int sweep_open(const hp_plan *plan, const hp_run_opts *opts, hp_session *
     return r;
   fprintf(sweep_log(opts), "hprun: sweep of %zu combinations, session folder %s\n", s->ncombos,
           s->dir);
-  if (hp__session_copy_plan(plan, *fd) != 0) {
-    msg = hp__fs_error("create", s->dir, "plan.yaml", errno);
+  if ((r = hp__session_copy_plan(plan, *fd)) != 0) {
+    msg = hp__fs_error("create", s->dir, "plan.yaml", hp__fs_errno(r));
     hp_diags_add(diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
     free(msg);
     return HP_EIO;
@@ -226,8 +170,8 @@ static void signals_stop(sweep_signals *g)
 /* Runs the combinations in order until the end or a stop. Returns what stopped the sweep:
  * HP_EINTR, HP_ERUN (a combination stopped early; with keep_going the rest still ran), or the
  * code of a failure that leaves the sweep unable to go on (memory, files). */
-static int run_combos(const hp_plan *plan, hp_plan **plans, const hp_run_opts *opts, int fd,
-                      hp_session *s, hp_diags *diags, sweep_signals *g)
+static int run_combos(const hp_plan *plan, const hp_run_opts *opts, int fd, hp_session *s,
+                      hp_diags *diags, sweep_signals *g)
 {
   int keep_going = plan->keep_going || opts->keep_going, r, result = 0;
   size_t k;
@@ -240,7 +184,7 @@ static int run_combos(const hp_plan *plan, hp_plan **plans, const hp_run_opts *o
     }
     fprintf(sweep_log(opts), "hprun: combination %zu of %zu: %s\n", k + 1, s->ncombos,
             s->combos[k].name);
-    r = hp__session_run_in(plans[k], opts, &sd, &s->combos[k].s, diags);
+    r = hp__session_run_in(hp_plan_combination(plan, k), opts, &sd, &s->combos[k].s, diags);
     if (r == HP_EINTR || signalled(g)) {
       s->interrupted = 1;
       return HP_EINTR;
@@ -263,16 +207,16 @@ static int run_combos(const hp_plan *plan, hp_plan **plans, const hp_run_opts *o
 
 int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags)
 {
-  hp_plan **plans = NULL;
   hp_session *s = NULL;
   sweep_signals g;
-  size_t n = 0;
+  size_t n = hp_plan_combinations(plan);
   int r, fd = -1;
 
   *out = NULL;
+  if (hp_plan_combination(plan, 0) == NULL) /* not a plan as hp_plan_load made it */
+    return HP_EINVAL;
   signals_start(&g);
-  if ((r = expand_all(plan, &plans, &n, diags)) != 0 ||
-      (r = preflight(plan, plans, n, opts, diags)) != 0)
+  if ((r = preflight(plan, n, opts, diags)) != 0)
     goto fail;
   if ((s = calloc(1, sizeof(*s))) == NULL) {
     r = HP_ENOMEM;
@@ -280,7 +224,7 @@ int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out
   }
   if ((r = record_init(plan, opts, n, s)) != 0 || (r = sweep_open(plan, opts, s, &fd, diags)) != 0)
     goto fail;
-  r = run_combos(plan, plans, opts, fd, s, diags, &g);
+  r = run_combos(plan, opts, fd, s, diags, &g);
   s->finished = hp__session_now_iso();
   if (hp__sweep_judge(s) != 0 && r == 0)
     r = HP_ENOMEM;
@@ -303,23 +247,19 @@ fail:
   if (fd >= 0)
     close(fd);
   hp_session_free(s);
-  plans_free(plans, n);
   return r;
 }
 
 int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
 {
-  hp_plan **plans = NULL;
   char *parent = NULL, *name = NULL, *sdir = NULL;
-  size_t n = 0, k;
-  int r;
+  size_t n = hp_plan_combinations(plan), k;
+  int r = 0;
 
-  if ((r = expand_all(plan, &plans, &n, diags)) != 0)
-    goto fail;
-  if ((parent = hp__session_parent(plan, opts)) == NULL) {
-    r = HP_ENOMEM;
-    goto fail;
-  }
+  if (hp_plan_combination(plan, 0) == NULL) /* not a plan as hp_plan_load made it */
+    return HP_EINVAL;
+  if ((parent = hp__session_parent(plan, opts)) == NULL)
+    return HP_ENOMEM;
   fprintf(fp, "sweep: %zu combinations, each a session in a folder of %s/%s-<YYYYmmdd-HHMMSS>\n", n,
           parent, plan->name);
   for (k = 0; k < n && r == 0; k++) {
@@ -332,16 +272,28 @@ int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp
       break;
     }
     fprintf(fp, "\ncombination %zu of %zu: %s\n", k + 1, n, name);
-    r = hp__session_dry_run_in(plans[k], opts, sdir, fp, diags);
+    r = hp__session_dry_run_in(hp_plan_combination(plan, k), opts, sdir, fp, diags);
     if (r)
       hp_diags_add(diags, HP_DIAG_NOTE, plan->file, 0, 0, "in combination %zu of %zu (%s)", k + 1,
                    n, name);
   }
 
-fail:
   free(name);
   free(sdir);
   free(parent);
-  plans_free(plans, n);
   return r;
+}
+
+int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags)
+{
+  if (plan->nparams && plan->combo < 0)
+    return hp__sweep_run(plan, opts, out, diags);
+  return hp__session_run_in(plan, opts, NULL, out, diags);
+}
+
+int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
+{
+  if (plan->nparams && plan->combo < 0)
+    return hp__sweep_dry_run(plan, opts, fp, diags);
+  return hp__session_dry_run_in(plan, opts, NULL, fp, diags);
 }

@@ -44,7 +44,8 @@ const char *hp__driver_name(const hp__driver *d);
 /* One line describing a mode, or NULL. */
 const char *hp__driver_mode_doc(const hp__driver *d, const char *mode);
 /* Builds the whole argv of one run of a profiled pass into *out (new; free with hp_strv_free).
- * Some drivers also write an input file into rs->run_dir. HP_ENOTSUP for an unknown mode. */
+ * Some drivers also write an input file into rs->run_dir: when that fails, hp__write_file's code
+ * (util/sys/fsutil.h: its kind, and why). HP_ENOTSUP for an unknown mode. */
 int hp__driver_argv(const hp__driver *d, const hp__run_spec *rs, hp_strv *out);
 
 #endif /* HPRUN_TOOL_DRIVER_H */

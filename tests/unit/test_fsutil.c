@@ -26,6 +26,15 @@
 #include "util/base/buf.h"
 #include "util/sys/fsutil.h"
 
+/* Expects a failure of HP_E* kind `code` for the system's reason `err`, both in the code the call
+ * returns (errno is not looked at: it is no result of these functions). */
+#define assert_fails(call, code, err)                                                              \
+  do {                                                                                             \
+    int r_ = (call);                                                                               \
+    assert_int_equal(hp__fs_kind(r_), (code));                                                     \
+    assert_int_equal(hp__fs_errno(r_), (err));                                                     \
+  } while (0)
+
 static char tmpdir[256];
 
 /* A path inside the temporary folder, in one of four static buffers used in turn (so that a call
@@ -124,7 +133,7 @@ static void test_exclusive_refuses_existing(void **state)
 
   (void)state;
   assert_int_equal(hp__write_file(at("x.txt"), "first", 5, 1), 0);
-  assert_int_equal(hp__write_file(at("x.txt"), "second", 6, 1), HP_EEXIST);
+  assert_fails(hp__write_file(at("x.txt"), "second", 6, 1), HP_EEXIST, EEXIST);
   assert_int_equal(hp__read_file(at("x.txt"), &got, NULL), 0);
   assert_string_equal(got, "first"); /* untouched */
   free(got);
@@ -167,7 +176,7 @@ static void test_read_errors(void **state)
   assert_int_equal(hp__read_file(tmpdir, &got, NULL), HP_EIO);
   assert_null(got);
   /* Writing into a folder that does not exist. */
-  assert_int_equal(hp__write_file(at("nodir/f"), "x", 1, 0), HP_ENOENT);
+  assert_fails(hp__write_file(at("nodir/f"), "x", 1, 0), HP_ENOENT, ENOENT);
   assert_int_equal(count_entries(), 0);
 }
 
@@ -187,7 +196,7 @@ static void test_mkdirs(void **state)
   assert_true(S_ISDIR(st.st_mode));
   /* A file in the way of a folder to create. */
   assert_int_equal(hp__write_file(at("a/file"), "x", 1, 1), 0);
-  assert_int_equal(hp__mkdirs(at("a/file/sub"), 0755), HP_ENOENT);
+  assert_fails(hp__mkdirs(at("a/file/sub"), 0755), HP_ENOENT, ENOTDIR);
   /* A relative path. */
   p = getcwd(NULL, 0);
   assert_non_null(p);
@@ -326,14 +335,6 @@ static void fsat_close(fsat *f)
   remove_tree(at("s"));
   remove_tree(at("outside"));
 }
-
-/* Expects an HP_E* code and an errno together. */
-#define assert_fails(call, code, err)                                                              \
-  do {                                                                                             \
-    errno = 0;                                                                                     \
-    assert_int_equal((call), (code));                                                              \
-    assert_int_equal(errno, (err));                                                                \
-  } while (0)
 
 static int is_kind(const char *path, mode_t kind)
 {
@@ -560,6 +561,31 @@ static void check_error(const char *verb, const char *dir, const char *rel, int 
   free(msg);
 }
 
+/* A code holds its kind and its reason, and gives both back; ENOMEM and a code without a reason
+ * stay plain HP_E* codes, and a plain code gives the nearest reason. */
+static void test_fs_code(void **state)
+{
+  int r = hp__fs_code(HP_EEXIST, ELOOP);
+
+  (void)state;
+  assert_true(r < 0);
+  assert_int_not_equal(r, HP_EEXIST);
+  assert_int_equal(hp__fs_kind(r), HP_EEXIST);
+  assert_int_equal(hp__fs_errno(r), ELOOP);
+  r = hp__fs_code(HP_EIO, EISDIR);
+  assert_int_equal(hp__fs_kind(r), HP_EIO);
+  assert_int_equal(hp__fs_errno(r), EISDIR);
+  assert_int_equal(hp__fs_code(HP_ENOMEM, ENOMEM), HP_ENOMEM);
+  assert_int_equal(hp__fs_code(HP_EIO, 0), HP_EIO);
+  assert_int_equal(hp__fs_kind(HP_EIO), HP_EIO);
+  assert_int_equal(hp__fs_kind(0), 0);
+  assert_int_equal(hp__fs_errno(0), 0);
+  assert_int_equal(hp__fs_errno(HP_ENOMEM), ENOMEM);
+  assert_int_equal(hp__fs_errno(HP_ENOENT), ENOENT);
+  assert_int_equal(hp__fs_errno(HP_EEXIST), EEXIST);
+  assert_int_equal(hp__fs_errno(HP_EIO), EIO);
+}
+
 static void test_fs_error(void **state)
 {
   char want[256];
@@ -599,6 +625,7 @@ int main(void)
       cmocka_unit_test(test_write_file_at),
       cmocka_unit_test(test_write_file_at_planted_tmp),
       cmocka_unit_test(test_write_file_planted_tmp),
+      cmocka_unit_test(test_fs_code),
       cmocka_unit_test(test_fs_error),
   };
   return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);

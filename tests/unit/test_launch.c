@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +165,7 @@ static void test_argv_slurm(void **state)
   char *app_words[] = {"./app", "--n", "3", NULL};
   hp_strv app = {app_words, 3, 0}, out;
   char *dir = tmpdir(), *s, want[1024];
+  int r;
 
   (void)state;
   memset(&l, 0, sizeof(l));
@@ -189,7 +191,9 @@ static void test_argv_slurm(void **state)
   free(s);
   hp_strv_free(&out);
   /* The wrapper exists now and is never replaced. */
-  assert_int_equal(hp__launch_argv(&ls, &out), HP_EEXIST);
+  r = hp__launch_argv(&ls, &out);
+  assert_int_equal(hp__fs_kind(r), HP_EEXIST);
+  assert_int_equal(hp__fs_errno(r), EEXIST);
   rm_rf(dir);
   free(dir);
 }

@@ -109,6 +109,7 @@ static void plan_copy_and_hash(void **state)
   char path[256], *copy = NULL;
   size_t len = 0;
   hp__jv *m;
+  int r;
 
   memset(&s, 0, sizeof(s));
   s.name = "mt";
@@ -120,7 +121,9 @@ static void plan_copy_and_hash(void **state)
   assert_memory_equal(copy, PLAN_TEXT, len);
   free(copy);
   /* A session folder is never reused: the copy is never overwritten. */
-  assert_int_equal(hp__session_copy_plan(f->plan, f->dirfd), HP_EEXIST);
+  r = hp__session_copy_plan(f->plan, f->dirfd);
+  assert_int_equal(hp__fs_kind(r), HP_EEXIST);
+  assert_int_equal(hp__fs_errno(r), EEXIST);
 
   assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, NULL, NULL, f->dirfd), 0);
   m = read_json(f->dir, "manifest.json");
@@ -317,6 +320,7 @@ static void manifest_refuses_planted_tmp(void **state)
   fixture *f = *state;
   char tmp[256], target[256], *text = NULL;
   hp_session s;
+  int r;
 
   memset(&s, 0, sizeof(s));
   s.name = "mt";
@@ -325,9 +329,9 @@ static void manifest_refuses_planted_tmp(void **state)
   assert_int_equal(hp__write_file(target, "sentinel", 8, 1), 0);
   snprintf(tmp, sizeof(tmp), "%s/manifest.json.tmp.%ld", f->dir, (long)getpid());
   assert_int_equal(symlink(target, tmp), 0);
-  errno = 0;
-  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, NULL, NULL, f->dirfd), HP_EEXIST);
-  assert_int_equal(errno, EEXIST);
+  r = hp__manifest_write(&f->loop, f->plan, &s, NULL, NULL, f->dirfd);
+  assert_int_equal(hp__fs_kind(r), HP_EEXIST);
+  assert_int_equal(hp__fs_errno(r), EEXIST);
   assert_int_equal(hp__read_file(target, &text, NULL), 0);
   assert_string_equal(text, "sentinel");
   free(text);

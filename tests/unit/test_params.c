@@ -1,8 +1,8 @@
 /*
  * Tests for lib/plan/params.c and placeholders.c: a sweep's `parameters:`, its combinations, their
- * names, and the plan of each combination (hp_plan_expand). The expected words, orders and names
- * are written out by hand from the plans below: the cartesian product in the order written, the
- * last parameter varying fastest.
+ * names, and the plan of each combination (hp_plan_combination). The expected words, orders and
+ * names are written out by hand from the plans below: the cartesian product in the order written,
+ * the last parameter varying fastest.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -101,10 +101,13 @@ static void test_parse_and_names(void **state)
 static void test_expand_every_field(void **state)
 {
   hp_diags d;
-  hp_plan *p = load(sweep, 0, &d), *e = NULL;
+  hp_plan *p = load(sweep, 0, &d);
+  const hp_plan *e;
 
   (void)state;
-  assert_int_equal(hp_plan_expand(p, 3, &e, &d), 0);
+  /* Combination 3 is read after 0, 1 and 2 from the same document: it must see its own values
+   * only, not theirs. */
+  assert_non_null(e = hp_plan_combination(p, 3));
   assert_int_equal(e->combo, 3);
   assert_int_equal(e->app.command.n, 6);
   assert_string_equal(e->app.command.v[1], "--n=16777216");
@@ -131,13 +134,19 @@ static void test_expand_every_field(void **state)
   assert_string_equal(e->metrics[0].pattern, "m=([0-9]{1,3})");
   /* The text is the plan's, unchanged (the manifest hashes it). */
   assert_string_equal(e->text, p->text);
-  hp_plan_free(e);
-  assert_int_equal(hp_plan_expand(p, 0, &e, &d), 0);
+  assert_non_null(e = hp_plan_combination(p, 0));
+  assert_int_equal(e->combo, 0);
   assert_string_equal(e->app.command.v[1], "--n=1048576");
   assert_string_equal(e->app.command.v[2], "fp16");
-  hp_plan_free(e);
-  assert_int_equal(hp_plan_expand(p, 4, &e, &d), HP_EINVAL);
-  assert_null(e);
+  assert_non_null(e = hp_plan_combination(p, 1));
+  assert_string_equal(e->app.command.v[1], "--n=1048576");
+  assert_string_equal(e->app.command.v[2], "fp32");
+  assert_string_equal(e->app.env[0].value, "1048576");
+  /* A combination's plan is a plan as written, not a sweep of its own. */
+  assert_null(hp_plan_combination(e, 0));
+  assert_null(hp_plan_combination(p, 4));
+  /* After every combination, the plan as written still has its placeholders. */
+  assert_string_equal(p->app.command.v[1], "--n={n}");
   hp_plan_free(p);
   hp_diags_free(&d);
 }
@@ -162,6 +171,7 @@ static void test_no_parameters(void **state)
   assert_int_equal(hp_plan_combination_name(p, 0, &name), 0);
   assert_string_equal(name, "");
   free(name);
+  assert_null(hp_plan_combination(p, 0)); /* not a sweep: nothing to expand */
   hp_plan_free(p);
   hp_diags_free(&d);
 }

@@ -327,63 +327,6 @@ static void test_merge_lists(void **state)
 /* ---------------------------------------------------------------------------------------------- */
 /* Merged against one pass, over fixture files.                                                    */
 
-static char *render(const hp_profile *p, hp_format f)
-{
-  hp_profile_opts o = {0};
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *fp = open_memstream(&buf, &len);
-
-  assert_non_null(fp);
-  assert_int_equal(hp_profile_write(p, fp, f, &o), 0);
-  assert_int_equal(fclose(fp), 0);
-  return buf;
-}
-
-/* Every table and field the parsers fill must survive the merge: each path read in one pass
- * straight into one profile (the way hprun read files before) and read file by file and merged,
- * with 1 and 4 threads, must print the same JSON and CSV. These fixtures hold whole numbers or
- * single files, so the compensated sums change nothing here (merge.md says where they do). */
-static void test_merge_equals_one_pass(void **state)
-{
-  static const char *const paths[] = {
-      "tests/fixtures/profile",
-      "tests/fixtures/real/hipprof",
-      "tests/fixtures/real/rocprof",
-      "tests/fixtures/real/rocprofv3",
-      "tests/fixtures/real/sanitizer",
-      "tests/fixtures/real/ncu",
-      "tests/fixtures/real/ncu-h200-pytorch/basic-details.csv",
-      "tests/fixtures/real/h200-roofline/ncu-roofline_mix.csv",
-  };
-  static const hp_format fmts[] = {HP_FMT_JSON, HP_FMT_CSV};
-  size_t i, f;
-  int jobs, err;
-
-  (void)state;
-  for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-    hp_profile *one;
-    assert_int_equal(hp_profile_new(&one), 0);
-    assert_int_equal(hp__profile_add_path_direct(one, paths[i], NULL), 0);
-    assert_true(one->nfiles > 0);
-    for (jobs = 1; jobs <= 4; jobs += 3) {
-      hp_profile *m;
-      assert_int_equal(hp_profile_new(&m), 0);
-      assert_int_equal(hp_profile_add_paths(m, &paths[i], 1, jobs, NULL, &err), 0);
-      assert_int_equal(err, 0);
-      for (f = 0; f < 2; f++) {
-        char *a = render(one, fmts[f]), *b = render(m, fmts[f]);
-        if (strcmp(a, b) != 0)
-          fail_msg("%s, -j %d, format %zu: merged output differs from one pass", paths[i], jobs, f);
-        free(a);
-        free(b);
-      }
-      hp_profile_free(m);
-    }
-    hp_profile_free(one);
-  }
-}
-
 /* ---------------------------------------------------------------------------------------------- */
 /* The pool.                                                                                       */
 
@@ -441,7 +384,6 @@ int main(void)
       cmocka_unit_test(test_merge_stacks_shift_rows),
       cmocka_unit_test(test_merge_ncu),
       cmocka_unit_test(test_merge_lists),
-      cmocka_unit_test(test_merge_equals_one_pass),
       cmocka_unit_test(test_pool_in_order),
   };
 

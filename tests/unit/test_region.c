@@ -1,7 +1,7 @@
 /*
- * app.region for rocprofv3 (lib/profile/parse/region.c): the span test on hand-placed dispatches, the
- * exact-name rule on rocprofiler-sdk's own documentation samples, and the kernel tables of a
- * real kernel trace filtered by constructed marker rows
+ * app.region for rocprofv3 (lib/profile/model/region.c, parse/region.c): the span test on
+ * hand-placed dispatches, the exact-name rule on rocprofiler-sdk's own documentation samples, and
+ * the kernel tables of a real kernel trace filtered by constructed marker rows
  * (tests/fixtures/real/rocprofv3-marker/README.md says which is which). Every expected number is
  * worked out in the comments from the files' timestamps.
  */

@@ -15,32 +15,9 @@
 
 #include "profile/parse/detect.h"
 #include "profile/model/profile.h"
+#include "profile/parse/parsers.h"
 
 #include <stddef.h>
-
-/* One range to read: the file's header bytes [0, head), then its bytes from `from` until the
- * first record that starts at or after `stop` (ULLONG_MAX: the end of the file). ids_in: dispatch
- * ids earlier ranges saw (PMC), or NULL. */
-typedef struct hp__range {
-  unsigned long long head, from, stop;
-  const unsigned char *ids_in;
-  size_t ids_in_n;
-  long hlines; /* the head's lines (0 for the first range) */
-} hp__range;
-
-/* What reading a range gave besides its profile and messages. */
-typedef struct hp__range_out {
-  unsigned long long end; /* the file offset where the reader stopped: its last record's end */
-  long endline;           /* the line there, counted in the range reader's input */
-  int complete;           /* the parser read on until the range's stop (or the file's end) */
-  size_t nsupp;           /* warnings past the per-file cap, only counted */
-  unsigned tables;        /* HP__TB_* the range contributed to */
-  unsigned char *ids;     /* PMC: the range's dispatch ids as bits (owned), or NULL */
-  size_t ids_n;
-  int window;  /* PMC: some dispatch id was not a small number (kept in a window, not the bits) */
-  int opened;  /* the file could be opened */
-  long hlines; /* the head's lines it was read with */
-} hp__range_out;
 
 /* A split file: where its ranges start, and while they are merged, the file's profile so far. */
 typedef struct hp__chunkfile {
@@ -60,13 +37,6 @@ typedef struct hp__chunkfile {
   int ended;  /* finished: the later ranges are dropped */
   int opened; /* some range could open the file: it is recorded as read */
 } hp__chunkfile;
-
-/* Parses one file (rg NULL) or one range of a split file into `p` (scan.c): the messages go to
- * `diags` (may be NULL). For a whole file as hp_profile_add_path always did (the file is recorded
- * in p, a note counts the warnings past the cap); for a range the caller gets those in *o and
- * records the file once, after its last range. */
-int hp__parse_file(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, hp_diags *diags,
-                   const hp__range *rg, hp__range_out *o);
 
 /* Whether and where to split `path` of format `fmt`: *out is a new hp__chunkfile, or NULL when
  * the file is read whole (another format, at most one range, no header). 0 or HP_ENOMEM. */

@@ -35,12 +35,6 @@ int hp__merge_lists(hp_profile *dst, const hp_profile *src);
 /* Folds the compensations into the sums; call it after the last merge, before reading `dst`. */
 void hp__profile_merge_end(hp_profile *dst);
 
-/* One pass without any merge: every file of `path` parsed straight into `p`, as hprun read files
- * before the merge existed (scan.c). Only the tests use it, as the reference the merge must
- * reproduce: a table or field that hp__profile_merge forgets shows up as a difference. Returns
- * what hp_profile_add_path returns. */
-int hp__profile_add_path_direct(hp_profile *p, const char *path, hp_diags *diags);
-
 /* One compensated addition: *s + *c is the running sum, close to the exact sum of every x added
  * (Neumaier's variant of Kahan's summation). With whole numbers below 2^53, *c stays 0 and *s is
  * the exact sum. Exposed for the unit tests. */

@@ -1,12 +1,13 @@
 /*
- * The profile-building API the parsers use (lib/profile/model/build.c, lib/profile/model/rows.c): finding or
- * adding a name's accumulators in the tables of profile/model/profile.h and adding to them, and the
- * state of one file being parsed, with its capped warnings and its field and number readers.
+ * The profile-building API the parsers use (lib/profile/model/build.c, lib/profile/model/rows.c):
+ * finding or adding a name's accumulators in the tables of profile/model/profile.h and adding to
+ * them, and the state of one file being parsed, with its capped warnings and its field and number
+ * readers.
  *
- * Parsers include this header (and util headers) only; they never see how files are found or
- * which parser gets which file (lib/profile/scan.c). Every function that adds copies what it
- * keeps, so the caller's strings stay the caller's. An HP_ENOMEM leaves the profile consistent:
- * hp_profile_free still releases everything in it.
+ * Parsers include this header (and util headers) only; they never see how files are found
+ * (lib/profile/scan.c) or which parser gets which file (lib/profile/parse/parse_file.c). Every
+ * function that adds copies what it keeps, so the caller's strings stay the caller's. An HP_ENOMEM
+ * leaves the profile consistent: hp_profile_free still releases everything in it.
  */
 #ifndef HPRUN_PROFILE_BUILD_H
 #define HPRUN_PROFILE_BUILD_H
@@ -19,7 +20,7 @@
 #include <stdint.h>
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Tables (lib/profile/model/build.c).                                                                   */
+/* Tables (lib/profile/model/build.c).                                                            */
 
 /* Finds or adds the entry for name[0..n). *out stays valid until the next add to the table. */
 int hp__ttable_get(hp__ttable *t, const char *name, size_t n, hp__tstat **out);
@@ -64,7 +65,7 @@ int hp__profile_add_file(hp_profile *p, const char *path, const char *format, un
 int hp__profile_sort_kernels(hp_profile *p);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* One file being parsed (lib/profile/model/rows.c).                                                     */
+/* One file being parsed (lib/profile/model/rows.c).                                              */
 
 /* The state of one file being parsed. */
 typedef struct hp__pctx {

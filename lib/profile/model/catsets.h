@@ -2,7 +2,7 @@
  * The built-in kernel category sets: one per software stack (CUDA, ROCm/DTK, and the article's
  * PyTorch-on-DCU rules), each the rules of one file in configs/categories/. The table is generated
  * from those files (catsets_data.c, by scripts/gen-catsets.py) and a unit test checks they agree.
- * catsets.c chooses a set for a profile that was given no rules of its own: by the profilers
+ * profile.c chooses a set for a profile that was given no rules of its own: by the profilers
  * whose files it read, else by which set leaves less kernel time uncategorised.
  *
  * Everything here is static data; nothing is allocated.

@@ -1,9 +1,9 @@
 /*
  * Library-internal declarations of the profile module's data model: the tables every parser fills
- * (through the building API in profile/model/build.h) and every writer reads. lib/profile/model/profile.c owns
- * their lifecycle, the category rules and the runtime-frame markers; the writers are in
- * lib/profile/tables/profile_out.c. Nothing in cmd/ includes this file; unit tests may. The design is in
- * docs/internals/profile.md.
+ * (through the building API in profile/model/build.h) and every writer reads.
+ * lib/profile/model/profile.c owns their lifecycle, the category rules and the runtime-frame
+ * markers; the writers are in lib/profile/tables/profile_out.c. Nothing in cmd/ includes this file;
+ * unit tests may. The design is in docs/internals/profile.md.
  *
  * Memory is bounded by the number of distinct names (kernels, APIs, counters, metrics, stack
  * frames chosen as origins), never by the number of rows: every parser streams its file through
@@ -143,7 +143,7 @@ enum {
   HP__TB_NCU = 64,
   HP__TB_LEAK = 128,
   HP__TB_AGENT = 256,
-  HP__TB_SAN = 512 /* compute-sanitizer reports (profile/parse/sanitizer.h) */
+  HP__TB_SAN = 512 /* compute-sanitizer reports (profile/model/san.h) */
 };
 
 typedef struct hp__pfile {
@@ -205,12 +205,12 @@ struct hp_profile {
   unsigned char *metric_class;     /* by metric id: HP__MC_* (ncu columns that are constants) */
   size_t metric_class_cap;
   const char *cat_why; /* static: "profiler", "kernel names" or "user" */
-  struct hp__san *san; /* compute-sanitizer reports; NULL when none (profile/parse/sanitizer.h) */
+  struct hp__san *san; /* compute-sanitizer reports; NULL when none (profile/model/san.h) */
   /* First kernel start and last kernel end over the traces with timestamps (totals.c). */
   long long span_first, span_last;
   int have_span;
-  /* app.region (profile/parse/region.h): owned, or borrowed from the profile a file is read for. The
-   * parsers filter kernel-trace dispatches only when region_filter is set. */
+  /* app.region (profile/model/region.h): owned, or borrowed from the profile a file is read for.
+   * The parsers filter kernel-trace dispatches only when region_filter is set. */
   struct hp__region *region;
   int region_borrowed, region_filter;
 };
@@ -235,7 +235,7 @@ size_t hp__sanitize_frame(const char *s, size_t n, char *out, size_t cap);
 int hp__is_runtime_frame(const hp_profile *p, const char *s, size_t n);
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Views of the model for the writers (lib/profile/tables/out.h and table.h hold the writers' own).      */
+/* Views of the model for the writers (profile/tables/out.h and table.h hold the writers' own).   */
 
 /* Installs a built-in category set's rules (lib/profile/model/catsets.h). 0 or HP_ENOMEM. */
 int hp__profile_use_catset(hp_profile *p, const struct hp__catset *set);

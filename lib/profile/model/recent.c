@@ -77,8 +77,8 @@ static uint64_t recent_hash(uint32_t kid, const char *key, size_t klen)
   return h ? h : 1;
 }
 
-/* A zeroed table of n hashes: at 2 MB and more in huge pages (util/sys/hugemem.h; *huge says so, for
- * done_free), else calloc'd. */
+/* A zeroed table of n hashes: at 2 MB and more in huge pages (util/sys/hugemem.h; *huge says so,
+ * for done_free), else calloc'd. */
 static uint64_t *done_table(size_t n, int *huge)
 {
   uint64_t *t = NULL;

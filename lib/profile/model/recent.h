@@ -1,9 +1,9 @@
 /*
- * A bounded set of recently seen keys (lib/profile/model/recent.c): launch groups, dispatch ids. Rows of
- * one launch or one dispatch sit close together in every profiler's output, so a key untouched for
- * `window` rows is finished: it is handed to `fin` and forgotten. This keeps memory constant for
- * any file size and is exact as long as a group's rows are less than `window` rows apart
- * (docs/internals/profile.md).
+ * A bounded set of recently seen keys (lib/profile/model/recent.c): launch groups, dispatch ids.
+ * Rows of one launch or one dispatch sit close together in every profiler's output, so a key
+ * untouched for `window` rows is finished: it is handed to `fin` and forgotten. This keeps memory
+ * constant for any file size and is exact as long as a group's rows are less than `window` rows
+ * apart (docs/internals/profile.md).
  *
  * The window owns its keys and each entry's `s` string (it frees them after `fin` has seen them);
  * the callback's `ud` stays the caller's. hp__recent_finish releases everything, also after a

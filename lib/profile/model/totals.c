@@ -1,9 +1,9 @@
 /*
- * The whole profile's kernel figures for the cross-check (lib/analyze/crosscheck.c), hp_profile_get_totals: total kernel
- * time, launches, and the profiled span. The span needs timestamps, which only per-dispatch traces
- * have (rocprofv3 kernel traces, rocprof results.csv); stats files and ncu's CSV have none. Clocks
- * of different processes on one machine are the same clock, so the span of several files is
- * their union's first start to last end.
+ * The whole profile's kernel figures for the cross-check (lib/analyze/crosscheck.c),
+ * hp_profile_get_totals: total kernel time, launches, and the profiled span. The span needs
+ * timestamps, which only per-dispatch traces have (rocprofv3 kernel traces, rocprof results.csv);
+ * stats files and ncu's CSV have none. Clocks of different processes on one machine are the same
+ * clock, so the span of several files is their union's first start to last end.
  */
 #include "profile/model/build.h"
 

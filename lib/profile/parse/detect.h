@@ -1,7 +1,9 @@
 /*
- * Telling what a profiler's file is (lib/profile/parse/detect.c): by its name first, by its header for
- * a CSV with an unknown name, and refusing binary data. Only the dispatcher (lib/profile/scan.c)
- * uses this; the parsers never need to know what the other formats are.
+ * Telling what a profiler's file is (lib/profile/parse/detect.c): by its name first, by its header
+ * for a CSV with an unknown name, and refusing binary data. Only the folder walk
+ * (lib/profile/scan.c) detects; the dispatch (parse_file.c) and the split (merge/chunk.c) take the
+ * format it found (the hp__fmt type), and the parsers never need to know what the other formats
+ * are.
  *
  * Paths are the caller's; nothing is kept. Files are only read, and closed before returning.
  */

@@ -1,6 +1,6 @@
 /*
- * compute-sanitizer output (see profile/parse/sanitizer.h): error blocks folded into counts by kind and
- * by kernel. hp__parse_text (parse_hipprof.c) hands every line of a text file here first, since
+ * compute-sanitizer output (see profile/parse/sanitizer.h): error blocks folded into counts by kind
+ * and by kernel. hp__parse_text (parse_hipprof.c) hands every line of a text file here first, since
  * the report usually sits in the program's own stdout.txt.
  *
  *   ========= Invalid __global__ write of size 4 bytes                     <- header: the kind
@@ -24,27 +24,6 @@
 #define PREFIX "========="
 #define PREFIX_LEN 9
 #define MAX_WHERE 4
-
-void hp__san_free(hp__san *s)
-{
-  size_t i, k;
-
-  if (s == NULL)
-    return;
-  for (i = 0; i < s->kinds.n; i++)
-    free(s->k[i].example);
-  for (i = 0; i < s->kernels.n; i++)
-    for (k = 0; k < s->kk[i].kinds.n; k++)
-      free(s->kk[i].kinds.v[k]);
-  for (i = 0; i < s->nruns; i++)
-    free(s->runs[i].file);
-  hp__strtab_free(&s->kinds);
-  hp__strtab_free(&s->kernels);
-  free(s->k);
-  free(s->kk);
-  free(s->runs);
-  free(s);
-}
 
 static int starts(const char *s, size_t n, const char *pre)
 {

@@ -1,5 +1,6 @@
 /*
- * compute-sanitizer reports (lib/profile/parse/parse_sanitizer.c, tables in lib/profile/tables/san_table.c).
+ * compute-sanitizer reports (lib/profile/parse/parse_sanitizer.c, tables in
+ * lib/profile/tables/san_table.c).
  *
  * memcheck, initcheck, racecheck and synccheck print one block per error, every line prefixed
  * with `=========`: a header line saying what happened, then indented detail lines saying where
@@ -9,45 +10,16 @@
  * block's location per kind, and keeps the `ERROR SUMMARY` each run printed, so a clean run shows
  * up as a row with 0 errors rather than as nothing.
  *
- * The model hangs off hp_profile.san (NULL until a file holds sanitizer lines) and is owned by
- * the profile: hp__san_free releases it (hp_profile_free calls it).
+ * The model it fills is in profile/model/san.h; the reading state below belongs to the caller
+ * (hp__parse_text), and hp__san_end frees what it holds.
  */
 #ifndef HPRUN_PROFILE_SANITIZER_H
 #define HPRUN_PROFILE_SANITIZER_H
 
 #include "profile/model/build.h"
 #include "profile/model/profile.h"
-#include "profile/model/strtab.h"
+#include "profile/model/san.h"
 #include "util/base/buf.h"
-
-typedef struct hp__san_kind {
-  long long n;   /* errors of this kind */
-  char *example; /* where the first one was: its detail lines joined with "; " (owned) */
-} hp__san_kind;
-
-typedef struct hp__san_kernel {
-  long long n;    /* errors in this kernel ("(host)": leaks and API errors) */
-  hp__vals kinds; /* the distinct kinds seen in it */
-} hp__san_kernel;
-
-typedef struct hp__san_run {
-  char *file;        /* the file it was read from (owned) */
-  long long listed;  /* error blocks read */
-  long long summary; /* the sum of its `ERROR SUMMARY: N errors` lines; -1 when none was printed */
-} hp__san_run;
-
-typedef struct hp__san {
-  hp__strtab kinds;
-  hp__san_kind *k; /* by kind id */
-  size_t kcap;
-  hp__strtab kernels;
-  hp__san_kernel *kk; /* by kernel id */
-  size_t kkcap;
-  hp__san_run *runs;
-  size_t nruns, rcap;
-} hp__san;
-
-void hp__san_free(hp__san *s);
 
 /* The per-file reading state, kept by hp__parse_text beside the PMC text state. */
 typedef struct hp__santext {

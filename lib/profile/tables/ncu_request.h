@@ -1,7 +1,7 @@
 /*
- * What an ncu run asked for, so that the ncu table shows the requested metrics and not every
- * column of ncu's raw page (lib/profile/tables/ncu_request.c). hp_ncu_requested_metrics (public) finds
- * the --metrics of a command line; an hp__ncu_want holds that list ready to match column names.
+ * What an ncu run asked for, so that the ncu table shows the requested metrics and not every column
+ * of ncu's raw page (lib/profile/tables/ncu_request.c). hp_ncu_requested_metrics (public) finds the
+ * --metrics of a command line; an hp__ncu_want holds that list ready to match column names.
  *
  * Ownership: hp__ncu_want_init allocates what the want holds; hp__ncu_want_free releases it (also
  * after a failed init) and accepts a zeroed want.

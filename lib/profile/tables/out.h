@@ -1,8 +1,8 @@
 /*
- * The profile writers' interface to the layers above (lib/profile/tables/profile_out.c and the table
- * model in lib/profile/tables/table.h): the JSON object a session embeds in summary.json, and the
- * kernel categories computed on demand. profile/model/profile.h (the data model) does not include this
- * file: the writers sit above the model, never the other way round.
+ * The profile writers' interface to the layers above (lib/profile/tables/profile_out.c and the
+ * table model in lib/profile/tables/table.h): the JSON object a session embeds in summary.json, and
+ * the kernel categories computed on demand. profile/model/profile.h (the data model) does not
+ * include this file: the writers sit above the model, never the other way round.
  *
  * Ownership: nothing is kept from the arguments. hp__profile_categories hands its array to the
  * caller (free() it), also NULL with *n == 0 on failure.

@@ -1,10 +1,10 @@
 /*
  * The CSV document of a profile summary, rendered from the table descriptions
- * (profile/tables/table.h): one table after another, each after a `# table: NAME` line and a header of
- * the CSV columns. Child rows are either flattened into their parent's table (one line per child
+ * (profile/tables/table.h): one table after another, each after a `# table: NAME` line and a header
+ * of the CSV columns. Child rows are either flattened into their parent's table (one line per child
  * row, the parent's columns repeated) or a table of their own after it, led by the parent's key
- * columns. Fields are quoted only when they must be (RFC 4180), and a field that starts with '#'
- * or a space is quoted too, so no data line looks like a table line or loses its spaces.
+ * columns. Fields are quoted only when they must be (RFC 4180), and a field that starts with '#' or
+ * a space is quoted too, so no data line looks like a table line or loses its spaces.
  */
 #include "profile/tables/table.h"
 

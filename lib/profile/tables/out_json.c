@@ -1,10 +1,10 @@
 /*
  * The JSON document of a profile summary, rendered from the table descriptions
- * (profile/tables/table.h): `hprun summarize --format json` and the "profile" object a session embeds
- * in summary.json (hp__profile_json). Every table is an array of objects, one member per JSON
- * column, with its child rows as an array after them; docs/summarize.md lists the keys. A child
- * row (a kernel's ncu metric, PMC counter, stack origin) is written on one line: indented member
- * by member, the many small rows of a summary's nested tables were most of its bytes.
+ * (profile/tables/table.h): `hprun summarize --format json` and the "profile" object a session
+ * embeds in summary.json (hp__profile_json). Every table is an array of objects, one member per
+ * JSON column, with its child rows as an array after them; docs/summarize.md lists the keys. A
+ * child row (a kernel's ncu metric, PMC counter, stack origin) is written on one line: indented
+ * member by member, the many small rows of a summary's nested tables were most of its bytes.
  */
 #include "profile/tables/out.h"
 #include "profile/tables/table.h"

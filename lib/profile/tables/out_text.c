@@ -1,8 +1,8 @@
 /*
- * The text and Markdown documents, rendered from the table descriptions (profile/tables/table.h). Text
- * is aligned columns under a `[Title]` line, like the article's tables, with long names cut to the
- * terminal width; Markdown is GitHub tables under `### Title`, with names whole in code spans and
- * pipes escaped. A table with no rows is left out of both.
+ * The text and Markdown documents, rendered from the table descriptions (profile/tables/table.h).
+ * Text is aligned columns under a `[Title]` line, like the article's tables, with long names cut to
+ * the terminal width; Markdown is GitHub tables under `### Title`, with names whole in code spans
+ * and pipes escaped. A table with no rows is left out of both.
  *
  * Two layouts: a plain table has one line per row; a table with HP__TF_SECTIONS has one section
  * per row (its text columns as a field/value table, then its child table), for rows whose

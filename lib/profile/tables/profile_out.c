@@ -3,10 +3,10 @@
  * Markdown, CSV (one table after another, each after a `# table: NAME` line) or JSON (one object,
  * the same a session embeds). docs/summarize.md documents every key and column.
  *
- * Every table is described once (profile/tables/table.h, lib/profile/tables*.c) and each format has one
- * writer that renders any description: out_text.c (text and Markdown), out_csv.c, out_json.c.
- * Everything is computed from the model's tables on the fly: sorting and categories cost
- * O(k log k) in the number of distinct names, never a pass over the input again.
+ * Every table is described once (profile/tables/table.h, lib/profile/tables/tables*.c) and each
+ * format has one writer that renders any description: out_text.c (text and Markdown), out_csv.c,
+ * out_json.c. Everything is computed from the model's tables on the fly: sorting and categories
+ * cost O(k log k) in the number of distinct names, never a pass over the input again.
  */
 #include "profile/tables/out.h"
 #include "profile/tables/table.h"

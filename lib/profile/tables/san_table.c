@@ -2,9 +2,9 @@
  * The compute-sanitizer tables (docs/internals/tables.md): the runs (one row per file, with the
  * ERROR SUMMARY it printed, so a clean run is a row and not an absence), the errors by kind with
  * the first one's location, and the errors by kernel with the kinds seen there. The model is in
- * profile/parse/sanitizer.h.
+ * profile/model/san.h.
  */
-#include "profile/parse/sanitizer.h"
+#include "profile/model/san.h"
 #include "profile/tables/table.h"
 
 #include <stdlib.h>

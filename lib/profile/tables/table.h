@@ -8,7 +8,9 @@
  * of names) or of the writer (Markdown escaping, CSV quoting).
  *
  * The descriptions live in tables.c (the list, files, leak checks, agents), tables_time.c (time
- * tables and categories) and tables_kernel.c (kernel stacks, PMC, ncu).
+ * tables and categories), tables_kernel.c (kernel stacks, PMC), tables_ncu.c (ncu) and
+ * san_table.c (compute-sanitizer); what they all use (rows, cells, shared row orders) is in
+ * cells.c, which calls none of them.
  *
  * Ownership: descriptions are static. hp__rows owns its order array and `own` until
  * hp__rows_free; on failure hp__rows_open leaves nothing to free (hp__rows_free is still safe).
@@ -167,13 +169,14 @@ void hp__vals_sorted(const hp__vals *v, const char **s);
  * there are none. b is reset first. 0 or HP_ENOMEM. */
 int hp__vals_join(const hp__vals *v, hp__buf *b);
 
-/* Row orders the per-kernel tables share (tables_kernel.c): ids 0..n-1 by the long long count at
+/* Row orders the per-kernel tables share (cells.c): ids 0..n-1 by the long long count at
  * byte `off` of each `size`-byte item of `base`, descending, ties by id; and the ids below
  * min(ncap, nnames) whose cnt is not zero. 0 or HP_ENOMEM. */
 int hp__rows_sort_by_count(hp__rows *r, size_t n, const void *base, size_t size, size_t off);
 int hp__rows_nonzero_ids(hp__rows *r, const long long *cnt, size_t ncap, size_t nnames);
 
-/* The short form of a kernel name (lib/profile/tables/kname.c): malloc'd, NULL when out of memory. */
+/* The short form of a kernel name (lib/profile/tables/kname.c): malloc'd, NULL when out of memory.
+ */
 char *hp__kernel_short(const char *name);
 /* Makes names[0..n) distinct by adding " #2", " #3" to repeats, in order (each a malloc'd string
  * that may be replaced). 0 or HP_ENOMEM. */

@@ -14,44 +14,6 @@
 #define JC (HP__IN_JSON | HP__IN_CSV)
 #define R HP__C_RIGHT
 
-typedef struct cnt_item {
-  long long n;
-  size_t id;
-} cnt_item;
-
-static int cmp_cnt(const void *a, const void *b)
-{
-  const cnt_item *x = a, *y = b;
-
-  if (x->n != y->n)
-    return x->n > y->n ? -1 : 1;
-  return x->id < y->id ? -1 : x->id > y->id;
-}
-
-/* Orders ids 0..n-1 by the long long count at byte `off` of each `size`-byte item of `base`,
- * descending (one sort for the three tables, whose counts sit in different structs). */
-int hp__rows_sort_by_count(hp__rows *r, size_t n, const void *base, size_t size, size_t off)
-{
-  cnt_item *it = malloc((n ? n : 1) * sizeof(*it));
-  size_t i;
-
-  r->total = n;
-  r->id = malloc((n ? n : 1) * sizeof(*r->id));
-  if (it == NULL || r->id == NULL) {
-    free(it);
-    return HP_ENOMEM;
-  }
-  for (i = 0; i < n; i++) {
-    memcpy(&it[i].n, (const char *)base + i * size + off, sizeof(long long));
-    it[i].id = i;
-  }
-  qsort(it, n, sizeof(*it), cmp_cnt);
-  for (i = 0; i < n; i++)
-    r->id[i] = it[i].id;
-  free(it);
-  return 0;
-}
-
 /* ---------------------------------------------------------------------------------------------- */
 /* Kernel stacks: launches per kernel and the user frames that launched them.                      */
 
@@ -260,21 +222,6 @@ static const hp__col counter_cols[] = {
      .field = P_AVG,
      .tfmt = "%.6g"},
 };
-
-/* The ids of the counters (or metrics) a kernel has a value for. */
-int hp__rows_nonzero_ids(hp__rows *r, const long long *cnt, size_t ncap, size_t nnames)
-{
-  size_t k, m = 0;
-
-  r->id = malloc((nnames ? nnames : 1) * sizeof(*r->id));
-  if (r->id == NULL)
-    return HP_ENOMEM;
-  for (k = 0; k < ncap && k < nnames; k++)
-    if (cnt[k] != 0)
-      r->id[m++] = k;
-  r->total = m;
-  return 0;
-}
 
 static int counters_open(hp__rows *r, int arg)
 {

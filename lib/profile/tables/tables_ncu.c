@@ -376,8 +376,8 @@ const hp__table hp__tab_ncu = {
 };
 
 /* ---------------------------------------------------------------------------------------------- */
-/* The device's attributes, once: each the average over every launch of every kernel (they are
- * the same for every launch on one GPU; an average that is not a whole number says they were not). */
+/* The device's attributes, once: each the average over every launch of every kernel (they are the
+ * same for every launch on one GPU; an average that is not a whole number says they were not). */
 
 enum {
   D_NAME,

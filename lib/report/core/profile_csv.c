@@ -10,7 +10,6 @@
 #include "util/sys/fsutil.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,12 +50,12 @@ int hp__report_write_profile_csvs(const hp_session *s, int dirfd, hp_diags *diag
         r = HP_ENOMEM;
     }
     if (r == 0 && (r = hp__write_file_at(dirfd, name, text, len, 0)) != 0 && diags) {
-      char *msg = hp__fs_error("write", s->dir, name, errno);
+      char *msg = hp__fs_error("write", s->dir, name, hp__fs_errno(r));
       hp_diags_add(diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
       free(msg);
     }
     if (r && first == 0)
-      first = r;
+      first = hp__fs_kind(r);
     free(text);
     free(name);
   }

@@ -6,7 +6,7 @@
  */
 #include "report/core/roofline_table.h"
 #include "report/core/report.h"
-#include "report/json/summary_keys.h"
+#include "report/core/summary_keys.h"
 #include "util/num/fmt.h"
 
 #include <math.h>

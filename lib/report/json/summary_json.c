@@ -1,7 +1,7 @@
 /*
  * summary.json, written after every session (also an interrupted one). It is the session's one
  * machine-readable record: `hprun report` and `hprun compare` read it back (lib/report/json/
- * summary_read.c), scripts and CI read it too. The keys are named in lib/report/json/summary_keys.h
+ * summary_read.c), scripts and CI read it too. The keys are named in lib/report/core/summary_keys.h
  * and documented in docs/summary.md; members are written in the order that page lists them.
  */
 #include "analyze/crosscheck.h"
@@ -11,7 +11,7 @@
 #include "report/core/roofline_table.h"
 #include "report/core/report.h"
 #include "report/json/summary.h"
-#include "report/json/summary_keys.h"
+#include "report/core/summary_keys.h"
 #include "report/json/summary_launch.h"
 #include "util/base/buf.h"
 #include "util/json/json.h"

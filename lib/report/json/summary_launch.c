@@ -4,7 +4,7 @@
  */
 #include "report/json/summary_launch.h"
 #include "exec/launch.h"
-#include "report/json/summary_keys.h"
+#include "report/core/summary_keys.h"
 #include "util/base/buf.h"
 
 #include <limits.h>

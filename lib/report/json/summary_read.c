@@ -5,7 +5,7 @@
  * re-rendered later must say exactly what the run said, not what a re-analysis would say now.
  * Only the statistics are recomputed from the runs (the same numbers: the bootstrap is seeded),
  * and the profiles are parsed again from the run folders with the plan copy's categories. The keys
- * are named once in lib/report/json/summary_keys.h, shared with the writer (summary_json.c).
+ * are named once in lib/report/core/summary_keys.h, shared with the writer (summary_json.c).
  *
  * Nothing in the file is trusted: it may come from another machine, an older hprun or an editor.
  * Every member is checked as it is read (lib/report/json/summary_field.c), and so is the shape the
@@ -18,7 +18,7 @@
 #include "analyze/roofline.h"
 #include "report/json/plan_copy.h"
 #include "report/json/summary_field.h"
-#include "report/json/summary_keys.h"
+#include "report/core/summary_keys.h"
 #include "report/json/summary.h"
 #include "report/json/summary_roofline.h"
 #include "report/json/summary_launch.h"

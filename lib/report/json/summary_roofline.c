@@ -3,7 +3,7 @@
  * written only by sessions whose plan had `roofline:`, so its absence is the common case.
  */
 #include "report/json/summary_roofline.h"
-#include "report/json/summary_keys.h"
+#include "report/core/summary_keys.h"
 
 #include <stdlib.h>
 

@@ -4,12 +4,12 @@
  * folder, whether it ran and is complete, its exit code, and every pass's primary-metric overhead
  * with its interval and flag, so that a script sees how a profiler's overhead depends on the
  * parameters without opening the combinations' files. Everything else of a combination is in its
- * own summary.json, in its folder. docs/summary.md describes the keys (lib/report/json/summary_keys.h).
+ * own summary.json, in its folder. docs/summary.md describes the keys (lib/report/core/summary_keys.h).
  */
 #include "analyze/sweep.h"
 #include "report/core/report.h"
 #include "report/json/summary.h"
-#include "report/json/summary_keys.h"
+#include "report/core/summary_keys.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
 #include "report/json/plan_copy.h"
 #include "report/json/summary_field.h"
 #include "report/json/summary.h"
-#include "report/json/summary_keys.h"
+#include "report/core/summary_keys.h"
 #include "util/base/buf.h"
 #include "util/sys/fsutil.h"
 

@@ -1,6 +1,6 @@
 /*
- * A streaming JSON writer with indentation (lib/util/json/json.c). The writer owns its output buffer
- * until hp__json_free; errors are sticky, so callers check hp__json_end once at the end.
+ * A streaming JSON writer with indentation (lib/util/json/json.c). The writer owns its output
+ * buffer until hp__json_free; errors are sticky, so callers check hp__json_end once at the end.
  */
 #ifndef HPRUN_UTIL_JSON_H
 #define HPRUN_UTIL_JSON_H

@@ -4,8 +4,8 @@
  * zeros, no single quotes) and says where the first problem is as "line:col: message". Recursion
  * is bounded by HP__JV_MAX_DEPTH, so hostile input cannot exhaust the stack. This file holds the
  * grammar of values, containers and numbers; strings (escapes, UTF-8) are read in
- * lib/util/json/jsonread_string.c and the finished tree in lib/util/json/jsonread_tree.c. Design notes:
- * docs/internals/jsonread.md.
+ * jsonread_string.c, the finished tree in jsonread_tree.c, and the error messages of both halves
+ * are written by jsonread_error.c. Design notes: docs/internals/jsonread.md.
  */
 #include "util/base/buf.h"
 #include "util/json/jsonread_internal.h"
@@ -13,55 +13,9 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---------------------------------------------------------------------------------------------- */
-/* Errors                                                                                           */
-
-/* Line and column are found by rescanning from the start: that costs nothing on the good path,
- * where no error is written. */
-int hp__jv_fail_at(hp__jv_parser *ps, int code, const char *at, const char *fmt, ...)
-{
-  const char *q;
-  long line = 1, col = 1;
-  va_list ap;
-  int n;
-
-  if (ps->err == NULL || ps->errlen == 0)
-    return code;
-  for (q = ps->start; q < at; q++) {
-    if (*q == '\n') {
-      line++;
-      col = 1;
-    } else {
-      col++;
-    }
-  }
-  n = snprintf(ps->err, ps->errlen, "%ld:%ld: ", line, col);
-  if (n >= 0 && (size_t)n < ps->errlen) {
-    va_start(ap, fmt);
-    vsnprintf(ps->err + n, ps->errlen - (size_t)n, fmt, ap);
-    va_end(ap);
-  }
-  return code;
-}
-
-const char *hp__jv_describe(const char *at, const char *end, char *tmp, size_t n)
-{
-  unsigned char c;
-
-  if (at >= end)
-    return "end of input";
-  c = (unsigned char)*at;
-  if (c > 0x20 && c < 0x7f)
-    snprintf(tmp, n, "'%c'", c);
-  else
-    snprintf(tmp, n, "byte 0x%02x", c);
-  return tmp;
-}
 
 static int unexpected(hp__jv_parser *ps, const char *what)
 {
@@ -192,7 +146,7 @@ static int parse_number(hp__jv_parser *ps, double *out, char **text)
   if (copy != small)
     free(copy);
   /* Underflow to zero or a subnormal is a fine reading of a tiny number; overflow is not: the
-   * tree has no way to say "larger than any double", and lib/json.c never writes one. */
+   * tree has no way to say "larger than any double", and lib/util/json/json.c never writes one. */
   if (errno == ERANGE && isinf(v))
     return hp__jv_fail_at(ps, HP_EPARSE, s, "number out of range of a double");
   *out = v;

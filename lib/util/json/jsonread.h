@@ -1,8 +1,9 @@
 /*
- * A small, strict JSON (RFC 8259) reader that builds a tree. Library-internal (hp__ names): used
- * by `hprun compare` and `hprun report` to read back the summary.json files hprun wrote with
- * lib/util/json/json.c. The parser is lib/util/json/jsonread.c (strings in jsonread_string.c), the accessors
- * below are in lib/util/json/jsonread_tree.c. Design notes: docs/internals/jsonread.md.
+ * A small, strict JSON (RFC 8259) reader that builds a tree. Library-internal (hp__ names): used by
+ * `hprun compare` and `hprun report` to read back the summary.json files hprun wrote with
+ * lib/util/json/json.c. The parser is lib/util/json/jsonread.c (strings in jsonread_string.c,
+ * messages in jsonread_error.c), the accessors below are in jsonread_tree.c. Design notes:
+ * docs/internals/jsonread.md.
  *
  * The tree is opaque: read it with the accessors below, which all accept NULL (and a node of the
  * wrong type) and answer "nothing" (NULL, 0, NaN, -1), so a chain such as
@@ -56,12 +57,12 @@ const char *hp__jv_key_at(const hp__jv *obj, size_t i);
 const char *hp__jv_str(const hp__jv *v);
 /* A string's length in bytes, embedded NULs included; 0 if not a string. */
 size_t hp__jv_strlen(const hp__jv *v);
-/* A number's value; NaN if not a number. null gives NaN too, which is how lib/json.c writes NaN
- * and infinities. */
+/* A number's value; NaN if not a number. null gives NaN too, which is how lib/util/json/json.c
+ * writes NaN and infinities. */
 double hp__jv_num(const hp__jv *v);
-/* A number's text as the file wrote it ("18446744073709551615", "-0", "1.5e3"), NUL-terminated; NULL
- * if not a number. A double holds integers exactly only up to 2^53: a reader that needs a larger
- * integer exactly (a 64-bit seed) converts this text itself. */
+/* A number's text as the file wrote it ("18446744073709551615", "-0", "1.5e3"), NUL-terminated;
+ * NULL if not a number. A double holds integers exactly only up to 2^53: a reader that needs a
+ * larger integer exactly (a 64-bit seed) converts this text itself. */
 const char *hp__jv_numtext(const hp__jv *v);
 /* 0 or 1 for false or true, -1 if not a boolean. */
 int hp__jv_bool(const hp__jv *v);

@@ -1,7 +1,8 @@
 /*
- * The JSON reader's insides, shared by its three files and by nothing else: lib/util/json/jsonread.c
- * (the grammar: values, containers, numbers, error messages), lib/util/json/jsonread_string.c (strings:
- * escapes and UTF-8) and lib/util/json/jsonread_tree.c (freeing and reading a tree). Other modules
+ * The JSON reader's insides, shared by its files and by nothing else, lowest first:
+ * jsonread_error.c (error messages), jsonread_tree.c (freeing and reading a tree),
+ * jsonread_string.c (strings: escapes and UTF-8) and jsonread.c (the grammar: values, containers,
+ * numbers), all in lib/util/json/. Other modules
  * include "util/json/jsonread.h", where hp__jv stays opaque.
  *
  * A node owns its children, keys and string bytes; hp__jv_free releases them. A parser owns
@@ -45,8 +46,9 @@ typedef struct hp__jv_parser {
   size_t errlen;
 } hp__jv_parser;
 
-/* Writes "line:col: message" for the byte at `at` and returns `code`. Line and column are found
- * by rescanning from the start: that costs nothing on the good path, where no error is written. */
+/* jsonread_error.c: writes "line:col: message" for the byte at `at` and returns `code`. Line and
+ * column are found by rescanning from the start: that costs nothing on the good path, where no
+ * error is written. */
 int hp__jv_fail_at(hp__jv_parser *ps, int code, const char *at, const char *fmt, ...)
     HP_PRINTF(4, 5);
 /* Describes the byte at `at` for a message: 'x' when printable, else its hex value (written into

@@ -1,8 +1,8 @@
 /*
  * JSON strings (RFC 8259 section 7): the part of the reader that decodes escapes, joins UTF-16
  * surrogate pairs, and checks that raw bytes are well-formed UTF-8, so that every string in a
- * tree is valid UTF-8 whatever the file held. It is apart from lib/util/json/jsonread.c because none
- * of it depends on the rest of the grammar.
+ * tree is valid UTF-8 whatever the file held. It is apart from jsonread.c because none of it
+ * depends on the rest of the grammar.
  */
 #include "util/json/jsonread_internal.h"
 #include "util/base/buf.h"

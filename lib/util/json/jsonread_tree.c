@@ -1,6 +1,6 @@
 /*
- * Reading and freeing a JSON tree that lib/util/json/jsonread.c built. Every accessor accepts NULL and
- * nodes of the wrong type and answers "nothing", so that callers can chain lookups on a file of
+ * Reading and freeing a JSON tree that lib/util/json/jsonread.c built. Every accessor accepts NULL
+ * and nodes of the wrong type and answers "nothing", so that callers can chain lookups on a file of
  * any shape without checking each step (see util/json/jsonread.h).
  */
 #include "util/json/jsonread_internal.h"

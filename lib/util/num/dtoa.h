@@ -1,8 +1,9 @@
 /*
  * The bytes of printf's "%.15g" and "%.17g" for the doubles a summary holds most, without printf
  * (lib/util/num/dtoa.c). JSON output prints every number as %.15g when that reads back as the same
- * double, else %.17g (util/json/json.c); an ncu profile's summary holds tens of thousands of them, and
- * printf's exact multi-precision path was most of `hprun summarize`'s fixed cost.
+ * double, else %.17g (util/json/json.c); an ncu profile's summary holds tens of thousands of them,
+ * and printf's exact multi-precision path costs far more per number than these cases need
+ * (docs/performance.md has the measurements).
  *
  * The caller owns `out`, which must hold HP__DTOA_MAX bytes. Nothing is allocated.
  */

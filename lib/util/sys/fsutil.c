@@ -18,6 +18,36 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A folded code is kind - ERRNO_STEP * e: every HP_E* kind lies in (-ERRNO_STEP, 0), so both
+ * parts come back out exactly. */
+#define ERRNO_STEP 256
+
+int hp__fs_code(int kind, int e)
+{
+  if (kind >= 0 || kind == HP_ENOMEM || e <= 0 || e > INT_MAX / ERRNO_STEP - 1)
+    return kind;
+  return kind - ERRNO_STEP * e;
+}
+
+int hp__fs_kind(int r)
+{
+  return r <= -ERRNO_STEP ? -(-r % ERRNO_STEP) : r;
+}
+
+int hp__fs_errno(int r)
+{
+  if (r <= -ERRNO_STEP)
+    return -r / ERRNO_STEP;
+  switch (r) {
+  case 0: return 0;
+  case HP_ENOMEM: return ENOMEM;
+  case HP_ENOENT: return ENOENT;
+  case HP_EEXIST: return EEXIST;
+  case HP_EINVAL: return EINVAL;
+  default: return EIO;
+  }
+}
+
 static int errno_to_hp(int e)
 {
   switch (e) {
@@ -30,20 +60,25 @@ static int errno_to_hp(int e)
   }
 }
 
-/* The same for the functions that refuse links: a link where they would write is in the way,
- * like anything else that exists there. */
-static int refusal_to_hp(int e)
+/* The code of a failure with errno e, as every function here returns it. */
+static int fs_fail(int e)
 {
-  return e == ELOOP ? HP_EEXIST : errno_to_hp(e);
+  return hp__fs_code(errno_to_hp(e), e);
 }
 
-/* Fails with errno `e` after closing `fd` (when it is not `keep`), errno intact. */
+/* The same for the functions that refuse links: a link where they would write is in the way,
+ * like anything else that exists there. */
+static int refusal(int e)
+{
+  return hp__fs_code(e == ELOOP ? HP_EEXIST : errno_to_hp(e), e);
+}
+
+/* Fails with errno `e` after closing `fd` (when it is not `keep`). */
 static int fail_errno(int e, int fd, int keep)
 {
   if (fd >= 0 && fd != keep)
     close(fd);
-  errno = e;
-  return refusal_to_hp(e);
+  return refusal(e);
 }
 
 /* Copies the component [p, p+n) of a relative path into part; EINVAL for an empty one, `.`, `..`
@@ -104,7 +139,7 @@ static int walk_parent(int dirfd, const char *rel, int *pfd, char leaf[NAME_MAX 
 int hp__dir_open(const char *path, int *fd)
 {
   *fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  return *fd < 0 ? errno_to_hp(errno) : 0;
+  return *fd < 0 ? fs_fail(errno) : 0;
 }
 
 int hp__dir_open_at(int dirfd, const char *rel, int *fd)
@@ -224,32 +259,26 @@ int hp__write_file_at(int dirfd, const char *rel, const char *data, size_t len, 
   e = write_in(pfd, leaf, data, len, exclusive);
   if (pfd != dirfd)
     close(pfd);
-  errno = e;
-  return e ? refusal_to_hp(e) : 0;
+  return e ? refusal(e) : 0;
 }
 
 int hp__write_file(const char *path, const char *data, size_t len, int exclusive)
 {
   const char *slash = strrchr(path, '/');
   char *dir;
-  int dfd, r, e;
+  int dfd, r;
 
   if (slash == NULL)
     return hp__write_file_at(AT_FDCWD, path, data, len, exclusive);
   dir = slash == path ? hp__strdup("/") : hp__strndup(path, (size_t)(slash - path));
   if (dir == NULL)
-    return fail_errno(ENOMEM, -1, -1);
+    return HP_ENOMEM;
   r = hp__dir_open(dir, &dfd);
-  e = errno;
   free(dir);
-  if (r) {
-    errno = e;
+  if (r)
     return r;
-  }
   r = hp__write_file_at(dfd, slash + 1, data, len, exclusive);
-  e = errno;
   close(dfd);
-  errno = e;
   return r;
 }
 
@@ -326,17 +355,16 @@ fail:
 int hp__mkdirs(const char *path, int mode)
 {
   char *p = hp__strdup(path), *s;
-  int r = 0, e = 0;
+  int r = 0;
 
   if (p == NULL)
-    return fail_errno(ENOMEM, -1, -1);
+    return HP_ENOMEM;
   for (s = p + 1;; s++) {
     if (*s == '/' || *s == '\0') {
       char c = *s;
       *s = '\0';
       if (mkdir(p, (mode_t)mode) && errno != EEXIST) {
-        e = errno;
-        r = errno_to_hp(e);
+        r = fs_fail(errno);
         break;
       }
       *s = c;
@@ -345,7 +373,6 @@ int hp__mkdirs(const char *path, int mode)
     }
   }
   free(p);
-  errno = e;
   return r;
 }
 

@@ -6,17 +6,31 @@
  * The functions that end in _at work below an open folder `dirfd` on a relative path `rel` whose
  * components are opened one at a time with O_NOFOLLOW, so that nothing they create can land
  * outside the folder dirfd names, whatever was planted inside it: a symbolic link anywhere in
- * `rel` is refused (errno ELOOP), and so is `.`, `..`, an empty component or an absolute `rel`
- * (EINVAL). They never reuse what exists: a file or folder they create must be new (EEXIST).
+ * `rel` is refused (the reason ELOOP), and so is `.`, `..`, an empty component or an absolute
+ * `rel` (EINVAL). They never reuse what exists: a file or folder they create must be new (EEXIST).
  *
- * The functions that return an int return 0 or an HP_E* code. When hp__write_file(_at),
- * hp__mkdirs, hp__dir_open or an _at function fails, errno holds the system's reason (what
- * hp__fs_error turns into "cannot write PATH: WHY"), and a failed write leaves no temporary file.
+ * The functions that return an int return 0 or a negative code. When hp__write_file(_at),
+ * hp__mkdirs, hp__dir_open or an _at function fails, the code holds both the HP_E* kind of the
+ * failure and the system's reason, its errno (hp__fs_code below): the reason travels with the
+ * result, where errno would be changed by the next call that sets it. A failed write leaves no
+ * temporary file. The other functions return plain HP_E* codes.
  */
 #ifndef HPRUN_UTIL_FSUTIL_H
 #define HPRUN_UTIL_FSUTIL_H
 
 #include <stddef.h>
+
+/* The code of a failure of kind `kind` (an HP_E* code) for the system's reason `e` (an errno):
+ * negative, and never equal to an HP_E* code unless `kind` is HP_ENOMEM (which needs no reason)
+ * or e is not a reason (<= 0); then it is `kind` itself. A caller compares, and returns further
+ * to code that expects an HP_E* code, hp__fs_kind(r); it words the reason with hp__fs_errno(r)
+ * (hp__fs_error). */
+int hp__fs_code(int kind, int e);
+/* The HP_E* kind of a code: `r` itself when it is 0 or a plain HP_E* code. */
+int hp__fs_kind(int r);
+/* The errno a code holds; for a plain HP_E* code the nearest one (HP_ENOMEM: ENOMEM, HP_ENOENT:
+ * ENOENT, HP_EEXIST: EEXIST, HP_EINVAL: EINVAL, any other: EIO), 0 for 0. */
+int hp__fs_errno(int r);
 
 /* Writes `len` bytes to `path` through a temporary file and rename(2), so a reader never sees a
  * half-written file. With `exclusive`, fails with HP_EEXIST if `path` exists. The folders on the
@@ -39,7 +53,8 @@ int hp__dir_open(const char *path, int *fd);
 int hp__dir_open_at(int dirfd, const char *rel, int *fd);
 /* Creates the new folder `rel` below dirfd (mkdirat, `mode`) and, when fd is not NULL, opens it
  * (O_DIRECTORY | O_NOFOLLOW). Every component but the last must be an existing folder; the last
- * must not exist: HP_EEXIST (errno EEXIST) when anything is there, a dangling link included. */
+ * must not exist: kind HP_EEXIST (reason EEXIST) when anything is there, a dangling link
+ * included. */
 int hp__mkdir_at(int dirfd, const char *rel, int mode, int *fd);
 /* Creates the new file `rel` below dirfd for writing (O_CREAT | O_EXCL | O_NOFOLLOW, 0644). */
 int hp__create_at(int dirfd, const char *rel, int *fd);
@@ -47,7 +62,8 @@ int hp__create_at(int dirfd, const char *rel, int *fd);
  * hp__tmp_name, created with O_CREAT | O_EXCL | O_NOFOLLOW), then renameat(2) onto `rel`, which
  * replaces the name itself and never follows a link there. With `exclusive`, linkat(2) instead:
  * an existing `rel` is refused (HP_EEXIST). A temporary name already taken, by anything, is
- * refused too (HP_EEXIST, errno EEXIST): something else put it there, and it is left alone. */
+ * refused too (kind HP_EEXIST, reason EEXIST): something else put it there, and it is left
+ * alone. */
 int hp__write_file_at(int dirfd, const char *rel, const char *data, size_t len, int exclusive);
 /* The one temporary name hp__write_file_at uses for the file name `name` (its last component):
  * "<name>.tmp.<pid>". NULL when out of memory. */
