@@ -62,24 +62,6 @@ int hp__proc_info_read(int pid, hp__proc_info *p)
   return hp__proc_parse_stat(buf, pid, p);
 }
 
-int hp__proc_each(hp__proc_visit fn, void *arg)
-{
-  DIR *d = opendir("/proc");
-  struct dirent *e;
-  hp__proc_info p;
-  int pid;
-
-  if (d == NULL)
-    return -1;
-  while ((e = readdir(d)) != NULL) {
-    if ((pid = atoi(e->d_name)) <= 0 || hp__proc_info_read(pid, &p) != 0)
-      continue;
-    if (fn(&p, arg))
-      break;
-  }
-  closedir(d);
-  return 0;
-}
 
 int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since)
 {
@@ -98,6 +80,11 @@ int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since)
   }
   closedir(d);
   return 0;
+}
+
+int hp__proc_each(hp__proc_visit fn, void *arg)
+{
+  return hp__proc_each_since(fn, arg, 0);
 }
 
 /* Whether `pid` leads its thread group: tgkill(pid, pid, 0) finds only such a task (a thread's
