@@ -62,7 +62,6 @@ int hp__proc_info_read(int pid, hp__proc_info *p)
   return hp__proc_parse_stat(buf, pid, p);
 }
 
-
 int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since)
 {
   DIR *d = opendir("/proc");
