@@ -1153,6 +1153,39 @@ static void test_markdown_profiles(void **state)
   hp_session_free(s);
 }
 
+/* The report sections append without checking each append: a failed append's error sticks in the
+ * buffer, every later one does nothing, and the section returns that error. A buffer already in
+ * error (as an earlier section would leave it) must come back unchanged, with HP_ENOMEM. */
+static void test_sections_keep_buffer_error(void **state)
+{
+  hp_session *s = demo();
+  hp__causes causes = hp__report_causes(s, HP__RF_MD);
+  hp__buf b = HP__BUF_INIT;
+
+  (void)state;
+  assert_int_equal(hp__buf_adds(&b, "kept"), 0);
+  b.err = HP_ENOMEM;
+  assert_int_equal(hp__html_text(&b, "a<b", 0), HP_ENOMEM);
+  assert_int_equal(hp__report_xml(&b, "a&b"), HP_ENOMEM);
+  assert_int_equal(hp__report_md_cell(&b, "a|b"), HP_ENOMEM);
+  assert_int_equal(hp__md_text(&b, s, "sessions/demo-1/x", HP__MD_CELL), HP_ENOMEM);
+  assert_int_equal(hp__md_text(&b, s, NULL, HP__MD_CELL), HP_ENOMEM);
+  assert_int_equal(hp__md_table(&b, s, 0), HP_ENOMEM);
+  assert_int_equal(hp__md_table(&b, s, 1), HP_ENOMEM);
+  assert_int_equal(hp__md_causes(&b, s, &causes), HP_ENOMEM);
+  assert_int_equal(hp__md_runs(&b, s), HP_ENOMEM);
+  assert_int_equal(hp__html_overhead(&b, s), HP_ENOMEM);
+  assert_int_equal(hp__html_timeline(&b, s), HP_ENOMEM);
+  assert_int_equal(hp__html_distributions(&b, s), HP_ENOMEM);
+  assert_int_equal(hp__html_profiles(&b, s), HP_ENOMEM);
+  assert_int_equal(b.len, 4);
+  assert_string_equal(b.data, "kept");
+  /* hp__buf_steal refuses a buffer in error and frees its text. */
+  assert_null(hp__buf_steal(&b));
+  assert_null(b.data);
+  hp_session_free(s);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -1169,6 +1202,7 @@ int main(void)
       cmocka_unit_test(test_markdown_relative_paths),
       cmocka_unit_test(test_markdown_profiles),
       cmocka_unit_test(test_junit),
+      cmocka_unit_test(test_sections_keep_buffer_error),
       cmocka_unit_test(test_json),
       cmocka_unit_test(test_summary_round_trip),
       cmocka_unit_test(test_reread_keeps_judgements),

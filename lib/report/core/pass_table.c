@@ -117,37 +117,36 @@ int hp__pt_shows(const hp__pt_col *c, int f, int variant, int reps)
 int hp__pt_metric(hp__buf *out, const hp_session *s, int f, int unit)
 {
   const hp_metric_result *m = hp__report_primary(s);
-  int r = hp__buf_adds(out, m && m->name ? m->name : "metric");
 
+  hp__buf_adds(out, m && m->name ? m->name : "metric");
   if (unit && m && m->unit && (*m->unit || f == H))
-    r |= hp__buf_printf(out, " (%s)", m->unit);
-  return r;
+    hp__buf_printf(out, " (%s)", m->unit);
+  return hp__buf_error(out);
 }
 
 int hp__pt_head(hp__buf *out, const hp_session *s, const hp__pt_col *c, int f, int variant)
 {
   const char *t = c->head[f];
   char ci[32];
-  int r = 0;
 
   hp__buf_reset(out);
-  r |= hp__buf_adds(out, ""); /* an empty header is "", not NULL */
-  for (; t && *t && !r; t++) {
+  hp__buf_adds(out, ""); /* an empty header is "", not NULL */
+  for (; t && *t; t++) {
     if (*t != '%' || t[1] == '\0') {
-      r = hp__buf_addc(out, *t);
+      hp__buf_addc(out, *t);
       continue;
     }
     t++;
     if (*t == 'n')
-      r = hp__buf_adds(out, variant ? "variant" : "pass");
+      hp__buf_adds(out, variant ? "variant" : "pass");
     else if (*t == 'r')
-      r = hp__buf_adds(out, variant ? "reference" : "baseline");
+      hp__buf_adds(out, variant ? "reference" : "baseline");
     else if (*t == 'c')
-      r = hp__buf_adds(out, hp__report_ci_label(ci, sizeof(ci), s->alpha));
+      hp__buf_adds(out, hp__report_ci_label(ci, sizeof(ci), s->alpha));
     else
-      r = hp__pt_metric(out, s, f, *t == 'u');
+      hp__pt_metric(out, s, f, *t == 'u');
   }
-  return r;
+  return hp__buf_error(out);
 }
 
 int hp__pt_reps(const hp_session *s)

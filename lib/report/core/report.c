@@ -17,35 +17,32 @@ const hp_metric_result *hp__report_primary(const hp_session *s)
 
 int hp__report_xml(hp__buf *b, const char *s)
 {
-  int r = 0;
-
-  for (; s && *s && !r; s++) {
+  for (; s && *s && !hp__buf_error(b); s++) {
     unsigned char c = (unsigned char)*s;
     if (c == '&')
-      r = hp__buf_adds(b, "&amp;");
+      hp__buf_adds(b, "&amp;");
     else if (c == '<')
-      r = hp__buf_adds(b, "&lt;");
+      hp__buf_adds(b, "&lt;");
     else if (c == '>')
-      r = hp__buf_adds(b, "&gt;");
+      hp__buf_adds(b, "&gt;");
     else if (c == '"')
-      r = hp__buf_adds(b, "&quot;");
+      hp__buf_adds(b, "&quot;");
     else if (c < 0x20 && c != '\n' && c != '\t')
-      r = hp__buf_addc(b, ' ');
+      hp__buf_addc(b, ' ');
     else
-      r = hp__buf_addc(b, (char)c);
+      hp__buf_addc(b, (char)c);
   }
-  return r;
+  return hp__buf_error(b);
 }
 
 int hp__report_md_cell(hp__buf *b, const char *s)
 {
-  int r = 0;
-
-  for (; s && *s && !r; s++)
-    r = *s == '|'    ? hp__buf_adds(b, "\\|")
-        : *s == '\n' ? hp__buf_addc(b, ' ')
-                     : hp__buf_addc(b, *s);
-  return r;
+  for (; s && *s && !hp__buf_error(b); s++)
+    if (*s == '|')
+      hp__buf_adds(b, "\\|");
+    else
+      hp__buf_addc(b, *s == '\n' ? ' ' : *s);
+  return hp__buf_error(b);
 }
 
 char *hp__report_ci_label(char *buf, size_t len, double alpha)

@@ -46,14 +46,15 @@ static void cut(hp__buf *s, size_t width)
 /* A CSV field: quoted when it holds a comma, quote, line break, or starts with '#' or a space. */
 static int csv_field(hp__buf *b, const char *s)
 {
-  int r = 0;
-
   if (strpbrk(s, ",\"\n\r") == NULL && s[0] != '#' && s[0] != ' ')
     return hp__buf_adds(b, s);
-  r |= hp__buf_addc(b, '"');
+  hp__buf_addc(b, '"');
   for (; *s; s++)
-    r |= *s == '"' ? hp__buf_adds(b, "\"\"") : hp__buf_addc(b, *s);
-  return r | hp__buf_addc(b, '"');
+    if (*s == '"')
+      hp__buf_adds(b, "\"\"");
+    else
+      hp__buf_addc(b, *s);
+  return hp__buf_addc(b, '"');
 }
 
 /* The cells of the shown columns for rows 0..n-1 (row -1: the header), as owned strings. */
@@ -119,43 +120,49 @@ static int grid_fill(grid *g, const hp_roofline *r, size_t n, hp_format f)
 static int text_line(hp__buf *b, const grid *g, char **row, const size_t *w, int indent)
 {
   size_t k, pad;
-  int r = hp__buf_printf(b, "%*s", indent, "");
 
+  hp__buf_printf(b, "%*s", indent, "");
   for (k = 0; k < g->ncols; k++) {
     int right = (g->col[k]->flags & HP__C_RIGHT) != 0, last = k + 1 == g->ncols;
     pad = w[k] - dwidth(row[k]);
     if (right)
-      r |= hp__buf_printf(b, "%*s", (int)pad, "");
-    r |= hp__buf_adds(b, row[k]);
+      hp__buf_printf(b, "%*s", (int)pad, "");
+    hp__buf_adds(b, row[k]);
     if (!right && !last)
-      r |= hp__buf_printf(b, "%*s", (int)pad, "");
-    r |= hp__buf_adds(b, last ? "\n" : "  ");
+      hp__buf_printf(b, "%*s", (int)pad, "");
+    hp__buf_adds(b, last ? "\n" : "  ");
   }
-  return r;
+  return hp__buf_error(b);
 }
 
 /* One line of the grid in Markdown (the kernel a code span) or CSV. */
 static int md_csv_line(hp__buf *b, const grid *g, char **row, hp_format f, int head)
 {
   size_t k;
-  int r = 0;
 
   for (k = 0; k < g->ncols; k++) {
     if (f == HP_FMT_CSV) {
-      r |= (k ? hp__buf_addc(b, ',') : 0) | csv_field(b, row[k]);
+      if (k)
+        hp__buf_addc(b, ',');
+      csv_field(b, row[k]);
       continue;
     }
-    r |= hp__buf_adds(b, "| ");
-    if (!head && (g->col[k]->flags & HP__C_NAME))
-      r |= hp__buf_adds(b, strchr(row[k], '`') ? "`` " : "`") | hp__report_md_cell(b, row[k]) |
-          hp__buf_adds(b, strchr(row[k], '`') ? " `` " : "` ");
-    else
-      r |= hp__report_md_cell(b, row[k]) | hp__buf_addc(b, ' ');
+    hp__buf_adds(b, "| ");
+    if (!head && (g->col[k]->flags & HP__C_NAME)) {
+      hp__buf_adds(b, strchr(row[k], '`') ? "`` " : "`");
+      hp__report_md_cell(b, row[k]);
+      hp__buf_adds(b, strchr(row[k], '`') ? " `` " : "` ");
+    } else {
+      hp__report_md_cell(b, row[k]);
+      hp__buf_addc(b, ' ');
+    }
   }
-  r |= hp__buf_adds(b, f == HP_FMT_CSV ? "\n" : "|\n");
+  hp__buf_adds(b, f == HP_FMT_CSV ? "\n" : "|\n");
   for (k = 0; head && f == HP_FMT_MD && k < g->ncols; k++)
-    r |= hp__buf_adds(b, (g->col[k]->flags & HP__C_RIGHT) ? "|--:" : "|---");
-  return r | (head && f == HP_FMT_MD ? hp__buf_adds(b, "|\n") : 0);
+    hp__buf_adds(b, (g->col[k]->flags & HP__C_RIGHT) ? "|--:" : "|---");
+  if (head && f == HP_FMT_MD)
+    hp__buf_adds(b, "|\n");
+  return hp__buf_error(b);
 }
 
 int hp__roof_table(hp__buf *b, const hp_roofline *r, hp_format f, size_t top, int indent)
@@ -170,17 +177,21 @@ int hp__roof_table(hp__buf *b, const hp_roofline *r, hp_format f, size_t top, in
         if (dwidth(g.cell[i * g.ncols + k]) > w[k])
           w[k] = dwidth(g.cell[i * g.ncols + k]);
     for (i = 0; i <= n; i++)
-      rc |= f == HP_FMT_TEXT ? text_line(b, &g, &g.cell[i * g.ncols], w, indent)
-                             : md_csv_line(b, &g, &g.cell[i * g.ncols], f, i == 0);
+      if (f == HP_FMT_TEXT)
+        text_line(b, &g, &g.cell[i * g.ncols], w, indent);
+      else
+        md_csv_line(b, &g, &g.cell[i * g.ncols], f, i == 0);
   }
   grid_free(&g);
-  if (rc == 0 && n < total && f == HP_FMT_MD)
-    rc = hp__buf_printf(
-        b, "\n%zu of %zu kernels shown; summary.json and report.html have them all.\n", n, total);
-  else if (rc == 0 && n < total && f == HP_FMT_TEXT)
-    rc = hp__buf_printf(b, "%*s(%zu more kernel%s: summary.json and report.html have them all)\n",
-                        indent, "", total - n, total - n == 1 ? "" : "s");
-  return rc ? HP_ENOMEM : 0;
+  if (rc != 0)
+    return rc;
+  if (n < total && f == HP_FMT_MD)
+    hp__buf_printf(b, "\n%zu of %zu kernels shown; summary.json and report.html have them all.\n",
+                   n, total);
+  else if (n < total && f == HP_FMT_TEXT)
+    hp__buf_printf(b, "%*s(%zu more kernel%s: summary.json and report.html have them all)\n",
+                   indent, "", total - n, total - n == 1 ? "" : "s");
+  return hp__buf_error(b);
 }
 
 /* The note of a table without points. */
@@ -204,12 +215,15 @@ int hp_roofline_write(const hp_roofline *r, const hp_peaks *peaks, FILE *fp, hp_
     return rc;
   }
   if (f != HP_FMT_CSV) {
-    rc |= hp__buf_adds(&b, f == HP_FMT_MD ? "## Roofline\n\n" : "Roofline\n\n");
-    rc |= hp__roof_ceilings(&b, peaks, f == HP_FMT_MD) | hp__buf_addc(&b, '\n');
+    hp__buf_adds(&b, f == HP_FMT_MD ? "## Roofline\n\n" : "Roofline\n\n");
+    hp__roof_ceilings(&b, peaks, f == HP_FMT_MD);
+    hp__buf_addc(&b, '\n');
   }
-  rc |= hp__roof_table(&b, r, f, 0, 0);
+  rc = hp__roof_table(&b, r, f, 0, 0);
   if (f != HP_FMT_CSV && (r == NULL || r->n == 0))
-    rc |= hp__buf_printf(&b, f == HP_FMT_MD ? "\n> %s.\n" : "(%s)\n", no_points);
+    hp__buf_printf(&b, f == HP_FMT_MD ? "\n> %s.\n" : "(%s)\n", no_points);
+  if (rc == 0)
+    rc = hp__buf_error(&b);
   if (rc == 0 && b.data && fputs(b.data, fp) < 0)
     rc = HP_EIO;
   hp__buf_free(&b);
@@ -230,20 +244,23 @@ static int any_points(const hp_session *s)
 int hp__md_roofline(hp__buf *b, const hp_session *s)
 {
   size_t i;
-  int r = 0;
+  int r;
 
   if (!any_points(s))
     return 0;
-  r |= hp__buf_adds(b, "\n## Roofline\n\n") | hp__roof_ceilings(b, s->peaks, 1);
+  hp__buf_adds(b, "\n## Roofline\n\n");
+  hp__roof_ceilings(b, s->peaks, 1);
   for (i = 0; i < s->npasses; i++) {
     const hp_roofline *rf = s->passes[i].roofline;
     if (rf == NULL || rf->n == 0)
       continue;
-    r |= hp__buf_adds(b, "\n### ") | hp__report_md_cell(b, s->passes[i].name);
-    r |= hp__buf_printf(b, " (%s counters)\n\n", rf->source ? rf->source : "profiler");
-    r |= hp__roof_table(b, rf, HP_FMT_MD, SESSION_TOP, 0);
+    hp__buf_adds(b, "\n### ");
+    hp__report_md_cell(b, s->passes[i].name);
+    hp__buf_printf(b, " (%s counters)\n\n", rf->source ? rf->source : "profiler");
+    if ((r = hp__roof_table(b, rf, HP_FMT_MD, SESSION_TOP, 0)) != 0)
+      return r;
   }
-  return r ? HP_ENOMEM : 0;
+  return hp__buf_error(b);
 }
 
 void hp__term_roofline(FILE *fp, const hp_session *s)
@@ -254,16 +271,17 @@ void hp__term_roofline(FILE *fp, const hp_session *s)
 
   if (!any_points(s))
     return;
-  r |= hp__buf_adds(&b, "\nRoofline, ") | hp__roof_ceilings(&b, s->peaks, 0);
-  for (i = 0; i < s->npasses; i++) {
+  hp__buf_adds(&b, "\nRoofline, ");
+  hp__roof_ceilings(&b, s->peaks, 0);
+  for (i = 0; i < s->npasses && r == 0; i++) {
     const hp_roofline *rf = s->passes[i].roofline;
     if (rf == NULL || rf->n == 0)
       continue;
-    r |= hp__buf_printf(&b, "  %s (%s counters):\n", s->passes[i].name,
-                        rf->source ? rf->source : "profiler");
-    r |= hp__roof_table(&b, rf, HP_FMT_TEXT, SESSION_TOP, 4);
+    hp__buf_printf(&b, "  %s (%s counters):\n", s->passes[i].name,
+                   rf->source ? rf->source : "profiler");
+    r = hp__roof_table(&b, rf, HP_FMT_TEXT, SESSION_TOP, 4);
   }
-  if (r == 0 && b.data)
+  if (r == 0 && hp__buf_error(&b) == 0 && b.data)
     fputs(b.data, fp);
   hp__buf_free(&b);
 }

@@ -176,7 +176,6 @@ int hp__roof_ceilings(hp__buf *b, const hp_peaks *pk, int md)
   static const char *const names[] = {"FP32", "FP64", "FP16 matrix", "BF16 matrix"};
   char v[32];
   size_t k;
-  int r = 0;
 
   if (!hp_peaks_usable(pk))
     return hp__buf_adds(b,
@@ -186,15 +185,17 @@ int hp__roof_ceilings(hp__buf *b, const hp_peaks *pk, int md)
                              "peaks measures them; configs/peaks/ has datasheet figures)\n");
   {
     const double f[] = {pk->fp32_tflops, pk->fp64_tflops, pk->fp16_tflops, pk->bf16_tflops};
-    r |= hp__buf_printf(b, "%s (%s", md ? "Ceilings" : "ceilings",
-                        pk->source ? pk->source : "given");
-    if (pk->device)
-      r |= md ? hp__buf_adds(b, ", ") | hp__report_md_cell(b, pk->device)
-              : hp__buf_printf(b, ", %s", pk->device);
-    r |= hp__buf_printf(b, "): bandwidth %s GB/s", hp__fmt_num(v, sizeof(v), pk->bw_gbs));
+    hp__buf_printf(b, "%s (%s", md ? "Ceilings" : "ceilings", pk->source ? pk->source : "given");
+    if (pk->device && md) {
+      hp__buf_adds(b, ", ");
+      hp__report_md_cell(b, pk->device);
+    } else if (pk->device) {
+      hp__buf_printf(b, ", %s", pk->device);
+    }
+    hp__buf_printf(b, "): bandwidth %s GB/s", hp__fmt_num(v, sizeof(v), pk->bw_gbs));
     for (k = 0; k < 4; k++)
       if (f[k] > 0)
-        r |= hp__buf_printf(b, ", %s %s TFLOP/s", names[k], hp__fmt_num(v, sizeof(v), f[k]));
+        hp__buf_printf(b, ", %s %s TFLOP/s", names[k], hp__fmt_num(v, sizeof(v), f[k]));
   }
-  return r | hp__buf_adds(b, md ? ".\n" : "\n");
+  return hp__buf_adds(b, md ? ".\n" : "\n");
 }

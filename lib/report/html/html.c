@@ -70,74 +70,74 @@ static const char css[] =
 /* The schedule and the thresholds, the rest of the header's list. */
 static int html_schedule(hp__buf *b, const hp_session *s)
 {
-  int r = 0;
-
-  r |= hp__buf_adds(b, "; order ");
-  r |= hp__html_text(b, s->order ? s->order : "?", 0);
-  r |= hp__buf_printf(b, ", seed %llu, repeat %d, warmup %d</li>\n<li>thresholds: warn %.3g%%",
-                      (unsigned long long)s->seed, s->repeat, s->warmup, s->warn * 100);
+  hp__buf_adds(b, "; order ");
+  hp__html_text(b, s->order ? s->order : "?", 0);
+  hp__buf_printf(b, ", seed %llu, repeat %d, warmup %d</li>\n<li>thresholds: warn %.3g%%",
+                 (unsigned long long)s->seed, s->repeat, s->warmup, s->warn * 100);
   if (s->fail > 0)
-    r |= hp__buf_printf(b, ", fail %.3g%%", s->fail * 100);
-  return r | hp__buf_printf(b, ", alpha %.3g</li>\n", s->alpha);
+    hp__buf_printf(b, ", fail %.3g%%", s->fail * 100);
+  return hp__buf_printf(b, ", alpha %.3g</li>\n", s->alpha);
 }
 
 /* The <head> and the title block with the session's settings. */
 static int html_header(hp__buf *b, const hp_session *s)
 {
-  int r = 0;
-
-  r |= hp__buf_adds(b,
-                    "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
-                    "lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" "
-                    "content=\"width=device-width, initial-scale=1\"/>\n<title>hprun: ");
-  r |= hp__html_text(b, s->name ? s->name : "?", 0);
-  r |= hp__buf_printf(b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>hprun session <code>",
-                      css);
-  r |= hp__html_text(b, s->name ? s->name : "?", 0);
-  r |= hp__buf_printf(b, "</code></h1>\n<ul>\n<li>complete: <strong>%s</strong>%s</li>\n",
-                      s->complete ? "yes" : "no", s->interrupted ? " (interrupted)" : "");
-  r |= hp__buf_adds(b, "<li>started ");
-  r |= hp__html_text(b, s->started ? s->started : "?", 0);
-  r |= hp__buf_adds(b, ", finished ");
-  r |= hp__html_text(b, s->finished ? s->finished : "?", 0);
+  hp__buf_adds(b,
+               "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
+               "lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<meta name=\"viewport\" "
+               "content=\"width=device-width, initial-scale=1\"/>\n<title>hprun: ");
+  hp__html_text(b, s->name ? s->name : "?", 0);
+  hp__buf_printf(b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>hprun session <code>",
+                 css);
+  hp__html_text(b, s->name ? s->name : "?", 0);
+  hp__buf_printf(b, "</code></h1>\n<ul>\n<li>complete: <strong>%s</strong>%s</li>\n",
+                 s->complete ? "yes" : "no", s->interrupted ? " (interrupted)" : "");
+  hp__buf_adds(b, "<li>started ");
+  hp__html_text(b, s->started ? s->started : "?", 0);
+  hp__buf_adds(b, ", finished ");
+  hp__html_text(b, s->finished ? s->finished : "?", 0);
   /* A sweep's own session has no schedule or thresholds: each combination's page has them. */
   if (s->ncombos)
-    r |= hp__buf_printf(b, "; %zu combinations</li>\n", s->ncombos);
+    hp__buf_printf(b, "; %zu combinations</li>\n", s->ncombos);
   else
-    r |= html_schedule(b, s);
+    html_schedule(b, s);
   if (s->combo) {
-    r |= hp__buf_adds(b, "<li>combination: <code>");
-    r |= hp__html_text(b, s->combo, 0);
-    r |= hp__buf_adds(b, "</code> of a parameter sweep (its overview is one folder up)</li>\n");
+    hp__buf_adds(b, "<li>combination: <code>");
+    hp__html_text(b, s->combo, 0);
+    hp__buf_adds(b, "</code> of a parameter sweep (its overview is one folder up)</li>\n");
   }
   if (s->error) {
-    r |= hp__buf_adds(b, "<li class=\"fail-line\"><strong>error</strong>: ");
-    r |= hp__html_text(b, s->error, 0);
-    r |= hp__buf_adds(b, "</li>\n");
+    hp__buf_adds(b, "<li class=\"fail-line\"><strong>error</strong>: ");
+    hp__html_text(b, s->error, 0);
+    hp__buf_adds(b, "</li>\n");
   }
-  return r | hp__buf_adds(b, "</ul>\n");
+  return hp__buf_adds(b, "</ul>\n");
 }
 
 /* The causes of the exit code, as every report shows them. */
 static int html_causes(hp__buf *b, const hp_session *s)
 {
   hp__causes l = hp__report_causes(s, HP__RF_HTML);
+  hp__buf line = HP__BUF_INIT;
   size_t i;
-  int r = 0;
+  int r;
 
   if (l.n == 0)
     return 0;
-  r |= hp__buf_printf(b, "<h2>%s</h2>\n<ul>\n", l.title);
+  hp__buf_printf(b, "<h2>%s</h2>\n<ul>\n", l.title);
   for (i = 0; i < l.shown; i++) {
-    hp__buf line = HP__BUF_INIT;
-    r |= hp__report_cause(&line, &l.c[i]);
-    r |= hp__buf_printf(b, "<li%s><code>",
-                        hp_cause_fails(l.c[i].kind) ? " class=\"fail-line\"" : "");
-    r |= hp__html_text(b, line.data, 0);
-    r |= hp__buf_adds(b, "</code></li>\n");
-    hp__buf_free(&line);
+    hp__buf_reset(&line);
+    if ((r = hp__report_cause(&line, &l.c[i])) != 0)
+      goto fail;
+    hp__buf_printf(b, "<li%s><code>", hp_cause_fails(l.c[i].kind) ? " class=\"fail-line\"" : "");
+    hp__html_text(b, line.data, 0);
+    hp__buf_adds(b, "</code></li>\n");
   }
-  return r | hp__buf_adds(b, "</ul>\n");
+  hp__buf_free(&line);
+  return hp__buf_adds(b, "</ul>\n");
+fail:
+  hp__buf_free(&line);
+  return r;
 }
 
 /* A cell (th or td) of column c, right-aligned when numeric; the flag's td carries its class. */
@@ -153,18 +153,17 @@ static int pass_row(hp__buf *b, const hp_pass_result *pr, int variant)
 {
   char cell[HP__PT_CELL];
   size_t k;
-  int r = 0;
 
-  r |= hp__buf_adds(b, "<tr>");
+  hp__buf_adds(b, "<tr>");
   for (k = 0; k < HP__PT_NCOLS; k++) {
     const hp__pt_col *c = &hp__pt_cols[k];
     if (!hp__pt_shows(c, HP__RF_HTML, variant, 1))
       continue;
-    r |= cell_open(b, c, "td", pr);
-    r |= hp__html_text(b, hp__pt_cell(pr, (int)k, HP__RF_HTML, cell), 0);
-    r |= hp__buf_adds(b, "</td>");
+    cell_open(b, c, "td", pr);
+    hp__html_text(b, hp__pt_cell(pr, (int)k, HP__RF_HTML, cell), 0);
+    hp__buf_adds(b, "</td>");
   }
-  return r | hp__buf_adds(b, "</tr>\n");
+  return hp__buf_adds(b, "</tr>\n");
 }
 
 /* The pass table, then the variant table (variant = 1), each only when it has rows. */
@@ -172,83 +171,90 @@ static int pass_table(hp__buf *b, const hp_session *s, int variant)
 {
   hp__buf h = HP__BUF_INIT;
   size_t i, k;
-  int r = 0;
+  int r;
 
   if (!hp__pt_any(s, variant))
     return 0;
-  r |= hp__buf_adds(b, variant ? "<h2>A/B variants</h2>\n" : "<h2>Passes</h2>\n");
-  r |= hp__buf_adds(b, "<table>\n<thead><tr>");
+  hp__buf_adds(b, variant ? "<h2>A/B variants</h2>\n" : "<h2>Passes</h2>\n");
+  hp__buf_adds(b, "<table>\n<thead><tr>");
   for (k = 0; k < HP__PT_NCOLS; k++) {
     const hp__pt_col *c = &hp__pt_cols[k];
     if (!hp__pt_shows(c, HP__RF_HTML, variant, 1))
       continue;
-    r |= cell_open(b, c, "th", NULL);
-    r |= hp__pt_head(&h, s, c, HP__RF_HTML, variant);
-    r |= hp__html_text(b, h.data, 0);
-    r |= hp__buf_adds(b, "</th>");
+    cell_open(b, c, "th", NULL);
+    if ((r = hp__pt_head(&h, s, c, HP__RF_HTML, variant)) != 0)
+      goto fail;
+    hp__html_text(b, h.data, 0);
+    hp__buf_adds(b, "</th>");
   }
   hp__buf_free(&h);
-  r |= hp__buf_adds(b, "</tr></thead>\n<tbody>\n");
+  hp__buf_adds(b, "</tr></thead>\n<tbody>\n");
   for (i = 0; i < s->npasses; i++)
     if (s->passes[i].is_variant == variant)
-      r |= pass_row(b, &s->passes[i], variant);
-  return r | hp__buf_adds(b, "</tbody>\n</table>\n");
+      pass_row(b, &s->passes[i], variant);
+  return hp__buf_adds(b, "</tbody>\n</table>\n");
+fail:
+  hp__buf_free(&h);
+  return r;
 }
 
 /* Advice and the reminder of what a profiled time means. */
 static int html_advice(hp__buf *b, const hp_session *s)
 {
   size_t i, n = 0;
-  int r = 0;
 
   for (i = 0; i < s->npasses; i++)
     if (s->passes[i].advice) {
-      r |= hp__buf_adds(b, n++ ? "<li><strong>" : "<h2>Advice</h2>\n<ul>\n<li><strong>");
-      r |= hp__html_text(b, s->passes[i].name, 0);
-      r |= hp__buf_adds(b, "</strong>: ");
-      r |= hp__html_text(b, s->passes[i].advice, 0);
-      r |= hp__buf_adds(b, "</li>\n");
+      hp__buf_adds(b, n++ ? "<li><strong>" : "<h2>Advice</h2>\n<ul>\n<li><strong>");
+      hp__html_text(b, s->passes[i].name, 0);
+      hp__buf_adds(b, "</strong>: ");
+      hp__html_text(b, s->passes[i].advice, 0);
+      hp__buf_adds(b, "</li>\n");
     }
   if (n)
-    r |= hp__buf_adds(b, "</ul>\n");
-  return r;
+    hp__buf_adds(b, "</ul>\n");
+  return hp__buf_error(b);
 }
 
-/* The body of an ordinary session's page: charts and tables in reading order. */
+/* The body of an ordinary session's page: charts and tables in reading order. The charts and the
+ * tables allocate besides appending, so each one's code is checked. */
 static int html_body(hp__buf *b, const hp_session *s)
 {
-  int r = 0;
+  int r;
 
-  r |= hp__buf_adds(b, "<h2>Overhead</h2>\n");
-  r |= hp__html_overhead(b, s);
-  r |= pass_table(b, s, 0);
-  r |= pass_table(b, s, 1);
-  r |= html_advice(b, s);
-  r |= hp__buf_adds(b, "<h2>Runs</h2>\n");
-  r |= hp__html_timeline(b, s);
-  r |= hp__html_distributions(b, s);
-  r |= hp__html_profiles(b, s);
-  r |= hp__html_roofline(b, s);
-  return r;
+  hp__buf_adds(b, "<h2>Overhead</h2>\n");
+  if ((r = hp__html_overhead(b, s)) != 0 || (r = pass_table(b, s, 0)) != 0 ||
+      (r = pass_table(b, s, 1)) != 0)
+    return r;
+  html_advice(b, s);
+  hp__buf_adds(b, "<h2>Runs</h2>\n");
+  if ((r = hp__html_timeline(b, s)) != 0 || (r = hp__html_distributions(b, s)) != 0 ||
+      (r = hp__html_profiles(b, s)) != 0 || (r = hp__html_roofline(b, s)) != 0)
+    return r;
+  return hp__buf_error(b);
 }
 
 int hp_report_html(const hp_session *s, char **out)
 {
   hp__buf b = HP__BUF_INIT;
-  int r = 0;
+  int r;
 
   *out = NULL;
-  r |= html_header(&b, s);
-  r |= html_causes(&b, s);
+  html_header(&b, s);
+  if ((r = html_causes(&b, s)) != 0)
+    goto fail;
   /* A sweep's session holds its combinations, not passes: their chart and overview. */
-  r |= s->ncombos ? hp__html_sweep(&b, s) : html_body(&b, s);
-  r |= hp__buf_adds(&b,
-                    "<p class=\"muted\">Times under a profiler are for attribution; quote "
-                    "only the baseline as performance. Written by hprun ");
-  r |= hp__html_text(&b, s->hprun_version ? s->hprun_version : HPRUN_VERSION, 0);
-  r |= hp__buf_adds(&b, "; the numbers are those of summary.json.</p>\n</body>\n</html>\n");
-  if (r == 0)
-    *out = hp__buf_steal(&b);
+  if ((r = s->ncombos ? hp__html_sweep(&b, s) : html_body(&b, s)) != 0)
+    goto fail;
+  hp__buf_adds(&b,
+               "<p class=\"muted\">Times under a profiler are for attribution; quote "
+               "only the baseline as performance. Written by hprun ");
+  hp__html_text(&b, s->hprun_version ? s->hprun_version : HPRUN_VERSION, 0);
+  hp__buf_adds(&b, "; the numbers are those of summary.json.</p>\n</body>\n</html>\n");
+  if ((*out = hp__buf_steal(&b)) == NULL)
+    return HP_ENOMEM;
+  return 0;
+fail:
   hp__buf_free(&b);
-  return *out ? 0 : HP_ENOMEM;
+  return r;
 }

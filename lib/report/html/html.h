@@ -3,8 +3,10 @@
  * drawing helpers (html_svg.c), the session charts (html_charts.c: overhead, timeline,
  * distributions), the profile and roofline sections (html_profile.c, html_roofline.c). Every
  * function appends to a buffer the caller owns and returns 0 or HP_ENOMEM; nothing here keeps a
- * pointer into the session. docs/internals/report.md describes the page and docs/report-html.md
- * how to read it.
+ * pointer into the session. A helper that only appends returns the buffer's (sticky) error, which
+ * its caller may ignore and check once; a section that also allocates (the charts, the profile and
+ * roofline sections) returns that allocation's code too, and its caller checks it.
+ * docs/internals/report.md describes the page and docs/report-html.md how to read it.
  *
  * Colours are never written into the SVG: elements carry classes (flag names, series s0..s7) and
  * the page's stylesheet maps them to colours for the light and the dark scheme, so one drawing
@@ -58,8 +60,9 @@ int hp__svg_circle(hp__buf *b, double cx, double cy, double r, const char *cls, 
  * pixel column x (from x to x_right); `label` names the axis (may be NULL). */
 int hp__svg_xaxis(hp__buf *b, const hp__axis *a, double y_top, double y, const char *label);
 int hp__svg_yaxis(hp__buf *b, const hp__axis *a, double x, double x_right, const char *label);
-/* A legend entry: a swatch of class `cls` and its text, at (x, y). Returns the entry's width. */
-double hp__svg_legend(hp__buf *b, double x, double y, const char *cls, const char *text, int *r);
+/* A legend entry: a swatch of class `cls` and its text, at (x, y). Returns the entry's width; an
+ * append's error stays in the buffer. */
+double hp__svg_legend(hp__buf *b, double x, double y, const char *cls, const char *text);
 
 /* The CSS class of a flag: "baseline", "ok", "unconfirmed", "perturbed", "distorted", "failed". */
 const char *hp__html_flag_class(hp_flag f);

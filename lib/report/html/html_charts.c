@@ -72,14 +72,13 @@ static int threshold_line(hp__buf *b, const hp__axis *a, double at, double y1, c
                           const char *anchor, const char *name)
 {
   double x = hp__axis_px(a, at);
-  int r = 0;
 
   if (!isfinite(at))
     return 0;
-  r |= hp__svg_line(b, x, TOP - 6, x, y1, cls);
+  hp__svg_line(b, x, TOP - 6, x, y1, cls);
   if (name)
-    r |= hp__svg_text(b, x + (*anchor == 'e' ? -3 : 3), TOP - 10, anchor, cls, name);
-  return r;
+    hp__svg_text(b, x + (*anchor == 'e' ? -3 : 3), TOP - 10, anchor, cls, name);
+  return hp__buf_error(b);
 }
 
 /* One pass's bar, whiskers and value. */
@@ -89,32 +88,31 @@ static int overhead_bar(hp__buf *b, const hp__axis *a, const hp_session *s,
   const hp_metric_result *m = primary(pr);
   double x1 = hp__axis_px(a, 1.0), x, cy = y + ROW / 2;
   char ov[48], iv[80], tip[512], cls[48], ci[32];
-  int r = 0;
 
-  r |= hp__buf_adds(b, "<g class=\"row\">");
-  r |= hp__svg_text(b, LEFT - 8, cy + 4, "end", "name", pr->name);
+  hp__buf_adds(b, "<g class=\"row\">");
+  hp__svg_text(b, LEFT - 8, cy + 4, "end", "name", pr->name);
   hp__fmt_overhead(ov, sizeof(ov), m ? m->ratio : NAN);
   snprintf(cls, sizeof(cls), "bar %s", hp__html_flag_class(pr->flag));
   if (m == NULL || !isfinite(m->ratio)) {
-    r |= hp__svg_text(b, x1 + 6, cy + 4, "start", "failed-text",
-                      pr->flag == HP_FLAG_FAILED ? "failed: no value" : "no value");
-    return r | hp__buf_adds(b, "</g>\n");
+    hp__svg_text(b, x1 + 6, cy + 4, "start", "failed-text",
+                 pr->flag == HP_FLAG_FAILED ? "failed: no value" : "no value");
+    return hp__buf_adds(b, "</g>\n");
   }
   x = hp__axis_px(a, m->ratio);
   snprintf(tip, sizeof(tip), "%.200s (%.40s): %s of the %s, %s %s, %s", pr->name, pr->mode, ov,
            pr->is_variant ? "reference" : "baseline", hp__report_ci_label(ci, sizeof(ci), s->alpha),
            hp__fmt_ci(iv, sizeof(iv), m->ci_lo, m->ci_hi, HP__CI_HTML), hp_flag_name(pr->flag));
-  r |= hp__svg_rect(b, fmin(x, x1), y + 5, fabs(x - x1), ROW - 10, cls, tip);
+  hp__svg_rect(b, fmin(x, x1), y + 5, fabs(x - x1), ROW - 10, cls, tip);
   if (isfinite(m->ci_lo) && isfinite(m->ci_hi)) {
     double l = hp__axis_px(a, m->ci_lo), h = hp__axis_px(a, m->ci_hi);
-    r |= hp__svg_line(b, l, cy, h, cy, "whisker");
-    r |= hp__svg_line(b, l, cy - 5, l, cy + 5, "whisker");
-    r |= hp__svg_line(b, h, cy - 5, h, cy + 5, "whisker");
+    hp__svg_line(b, l, cy, h, cy, "whisker");
+    hp__svg_line(b, l, cy - 5, l, cy + 5, "whisker");
+    hp__svg_line(b, h, cy - 5, h, cy + 5, "whisker");
   }
   snprintf(tip, sizeof(tip), "%s %s%s", ov, hp_flag_name(pr->flag),
            pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
-  r |= hp__svg_text(b, W - RIGHT + 8, cy + 4, "start", "value", tip);
-  return r | hp__buf_adds(b, "</g>\n");
+  hp__svg_text(b, W - RIGHT + 8, cy + 4, "start", "value", tip);
+  return hp__buf_adds(b, "</g>\n");
 }
 
 /* The chart's description: what a reader without the picture needs. */
@@ -139,7 +137,7 @@ static void overhead_desc(const hp_session *s, char *d, size_t len)
 int hp__html_overhead(hp__buf *b, const hp_session *s)
 {
   const hp_metric_result *pm = hp__report_primary(s);
-  int hib = pm && pm->higher_is_better, r = 0;
+  int hib = pm && pm->higher_is_better;
   double warn_at = hib ? 1 / (1 + s->warn) : 1 + s->warn;
   double fail_at = s->fail > 0 ? (hib ? 1 / (1 + s->fail) : 1 + s->fail) : NAN;
   double *v, y, h;
@@ -166,31 +164,31 @@ int hp__html_overhead(hp__buf *b, const hp_session *s)
   /* The variants get a heading row of their own: they are measured against the reference. */
   h = TOP + ROW * (double)(nbars + (variants ? 1 : 0)) + BOTTOM;
   overhead_desc(s, desc, sizeof(desc));
-  r |= hp__buf_adds(b, "<figure>\n");
-  r |= hp__svg_begin(b, "chart-overhead", W, h, "Overhead of each pass (log scale)", desc);
-  r |= hp__svg_xaxis(b, &a, TOP, h - BOTTOM, "ratio of medians (1 = no change)");
-  r |= threshold_line(b, &a, 1.0, h - BOTTOM, "ref", "end", NULL);
+  hp__buf_adds(b, "<figure>\n");
+  hp__svg_begin(b, "chart-overhead", W, h, "Overhead of each pass (log scale)", desc);
+  hp__svg_xaxis(b, &a, TOP, h - BOTTOM, "ratio of medians (1 = no change)");
+  threshold_line(b, &a, 1.0, h - BOTTOM, "ref", "end", NULL);
   snprintf(wl, sizeof(wl), "warn %+.3g%%", (warn_at - 1) * 100);
   snprintf(fl, sizeof(fl), "fail %+.3g%%", (fail_at - 1) * 100);
-  r |= threshold_line(b, &a, warn_at, h - BOTTOM, "warn", hib ? "start" : "end", wl);
-  r |= threshold_line(b, &a, fail_at, h - BOTTOM, "fail", hib ? "end" : "start", fl);
+  threshold_line(b, &a, warn_at, h - BOTTOM, "warn", hib ? "start" : "end", wl);
+  threshold_line(b, &a, fail_at, h - BOTTOM, "fail", hib ? "end" : "start", fl);
   for (i = 0, y = TOP; i < s->npasses; i++) {
     if (!has_bar(&s->passes[i]))
       continue;
     if (s->passes[i].is_variant && variants) {
-      r |= hp__svg_text(b, LEFT - 8, y + ROW / 2 + 4, "end", "label", "A/B, vs the reference:");
+      hp__svg_text(b, LEFT - 8, y + ROW / 2 + 4, "end", "label", "A/B, vs the reference:");
       y += ROW;
       variants = 0;
     }
-    r |= overhead_bar(b, &a, s, &s->passes[i], y);
+    overhead_bar(b, &a, s, &s->passes[i], y);
     y += ROW;
   }
-  r |= hp__svg_end(b);
-  r |= hp__buf_adds(b,
-                    "<figcaption>Each bar runs from 1x to the pass's ratio of medians; the "
-                    "whiskers are the bootstrap interval. Colour is the flag.</figcaption>\n"
-                    "</figure>\n");
-  return r;
+  hp__svg_end(b);
+  hp__buf_adds(b,
+               "<figcaption>Each bar runs from 1x to the pass's ratio of medians; the "
+               "whiskers are the bootstrap interval. Colour is the flag.</figcaption>\n"
+               "</figure>\n");
+  return hp__buf_error(b);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -273,7 +271,7 @@ static int timeline_pass(hp__buf *b, const hp__axis *ax, const hp__axis *ay, siz
 
   if ((r = pass_outliers(pr, &out)) != 0)
     return r;
-  r |= hp__buf_printf(b, "<g class=\"s%zu\">", pi % HP__HTML_SERIES);
+  hp__buf_printf(b, "<g class=\"s%zu\">", pi % HP__HTML_SERIES);
   for (k = 0; k < pr->nruns; k++) {
     const hp_run *run = &pr->runs[k];
     double v = run->values && pr->nmetrics ? run->values[0] : NAN;
@@ -285,12 +283,12 @@ static int timeline_pass(hp__buf *b, const hp__axis *ax, const hp__axis *ay, siz
     snprintf(tip, sizeof(tip), "%.200s, round %d%s: %s%s", pr->name, run->round,
              run->warmup ? " (warmup)" : "", hp__fmt_num(val, sizeof(val), v),
              out[k] ? " (outlier)" : "");
-    r |= hp__svg_circle(b, x, y, 3.5, cls, tip);
+    hp__svg_circle(b, x, y, 3.5, cls, tip);
     if (out[k])
-      r |= hp__svg_circle(b, x, y, 7, "outlier", NULL);
+      hp__svg_circle(b, x, y, 7, "outlier", NULL);
   }
   free(out);
-  return r | hp__buf_adds(b, "</g>\n");
+  return hp__buf_adds(b, "</g>\n");
 }
 
 /* The legend row under a chart: one swatch per pass. */
@@ -299,7 +297,6 @@ static int pass_legend(hp__buf *b, const hp_session *s, double y)
   double x = LEFT;
   char cls[16];
   size_t i;
-  int r = 0;
 
   for (i = 0; i < s->npasses; i++) {
     snprintf(cls, sizeof(cls), "sw s%zu", i % HP__HTML_SERIES);
@@ -307,9 +304,9 @@ static int pass_legend(hp__buf *b, const hp_session *s, double y)
       x = LEFT;
       y += 16;
     }
-    x += hp__svg_legend(b, x, y, cls, s->passes[i].name, &r);
+    x += hp__svg_legend(b, x, y, cls, s->passes[i].name);
   }
-  return r;
+  return hp__buf_error(b);
 }
 
 /* Legend rows needed for the passes' names (as pass_legend lays them out). */
@@ -354,26 +351,27 @@ int hp__html_timeline(hp__buf *b, const hp_session *s)
   ay.p1 = TOP;
   snprintf(ylab, sizeof(ylab), "%.100s%s%.40s%s", pm && pm->name ? pm->name : "metric",
            pm && pm->unit ? " (" : "", pm && pm->unit ? pm->unit : "", pm && pm->unit ? ")" : "");
-  r |= hp__buf_adds(b, "<figure>\n");
-  r |= hp__svg_begin(b, "chart-timeline", W, h, "Run timeline: the primary metric by round",
-                     "Each run's value of the primary metric against its position in the "
-                     "session's schedule, one colour per pass; warmup runs are hollow and "
-                     "outliers (modified z-score above 3.5) are ringed.");
-  r |= hp__svg_xaxis(b, &ax, TOP, ay.p0, "round (global position in the schedule)");
-  r |= hp__svg_yaxis(b, &ay, LEFT, W - 40, NULL); /* labelled on top, where it has room */
-  r |= hp__svg_text(b, LEFT, TOP - 12, "start", "label", ylab);
+  hp__buf_adds(b, "<figure>\n");
+  hp__svg_begin(b, "chart-timeline", W, h, "Run timeline: the primary metric by round",
+                "Each run's value of the primary metric against its position in the "
+                "session's schedule, one colour per pass; warmup runs are hollow and "
+                "outliers (modified z-score above 3.5) are ringed.");
+  hp__svg_xaxis(b, &ax, TOP, ay.p0, "round (global position in the schedule)");
+  hp__svg_yaxis(b, &ay, LEFT, W - 40, NULL); /* labelled on top, where it has room */
+  hp__svg_text(b, LEFT, TOP - 12, "start", "label", ylab);
   for (i = 0; i < s->npasses; i++)
-    r |= timeline_pass(b, &ax, &ay, i, &s->passes[i]);
-  r |= pass_legend(b, s, h - 16 * lr + 4);
-  r |= hp__svg_end(b);
-  r |= hp__buf_printf(b,
-                      "<figcaption>%s scale. A slope or a step within one colour is drift or "
-                      "an order effect; a ringed point is an outlier.%s</figcaption>\n</figure>\n",
-                      ay.log ? "Log" : "Linear",
-                      thinned(s) ? " Passes with more than 2000 runs show an evenly spaced "
-                                   "selection and every outlier; summary.json has every run."
-                                 : "");
-  return r;
+    if ((r = timeline_pass(b, &ax, &ay, i, &s->passes[i])) != 0)
+      return r;
+  pass_legend(b, s, h - 16 * lr + 4);
+  hp__svg_end(b);
+  hp__buf_printf(b,
+                 "<figcaption>%s scale. A slope or a step within one colour is drift or "
+                 "an order effect; a ringed point is an outlier.%s</figcaption>\n</figure>\n",
+                 ay.log ? "Log" : "Linear",
+                 thinned(s) ? " Passes with more than 2000 runs show an evenly spaced "
+                              "selection and every outlier; summary.json has every run."
+                            : "");
+  return hp__buf_error(b);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -401,7 +399,6 @@ static int dist_pass(hp__buf *b, const hp__axis *a, size_t pi, const hp_pass_res
   double *x = malloc((pr->nruns + 1) * sizeof(*x)), cy = y + ROW / 2;
   char cls[32], tip[256], q1s[32], meds[32], q3s[32];
   size_t k, n = 0;
-  int r = 0;
 
   if (x == NULL)
     return HP_ENOMEM;
@@ -409,7 +406,7 @@ static int dist_pass(hp__buf *b, const hp__axis *a, size_t pi, const hp_pass_res
     if (!pr->runs[k].warmup && pr->runs[k].values && pr->nmetrics &&
         isfinite(pr->runs[k].values[0]))
       x[n++] = pr->runs[k].values[0];
-  r |= hp__svg_text(b, LEFT - 8, cy + 4, "end", "name", pr->name);
+  hp__svg_text(b, LEFT - 8, cy + 4, "end", "name", pr->name);
   if (n > 0) {
     double q1, med, q3;
     qsort(x, n, sizeof(*x), cmp_double);
@@ -418,19 +415,19 @@ static int dist_pass(hp__buf *b, const hp__axis *a, size_t pi, const hp_pass_res
     snprintf(tip, sizeof(tip), "%.150s: %zu runs, quartiles %s / %s / %s", pr->name, n,
              hp__fmt_num(q1s, sizeof(q1s), q1), hp__fmt_num(meds, sizeof(meds), med),
              hp__fmt_num(q3s, sizeof(q3s), q3));
-    r |= hp__svg_line(b, hp__axis_px(a, x[0]), cy, hp__axis_px(a, x[n - 1]), cy, "whisker");
-    r |= hp__svg_rect(b, hp__axis_px(a, q1), y + 4, hp__axis_px(a, q3) - hp__axis_px(a, q1),
-                      ROW - 8, cls, tip);
-    r |= hp__svg_line(b, hp__axis_px(a, med), y + 2, hp__axis_px(a, med), y + ROW - 2, "median");
+    hp__svg_line(b, hp__axis_px(a, x[0]), cy, hp__axis_px(a, x[n - 1]), cy, "whisker");
+    hp__svg_rect(b, hp__axis_px(a, q1), y + 4, hp__axis_px(a, q3) - hp__axis_px(a, q1), ROW - 8,
+                 cls, tip);
+    hp__svg_line(b, hp__axis_px(a, med), y + 2, hp__axis_px(a, med), y + ROW - 2, "median");
     snprintf(cls, sizeof(cls), "pt s%zu", pi % HP__HTML_SERIES);
     /* The strip: a deterministic jitter by index keeps equal values apart and the file stable. */
     for (k = 0; k < n; k += point_stride(pr))
-      r |= hp__svg_circle(b, hp__axis_px(a, x[k]), cy + (double)((int)(k % 5) - 2) * 2.5, 2.2, cls,
-                          NULL);
+      hp__svg_circle(b, hp__axis_px(a, x[k]), cy + (double)((int)(k % 5) - 2) * 2.5, 2.2, cls,
+                     NULL);
   } else
-    r |= hp__svg_text(b, LEFT + 6, cy + 4, "start", "failed-text", "no value");
+    hp__svg_text(b, LEFT + 6, cy + 4, "start", "failed-text", "no value");
   free(x);
-  return r;
+  return hp__buf_error(b);
 }
 
 int hp__html_distributions(hp__buf *b, const hp_session *s)
@@ -454,18 +451,19 @@ int hp__html_distributions(hp__buf *b, const hp_session *s)
   h = TOP + ROW * (double)s->npasses + BOTTOM;
   snprintf(lab, sizeof(lab), "%.100s%s%.40s%s (counted runs)", pm && pm->name ? pm->name : "metric",
            pm && pm->unit ? " (" : "", pm && pm->unit ? pm->unit : "", pm && pm->unit ? ")" : "");
-  r |= hp__buf_adds(b, "<figure>\n");
-  r |= hp__svg_begin(b, "chart-distributions", W, h, "Distribution of the primary metric per pass",
-                     "For each pass, a box from the first to the third quartile of its counted "
-                     "runs with a line at the median, a whisker from the smallest to the largest "
-                     "value, and every run as a dot.");
-  r |= hp__svg_xaxis(b, &a, TOP, h - BOTTOM, lab);
+  hp__buf_adds(b, "<figure>\n");
+  hp__svg_begin(b, "chart-distributions", W, h, "Distribution of the primary metric per pass",
+                "For each pass, a box from the first to the third quartile of its counted "
+                "runs with a line at the median, a whisker from the smallest to the largest "
+                "value, and every run as a dot.");
+  hp__svg_xaxis(b, &a, TOP, h - BOTTOM, lab);
   for (i = 0; i < s->npasses; i++)
-    r |= dist_pass(b, &a, i, &s->passes[i], TOP + ROW * (double)i);
-  r |= hp__svg_end(b);
-  r |= hp__buf_printf(b,
-                      "<figcaption>%s scale; warmup runs are left out.</figcaption>\n"
-                      "</figure>\n",
-                      a.log ? "Log" : "Linear");
-  return r;
+    if ((r = dist_pass(b, &a, i, &s->passes[i], TOP + ROW * (double)i)) != 0)
+      return r;
+  hp__svg_end(b);
+  hp__buf_printf(b,
+                 "<figcaption>%s scale; warmup runs are left out.</figcaption>\n"
+                 "</figure>\n",
+                 a.log ? "Log" : "Linear");
+  return hp__buf_error(b);
 }

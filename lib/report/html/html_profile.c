@@ -37,15 +37,15 @@ static int category_bar(hp__buf *b, const hp_profile *p, size_t pi)
     return r;
   }
   snprintf(id, sizeof(id), "chart-categories-%zu", pi);
-  r |= hp__svg_begin(b, id, W, 84 + 16 * (double)(n / 5), "GPU time by kernel category",
-                     "One bar split into the share of the total kernel time of each category, "
-                     "largest first; the legend gives each category's percentage.");
-  for (i = 0; i < n && !r; i++) {
+  hp__svg_begin(b, id, W, 84 + 16 * (double)(n / 5), "GPU time by kernel category",
+                "One bar split into the share of the total kernel time of each category, "
+                "largest first; the legend gives each category's percentage.");
+  for (i = 0; i < n; i++) {
     double sw = isfinite(c[i].percent) ? w * c[i].percent / 100 : 0;
     snprintf(cls, sizeof(cls), "seg s%zu", i % HP__HTML_SERIES);
     snprintf(tip, sizeof(tip), "%.120s: %.1f%% of kernel time, %s ms, %lld calls", c[i].name,
              c[i].percent, hp__fmt_num(ms, sizeof(ms), c[i].total_ns / 1e6), c[i].calls);
-    r |= hp__svg_rect(b, x, 14, sw, 26, cls, tip);
+    hp__svg_rect(b, x, 14, sw, 26, cls, tip);
     x += sw;
     snprintf(cls, sizeof(cls), "sw s%zu", i % HP__HTML_SERIES);
     snprintf(lab, sizeof(lab), "%.60s %.1f%%", c[i].name, c[i].percent);
@@ -53,10 +53,10 @@ static int category_bar(hp__buf *b, const hp_profile *p, size_t pi)
       lx = 20;
       ly += 16;
     }
-    lx += hp__svg_legend(b, lx, ly, cls, lab, &r);
+    lx += hp__svg_legend(b, lx, ly, cls, lab);
   }
   free(c);
-  return r | hp__svg_end(b);
+  return hp__svg_end(b);
 }
 
 /* The top kernels by total time, as horizontal bars with their share. */
@@ -66,7 +66,6 @@ static int kernel_bars(hp__buf *b, const hp_profile *p, size_t pi)
   double max = 0, h;
   char id[48], tip[600], lab[64], ms[32];
   hp_kernel_stat k;
-  int r = 0;
 
   if (n > TOPK)
     n = TOPK;
@@ -77,23 +76,23 @@ static int kernel_bars(hp__buf *b, const hp_profile *p, size_t pi)
     return 0;
   h = 16 + ROW * (double)n + 8;
   snprintf(id, sizeof(id), "chart-kernels-%zu", pi);
-  r |= hp__svg_begin(b, id, W, h, "Top kernels by total GPU time",
-                     "Horizontal bars, one per kernel, longest first: each kernel's total time "
-                     "in this pass, labelled with milliseconds and its share of all kernel time.");
+  hp__svg_begin(b, id, W, h, "Top kernels by total GPU time",
+                "Horizontal bars, one per kernel, longest first: each kernel's total time "
+                "in this pass, labelled with milliseconds and its share of all kernel time.");
   for (i = 0; i < n && hp_profile_kernel(p, i, &k) == 0; i++) {
     double y = 8 + ROW * (double)i,
            wd = (W - LEFT - 150) * (isfinite(k.total_ns) ? k.total_ns : 0) / max;
-    r |= hp__buf_adds(b, "<text x=\"292\" text-anchor=\"end\" class=\"name mono\" y=\"");
-    r |= hp__buf_printf(b, "%.1f\">", y + 15);
-    r |= hp__html_text(b, k.name, NAMECUT);
-    r |= hp__buf_adds(b, "</text>\n");
+    hp__buf_adds(b, "<text x=\"292\" text-anchor=\"end\" class=\"name mono\" y=\"");
+    hp__buf_printf(b, "%.1f\">", y + 15);
+    hp__html_text(b, k.name, NAMECUT);
+    hp__buf_adds(b, "</text>\n");
     snprintf(tip, sizeof(tip), "%.400s: %s ms in %lld calls (%.1f%%)", k.name,
              hp__fmt_num(ms, sizeof(ms), k.total_ns / 1e6), k.calls, k.percent);
-    r |= hp__svg_rect(b, LEFT, y + 4, wd, ROW - 6, "kbar s0", tip);
+    hp__svg_rect(b, LEFT, y + 4, wd, ROW - 6, "kbar s0", tip);
     snprintf(lab, sizeof(lab), "%s ms  %.1f%%", ms, k.percent);
-    r |= hp__svg_text(b, LEFT + wd + 6, y + 15, "start", "value", lab);
+    hp__svg_text(b, LEFT + wd + 6, y + 15, "start", "value", lab);
   }
-  return r | hp__svg_end(b);
+  return hp__svg_end(b);
 }
 
 /* One cell as the text formats show it. */
@@ -144,40 +143,44 @@ static int html_rows(hp__buf *b, const hp__table *t, const hp__rows *rows)
 {
   hp__buf tmp = HP__BUF_INIT;
   size_t i, c, shown = 0, left = 0;
-  int r = 0;
+  int r;
 
-  r |= hp__buf_adds(b, "<table class=\"mono\">\n<thead><tr>");
+  hp__buf_adds(b, "<table class=\"mono\">\n<thead><tr>");
   for (c = 0; c < t->ncols; c++)
     if (t->cols[c].in & HP__IN_TEXT && t->cols[c].type <= HP__V_BOOL) {
-      r |= hp__buf_printf(b, "<th%s>", t->cols[c].flags & HP__C_RIGHT ? " class=\"n\"" : "");
-      r |= hp__html_text(b, hp__col_head(&t->cols[c]), 0);
-      r |= hp__buf_adds(b, "</th>");
+      hp__buf_printf(b, "<th%s>", t->cols[c].flags & HP__C_RIGHT ? " class=\"n\"" : "");
+      hp__html_text(b, hp__col_head(&t->cols[c]), 0);
+      hp__buf_adds(b, "</th>");
     }
-  r |= hp__buf_adds(b, "</tr></thead>\n<tbody>\n");
-  for (i = 0; i < rows->n && !r; i++) {
+  hp__buf_adds(b, "</tr></thead>\n<tbody>\n");
+  for (i = 0; i < rows->n; i++) {
     if (attribute_row(t, rows, hp__rows_id(rows, i), &tmp))
       continue;
     if (shown++ == TABLE_ROWS) {
       left = rows->n - i;
       break;
     }
-    r |= hp__buf_adds(b, "<tr>");
+    hp__buf_adds(b, "<tr>");
     for (c = 0; c < t->ncols; c++) {
       hp__cell cell;
       if (!(t->cols[c].in & HP__IN_TEXT) || t->cols[c].type > HP__V_BOOL)
         continue;
       memset(&cell, 0, sizeof(cell));
-      r |= hp__cell_get(t, rows, hp__rows_id(rows, i), &t->cols[c], &cell, &tmp);
-      r |= hp__buf_printf(b, "<td%s>", t->cols[c].flags & HP__C_RIGHT ? " class=\"n\"" : "");
-      r |= html_cell(b, &t->cols[c], &cell);
-      r |= hp__buf_adds(b, "</td>");
+      if ((r = hp__cell_get(t, rows, hp__rows_id(rows, i), &t->cols[c], &cell, &tmp)) != 0)
+        goto fail;
+      hp__buf_printf(b, "<td%s>", t->cols[c].flags & HP__C_RIGHT ? " class=\"n\"" : "");
+      if ((r = html_cell(b, &t->cols[c], &cell)) != 0)
+        goto fail;
+      hp__buf_adds(b, "</td>");
     }
-    r |= hp__buf_adds(b, "</tr>\n");
+    hp__buf_adds(b, "</tr>\n");
   }
-  hp__buf_free(&tmp);
-  r |= hp__buf_adds(b, "</tbody>\n</table>\n");
+  hp__buf_adds(b, "</tbody>\n</table>\n");
   if (left)
-    r |= hp__buf_printf(b, "<p class=\"muted\">At most %zu more rows in summary.json.</p>\n", left);
+    hp__buf_printf(b, "<p class=\"muted\">At most %zu more rows in summary.json.</p>\n", left);
+  r = hp__buf_error(b);
+fail:
+  hp__buf_free(&tmp);
   return r;
 }
 
@@ -189,32 +192,33 @@ static int counter_table(hp__buf *b, const hp_profile *p, const hp_profile_opts 
   hp__rows rows, child;
   hp__buf tmp = HP__BUF_INIT;
   hp__cell name;
+  char *s = NULL;
   size_t id, c;
   int r = 0;
 
   if (hp__rows_open(&rows, t, p, NULL, 0))
     return HP_ENOMEM;
-  if (rows.total == 0 || t->child == NULL) {
-    hp__rows_free(&rows);
-    return 0;
-  }
+  if (rows.total == 0 || t->child == NULL)
+    goto fail;
   id = hp__rows_id(&rows, 0);
   memset(&name, 0, sizeof(name));
   for (c = 0; c < t->ncols; c++)
-    if (t->cols[c].flags & HP__C_NAME)
-      r |= hp__cell_get(t, &rows, id, &t->cols[c], &name, &tmp);
-  r |= hp__buf_printf(b, "<h4>%s of <code>", what);
-  if (name.ok) {
-    char *s = hp__strndup(name.s, name.len);
-    r |= s ? hp__html_text(b, s, 0) : HP_ENOMEM;
-    free(s);
+    if ((t->cols[c].flags & HP__C_NAME) &&
+        (r = hp__cell_get(t, &rows, id, &t->cols[c], &name, &tmp)) != 0)
+      goto fail;
+  hp__buf_printf(b, "<h4>%s of <code>", what);
+  if (name.ok && (s = hp__strndup(name.s, name.len)) == NULL) {
+    r = HP_ENOMEM;
+    goto fail;
   }
-  r |= hp__buf_adds(b, "</code></h4>\n");
-  if (hp__rows_open(&child, t->child, p, o, id) == 0) {
-    r |= html_rows(b, t->child, &child);
-    hp__rows_free(&child);
-  } else
-    r |= HP_ENOMEM;
+  hp__html_text(b, s, 0);
+  hp__buf_adds(b, "</code></h4>\n");
+  if ((r = hp__rows_open(&child, t->child, p, o, id)) != 0)
+    goto fail;
+  r = html_rows(b, t->child, &child);
+  hp__rows_free(&child);
+fail:
+  free(s);
   hp__buf_free(&tmp);
   hp__rows_free(&rows);
   return r;
@@ -224,41 +228,45 @@ static int pass_profile(hp__buf *b, const hp_pass_result *pr, size_t pi)
 {
   hp__buf charts = HP__BUF_INIT;
   hp_profile_opts o = {0, 0, 0, 0, pr->ncu_metrics};
-  int r = 0;
+  int r;
 
-  r |= hp__buf_adds(b, "<h3>");
-  r |= hp__html_text(b, pr->name, 0);
-  r |= hp__buf_adds(b, " <span class=\"muted\">(");
-  r |= hp__html_text(b, pr->tool ? pr->tool : "?", 0);
-  r |= hp__buf_adds(b, " ");
-  r |= hp__html_text(b, pr->mode, 0);
-  r |= hp__buf_adds(b, ")</span></h3>\n");
-  /* A profile without kernel times (a PMC pass) has no time charts: no empty figure then. */
-  r |= category_bar(&charts, pr->profile, pi);
-  r |= kernel_bars(&charts, pr->profile, pi);
+  hp__buf_adds(b, "<h3>");
+  hp__html_text(b, pr->name, 0);
+  hp__buf_adds(b, " <span class=\"muted\">(");
+  hp__html_text(b, pr->tool ? pr->tool : "?", 0);
+  hp__buf_adds(b, " ");
+  hp__html_text(b, pr->mode, 0);
+  hp__buf_adds(b, ")</span></h3>\n");
+  /* A profile without kernel times (a PMC pass) has no time charts: no empty figure then. The
+   * charts go to a buffer of their own, whose error is checked apart from b's. */
+  if ((r = category_bar(&charts, pr->profile, pi)) != 0 ||
+      (r = kernel_bars(&charts, pr->profile, pi)) != 0)
+    goto fail;
   if (charts.len) {
-    r |= hp__buf_adds(b, "<figure>\n");
-    r |= hp__buf_add(b, charts.data, charts.len);
-    r |= hp__buf_adds(b,
-                      "<figcaption>Kernel time as the profiler reports it (attribution, not "
-                      "performance). Hover a bar for its figures.</figcaption>\n</figure>\n");
+    hp__buf_adds(b, "<figure>\n");
+    hp__buf_add(b, charts.data, charts.len);
+    hp__buf_adds(b,
+                 "<figcaption>Kernel time as the profiler reports it (attribution, not "
+                 "performance). Hover a bar for its figures.</figcaption>\n</figure>\n");
   }
+  if ((r = counter_table(b, pr->profile, &o, &hp__tab_pmc, "PMC counters")) == 0)
+    r = counter_table(b, pr->profile, &o, &hp__tab_ncu, "ncu metrics");
+fail:
   hp__buf_free(&charts);
-  r |= counter_table(b, pr->profile, &o, &hp__tab_pmc, "PMC counters");
-  r |= counter_table(b, pr->profile, &o, &hp__tab_ncu, "ncu metrics");
   return r;
 }
 
 int hp__html_profiles(hp__buf *b, const hp_session *s)
 {
   size_t i, n = 0;
-  int r = 0;
+  int r;
 
   for (i = 0; i < s->npasses; i++)
     if (s->passes[i].profile && hp_profile_nfiles(s->passes[i].profile)) {
       if (n++ == 0)
-        r |= hp__buf_adds(b, "<h2>Where the GPU time went</h2>\n");
-      r |= pass_profile(b, &s->passes[i], i);
+        hp__buf_adds(b, "<h2>Where the GPU time went</h2>\n");
+      if ((r = pass_profile(b, &s->passes[i], i)) != 0)
+        return r;
     }
-  return r;
+  return hp__buf_error(b);
 }

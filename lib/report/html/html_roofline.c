@@ -63,19 +63,17 @@ static int roof(hp__buf *b, const hp__axis *ax, const hp__axis *ay, double bw, d
 {
   double peak = tflops * 1e3, ridge = peak / bw;
   double x0 = ax->lo, y0 = bw * x0;
-  int r = 0;
 
   if (!(tflops > 0))
     return 0;
   if (y0 < ay->lo)
     x0 = ay->lo / bw, y0 = ay->lo;
-  r |= hp__buf_printf(b, "<polyline class=\"%s\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>\n", cls,
-                      hp__axis_px(ax, x0), hp__axis_px(ay, y0), hp__axis_px(ax, ridge),
-                      hp__axis_px(ay, peak), hp__axis_px(ax, ax->hi), hp__axis_px(ay, peak));
+  hp__buf_printf(b, "<polyline class=\"%s\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>\n", cls,
+                 hp__axis_px(ax, x0), hp__axis_px(ay, y0), hp__axis_px(ax, ridge),
+                 hp__axis_px(ay, peak), hp__axis_px(ax, ax->hi), hp__axis_px(ay, peak));
   /* A second label at one height (BF16 beside FP16) goes under its line. */
-  r |= hp__svg_text(b, hp__axis_px(ax, ax->hi) - 4, hp__axis_px(ay, peak) + (below ? 14 : -5),
-                    "end", "label", name);
-  return r;
+  return hp__svg_text(b, hp__axis_px(ax, ax->hi) - 4, hp__axis_px(ay, peak) + (below ? 14 : -5),
+                      "end", "label", name);
 }
 
 /* A kernel's label on the chart: its name up to the argument list, at most 28 characters (the
@@ -84,15 +82,14 @@ static int point_label(hp__buf *b, double x, double y, const char *kernel)
 {
   char name[64];
   size_t n = strcspn(kernel, "(");
-  int r;
 
   if (strncmp(kernel, "void ", 5) == 0 && n > 5)
     kernel += 5, n -= 5;
   snprintf(name, sizeof(name), "%.*s", (int)(n < 60 ? n : 60), kernel);
-  r = hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\" class=\"legend\">",
-                     x + 8, y - 7);
-  r |= hp__html_text(b, name, 28);
-  return r | hp__buf_adds(b, "</text>\n");
+  hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\" class=\"legend\">", x + 8,
+                 y - 7);
+  hp__html_text(b, name, 28);
+  return hp__buf_adds(b, "</text>\n");
 }
 
 static int points(hp__buf *b, const hp__axis *ax, const hp__axis *ay, size_t pi,
@@ -100,7 +97,6 @@ static int points(hp__buf *b, const hp__axis *ax, const hp__axis *ay, size_t pi,
 {
   char cls[32], tip[600], a[32], g[32], e[32];
   size_t k;
-  int r = 0;
 
   for (k = 0; pr->roofline && k < pr->roofline->n; k++) {
     const hp_roof_point *p = &pr->roofline->pts[k];
@@ -112,60 +108,71 @@ static int points(hp__buf *b, const hp__axis *ax, const hp__axis *ay, size_t pi,
              "%.400s (%.60s): %s FLOP/byte, %s GFLOP/s, %s bound, %s%% of the roof", p->kernel,
              pr->name, hp__fmt_num(a, sizeof(a), p->ai), hp__fmt_num(g, sizeof(g), p->gflops),
              hp_bound_name(p->bound), hp__fmt_num(e, sizeof(e), p->efficiency * 100));
-    r |= hp__svg_circle(b, hp__axis_px(ax, p->ai), hp__axis_px(ay, p->gflops), 5, cls, tip);
-    r |= point_label(b, hp__axis_px(ax, p->ai), hp__axis_px(ay, p->gflops), p->kernel);
+    hp__svg_circle(b, hp__axis_px(ax, p->ai), hp__axis_px(ay, p->gflops), 5, cls, tip);
+    point_label(b, hp__axis_px(ax, p->ai), hp__axis_px(ay, p->gflops), p->kernel);
   }
-  return r;
+  return hp__buf_error(b);
 }
 
-/* The table of every point: the roofline table's text columns, with the pass in front. */
+/* The table of every point: the roofline table's text columns, with the pass in front. Each cell
+ * is written into t first, a buffer of its own whose error is checked apart from b's. */
 static int table(hp__buf *b, const hp_session *s)
 {
   hp__buf t = HP__BUF_INIT;
   size_t i, k, c;
-  int r = hp__buf_adds(b, "<table>\n<thead><tr><th>pass</th>");
+  int r = 0;
 
+  hp__buf_adds(b, "<table>\n<thead><tr><th>pass</th>");
   for (c = 0; c < hp__roof_ncols; c++)
     if (hp__roof_cols[c].in & HP__IN_TEXT)
-      r |= hp__buf_printf(b, "<th%s>%s</th>",
-                          (hp__roof_cols[c].flags & HP__C_RIGHT) ? " class=\"n\"" : "",
-                          hp__col_head(&hp__roof_cols[c]));
-  r |= hp__buf_adds(b, "</tr></thead>\n<tbody>\n");
+      hp__buf_printf(b, "<th%s>%s</th>",
+                     (hp__roof_cols[c].flags & HP__C_RIGHT) ? " class=\"n\"" : "",
+                     hp__col_head(&hp__roof_cols[c]));
+  hp__buf_adds(b, "</tr></thead>\n<tbody>\n");
   for (i = 0; i < s->npasses; i++)
     for (k = 0; s->passes[i].roofline && k < s->passes[i].roofline->n; k++) {
-      r |= hp__buf_adds(b, "<tr><td>") | hp__html_text(b, s->passes[i].name, 0);
-      r |= hp__buf_adds(b, "</td>");
+      hp__buf_adds(b, "<tr><td>");
+      hp__html_text(b, s->passes[i].name, 0);
+      hp__buf_adds(b, "</td>");
       for (c = 0; c < hp__roof_ncols; c++) {
         const hp__col *col = &hp__roof_cols[c];
         if (!(col->in & HP__IN_TEXT))
           continue;
-        r |= hp__roof_text(&s->passes[i].roofline->pts[k], col, HP__RT_FULL, &t);
-        r |= hp__buf_adds(b,
-                          (col->flags & HP__C_RIGHT)      ? "<td class=\"n\">"
-                              : (col->flags & HP__C_NAME) ? "<td class=\"mono\">"
-                                                          : "<td>");
-        r |= hp__html_text(b, t.data ? t.data : "", (col->flags & HP__C_NAME) ? 80 : 0);
-        r |= hp__buf_adds(b, "</td>");
+        if ((r = hp__roof_text(&s->passes[i].roofline->pts[k], col, HP__RT_FULL, &t)) != 0)
+          goto fail;
+        hp__buf_adds(b,
+                     (col->flags & HP__C_RIGHT)      ? "<td class=\"n\">"
+                         : (col->flags & HP__C_NAME) ? "<td class=\"mono\">"
+                                                     : "<td>");
+        hp__html_text(b, t.data ? t.data : "", (col->flags & HP__C_NAME) ? 80 : 0);
+        hp__buf_adds(b, "</td>");
       }
-      r |= hp__buf_adds(b, "</tr>\n");
+      hp__buf_adds(b, "</tr>\n");
     }
+  r = hp__buf_adds(b, "</tbody>\n</table>\n");
+fail:
   hp__buf_free(&t);
-  return r | hp__buf_adds(b, "</tbody>\n</table>\n");
+  return r;
 }
 
-/* The ceilings as a paragraph: the same line as report.md and the terminal. */
+/* The ceilings as a paragraph: the same line as report.md and the terminal, written into a buffer
+ * of its own first. */
 static int ceilings(hp__buf *b, const hp_peaks *pk)
 {
   hp__buf t = HP__BUF_INIT;
-  int r = hp__roof_ceilings(&t, pk, 0);
+  int r;
 
-  if (t.len > 0 && t.data[t.len - 1] == '\n')
-    t.data[--t.len] = '\0';
-  if (t.data)
-    t.data[0] = 'C';
-  r |= hp__buf_adds(b, "<p>") | hp__html_text(b, t.data ? t.data : "", 0);
+  if ((r = hp__roof_ceilings(&t, pk, 0)) == 0) {
+    if (t.len > 0 && t.data[t.len - 1] == '\n')
+      t.data[--t.len] = '\0';
+    if (t.data)
+      t.data[0] = 'C';
+    hp__buf_adds(b, "<p>");
+    hp__html_text(b, t.data ? t.data : "", 0);
+    r = hp__buf_adds(b, ".</p>\n");
+  }
   hp__buf_free(&t);
-  return r | hp__buf_adds(b, ".</p>\n");
+  return r;
 }
 
 /* The roofs of the peaks: FP32 solid, the others dashed; each labelled at its right end, the
@@ -177,13 +184,12 @@ static int roofs(hp__buf *b, const hp__axis *ax, const hp__axis *ay, const hp_pe
   const double f[] = {pk->fp32_tflops, pk->fp64_tflops, pk->fp16_tflops, pk->bf16_tflops};
   char lab[80];
   size_t k;
-  int r = 0;
 
   for (k = 0; k < 4; k++) {
     snprintf(lab, sizeof(lab), "%s %.4g TFLOP/s", names[k], f[k]);
-    r |= roof(b, ax, ay, pk->bw_gbs, f[k], cls[k], lab, k == 3 && f[2] > 0);
+    roof(b, ax, ay, pk->bw_gbs, f[k], cls[k], lab, k == 3 && f[2] > 0);
   }
-  return r;
+  return hp__buf_error(b);
 }
 
 int hp__html_roofline(hp__buf *b, const hp_session *s)
@@ -191,39 +197,39 @@ int hp__html_roofline(hp__buf *b, const hp_session *s)
   const hp_peaks *pk = s->peaks;
   hp__axis ax, ay;
   size_t i;
-  int r = 0;
+  int r;
 
   for (i = 0; i < s->npasses && !s->passes[i].roofline; i++)
     ;
   if (i == s->npasses)
     return 0;
-  r |= hp__buf_adds(b, "<h2>Roofline</h2>\n");
-  if (hp_peaks_usable(pk)) {
-    r |= ceilings(b, pk);
-  } else
-    r |= hp__buf_adds(b,
-                      "<p>No peaks were given (plan key <code>roofline:</code>), so the points "
-                      "are drawn without a roof and have no bound or efficiency.</p>\n");
+  hp__buf_adds(b, "<h2>Roofline</h2>\n");
+  if (!hp_peaks_usable(pk))
+    hp__buf_adds(b,
+                 "<p>No peaks were given (plan key <code>roofline:</code>), so the points "
+                 "are drawn without a roof and have no bound or efficiency.</p>\n");
+  else if ((r = ceilings(b, pk)) != 0)
+    return r;
   /* Points without FLOPs (copies) cannot sit on a log axis: then only the table. */
   if (fit_axes(s, &ax, &ay) != 0)
-    return r | table(b, s);
-  r |= hp__buf_adds(b, "<figure>\n");
-  r |= hp__svg_begin(b, "chart-roofline", W, H,
-                     "Roofline: achieved GFLOP/s against arithmetic "
-                     "intensity",
-                     "Log-log chart. Each dot is a kernel (colour: its pass; dark outline: "
-                     "compute-bound); the solid line is the memory-bandwidth slope and the FP32 "
-                     "ceiling, the dashed lines the FP64 ceiling and, when the peaks have them, "
-                     "the FP16 and BF16 matrix ceilings. The table below has the figures.");
-  r |= hp__svg_xaxis(b, &ax, T, H - B, "arithmetic intensity (FLOP per byte of device memory)");
-  r |= hp__svg_yaxis(b, &ay, L, W - R, "GFLOP/s");
+    return table(b, s);
+  hp__buf_adds(b, "<figure>\n");
+  hp__svg_begin(b, "chart-roofline", W, H,
+                "Roofline: achieved GFLOP/s against arithmetic "
+                "intensity",
+                "Log-log chart. Each dot is a kernel (colour: its pass; dark outline: "
+                "compute-bound); the solid line is the memory-bandwidth slope and the FP32 "
+                "ceiling, the dashed lines the FP64 ceiling and, when the peaks have them, "
+                "the FP16 and BF16 matrix ceilings. The table below has the figures.");
+  hp__svg_xaxis(b, &ax, T, H - B, "arithmetic intensity (FLOP per byte of device memory)");
+  hp__svg_yaxis(b, &ay, L, W - R, "GFLOP/s");
   if (hp_peaks_usable(pk))
-    r |= roofs(b, &ax, &ay, pk);
+    roofs(b, &ax, &ay, pk);
   for (i = 0; i < s->npasses; i++)
-    r |= points(b, &ax, &ay, i, &s->passes[i]);
-  r |= hp__svg_end(b);
-  r |= hp__buf_adds(b,
-                    "<figcaption>Left of a roof's corner a kernel is memory-bound, right of it "
-                    "compute-bound; hover a dot for its kernel.</figcaption>\n</figure>\n");
-  return r | table(b, s);
+    points(b, &ax, &ay, i, &s->passes[i]);
+  hp__svg_end(b);
+  hp__buf_adds(b,
+               "<figcaption>Left of a roof's corner a kernel is memory-bound, right of it "
+               "compute-bound; hover a dot for its kernel.</figcaption>\n</figure>\n");
+  return table(b, s);
 }

@@ -31,28 +31,27 @@ int hp__html_text(hp__buf *b, const char *s, size_t max)
 {
   const unsigned char *p = (const unsigned char *)s;
   size_t chars = 0, n;
-  int r = 0;
 
-  for (; p && *p && !r; p += n ? n : 1, chars++) {
+  for (; p && *p && !hp__buf_error(b); p += n ? n : 1, chars++) {
     if (max && chars == max)
       return hp__buf_adds(b, "…");
     n = utf8_len(p);
     if (n == 0 || (*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)
-      r = hp__buf_addc(b, '?');
+      hp__buf_addc(b, '?');
     else if (*p == '&')
-      r = hp__buf_adds(b, "&amp;");
+      hp__buf_adds(b, "&amp;");
     else if (*p == '<')
-      r = hp__buf_adds(b, "&lt;");
+      hp__buf_adds(b, "&lt;");
     else if (*p == '>')
-      r = hp__buf_adds(b, "&gt;");
+      hp__buf_adds(b, "&gt;");
     else if (*p == '"')
-      r = hp__buf_adds(b, "&quot;");
+      hp__buf_adds(b, "&quot;");
     else if (*p == '\'')
-      r = hp__buf_adds(b, "&#39;");
+      hp__buf_adds(b, "&#39;");
     else
-      r = hp__buf_add(b, p, n);
+      hp__buf_add(b, p, n);
   }
-  return r;
+  return hp__buf_error(b);
 }
 
 int hp__axis_fit(hp__axis *a, const double *v, size_t n, double must, int allow_log)
@@ -144,18 +143,15 @@ int hp__axis_ticks(const hp__axis *a, double *t, int max)
 int hp__svg_begin(hp__buf *b, const char *id, double w, double h, const char *title,
                   const char *desc)
 {
-  int r = 0;
-
-  r |= hp__buf_printf(b,
-                      "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"%s\" "
-                      "viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" "
-                      "aria-labelledby=\"%s-t %s-d\">\n<title id=\"%s-t\">",
-                      id, w, h, w, h, id, id, id);
-  r |= hp__html_text(b, title, 0);
-  r |= hp__buf_printf(b, "</title>\n<desc id=\"%s-d\">", id);
-  r |= hp__html_text(b, desc, 0);
-  r |= hp__buf_adds(b, "</desc>\n");
-  return r;
+  hp__buf_printf(b,
+                 "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" id=\"%s\" "
+                 "viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" "
+                 "aria-labelledby=\"%s-t %s-d\">\n<title id=\"%s-t\">",
+                 id, w, h, w, h, id, id, id);
+  hp__html_text(b, title, 0);
+  hp__buf_printf(b, "</title>\n<desc id=\"%s-d\">", id);
+  hp__html_text(b, desc, 0);
+  return hp__buf_adds(b, "</desc>\n");
 }
 
 int hp__svg_end(hp__buf *b)
@@ -166,11 +162,10 @@ int hp__svg_end(hp__buf *b)
 int hp__svg_text(hp__buf *b, double x, double y, const char *anchor, const char *cls,
                  const char *text)
 {
-  int r = hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s%s>", x, y, anchor,
-                         cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-
-  r |= hp__html_text(b, text, 0);
-  return r | hp__buf_adds(b, "</text>\n");
+  hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s%s>", x, y, anchor,
+                 cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
+  hp__html_text(b, text, 0);
+  return hp__buf_adds(b, "</text>\n");
 }
 
 int hp__svg_line(hp__buf *b, double x1, double y1, double x2, double y2, const char *cls)
@@ -182,31 +177,25 @@ int hp__svg_line(hp__buf *b, double x1, double y1, double x2, double y2, const c
 /* Closes a shape: "/>" or, with a hover text, "><title>TIP</title></TAG>". */
 static int close_shape(hp__buf *b, const char *tag, const char *tip)
 {
-  int r;
-
   if (tip == NULL)
     return hp__buf_adds(b, "/>\n");
-  r = hp__buf_adds(b, "><title>");
-  r |= hp__html_text(b, tip, 0);
-  return r | hp__buf_printf(b, "</title></%s>\n", tag);
+  hp__buf_adds(b, "><title>");
+  hp__html_text(b, tip, 0);
+  return hp__buf_printf(b, "</title></%s>\n", tag);
 }
 
 int hp__svg_rect(hp__buf *b, double x, double y, double w, double h, const char *cls,
                  const char *tip)
 {
-  int r =
-      hp__buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"%s\"",
-                     x, y, fmax(w, 0.5), fmax(h, 0.5), cls);
-
-  return r | close_shape(b, "rect", tip);
+  hp__buf_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" class=\"%s\"", x, y,
+                 fmax(w, 0.5), fmax(h, 0.5), cls);
+  return close_shape(b, "rect", tip);
 }
 
 int hp__svg_circle(hp__buf *b, double cx, double cy, double rad, const char *cls, const char *tip)
 {
-  int r = hp__buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" class=\"%s\"", cx, cy, rad,
-                         cls);
-
-  return r | close_shape(b, "circle", tip);
+  hp__buf_printf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" class=\"%s\"", cx, cy, rad, cls);
+  return close_shape(b, "circle", tip);
 }
 
 /* A tick's label: whole numbers up to a million as they are ("100000"), others with 4
@@ -223,46 +212,48 @@ int hp__svg_xaxis(hp__buf *b, const hp__axis *a, double y_top, double y, const c
 {
   double t[32];
   char s[32];
-  int i, n = hp__axis_ticks(a, t, 32), r = 0;
+  int i, n = hp__axis_ticks(a, t, 32);
 
-  r |= hp__svg_line(b, a->p0, y, a->p1, y, "axis");
+  hp__svg_line(b, a->p0, y, a->p1, y, "axis");
   for (i = 0; i < n; i++) {
     double x = hp__axis_px(a, t[i]);
     tick_label(s, sizeof(s), t[i]);
-    r |= hp__svg_line(b, x, y_top, x, y, "grid");
-    r |= hp__svg_text(b, x, y + 14, "middle", "tick", s);
+    hp__svg_line(b, x, y_top, x, y, "grid");
+    hp__svg_text(b, x, y + 14, "middle", "tick", s);
   }
   if (label)
-    r |= hp__svg_text(b, (a->p0 + a->p1) / 2, y + 30, "middle", "label", label);
-  return r;
+    hp__svg_text(b, (a->p0 + a->p1) / 2, y + 30, "middle", "label", label);
+  return hp__buf_error(b);
 }
 
 int hp__svg_yaxis(hp__buf *b, const hp__axis *a, double x, double x_right, const char *label)
 {
   double t[32];
   char s[32];
-  int i, n = hp__axis_ticks(a, t, 32), r = 0;
+  int i, n = hp__axis_ticks(a, t, 32);
 
-  r |= hp__svg_line(b, x, a->p0, x, a->p1, "axis");
+  hp__svg_line(b, x, a->p0, x, a->p1, "axis");
   for (i = 0; i < n; i++) {
     double y = hp__axis_px(a, t[i]);
     tick_label(s, sizeof(s), t[i]);
-    r |= hp__svg_line(b, x, y, x_right, y, "grid");
-    r |= hp__svg_text(b, x - 4, y + 4, "end", "tick", s);
+    hp__svg_line(b, x, y, x_right, y, "grid");
+    hp__svg_text(b, x - 4, y + 4, "end", "tick", s);
   }
-  if (label)
-    r |= hp__buf_printf(b,
-                        "<text x=\"12\" y=\"%.1f\" text-anchor=\"middle\" class=\"label\" "
-                        "transform=\"rotate(-90 12 %.1f)\">",
-                        (a->p0 + a->p1) / 2, (a->p0 + a->p1) / 2) |
-        hp__html_text(b, label, 0) | hp__buf_adds(b, "</text>\n");
-  return r;
+  if (label) {
+    hp__buf_printf(b,
+                   "<text x=\"12\" y=\"%.1f\" text-anchor=\"middle\" class=\"label\" "
+                   "transform=\"rotate(-90 12 %.1f)\">",
+                   (a->p0 + a->p1) / 2, (a->p0 + a->p1) / 2);
+    hp__html_text(b, label, 0);
+    hp__buf_adds(b, "</text>\n");
+  }
+  return hp__buf_error(b);
 }
 
-double hp__svg_legend(hp__buf *b, double x, double y, const char *cls, const char *text, int *r)
+double hp__svg_legend(hp__buf *b, double x, double y, const char *cls, const char *text)
 {
-  *r |= hp__svg_rect(b, x, y - 9, 10, 10, cls, NULL);
-  *r |= hp__svg_text(b, x + 14, y, "start", "legend", text);
+  hp__svg_rect(b, x, y - 9, 10, 10, cls, NULL);
+  hp__svg_text(b, x + 14, y, "start", "legend", text);
   /* About 6.5 pixels per character at the legend's 11 px font, plus the swatch and a gap. */
   return 14 + 6.5 * (double)strlen(text) + 16;
 }

@@ -97,20 +97,20 @@ static int sweep_line(hp__buf *b, const hp_session *s, const char *name, size_t 
 {
   char cls[48], tip[400], ov[48];
   size_t i;
-  int r = 0, open = 0;
+  int open = 0;
 
-  r |= hp__buf_printf(b, "<g class=\"s%zu\">\n", pi % HP__HTML_SERIES);
+  hp__buf_printf(b, "<g class=\"s%zu\">\n", pi % HP__HTML_SERIES);
   for (i = 0; i < s->ncombos; i++) {
     const hp_pass_result *pr = hp__sweep_pass(&s->combos[i], name);
     double x = hp__axis_px(ax, combo_x(s, i, numeric));
     if (!pr || !pr->nmetrics || !isfinite(pr->metrics[0].ratio))
       continue;
-    r |= hp__buf_printf(b, open ? " %.1f,%.1f" : "<polyline class=\"line\" points=\"%.1f,%.1f", x,
-                        hp__axis_px(ay, pr->metrics[0].ratio));
+    hp__buf_printf(b, open ? " %.1f,%.1f" : "<polyline class=\"line\" points=\"%.1f,%.1f", x,
+                   hp__axis_px(ay, pr->metrics[0].ratio));
     open = 1;
   }
   if (open)
-    r |= hp__buf_adds(b, "\"/>\n");
+    hp__buf_adds(b, "\"/>\n");
   for (i = 0; i < s->ncombos; i++) {
     const hp_pass_result *pr = hp__sweep_pass(&s->combos[i], name);
     const hp_metric_result *m = pr && pr->nmetrics ? &pr->metrics[0] : NULL;
@@ -118,13 +118,13 @@ static int sweep_line(hp__buf *b, const hp_session *s, const char *name, size_t 
     if (!m || !isfinite(m->ratio))
       continue;
     if (isfinite(m->ci_lo) && isfinite(m->ci_hi))
-      r |= hp__svg_line(b, x, hp__axis_px(ay, m->ci_lo), x, hp__axis_px(ay, m->ci_hi), "whisker");
+      hp__svg_line(b, x, hp__axis_px(ay, m->ci_lo), x, hp__axis_px(ay, m->ci_hi), "whisker");
     snprintf(cls, sizeof(cls), "pt sweep %s", hp__html_flag_class(pr->flag));
     snprintf(tip, sizeof(tip), "%.120s at %.200s: %s, %s", name, s->combos[i].name,
              hp__fmt_overhead(ov, sizeof(ov), m->ratio), hp_flag_name(pr->flag));
-    r |= hp__svg_circle(b, x, hp__axis_px(ay, m->ratio), 4.5, cls, tip);
+    hp__svg_circle(b, x, hp__axis_px(ay, m->ratio), 4.5, cls, tip);
   }
-  return r | hp__buf_adds(b, "</g>\n");
+  return hp__buf_adds(b, "</g>\n");
 }
 
 /* Whether pass `name` is measured against something in some combination (the baseline and the
@@ -145,24 +145,23 @@ static int has_line(const hp_session *s, const char *name)
 static int combo_labels(hp__buf *b, const hp_session *s, const hp__axis *ax)
 {
   size_t i;
-  int r = 0;
 
-  r |= hp__svg_line(b, ax->p0, H - B, ax->p1, H - B, "axis");
+  hp__svg_line(b, ax->p0, H - B, ax->p1, H - B, "axis");
   for (i = 0; i < s->ncombos; i++) {
     double x = hp__axis_px(ax, (double)i + 1);
-    r |= hp__svg_line(b, x, T, x, H - B, "grid");
-    r |= hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"tick\">", x,
-                        H - B + 14 + (double)(i % 2) * 12);
-    r |= hp__html_text(b, s->combos[i].name, 24);
-    r |= hp__buf_adds(b, "</text>\n");
+    hp__svg_line(b, x, T, x, H - B, "grid");
+    hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"tick\">", x,
+                   H - B + 14 + (double)(i % 2) * 12);
+    hp__html_text(b, s->combos[i].name, 24);
+    hp__buf_adds(b, "</text>\n");
   }
-  return r;
+  return hp__buf_error(b);
 }
 
 /* The chart: one line per pass that has a bar in some combination. */
 static int sweep_chart(hp__buf *b, const hp_session *s, const char **names, size_t nnames)
 {
-  int numeric = numeric_axis(s), r = 0;
+  int numeric = numeric_axis(s);
   hp__axis ax, ay;
   char xl[160], cls[16];
   double lx = L;
@@ -170,32 +169,31 @@ static int sweep_chart(hp__buf *b, const hp_session *s, const char **names, size
 
   if (sweep_axes(s, names, nnames, numeric, &ax, &ay) != 0)
     return 0;
-  r |= hp__buf_adds(b, "<figure>\n");
-  r |= hp__svg_begin(b, "chart-sweep", W, H + 20, "Overhead of each pass across the sweep",
-                     "One line per pass: its primary-metric overhead against each combination's "
-                     "own baseline, on a log axis, across the combinations; whiskers are the "
-                     "bootstrap intervals, a point's colour its flag. The table below has the "
-                     "figures.");
+  hp__buf_adds(b, "<figure>\n");
+  hp__svg_begin(b, "chart-sweep", W, H + 20, "Overhead of each pass across the sweep",
+                "One line per pass: its primary-metric overhead against each combination's "
+                "own baseline, on a log axis, across the combinations; whiskers are the "
+                "bootstrap intervals, a point's colour its flag. The table below has the "
+                "figures.");
   if (numeric) {
     snprintf(xl, sizeof(xl), "%.100s", s->combos[0].params[0].key);
-    r |= hp__svg_xaxis(b, &ax, T, H - B, xl);
+    hp__svg_xaxis(b, &ax, T, H - B, xl);
   } else
-    r |= combo_labels(b, s, &ax);
-  r |= hp__svg_yaxis(b, &ay, L, W - R, "ratio of medians (1 = no change)");
-  r |= hp__svg_line(b, L, hp__axis_px(&ay, 1.0), W - R, hp__axis_px(&ay, 1.0), "ref");
+    combo_labels(b, s, &ax);
+  hp__svg_yaxis(b, &ay, L, W - R, "ratio of medians (1 = no change)");
+  hp__svg_line(b, L, hp__axis_px(&ay, 1.0), W - R, hp__axis_px(&ay, 1.0), "ref");
   for (k = 0; k < nnames; k++) {
     if (!has_line(s, names[k]))
       continue;
-    r |= sweep_line(b, s, names[k], k, numeric, &ax, &ay);
+    sweep_line(b, s, names[k], k, numeric, &ax, &ay);
     snprintf(cls, sizeof(cls), "sw s%zu", k % HP__HTML_SERIES);
-    lx += hp__svg_legend(b, lx, H + 12, cls, names[k], &r);
+    lx += hp__svg_legend(b, lx, H + 12, cls, names[k]);
   }
-  r |= hp__svg_end(b);
-  return r |
-      hp__buf_adds(b,
-                   "<figcaption>Each line is a pass; a point's colour is its flag in "
-                   "that combination. Hover a point for its figures.</figcaption>\n"
-                   "</figure>\n");
+  hp__svg_end(b);
+  return hp__buf_adds(b,
+                      "<figcaption>Each line is a pass; a point's colour is its flag in "
+                      "that combination. Hover a point for its figures.</figcaption>\n"
+                      "</figure>\n");
 }
 
 /* The overview table (the other reports' cells) with links to each combination's page. */
@@ -203,29 +201,28 @@ static int sweep_table(hp__buf *b, const hp_session *s, const char **names, size
 {
   char cell[96];
   size_t i, k;
-  int r = 0;
 
-  r |= hp__buf_adds(b, "<table>\n<thead><tr><th>pass</th>");
+  hp__buf_adds(b, "<table>\n<thead><tr><th>pass</th>");
   for (i = 0; i < s->ncombos; i++) {
-    r |= hp__buf_adds(b, "<th class=\"n\"><a href=\"");
-    r |= hp__html_text(b, s->combos[i].name, 0);
-    r |= hp__buf_adds(b, "/report.html\">");
-    r |= hp__html_text(b, s->combos[i].name, 0);
-    r |= hp__buf_adds(b, "</a></th>");
+    hp__buf_adds(b, "<th class=\"n\"><a href=\"");
+    hp__html_text(b, s->combos[i].name, 0);
+    hp__buf_adds(b, "/report.html\">");
+    hp__html_text(b, s->combos[i].name, 0);
+    hp__buf_adds(b, "</a></th>");
   }
-  r |= hp__buf_adds(b, "</tr></thead>\n<tbody>\n");
+  hp__buf_adds(b, "</tr></thead>\n<tbody>\n");
   for (k = 0; k < nnames; k++) {
-    r |= hp__buf_adds(b, "<tr><td>");
-    r |= hp__html_text(b, names[k], 0);
-    r |= hp__buf_adds(b, "</td>");
+    hp__buf_adds(b, "<tr><td>");
+    hp__html_text(b, names[k], 0);
+    hp__buf_adds(b, "</td>");
     for (i = 0; i < s->ncombos; i++) {
-      r |= hp__buf_adds(b, "<td class=\"n\">");
-      r |= hp__html_text(b, hp__sweep_cell(cell, sizeof(cell), &s->combos[i], names[k], 1), 0);
-      r |= hp__buf_adds(b, "</td>");
+      hp__buf_adds(b, "<td class=\"n\">");
+      hp__html_text(b, hp__sweep_cell(cell, sizeof(cell), &s->combos[i], names[k], 1), 0);
+      hp__buf_adds(b, "</td>");
     }
-    r |= hp__buf_adds(b, "</tr>\n");
+    hp__buf_adds(b, "</tr>\n");
   }
-  return r | hp__buf_adds(b, "</tbody>\n</table>\n");
+  return hp__buf_adds(b, "</tbody>\n</table>\n");
 }
 
 int hp__html_sweep(hp__buf *b, const hp_session *s)
@@ -237,18 +234,18 @@ int hp__html_sweep(hp__buf *b, const hp_session *s)
 
   if ((r = hp__sweep_pass_names(s, &names, &nnames)) != 0)
     return r;
-  r |= hp__buf_printf(b, "<h2>Sweep: %zu combinations</h2>\n<p>The primary metric, ", s->ncombos);
-  r |= hp__html_text(b, metric, 0);
+  hp__buf_printf(b, "<h2>Sweep: %zu combinations</h2>\n<p>The primary metric, ", s->ncombos);
+  hp__html_text(b, metric, 0);
   if (unit && *unit) {
-    r |= hp__buf_adds(b, " (");
-    r |= hp__html_text(b, unit, 0);
-    r |= hp__buf_adds(b, ")");
+    hp__buf_adds(b, " (");
+    hp__html_text(b, unit, 0);
+    hp__buf_adds(b, ")");
   }
-  r |= hp__buf_adds(b,
-                    ", against each combination's own baseline. Each combination's own page "
-                    "is linked from its column.</p>\n");
-  r |= sweep_chart(b, s, names, nnames);
-  r |= sweep_table(b, s, names, nnames);
+  hp__buf_adds(b,
+               ", against each combination's own baseline. Each combination's own page "
+               "is linked from its column.</p>\n");
+  sweep_chart(b, s, names, nnames);
+  sweep_table(b, s, names, nnames);
   free(names);
-  return r;
+  return hp__buf_error(b);
 }

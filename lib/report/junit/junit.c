@@ -33,17 +33,16 @@ static int write_values(hp__buf *b, const hp_pass_result *pr)
   char cell[HP__PT_CELL];
   const char *text;
   size_t k;
-  int r = 0;
 
   for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
     const hp__pt_col *c = &hp__pt_cols[keys[k]];
     if (!hp__pt_shows(c, HP__RF_JUNIT, 0, 1) ||
         (text = hp__pt_cell(pr, keys[k], HP__RF_JUNIT, cell)) == NULL)
       continue;
-    r |= hp__buf_printf(b, "%s%s=", k ? " " : "", c->head[HP__RF_JUNIT]);
-    r |= hp__report_xml(b, text);
+    hp__buf_printf(b, "%s%s=", k ? " " : "", c->head[HP__RF_JUNIT]);
+    hp__report_xml(b, text);
   }
-  return r;
+  return hp__buf_error(b);
 }
 
 /* One <testcase>: skipped when it never ran, a <failure> when it fails the build, and the flag,
@@ -53,41 +52,39 @@ static int write_testcase(hp__buf *b, const hp_session *s, const hp_pass_result 
   const hp_cause *f = cause_of(s, pr, 0), *note = cause_of(s, pr, 1);
   double t = 0;
   size_t k;
-  int r = 0;
 
   for (k = 0; k < pr->nruns; k++)
     t += pr->runs[k].wall_ms;
-  r |= hp__buf_adds(b, "    <testcase classname=\"hprun.");
-  r |= hp__report_xml(b, s->name);
+  hp__buf_adds(b, "    <testcase classname=\"hprun.");
+  hp__report_xml(b, s->name);
   if (s->combo) {
-    r |= hp__buf_adds(b, "[");
-    r |= hp__report_xml(b, s->combo);
-    r |= hp__buf_adds(b, "]");
+    hp__buf_adds(b, "[");
+    hp__report_xml(b, s->combo);
+    hp__buf_adds(b, "]");
   }
-  r |= hp__buf_adds(b, pr->is_variant ? ".variants\" name=\"" : ".passes\" name=\"");
-  r |= hp__report_xml(b, pr->name);
-  r |= hp__buf_printf(b, "\" time=\"%.3f\">\n", t / 1000.0);
+  hp__buf_adds(b, pr->is_variant ? ".variants\" name=\"" : ".passes\" name=\"");
+  hp__report_xml(b, pr->name);
+  hp__buf_printf(b, "\" time=\"%.3f\">\n", t / 1000.0);
   if (pr->nruns == 0) {
-    r |= hp__buf_adds(b, "      <skipped message=\"not run (session interrupted)\"/>\n");
+    hp__buf_adds(b, "      <skipped message=\"not run (session interrupted)\"/>\n");
   } else if (f) {
-    r |= hp__buf_adds(b, "      <failure type=\"");
-    r |= hp__buf_adds(b, hp_cause_kind_name(f->kind));
-    r |= hp__buf_adds(b, "\" message=\"");
-    r |= hp__report_xml(b, f->text);
-    r |= hp__buf_adds(b, "\"/>\n");
+    hp__buf_adds(b, "      <failure type=\"");
+    hp__buf_adds(b, hp_cause_kind_name(f->kind));
+    hp__buf_adds(b, "\" message=\"");
+    hp__report_xml(b, f->text);
+    hp__buf_adds(b, "\"/>\n");
   }
-  r |= hp__buf_adds(b, "      <system-out>");
-  r |= write_values(b, pr);
+  hp__buf_adds(b, "      <system-out>");
+  write_values(b, pr);
   if (pr->advice) {
-    r |= hp__buf_adds(b, "\n");
-    r |= hp__report_xml(b, pr->advice);
+    hp__buf_adds(b, "\n");
+    hp__report_xml(b, pr->advice);
   }
   if (note) {
-    r |= hp__buf_adds(b, "\nnote: ");
-    r |= hp__report_xml(b, note->text);
+    hp__buf_adds(b, "\nnote: ");
+    hp__report_xml(b, note->text);
   }
-  r |= hp__buf_adds(b, "</system-out>\n    </testcase>\n");
-  return r;
+  return hp__buf_adds(b, "</system-out>\n    </testcase>\n");
 }
 
 /* One session's <testsuite>, named hprun.NAME, or hprun.NAME[COMBINATION] for a sweep's
@@ -96,7 +93,6 @@ static int write_suite(hp__buf *b, const hp_session *s)
 {
   size_t i, k, nfail = 0, nskip = 0;
   double total = 0;
-  int r = 0;
 
   for (i = 0; i < s->npasses; i++) {
     nfail += s->passes[i].nruns > 0 && cause_of(s, &s->passes[i], 0) != NULL;
@@ -104,26 +100,24 @@ static int write_suite(hp__buf *b, const hp_session *s)
     for (k = 0; k < s->passes[i].nruns; k++)
       total += s->passes[i].runs[k].wall_ms;
   }
-  r |= hp__buf_adds(b, "  <testsuite name=\"hprun.");
-  r |= hp__report_xml(b, s->name);
+  hp__buf_adds(b, "  <testsuite name=\"hprun.");
+  hp__report_xml(b, s->name);
   if (s->combo) {
-    r |= hp__buf_adds(b, "[");
-    r |= hp__report_xml(b, s->combo);
-    r |= hp__buf_adds(b, "]");
+    hp__buf_adds(b, "[");
+    hp__report_xml(b, s->combo);
+    hp__buf_adds(b, "]");
   }
-  r |= hp__buf_printf(
-      b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\"", s->npasses,
-      nfail, nskip, total / 1000.0);
+  hp__buf_printf(b, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\" time=\"%.3f\"",
+                 s->npasses, nfail, nskip, total / 1000.0);
   if (s->started) {
-    r |= hp__buf_adds(b, " timestamp=\"");
-    r |= hp__report_xml(b, s->started);
-    r |= hp__buf_adds(b, "\"");
+    hp__buf_adds(b, " timestamp=\"");
+    hp__report_xml(b, s->started);
+    hp__buf_adds(b, "\"");
   }
-  r |= hp__buf_adds(b, ">\n");
-  for (i = 0; i < s->npasses && !r; i++)
-    r |= write_testcase(b, s, &s->passes[i]);
-  r |= hp__buf_adds(b, "  </testsuite>\n");
-  return r;
+  hp__buf_adds(b, ">\n");
+  for (i = 0; i < s->npasses; i++)
+    write_testcase(b, s, &s->passes[i]);
+  return hp__buf_adds(b, "  </testsuite>\n");
 }
 
 /* One <testsuite> per session: the session's, or each combination's of a sweep that ran. */
@@ -131,20 +125,16 @@ int hp_report_junit(const hp_session *s, char **out)
 {
   hp__buf b = HP__BUF_INIT;
   size_t k;
-  int r = 0;
 
   *out = NULL;
-  r |= hp__buf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
+  hp__buf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n");
   if (s->ncombos == 0)
-    r |= write_suite(&b, s);
-  for (k = 0; k < s->ncombos && !r; k++)
+    write_suite(&b, s);
+  for (k = 0; k < s->ncombos; k++)
     if (s->combos[k].s)
-      r |= write_suite(&b, s->combos[k].s);
-  r |= hp__buf_adds(&b, "</testsuites>\n");
-  if (r) {
-    hp__buf_free(&b);
-    return HP_ENOMEM;
-  }
+      write_suite(&b, s->combos[k].s);
+  hp__buf_adds(&b, "</testsuites>\n");
+  /* NULL, the partial text freed, when an append failed. */
   *out = hp__buf_steal(&b);
   return *out ? 0 : HP_ENOMEM;
 }

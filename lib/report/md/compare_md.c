@@ -41,58 +41,54 @@ static int write_head(hp__buf *b, const hp_session *old_s, const hp_session *new
                       const hp_compare_opts *o)
 {
   char ci[32];
-  int r = 0;
 
-  r |= hp__buf_printf(b, "## hprun compare: `%s` → `%s`\n\n", old_s->name ? old_s->name : "?",
-                      new_s->name ? new_s->name : "?");
-  r |= hp__buf_printf(b,
-                      "Tolerance %.3g%%, alpha %.3g. A regression is a change that is "
-                      "significant and worse than the tolerance.\n\n",
-                      o->tolerance * 100, o->alpha);
-  r |= hp__buf_printf(b,
-                      "| pass | metric | old median | new median | change | %s of ratio | p | n "
-                      "old/new | verdict |\n"
-                      "|---|---|---:|---:|---:|---|---:|---|---|\n",
-                      hp__report_ci_label(ci, sizeof(ci), o->alpha));
-  return r;
+  hp__buf_printf(b, "## hprun compare: `%s` → `%s`\n\n", old_s->name ? old_s->name : "?",
+                 new_s->name ? new_s->name : "?");
+  hp__buf_printf(b,
+                 "Tolerance %.3g%%, alpha %.3g. A regression is a change that is "
+                 "significant and worse than the tolerance.\n\n",
+                 o->tolerance * 100, o->alpha);
+  return hp__buf_printf(b,
+                        "| pass | metric | old median | new median | change | %s of ratio | p | n "
+                        "old/new | verdict |\n"
+                        "|---|---|---:|---:|---:|---|---:|---|---|\n",
+                        hp__report_ci_label(ci, sizeof(ci), o->alpha));
 }
 
 static int write_row(hp__buf *b, const hp__compare_row *row)
 {
   char x[32], y[32], z[32], ci[64];
-  int r = 0;
 
   if (row->change == HP__CHANGE_NEW_PASS || (row->change == HP__CHANGE_MISSING && !row->metric))
     return hp__buf_printf(b, "| %s | - | - | - | - | - | - | - | %s |\n", row->pass,
                           row_change_text(row));
-  r |= hp__buf_printf(b, "| %s | %s | %s | %s | %s | ", row->pass, row->metric,
-                      hp__fmt_num(x, sizeof(x), row->old_median),
-                      hp__fmt_num(y, sizeof(y), row->new_median),
-                      hp__fmt_overhead(z, sizeof(z), row->ratio));
-  r |= hp__buf_adds(
+  hp__buf_printf(b, "| %s | %s | %s | %s | %s | ", row->pass, row->metric,
+                 hp__fmt_num(x, sizeof(x), row->old_median),
+                 hp__fmt_num(y, sizeof(y), row->new_median),
+                 hp__fmt_overhead(z, sizeof(z), row->ratio));
+  hp__buf_adds(
       b, isnan(row->ci_lo) ? "-" : hp__fmt_ci(ci, sizeof(ci), row->ci_lo, row->ci_hi, HP__CI_MD));
-  r |= hp__buf_printf(b, " | %s | %zu/%zu | %s |\n", hp__fmt_p(x, sizeof(x), row->p), row->n_old,
-                      row->n_new, row_change_text(row));
-  return r;
+  return hp__buf_printf(b, " | %s | %zu/%zu | %s |\n", hp__fmt_p(x, sizeof(x), row->p), row->n_old,
+                        row->n_new, row_change_text(row));
 }
 
-/* The count line, then one bullet per cause (the terminal's `fail:` and `note:` lines). */
+/* The count line, then one bullet per cause (the terminal's `fail:` and `note:` lines). Returns
+ * b's error, or that of the causes list's own line buffer. */
 static int write_tail(hp__buf *b, const hp__comparison *c, const hp_compare_opts *o)
 {
   hp__causes causes = {c->causes, c->ncauses, c->ncauses, NULL};
-  int r = 0;
 
-  r |= hp__buf_printf(b, "\n%zu regression(s)", c->nregressions);
+  hp__buf_printf(b, "\n%zu regression(s)", c->nregressions);
   if (c->nmissing)
-    r |= hp__buf_printf(b, "; %zu item(s) of OLD missing from NEW%s", c->nmissing,
-                        o->allow_missing ? " (allowed)" : "");
+    hp__buf_printf(b, "; %zu item(s) of OLD missing from NEW%s", c->nmissing,
+                   o->allow_missing ? " (allowed)" : "");
   if (c->nunconfirmed)
-    r |= hp__buf_printf(b,
-                        "; %zu change(s) beyond the tolerance could not be tested: run "
-                        "at least %d repeats per pass",
-                        c->nunconfirmed, HP_STATS_MIN_N);
-  r |= hp__buf_adds(b, ".\n");
-  return r | hp__md_causes(b, NULL, &causes);
+    hp__buf_printf(b,
+                   "; %zu change(s) beyond the tolerance could not be tested: run "
+                   "at least %d repeats per pass",
+                   c->nunconfirmed, HP_STATS_MIN_N);
+  hp__buf_adds(b, ".\n");
+  return hp__md_causes(b, NULL, &causes);
 }
 
 int hp__compare_md(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
@@ -107,17 +103,20 @@ int hp__compare_md(const hp_session *old_s, const hp_session *new_s, const hp_co
   *failures = 0;
   if ((r = hp__compare_sessions(old_s, new_s, o, &c)) != 0)
     return r;
-  r = write_head(&b, old_s, new_s, o);
-  for (i = 0; i < c.nrows && !r; i++)
-    r = write_row(&b, &c.rows[i]);
-  r |= write_tail(&b, &c, o);
-  if (r) {
-    hp__buf_free(&b);
-    hp__comparison_free(&c);
-    return r < 0 ? r : HP_ENOMEM;
+  write_head(&b, old_s, new_s, o);
+  for (i = 0; i < c.nrows; i++)
+    write_row(&b, &c.rows[i]);
+  if ((r = write_tail(&b, &c, o)) != 0)
+    goto fail;
+  /* NULL, the partial text freed, when an append failed. */
+  if ((*md = hp__buf_steal(&b)) == NULL) {
+    r = HP_ENOMEM;
+    goto fail;
   }
-  *md = hp__buf_steal(&b);
   *failures = c.nfailures;
+
+fail:
+  hp__buf_free(&b);
   hp__comparison_free(&c);
-  return *md ? 0 : HP_ENOMEM;
+  return r;
 }

@@ -31,66 +31,63 @@
 /* The title and the session's settings, as a bullet list. */
 static int md_header(hp__buf *b, const hp_session *s)
 {
-  int r = 0;
-
-  r |= hp__buf_printf(b, "# hprun session `%s`\n\n", s->name ? s->name : "?");
-  r |= hp__buf_printf(b, "- complete: **%s**%s\n", s->complete ? "yes" : "no",
-                      s->interrupted ? " (interrupted)" : "");
+  hp__buf_printf(b, "# hprun session `%s`\n\n", s->name ? s->name : "?");
+  hp__buf_printf(b, "- complete: **%s**%s\n", s->complete ? "yes" : "no",
+                 s->interrupted ? " (interrupted)" : "");
   if (s->combo)
-    r |= hp__buf_printf(b, "- combination `%s` of a parameter sweep\n", s->combo);
-  r |= hp__buf_printf(b, "- started %s, finished %s; order %s, seed %llu, repeat %d, warmup %d\n",
-                      s->started ? s->started : "?", s->finished ? s->finished : "?",
-                      s->order ? s->order : "?", (unsigned long long)s->seed, s->repeat, s->warmup);
-  r |= hp__buf_printf(b, "- thresholds: warn %.3g%%", s->warn * 100);
+    hp__buf_printf(b, "- combination `%s` of a parameter sweep\n", s->combo);
+  hp__buf_printf(b, "- started %s, finished %s; order %s, seed %llu, repeat %d, warmup %d\n",
+                 s->started ? s->started : "?", s->finished ? s->finished : "?",
+                 s->order ? s->order : "?", (unsigned long long)s->seed, s->repeat, s->warmup);
+  hp__buf_printf(b, "- thresholds: warn %.3g%%", s->warn * 100);
   if (s->fail > 0)
-    r |= hp__buf_printf(b, ", fail %.3g%%", s->fail * 100);
-  r |= hp__buf_printf(b, ", alpha %.3g\n", s->alpha);
+    hp__buf_printf(b, ", fail %.3g%%", s->fail * 100);
+  hp__buf_printf(b, ", alpha %.3g\n", s->alpha);
   if (s->error) {
-    r |= hp__buf_adds(b, "- **error**: ");
-    r |= hp__md_text(b, s, s->error, HP__MD_RAW);
-    r |= hp__buf_adds(b, "\n");
+    hp__buf_adds(b, "- **error**: ");
+    hp__md_text(b, s, s->error, HP__MD_RAW);
+    hp__buf_adds(b, "\n");
   }
-  return r;
+  return hp__buf_error(b);
 }
 
-/* The cross-check of every profiled pass (lib/analyze/crosscheck.c), one bullet each. */
+/* The cross-check of every profiled pass (lib/analyze/crosscheck.c), one bullet each. A pass
+ * whose cross-check cannot be written (into t, a buffer of its own) gets no bullet. */
 static int md_crosscheck(hp__buf *b, const hp_session *s)
 {
   size_t i;
-  int r = 0, any = 0;
+  int any = 0;
 
   for (i = 0; i < s->npasses; i++) {
     hp__buf t = HP__BUF_INIT;
     if (hp__crosscheck_text(s, &s->passes[i], &t) == 0 && t.data) {
-      r |= hp__buf_adds(b, any ? "" : "\n### Cross-check: kernel time against the app's own\n\n");
-      r |= hp__buf_printf(b, "- **%s**: ", s->passes[i].name);
-      r |= hp__md_text(b, s, t.data, HP__MD_CELL);
-      r |= hp__buf_adds(b, "\n");
+      hp__buf_adds(b, any ? "" : "\n### Cross-check: kernel time against the app's own\n\n");
+      hp__buf_printf(b, "- **%s**: ", s->passes[i].name);
+      hp__md_text(b, s, t.data, HP__MD_CELL);
+      hp__buf_adds(b, "\n");
       any = 1;
     }
     hp__buf_free(&t);
   }
-  return r;
+  return hp__buf_error(b);
 }
 
 /* One bullet per pass with advice, then the reminder of what a profiled time means. */
 static int md_advice(hp__buf *b, const hp_session *s)
 {
   size_t i;
-  int r = 0;
 
-  r |= hp__buf_adds(b, "\n");
+  hp__buf_adds(b, "\n");
   for (i = 0; i < s->npasses; i++)
     if (s->passes[i].advice) {
-      r |= hp__buf_printf(b, "- **%s**: ", s->passes[i].name);
-      r |= hp__md_text(b, s, s->passes[i].advice, HP__MD_CELL);
-      r |= hp__buf_adds(b, "\n");
+      hp__buf_printf(b, "- **%s**: ", s->passes[i].name);
+      hp__md_text(b, s, s->passes[i].advice, HP__MD_CELL);
+      hp__buf_adds(b, "\n");
     }
-  r |= md_crosscheck(b, s);
-  r |= hp__buf_adds(b,
-                    "\n> Times measured under a profiler are for attribution only; the "
-                    "baseline is the performance figure.\n");
-  return r;
+  md_crosscheck(b, s);
+  return hp__buf_adds(b,
+                      "\n> Times measured under a profiler are for attribution only; the "
+                      "baseline is the performance figure.\n");
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -104,27 +101,25 @@ static int cut_tables(hp__buf *t, const hp_session *s, const char *text, size_t 
 {
   size_t lines = 0, cut = 0, len; /* lines of the current table; rows left out of it */
   const char *end;
-  int r = 0;
 
-  for (; *text && r == 0; text += len) {
+  for (; *text && !hp__buf_error(t); text += len) {
     end = strchr(text, '\n');
     len = end ? (size_t)(end - text) + 1 : strlen(text);
     if (text[0] != '|') {
       /* The line that ends a table; the note needs a blank line before it, or GitHub reads it
        * as one more row. */
       if (cut)
-        r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see the pass's .profile.csv\n",
-                            cut);
+        hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see the pass's .profile.csv\n", cut);
       lines = cut = 0;
     } else if (++lines > rows + 2) { /* the header and the separator line are not rows */
       cut++;
       continue;
     }
-    r |= hp__md_text_n(t, s, text, len, HP__MD_RAW);
+    hp__md_text_n(t, s, text, len, HP__MD_RAW);
   }
   if (cut)
-    r |= hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see the pass's .profile.csv\n", cut);
-  return r;
+    hp__buf_printf(t, "\n\xE2\x80\xA6 and %zu more rows: see the pass's .profile.csv\n", cut);
+  return hp__buf_error(t);
 }
 
 /* The tables `hprun summarize --format md --top TOP` prints for the profile, each cut to `rows`
@@ -220,42 +215,41 @@ static int md_profiles(hp__buf *b, const hp_session *s)
     r = profiles_fit(s, t);
   for (i = 0; i < s->npasses && r == 0; i++)
     if (t[i].len > 0) {
-      r |= hp__buf_adds(b, "\n## Profiler output: ");
-      r |= hp__report_md_cell(b, s->passes[i].name);
-      r |= hp__buf_adds(b, "\n\n");
-      r |= hp__buf_add(b, t[i].data, t[i].len);
+      hp__buf_adds(b, "\n## Profiler output: ");
+      hp__report_md_cell(b, s->passes[i].name);
+      hp__buf_adds(b, "\n\n");
+      hp__buf_add(b, t[i].data, t[i].len);
     }
   for (i = 0; i < s->npasses; i++)
     hp__buf_free(&t[i]);
   free(t);
-  return r ? HP_ENOMEM : 0;
+  return r != 0 ? r : hp__buf_error(b);
 }
 
 int hp__md_session(const hp_session *s, char **out)
 {
   hp__causes causes = hp__report_causes(s, HP__RF_MD);
   hp__buf b = HP__BUF_INIT;
-  int r = 0;
+  int r;
 
   *out = NULL;
-  r |= md_header(&b, s);
+  md_header(&b, s);
   /* The causes of the exit code come first, since that is what a reader of a failed job looks
-   * for: the terminal's lines, one bullet each. */
-  r |= hp__md_causes(&b, s, &causes);
-  /* The profiling passes, then the A/B variants against their reference when there are some. */
-  r |= hp__md_table(&b, s, 0);
-  if (hp__pt_any(s, 1))
-    r |= hp__md_table(&b, s, 1);
-  r |= md_advice(&b, s);
-  r |= hp__md_ranks(&b, s);
-  r |= hp__md_runs(&b, s);
-  r |= hp__md_roofline(&b, s);
-  if (r == 0)
-    r = md_profiles(&b, s);
-  if (r) {
-    hp__buf_free(&b);
-    return HP_ENOMEM;
-  }
+   * for: the terminal's lines, one bullet each. Then the profiling passes, and the A/B variants
+   * against their reference when there are some. The sections that allocate besides appending
+   * are checked one by one. */
+  if ((r = hp__md_causes(&b, s, &causes)) != 0 || (r = hp__md_table(&b, s, 0)) != 0 ||
+      (hp__pt_any(s, 1) && (r = hp__md_table(&b, s, 1)) != 0))
+    goto fail;
+  md_advice(&b, s);
+  if ((r = hp__md_ranks(&b, s)) != 0 || (r = hp__md_runs(&b, s)) != 0 ||
+      (r = hp__md_roofline(&b, s)) != 0 || (r = md_profiles(&b, s)) != 0)
+    goto fail;
+  /* NULL, the partial text freed, when an append failed. */
   *out = hp__buf_steal(&b);
   return *out ? 0 : HP_ENOMEM;
+
+fail:
+  hp__buf_free(&b);
+  return r;
 }

@@ -63,91 +63,106 @@ const char *hp__md_rel(const hp_session *s, const char *path)
 int hp__md_text_n(hp__buf *b, const hp_session *s, const char *text, size_t n, int mode)
 {
   size_t dn = folder_len(s), i = 0, k;
-  int r = 0, dot;
+  int dot;
 
-  while (i < n && !r) {
+  while (i < n && !hp__buf_error(b)) {
     char c = text[i];
     /* A path starts at the start of the text or after a character no path holds. */
     if ((i == 0 || !path_char(text[i - 1])) && (k = folder_at(s, dn, text + i, &dot)) > 0) {
       if (dot)
-        r = hp__buf_addc(b, '.');
+        hp__buf_addc(b, '.');
       i += k;
       continue;
     }
     if (c == '\n' && mode != HP__MD_RAW)
-      r = hp__buf_addc(b, ' ');
+      hp__buf_addc(b, ' ');
     else if (c == '|' && mode == HP__MD_CELL)
-      r = hp__buf_adds(b, "\\|");
+      hp__buf_adds(b, "\\|");
     else
-      r = hp__buf_addc(b, c);
+      hp__buf_addc(b, c);
     i++;
   }
-  return r;
+  return hp__buf_error(b);
 }
 
 int hp__md_text(hp__buf *b, const hp_session *s, const char *text, int mode)
 {
-  return text ? hp__md_text_n(b, s, text, strlen(text), mode) : 0;
+  return text ? hp__md_text_n(b, s, text, strlen(text), mode) : hp__buf_error(b);
 }
 
+/* The headers are written into h, a buffer of their own whose error is checked apart from b's. */
 int hp__md_table(hp__buf *b, const hp_session *s, int variant)
 {
   hp__buf h = HP__BUF_INIT;
   char cell[HP__PT_CELL];
   size_t i, k;
-  int r = 0;
+  int r;
 
-  r |= hp__buf_adds(b, "\n|");
+  hp__buf_adds(b, "\n|");
   for (k = 0; k < HP__PT_NCOLS; k++)
     if (hp__pt_shows(&hp__pt_cols[k], HP__RF_MD, variant, 1)) {
-      r |= hp__pt_head(&h, s, &hp__pt_cols[k], HP__RF_MD, variant);
-      r |= hp__buf_printf(b, " %s |", h.data ? h.data : "");
+      if ((r = hp__pt_head(&h, s, &hp__pt_cols[k], HP__RF_MD, variant)) != 0)
+        goto fail;
+      hp__buf_printf(b, " %s |", h.data ? h.data : "");
     }
-  r |= hp__buf_adds(b, "\n|");
+  hp__buf_adds(b, "\n|");
   for (k = 0; k < HP__PT_NCOLS; k++)
     if (hp__pt_shows(&hp__pt_cols[k], HP__RF_MD, variant, 1))
-      r |= hp__buf_adds(b, hp__pt_cols[k].flags & HP__PC_MD_RIGHT ? "---:|" : "---|");
-  r |= hp__buf_adds(b, "\n");
+      hp__buf_adds(b, hp__pt_cols[k].flags & HP__PC_MD_RIGHT ? "---:|" : "---|");
+  hp__buf_adds(b, "\n");
   for (i = 0; i < s->npasses; i++) {
     const hp_pass_result *pr = &s->passes[i];
     if (!pr->is_variant != !variant)
       continue;
-    r |= hp__buf_adds(b, "|");
+    hp__buf_adds(b, "|");
     for (k = 0; k < HP__PT_NCOLS; k++) {
       const hp__pt_col *c = &hp__pt_cols[k];
       if (!hp__pt_shows(c, HP__RF_MD, variant, 1))
         continue;
-      r |= hp__buf_adds(b, " ");
-      r |= c->flags & HP__PC_MD_ESC
-          ? hp__report_md_cell(b, hp__pt_cell(pr, (int)k, HP__RF_MD, cell))
-          : hp__buf_adds(b, hp__pt_cell(pr, (int)k, HP__RF_MD, cell));
-      r |= hp__buf_adds(b, " |");
+      hp__buf_adds(b, " ");
+      if (c->flags & HP__PC_MD_ESC)
+        hp__report_md_cell(b, hp__pt_cell(pr, (int)k, HP__RF_MD, cell));
+      else
+        hp__buf_adds(b, hp__pt_cell(pr, (int)k, HP__RF_MD, cell));
+      hp__buf_adds(b, " |");
     }
-    r |= hp__buf_adds(b, "\n");
+    hp__buf_adds(b, "\n");
   }
+  r = hp__buf_error(b);
+fail:
   hp__buf_free(&h);
   return r;
 }
 
+/* Each cause's line is written into a buffer of its own first, whose error is checked apart. */
 int hp__md_causes(hp__buf *b, const hp_session *s, const hp__causes *l)
 {
+  hp__buf line = HP__BUF_INIT;
   size_t i;
-  int r = 0;
+  int r;
 
   if (l->n == 0)
-    return 0;
-  r |= l->title ? hp__buf_printf(b, "\n## %s\n\n", l->title) : hp__buf_adds(b, "\n");
+    return hp__buf_error(b);
+  if (l->title)
+    hp__buf_printf(b, "\n## %s\n\n", l->title);
+  else
+    hp__buf_adds(b, "\n");
   for (i = 0; i < l->shown; i++) {
-    hp__buf line = HP__BUF_INIT;
-    r |= hp__report_cause(&line, &l->c[i]);
+    hp__buf_reset(&line);
+    if ((r = hp__report_cause(&line, &l->c[i])) != 0)
+      goto fail;
     /* A cause is one line; a newline from a run's error message must not end the bullet. */
-    r |= hp__buf_adds(b, "- ");
-    r |=
-        s ? hp__md_text(b, s, line.data, HP__MD_LINE) : hp__buf_adds(b, line.data ? line.data : "");
-    r |= hp__buf_adds(b, "\n");
-    hp__buf_free(&line);
+    hp__buf_adds(b, "- ");
+    if (s)
+      hp__md_text(b, s, line.data, HP__MD_LINE);
+    else
+      hp__buf_adds(b, line.data ? line.data : "");
+    hp__buf_adds(b, "\n");
   }
   if (l->n > l->shown)
-    r |= hp__buf_printf(b, "- \xE2\x80\xA6 and %zu more: see summary.json\n", l->n - l->shown);
+    hp__buf_printf(b, "- \xE2\x80\xA6 and %zu more: see summary.json\n", l->n - l->shown);
+  r = hp__buf_error(b);
+fail:
+  hp__buf_free(&line);
   return r;
 }

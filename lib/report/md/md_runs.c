@@ -24,7 +24,6 @@ static int error_cell(hp__buf *b, const hp_session *s, const char *error)
 {
   size_t n = strlen(error);
   char *cut;
-  int r;
 
   if (n <= ERROR_CELL_MAX)
     return hp__md_text(b, s, error, HP__MD_CELL);
@@ -33,40 +32,39 @@ static int error_cell(hp__buf *b, const hp_session *s, const char *error)
     n--;
   if ((cut = hp__strndup(error, n)) == NULL)
     return HP_ENOMEM;
-  r = hp__md_text(b, s, cut, HP__MD_CELL);
-  r |= hp__buf_adds(b, "\xE2\x80\xA6");
+  hp__md_text(b, s, cut, HP__MD_CELL);
   free(cut);
-  return r;
+  return hp__buf_adds(b, "\xE2\x80\xA6");
 }
 
+/* One row of the run table. The error cell allocates besides appending, so its code is checked. */
 static int run_row(hp__buf *b, const hp_session *s, const hp_pass_result *pr, const hp_run *rn)
 {
   char x[32];
   size_t m;
-  int r = 0;
+  int r;
 
-  r |= hp__buf_adds(b, "| ");
-  r |= hp__report_md_cell(b, pr->name);
-  r |= hp__buf_printf(b, " | %s%d | `", rn->warmup ? "warmup " : "", rn->warmup ? 0 : rn->index);
-  r |= hp__report_md_cell(b, rn->dir ? hp__md_rel(s, rn->dir) : "?");
-  r |= hp__buf_adds(b, "` | ");
+  hp__buf_adds(b, "| ");
+  hp__report_md_cell(b, pr->name);
+  hp__buf_printf(b, " | %s%d | `", rn->warmup ? "warmup " : "", rn->warmup ? 0 : rn->index);
+  hp__report_md_cell(b, rn->dir ? hp__md_rel(s, rn->dir) : "?");
+  hp__buf_adds(b, "` | ");
   if (rn->skipped)
-    r |= hp__buf_adds(b, "skipped");
-  else if (rn->error)
-    r |= error_cell(b, s, rn->error);
-  else if (rn->timed_out)
-    r |= hp__buf_adds(b, "timeout");
+    hp__buf_adds(b, "skipped");
+  else if (rn->error) {
+    if ((r = error_cell(b, s, rn->error)) != 0)
+      return r;
+  } else if (rn->timed_out)
+    hp__buf_adds(b, "timeout");
   else if (rn->term_signal)
-    r |= hp__buf_printf(b, "signal %d", rn->term_signal);
+    hp__buf_printf(b, "signal %d", rn->term_signal);
   else
-    r |= hp__buf_printf(b, "%lld", rn->exit_status);
-  r |= hp__buf_printf(b, " | %.1f | %ld | ", rn->wall_ms, rn->max_rss_kb);
+    hp__buf_printf(b, "%lld", rn->exit_status);
+  hp__buf_printf(b, " | %.1f | %ld | ", rn->wall_ms, rn->max_rss_kb);
   for (m = 0; m < pr->nmetrics; m++)
-    r |=
-        hp__buf_printf(b, "%s%s=%s", m ? ", " : "", pr->metrics[m].name ? pr->metrics[m].name : "?",
-                       hp__fmt_num(x, sizeof(x), rn->values ? rn->values[m] : NAN));
-  r |= hp__buf_printf(b, " | %zu |\n", rn->files.n);
-  return r;
+    hp__buf_printf(b, "%s%s=%s", m ? ", " : "", pr->metrics[m].name ? pr->metrics[m].name : "?",
+                   hp__fmt_num(x, sizeof(x), rn->values ? rn->values[m] : NAN));
+  return hp__buf_printf(b, " | %zu |\n", rn->files.n);
 }
 
 /* How many rows the tables may show in all: HP__MD_RUN_ROWS, fewer when the widest row would make
@@ -136,26 +134,24 @@ static size_t pick_runs(const hp_pass_result *pr, size_t cap, char *shown)
 static int pass_summary(hp__buf *b, const hp_pass_result *pr, size_t failed)
 {
   size_t k, warm = 0, skipped = 0;
-  int r = 0;
 
   for (k = 0; k < pr->nruns; k++) {
     warm += pr->runs[k].warmup != 0;
     skipped += pr->runs[k].skipped != 0;
   }
-  r |= hp__buf_adds(b, failed ? "\n<details open><summary>" : "\n<details><summary>");
-  r |= hp__report_xml(b, pr->name);
-  r |= hp__buf_printf(b, ": %zu run%s", pr->nruns, pr->nruns == 1 ? "" : "s");
+  hp__buf_adds(b, failed ? "\n<details open><summary>" : "\n<details><summary>");
+  hp__report_xml(b, pr->name);
+  hp__buf_printf(b, ": %zu run%s", pr->nruns, pr->nruns == 1 ? "" : "s");
   if (warm)
-    r |= hp__buf_printf(b, " (%zu warmup%s)", warm, warm == 1 ? "" : "s");
+    hp__buf_printf(b, " (%zu warmup%s)", warm, warm == 1 ? "" : "s");
   if (failed)
-    r |= hp__buf_printf(b, ", %zu failed", failed);
+    hp__buf_printf(b, ", %zu failed", failed);
   if (skipped)
-    r |= hp__buf_printf(b, ", %zu skipped", skipped);
+    hp__buf_printf(b, ", %zu skipped", skipped);
   if (!failed && !skipped)
-    r |= hp__buf_adds(b, ", all ok");
+    hp__buf_adds(b, ", all ok");
   /* The blank line after </summary> lets GitHub read the table inside as Markdown. */
-  r |= hp__buf_adds(b, "</summary>\n\n");
-  return r;
+  return hp__buf_adds(b, "</summary>\n\n");
 }
 
 /* One pass's block: the summary line, the chosen rows in the order they ran, and what was left
@@ -164,28 +160,27 @@ static int pass_block(hp__buf *b, const hp_session *s, const hp_pass_result *pr,
                       char *shown)
 {
   size_t k, n = pick_runs(pr, cap, shown), failed = 0, failed_shown = 0;
-  int r = 0;
+  int r;
 
   for (k = 0; k < pr->nruns; k++) {
     failed += !pr->runs[k].ok && !pr->runs[k].skipped;
     failed_shown += !pr->runs[k].ok && !pr->runs[k].skipped && shown[k];
   }
-  r |= pass_summary(b, pr, failed);
-  r |= hp__buf_adds(b,
-                    "| pass | run | dir | exit | wall ms | max RSS kB | values | files |\n"
-                    "|---|---:|---|---:|---:|---:|---|---:|\n");
+  pass_summary(b, pr, failed);
+  hp__buf_adds(b,
+               "| pass | run | dir | exit | wall ms | max RSS kB | values | files |\n"
+               "|---|---:|---|---:|---:|---:|---|---:|\n");
   for (k = 0; k < pr->nruns; k++)
-    if (shown[k])
-      r |= run_row(b, s, pr, &pr->runs[k]);
+    if (shown[k] && (r = run_row(b, s, pr, &pr->runs[k])) != 0)
+      return r;
   if (n < pr->nruns) {
-    r |= hp__buf_printf(b, "\n\xE2\x80\xA6 and %zu more run%s", pr->nruns - n,
-                        pr->nruns - n == 1 ? "" : "s");
+    hp__buf_printf(b, "\n\xE2\x80\xA6 and %zu more run%s", pr->nruns - n,
+                   pr->nruns - n == 1 ? "" : "s");
     if (failed > failed_shown)
-      r |= hp__buf_printf(b, " (%zu failed)", failed - failed_shown);
-    r |= hp__buf_adds(b, ": see summary.json\n");
+      hp__buf_printf(b, " (%zu failed)", failed - failed_shown);
+    hp__buf_adds(b, ": see summary.json\n");
   }
-  r |= hp__buf_adds(b, "\n</details>\n");
-  return r;
+  return hp__buf_adds(b, "\n</details>\n");
 }
 
 int hp__md_runs(hp__buf *b, const hp_session *s)
@@ -205,16 +200,16 @@ int hp__md_runs(hp__buf *b, const hp_session *s)
   }
   if ((shown = malloc(most)) == NULL)
     return HP_ENOMEM;
-  r |= hp__buf_adds(b, "\n## Runs\n");
+  hp__buf_adds(b, "\n## Runs\n");
   if (shown_total < total)
-    r |= hp__buf_printf(b,
-                        "\n%zu of the %zu runs are shown, each pass's failed runs first; "
-                        "summary.json has every run.\n",
-                        shown_total, total);
+    hp__buf_printf(b,
+                   "\n%zu of the %zu runs are shown, each pass's failed runs first; "
+                   "summary.json has every run.\n",
+                   shown_total, total);
   /* A pass that never ran (the session stopped before it) has no table. */
-  for (i = 0; i < s->npasses; i++)
+  for (i = 0; i < s->npasses && r == 0; i++)
     if (s->passes[i].nruns > 0)
-      r |= pass_block(b, s, &s->passes[i], cap, shown);
+      r = pass_block(b, s, &s->passes[i], cap, shown);
   free(shown);
-  return r ? HP_ENOMEM : 0;
+  return r != 0 ? r : hp__buf_error(b);
 }
