@@ -173,15 +173,16 @@ static int header(hp__pctx *x, hp__santext *st, const char *h, size_t n, long li
   hp__buf_reset(&st->where);
   hp__buf_reset(&st->kernel);
   st->nwhere = 0;
-  /* The header is the example until a location line replaces it (leaks have none). */
-  r = hp__buf_add(&st->where, h, n);
+  /* The header is the example until a location line replaces it (leaks have none). Both
+   * buffers were just reset, so their sticky errors are this header's alone. */
+  hp__buf_add(&st->where, h, n);
   if (starts(h, n, "Leaked "))
-    r |= hp__buf_adds(&st->kind, "Leaked memory");
+    hp__buf_adds(&st->kind, "Leaked memory");
   else if (starts(h, n, "Program hit "))
-    r |= api_kind(&st->kind, h, n);
+    api_kind(&st->kind, h, n);
   else
-    r |= hp__buf_add(&st->kind, h, kind_len(h, n));
-  if (r)
+    hp__buf_add(&st->kind, h, kind_len(h, n));
+  if (hp__buf_error(&st->where) || hp__buf_error(&st->kind))
     return HP_ENOMEM;
   st->open = 1;
   return 1;
@@ -219,26 +220,26 @@ static int detail(hp__santext *st, const char *d, size_t n)
 {
   int keep = starts(d, n, "at ") || starts(d, n, "by thread") || starts(d, n, "Address ") ||
       starts(d, n, "Access to ") || starts(d, n, "and ");
-  int r = 0;
 
   if (!st->open)
     return 1;
-  if (starts(d, n, "at ") && st->kernel.len == 0)
-    r |= at_kernel(st, d, n);
+  if (starts(d, n, "at ") && st->kernel.len == 0 && at_kernel(st, d, n))
+    return HP_ENOMEM;
   if (starts(d, n, "and ") && find(d, n, " access")) {
     const char *c = find(d, n, " at ");
-    r |= hp__buf_addc(&st->kind, ' ');
-    r |= hp__buf_add(&st->kind, d, c ? (size_t)(c - d) : n);
+    hp__buf_addc(&st->kind, ' ');
+    hp__buf_add(&st->kind, d, c ? (size_t)(c - d) : n);
   }
   if (keep && st->nwhere == 0)
     hp__buf_reset(&st->where);
   if (keep && st->nwhere < MAX_WHERE) {
     if (st->where.len)
-      r |= hp__buf_adds(&st->where, "; ");
-    r |= hp__buf_add(&st->where, d, n);
+      hp__buf_adds(&st->where, "; ");
+    hp__buf_add(&st->where, d, n);
     st->nwhere++;
   }
-  return r ? HP_ENOMEM : 1;
+  /* An error of an earlier line has already ended the file, so these are this line's. */
+  return hp__buf_error(&st->kind) || hp__buf_error(&st->where) ? HP_ENOMEM : 1;
 }
 
 int hp__san_line(hp__pctx *x, hp__santext *st, const char *s, size_t n, long line)

@@ -115,17 +115,16 @@ int hp__vals_join(const hp__vals *v, hp__buf *b)
 {
   const char *s[HP__MAX_VALS];
   size_t i;
-  int r = 0;
 
   hp__buf_reset(b);
   if (v->n == 0)
     return hp__buf_adds(b, "n/a");
   hp__vals_sorted(v, s);
   for (i = 0; i < v->n; i++)
-    r |= hp__buf_printf(b, "%s%s", i ? "," : "", s[i]);
+    hp__buf_printf(b, "%s%s", i ? "," : "", s[i]);
   if (v->more)
-    r |= hp__buf_printf(b, ",... (%lld rows with other values)", v->more);
-  return r ? HP_ENOMEM : 0;
+    hp__buf_printf(b, ",... (%lld rows with other values)", v->more);
+  return hp__buf_error(b);
 }
 
 /* ---------------------------------------------------------------------------------------------- */
