@@ -55,8 +55,6 @@ int hp_profile_add_paths(hp_profile *p, const char *const *paths, size_t n, int 
                          hp_diags *diags, int *errs);
 /* Files recognised and read. */
 size_t hp_profile_nfiles(const hp_profile *p);
-/* Files looked at but not recognised as profiler output (ignored silently). */
-size_t hp_profile_nignored(const hp_profile *p);
 
 typedef struct hp_kernel_stat {
   const char *name; /* owned by the profile: valid until it is freed or added to */

@@ -475,11 +475,6 @@ size_t hp_profile_nfiles(const hp_profile *p)
   return p ? p->nfiles : 0;
 }
 
-size_t hp_profile_nignored(const hp_profile *p)
-{
-  return p ? p->nignored : 0;
-}
-
 size_t hp_profile_nkernels(const hp_profile *p)
 {
   return p ? p->nkorder : 0;

@@ -196,7 +196,7 @@ struct hp_profile {
 
   hp__pfile *files;
   size_t nfiles, file_cap;
-  size_t nignored;
+  size_t nignored; /* files looked at but not recognised as profiler output */
   unsigned file_seq;
   long long rowseq; /* rows across files, for hp__recent windows and tie-breaks */
 

@@ -249,12 +249,6 @@ static void pend_add(hp__recent *r, uint64_t h)
   r->pend[r->pend_n++] = h;
 }
 
-long long hp__recent_reappeared(hp__recent *r)
-{
-  pend_resolve(r);
-  return r->reappeared;
-}
-
 /* Whether the entry's key lives in its kbuf (decided by length, as pointers into the slab move). */
 static int key_inline(const hp__recent_ent *e)
 {
@@ -281,21 +275,6 @@ static uint32_t ent_alloc(hp__recent *r)
         r->tab[i].key = r->tab[i].kbuf;
   }
   return (uint32_t)++r->used;
-}
-
-int hp__recent_reserve(hp__recent *r, size_t n)
-{
-  size_t i;
-
-  if (n <= r->cap)
-    return 0;
-  if (n >= UINT32_MAX / 2 || hp__grow((void **)&r->tab, &r->cap, n, sizeof(*r->tab)))
-    return HP_ENOMEM;
-  r->epoch++; /* as in ent_alloc: the slab may have moved, and inline keys with it */
-  for (i = 0; i < r->used; i++)
-    if (r->tab[i].h != 0 && key_inline(&r->tab[i]))
-      r->tab[i].key = r->tab[i].kbuf;
-  return 0;
 }
 
 static void ent_release(hp__recent *r, uint32_t id)

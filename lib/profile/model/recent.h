@@ -41,7 +41,7 @@ typedef struct hp__recent {
   size_t done_cap, done_n;
   int done_huge;        /* done lies in huge pages (util/sys/hugemem.h) */
   long long reappeared; /* new keys whose hash was among the finished ones (exact after
-                           hp__recent_finish or hp__recent_reappeared; see pend) */
+                           hp__recent_finish; see pend) */
   uint64_t *slot;       /* the hash table: per slot the entry's index + 1 in the low 32 bits and
                            its hash's low 32 bits above them; 0 = empty */
   size_t slot_cap;      /* a power of two, at least twice n */
@@ -64,9 +64,6 @@ typedef struct hp__recent {
 #define HP__RECENT_WINDOW 8192
 
 void hp__recent_init(hp__recent *r, long long window, hp__recent_fin fin, void *ud);
-/* Makes room for n entries at once (a caller that knows many keys will come: the slab would
- * otherwise grow by doubling, moving and clearing itself each time). 0 or HP_ENOMEM. */
-int hp__recent_reserve(hp__recent *r, size_t n);
 /* Finds or adds (kid, key) and marks it touched at `row`. *added is 1 for a new key. The entry
  * pointer stays valid until the next touch or sweep; `epoch` changes whenever an older pointer may
  * have gone stale (a sweep, or the entries growing), so a caller may keep one while it does not. */
@@ -74,9 +71,7 @@ int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, 
                      hp__recent_ent **out, int *added);
 /* Finishes keys older than the window when `row` has passed the next sweep point. */
 int hp__recent_tick(hp__recent *r, long long row);
-/* Finishes every key (end of file) and frees everything. */
+/* Finishes every key (end of file) and frees everything but `reappeared`, which is then exact. */
 void hp__recent_finish(hp__recent *r);
-/* The count of keys that came back after they were finished, so far. */
-long long hp__recent_reappeared(hp__recent *r);
 
 #endif /* HPRUN_PROFILE_RECENT_H */
