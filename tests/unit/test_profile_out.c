@@ -103,11 +103,18 @@ static void test_descriptions_are_well_formed(void **state)
     assert_non_null(t[i]->key);
     assert_true(t[i]->ncols > 0);
     assert_non_null(t[i]->open);
-    assert_non_null(t[i]->get);
     for (k = 0; k < t[i]->ncols; k++) {
       const hp__col *c = &t[i]->cols[k];
       assert_non_null(c->key);
       assert_true(c->in != 0);
+      /* A cell is a member inside the row's struct, whose size the table gives, or get's. */
+      if (c->flags & HP__C_AT)
+        assert_true(c->field >= 0 && (size_t)c->field < t[i]->size);
+      else
+        assert_non_null(t[i]->get);
+      /* Only a member that is a whole number can mark a missing value by its sign. */
+      if (c->flags & HP__C_OPT)
+        assert_true((c->flags & HP__C_AT) && c->type == HP__V_INT);
       /* A number shown in text needs a format. */
       if (c->type == HP__V_NUM && (c->in & HP__IN_TEXT) && !(c->flags & HP__C_BYTES))
         assert_non_null(c->tfmt);

@@ -312,7 +312,7 @@ int hp__ncu_room(hp_profile *p, uint32_t k, uint32_t mid)
 
 #define LEAKS_MAX 1000
 
-int hp__leak_add(hp_profile *p, const char *file, long line, const char *scope, size_t sn,
+int hp__leak_add(hp_profile *p, const char *file, long long line, const char *scope, size_t sn,
                  double bytes, const char *text, size_t tn)
 {
   hp__leak *l;

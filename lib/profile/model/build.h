@@ -54,7 +54,7 @@ int hp__ncu_metric(hp_profile *p, const char *name, size_t n, const char *unit, 
 int hp__ncu_add(hp_profile *p, uint32_t k, uint32_t mid, double v);
 /* Makes room in kernel k's sums for metric id mid (zero-filled, as hp__ncu_add would). */
 int hp__ncu_room(hp_profile *p, uint32_t k, uint32_t mid);
-int hp__leak_add(hp_profile *p, const char *file, long line, const char *scope, size_t sn,
+int hp__leak_add(hp_profile *p, const char *file, long long line, const char *scope, size_t sn,
                  double bytes, const char *text, size_t tn);
 int hp__agent_add(hp_profile *p, const char *type, const char *name, const char *product,
                   long long wave, long long cus);

@@ -121,7 +121,7 @@ typedef struct hp__ncu_kernel {
 
 typedef struct hp__leak {
   char *file;
-  long line;
+  long long line;
   char *scope; /* "host", "device0", ... */
   double bytes;
   char *text; /* the line as printed */

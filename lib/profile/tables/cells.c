@@ -50,8 +50,30 @@ size_t hp__rows_id(const hp__rows *r, size_t i)
 int hp__cell_get(const hp__table *t, const hp__rows *r, size_t id, const hp__col *col, hp__cell *c,
                  hp__buf *tmp)
 {
+  const void *at;
+  const char *s;
+
   memset(c, 0, sizeof(*c));
-  return t->get(r, id, col->field, c, tmp);
+  if (!(col->flags & HP__C_AT))
+    return t->get(r, id, col->field, c, tmp);
+  at = (const char *)r->src + id * t->size + col->field;
+  switch (col->type) {
+  case HP__V_STR:
+    memcpy(&s, at, sizeof(s)); /* the member is a char * or a const char * */
+    hp__cell_setstr(c, s);
+    break;
+  case HP__V_NUM: hp__cell_setnum(c, *(const double *)at); break;
+  case HP__V_BOOL: hp__cell_setint(c, *(const int *)at); break;
+  case HP__V_TABLES: hp__cell_setint(c, *(const unsigned *)at); break;
+  case HP__V_VALS:
+    c->ok = 1;
+    c->v = at;
+    break;
+  default:
+    hp__cell_setint(c, *(const long long *)at);
+    c->ok = !(col->flags & HP__C_OPT) || c->i >= 0;
+  }
+  return 0;
 }
 
 double hp__cell_value(const hp__col *col, const hp__cell *c)

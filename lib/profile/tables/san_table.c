@@ -7,87 +7,27 @@
 #include "profile/model/san.h"
 #include "profile/tables/table.h"
 
-#include <stdlib.h>
+#include <stddef.h>
 
-/* Row ids of `n` counts (stride `size`, the count first) sorted by count, then id. */
-typedef struct san_sort {
-  long long n;
-  size_t id;
-} san_sort;
-
-static int cmp_sort(const void *a, const void *b)
-{
-  const san_sort *x = a, *y = b;
-
-  if (x->n != y->n)
-    return x->n > y->n ? -1 : 1;
-  return x->id < y->id ? -1 : x->id > y->id;
-}
-
-static int sort_counts(hp__rows *r, size_t n, const void *base, size_t size)
-{
-  san_sort *s = malloc((n ? n : 1) * sizeof(*s));
-  size_t i;
-
-  r->total = n;
-  r->id = malloc((n ? n : 1) * sizeof(*r->id));
-  if (s == NULL || r->id == NULL) {
-    free(s);
-    return HP_ENOMEM;
-  }
-  for (i = 0; i < n; i++) {
-    s[i].n = *(const long long *)((const char *)base + i * size);
-    s[i].id = i;
-  }
-  qsort(s, n, sizeof(*s), cmp_sort);
-  for (i = 0; i < n; i++)
-    r->id[i] = s[i].id;
-  free(s);
-  return 0;
-}
+#define AT HP__C_AT
+#define R HP__C_RIGHT
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Runs.                                                                                           */
+/* Runs. A run that printed no ERROR SUMMARY has -1 there, missing here (HP__C_OPT).               */
 
-enum {
-  R_FILE,
-  R_SUMMARY,
-  R_LISTED
-};
+#define RUN_AT(M) HP__AT(hp__san_run, M)
 
 static const hp__col run_cols[] = {
-    {.key = "file", .type = HP__V_STR, .in = HP__IN_ALL, .flags = HP__C_NAME, .field = R_FILE},
-    {.key = "error_summary",
-     .type = HP__V_INT,
-     .in = HP__IN_ALL,
-     .flags = HP__C_RIGHT,
-     .field = R_SUMMARY,
-     .missing = "none printed"},
-    {.key = "errors_listed",
-     .type = HP__V_INT,
-     .in = HP__IN_ALL,
-     .flags = HP__C_RIGHT,
-     .field = R_LISTED},
+    {"file", NULL, NULL, HP__V_STR, HP__IN_ALL, AT | HP__C_NAME, RUN_AT(file), 0, NULL, NULL},
+    {"error_summary", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R | HP__C_OPT, RUN_AT(summary), 0,
+     NULL, "none printed"},
+    {"errors_listed", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R, RUN_AT(listed), 0, NULL, NULL},
 };
 
 static int runs_open(hp__rows *r, int arg)
 {
+  r->src = r->p->san ? r->p->san->runs : NULL;
   r->total = r->p->san ? r->p->san->nruns : 0;
-  return 0;
-}
-
-static int runs_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
-{
-  const hp__san_run *run = &r->p->san->runs[id];
-
-  switch (field) {
-  case R_FILE: hp__cell_setstr(c, run->file); break;
-  case R_SUMMARY:
-    if (run->summary >= 0)
-      hp__cell_setint(c, run->summary);
-    break;
-  case R_LISTED: hp__cell_setint(c, run->listed); break;
-  }
   return 0;
 }
 
@@ -98,47 +38,61 @@ const hp__table hp__tab_san_runs = {
     .ncols = sizeof(run_cols) / sizeof(run_cols[0]),
     .flags = HP__TF_COUNT,
     .bit = HP__TB_SAN,
+    .size = sizeof(hp__san_run),
     .open = runs_open,
-    .get = runs_get,
     .note = "error_summary is the tool's own count; errors_listed counts the error reports "
             "printed (fewer when --print-limit cut them)",
 };
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Errors by kind.                                                                                 */
+/* Errors by kind, and by kernel: the most errors first. The name is the one column get fetches.  */
 
-enum {
-  K_KIND,
-  K_ERRORS,
-  K_EXAMPLE
-};
+#define KIND_AT(M) HP__AT(hp__san_kind, M)
+#define KERNEL_AT(M) HP__AT(hp__san_kernel, M)
 
 static const hp__col kind_cols[] = {
-    {.key = "kind", .type = HP__V_STR, .in = HP__IN_ALL, .flags = HP__C_NAME, .field = K_KIND},
-    {.key = "errors", .type = HP__V_INT, .in = HP__IN_ALL, .flags = HP__C_RIGHT, .field = K_ERRORS},
-    {.key = "first_example",
-     .head = "first example",
-     .type = HP__V_STR,
-     .in = HP__IN_ALL,
-     .field = K_EXAMPLE},
+    {"kind", NULL, NULL, HP__V_STR, HP__IN_ALL, HP__C_NAME, 0, 0, NULL, NULL},
+    {"errors", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R, KIND_AT(n), 0, NULL, NULL},
+    {"first_example", NULL, "first example", HP__V_STR, HP__IN_ALL, AT, KIND_AT(example), 0, NULL,
+     NULL},
+};
+
+static const hp__col kernel_cols[] = {
+    {"kernel", NULL, NULL, HP__V_STR, HP__IN_ALL, HP__C_NAME, 0, 0, NULL, NULL},
+    {"errors", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R, KERNEL_AT(n), 0, NULL, NULL},
+    {"kinds", NULL, NULL, HP__V_VALS, HP__IN_ALL, AT, KERNEL_AT(kinds), 0, NULL, NULL},
 };
 
 static int kinds_open(hp__rows *r, int arg)
 {
   const hp__san *s = r->p->san;
 
-  return s ? sort_counts(r, s->kinds.n, s->k, sizeof(*s->k)) : 0;
+  if (s == NULL)
+    return 0;
+  r->src = s->k;
+  return hp__rows_sort_by_count(r, s->kinds.n, s->k, sizeof(*s->k), offsetof(hp__san_kind, n));
 }
 
 static int kinds_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
 {
+  hp__cell_setstr(c, r->p->san->kinds.s[id]);
+  return 0;
+}
+
+static int kernels_open(hp__rows *r, int arg)
+{
   const hp__san *s = r->p->san;
 
-  switch (field) {
-  case K_KIND: hp__cell_setstr(c, s->kinds.s[id]); break;
-  case K_ERRORS: hp__cell_setint(c, s->k[id].n); break;
-  case K_EXAMPLE: hp__cell_setstr(c, s->k[id].example); break;
-  }
+  if (s == NULL)
+    return 0;
+  r->src = s->kk;
+  return hp__rows_sort_by_count(r, s->kernels.n, s->kk, sizeof(*s->kk),
+                                offsetof(hp__san_kernel, n));
+}
+
+static int kernels_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
+{
+  hp__cell_setstr(c, r->p->san->kernels.s[id]);
   return 0;
 }
 
@@ -148,46 +102,10 @@ const hp__table hp__tab_san_kinds = {
     .cols = kind_cols,
     .ncols = sizeof(kind_cols) / sizeof(kind_cols[0]),
     .flags = HP__TF_TOP | HP__TF_COUNT,
+    .size = sizeof(hp__san_kind),
     .open = kinds_open,
     .get = kinds_get,
 };
-
-/* ---------------------------------------------------------------------------------------------- */
-/* Errors by kernel.                                                                               */
-
-enum {
-  N_KERNEL,
-  N_ERRORS,
-  N_KINDS
-};
-
-static const hp__col kernel_cols[] = {
-    {.key = "kernel", .type = HP__V_STR, .in = HP__IN_ALL, .flags = HP__C_NAME, .field = N_KERNEL},
-    {.key = "errors", .type = HP__V_INT, .in = HP__IN_ALL, .flags = HP__C_RIGHT, .field = N_ERRORS},
-    {.key = "kinds", .type = HP__V_VALS, .in = HP__IN_ALL, .field = N_KINDS},
-};
-
-static int kernels_open(hp__rows *r, int arg)
-{
-  const hp__san *s = r->p->san;
-
-  return s ? sort_counts(r, s->kernels.n, s->kk, sizeof(*s->kk)) : 0;
-}
-
-static int kernels_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
-{
-  const hp__san *s = r->p->san;
-
-  switch (field) {
-  case N_KERNEL: hp__cell_setstr(c, s->kernels.s[id]); break;
-  case N_ERRORS: hp__cell_setint(c, s->kk[id].n); break;
-  case N_KINDS:
-    c->ok = 1;
-    c->v = &s->kk[id].kinds;
-    break;
-  }
-  return 0;
-}
 
 const hp__table hp__tab_san_kernels = {
     .key = "sanitizer_kernels",
@@ -195,6 +113,7 @@ const hp__table hp__tab_san_kernels = {
     .cols = kernel_cols,
     .ncols = sizeof(kernel_cols) / sizeof(kernel_cols[0]),
     .flags = HP__TF_TOP | HP__TF_COUNT,
+    .size = sizeof(hp__san_kernel),
     .open = kernels_open,
     .get = kernels_get,
 };

@@ -23,6 +23,8 @@
 #include "profile/model/profile.h"
 #include "util/base/buf.h"
 
+#include <stddef.h>
+
 /* The value type of a column. */
 enum {
   HP__V_STR,    /* text; JSON string */
@@ -50,9 +52,15 @@ enum {
   HP__C_KEY = 8,     /* identifies the row: repeated in front of a child's own CSV table */
   HP__C_MEMBER = 16, /* JSON: a member of the HP__V_OBJ column before it; CSV: a plain column */
   HP__C_BYTES = 32,  /* text: a byte count in powers of 1024 ("170.06 MB") */
-  HP__C_KNAME = 64   /* text and Markdown: a kernel name, shown short and unique (kname.c) */
+  HP__C_KNAME = 64,  /* text and Markdown: a kernel name, shown short and unique (kname.c) */
+  HP__C_AT = 128,    /* the value is a member of the row's struct, at byte `field` (no get) */
+  HP__C_OPT = 256    /* with HP__C_AT, a whole number: a negative one is missing (unknown) */
 };
 
+/* The `field` of an HP__C_AT column: member M of the row struct T. */
+#define HP__AT(T, M) ((int)offsetof(T, M))
+
+/* A column. The lists write them in this order, one line each, as a small table. */
 typedef struct hp__col {
   const char *key;     /* JSON key */
   const char *csv;     /* CSV header; NULL: the key */
@@ -60,7 +68,7 @@ typedef struct hp__col {
   int type;            /* HP__V_* */
   unsigned in;         /* HP__IN_* */
   unsigned flags;      /* HP__C_* */
-  int field;           /* what the table's get fetches */
+  int field;           /* what the table's get fetches; with HP__C_AT, the member's offset */
   double div;          /* unit change: the value is divided by this (ns to ms: 1e6); 0: none */
   const char *tfmt;    /* text: printf format of an HP__V_NUM ("%.3f") */
   const char *missing; /* text of a missing value; NULL: "n/a" for numbers, "" for strings */
@@ -106,6 +114,10 @@ struct hp__table {
   unsigned flags; /* HP__TF_* */
   unsigned bit;   /* the HP__TB_* bit of files[].tables; 0: none */
   int arg;        /* passed to open (the time tables: HP__T_*) */
+  /* HP__C_AT columns read row id of r->src, an array of structs of this size: a char * for
+   * HP__V_STR, long long for HP__V_INT, double for HP__V_NUM, int for HP__V_BOOL, hp__vals for
+   * HP__V_VALS, unsigned for HP__V_TABLES. */
+  size_t size;
   /* Fills r->src, r->id, r->total (and r->own, r->sum); r->p and r->parent are set. */
   int (*open)(hp__rows *r, int arg);
   /* One cell of row `id` (c is zeroed); `tmp` holds composed text. 0 or HP_ENOMEM. */

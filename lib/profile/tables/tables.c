@@ -28,33 +28,21 @@ const hp__table *hp__table_by_bit(unsigned bit)
 /* ---------------------------------------------------------------------------------------------- */
 /* Files read: their path, format, and the tables each fed.                                         */
 
-enum {
-  F_PATH,
-  F_FORMAT,
-  F_TABLES
-};
+#define AT HP__C_AT
+#define JC (HP__IN_JSON | HP__IN_CSV)
+#define R HP__C_RIGHT
+#define FILE_AT(M) HP__AT(hp__pfile, M)
 
 static const hp__col file_cols[] = {
-    {.key = "path", .head = "file", .type = HP__V_STR, .in = HP__IN_ALL, .field = F_PATH},
-    {.key = "format", .type = HP__V_STR, .in = HP__IN_ALL, .field = F_FORMAT},
-    {.key = "tables", .type = HP__V_TABLES, .in = HP__IN_JSON, .field = F_TABLES},
+    {"path", NULL, "file", HP__V_STR, HP__IN_ALL, AT, FILE_AT(path), 0, NULL, NULL},
+    {"format", NULL, NULL, HP__V_STR, HP__IN_ALL, AT, FILE_AT(format), 0, NULL, NULL},
+    {"tables", NULL, NULL, HP__V_TABLES, HP__IN_JSON, AT, FILE_AT(tables), 0, NULL, NULL},
 };
 
 static int files_open(hp__rows *r, int arg)
 {
+  r->src = r->p->files;
   r->total = r->p->nfiles;
-  return 0;
-}
-
-static int files_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
-{
-  const hp__pfile *f = &r->p->files[id];
-
-  switch (field) {
-  case F_PATH: hp__cell_setstr(c, f->path); break;
-  case F_FORMAT: hp__cell_setstr(c, f->format); break;
-  case F_TABLES: hp__cell_setint(c, f->tables); break;
-  }
   return 0;
 }
 
@@ -63,43 +51,30 @@ const hp__table hp__files_table = {
     .title = "Files",
     .cols = file_cols,
     .ncols = sizeof(file_cols) / sizeof(file_cols[0]),
+    .size = sizeof(hp__pfile),
     .open = files_open,
-    .get = files_get,
 };
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Leak checks, in the order the files printed them.                                               */
 
-enum {
-  L_FILE,
-  L_LINE,
-  L_SCOPE,
-  L_BYTES,
-  L_WHERE,
-  L_TEXT
-};
+#define LEAK_AT(M) HP__AT(hp__leak, M)
 
+/* The one column that is not a member, "where" (file:line), is the only one leaks_get fetches. */
 static const hp__col leak_cols[] = {
-    {.key = "file", .type = HP__V_STR, .in = HP__IN_JSON | HP__IN_CSV, .field = L_FILE},
-    {.key = "line", .type = HP__V_INT, .in = HP__IN_JSON | HP__IN_CSV, .field = L_LINE},
-    {.key = "scope", .type = HP__V_STR, .in = HP__IN_ALL, .field = L_SCOPE},
-    {.key = "size",
-     .type = HP__V_NUM,
-     .in = HP__IN_TEXT,
-     .flags = HP__C_RIGHT | HP__C_BYTES,
-     .field = L_BYTES},
-    {.key = "bytes",
-     .type = HP__V_NUM,
-     .in = HP__IN_ALL,
-     .flags = HP__C_RIGHT,
-     .field = L_BYTES,
-     .tfmt = "%.0f"},
-    {.key = "where", .type = HP__V_STR, .in = HP__IN_TEXT, .field = L_WHERE},
-    {.key = "text", .type = HP__V_STR, .in = HP__IN_JSON | HP__IN_CSV, .field = L_TEXT},
+    {"file", NULL, NULL, HP__V_STR, JC, AT, LEAK_AT(file), 0, NULL, NULL},
+    {"line", NULL, NULL, HP__V_INT, JC, AT, LEAK_AT(line), 0, NULL, NULL},
+    {"scope", NULL, NULL, HP__V_STR, HP__IN_ALL, AT, LEAK_AT(scope), 0, NULL, NULL},
+    {"size", NULL, NULL, HP__V_NUM, HP__IN_TEXT, AT | R | HP__C_BYTES, LEAK_AT(bytes), 0, NULL,
+     NULL},
+    {"bytes", NULL, NULL, HP__V_NUM, HP__IN_ALL, AT | R, LEAK_AT(bytes), 0, "%.0f", NULL},
+    {"where", NULL, NULL, HP__V_STR, HP__IN_TEXT, 0, 0, 0, NULL, NULL},
+    {"text", NULL, NULL, HP__V_STR, JC, AT, LEAK_AT(text), 0, NULL, NULL},
 };
 
 static int leaks_open(hp__rows *r, int arg)
 {
+  r->src = r->p->leaks;
   r->total = r->p->nleaks;
   return 0;
 }
@@ -108,19 +83,10 @@ static int leaks_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__b
 {
   const hp__leak *l = &r->p->leaks[id];
 
-  switch (field) {
-  case L_FILE: hp__cell_setstr(c, l->file); break;
-  case L_LINE: hp__cell_setint(c, l->line); break;
-  case L_SCOPE: hp__cell_setstr(c, l->scope); break;
-  case L_BYTES: hp__cell_setnum(c, l->bytes); break;
-  case L_TEXT: hp__cell_setstr(c, l->text); break;
-  case L_WHERE:
-    hp__buf_reset(tmp);
-    if (hp__buf_printf(tmp, "%s:%ld", l->file, l->line))
-      return HP_ENOMEM;
-    hp__cell_setstr(c, tmp->data);
-    break;
-  }
+  hp__buf_reset(tmp);
+  if (hp__buf_printf(tmp, "%s:%lld", l->file, l->line))
+    return HP_ENOMEM;
+  hp__cell_setstr(c, tmp->data);
   return 0;
 }
 
@@ -135,6 +101,7 @@ const hp__table hp__tab_leaks = {
     .cols = leak_cols,
     .ncols = sizeof(leak_cols) / sizeof(leak_cols[0]),
     .bit = HP__TB_LEAK,
+    .size = sizeof(hp__leak),
     .open = leaks_open,
     .get = leaks_get,
     .note = "These are hipprof --memory-usage leak checks at process exit: memory not released, "
@@ -144,51 +111,24 @@ const hp__table hp__tab_leaks = {
 };
 
 /* ---------------------------------------------------------------------------------------------- */
-/* Agents (rocprofv3 agent info). Unknown sizes are -1 in the model.                               */
+/* Agents (rocprofv3 agent info). Unknown sizes are -1 in the model, missing here (HP__C_OPT).     */
 
-enum {
-  A_TYPE,
-  A_NAME,
-  A_PRODUCT,
-  A_WAVE,
-  A_CUS
-};
+#define AGENT_AT(M) HP__AT(hp__agent, M)
 
 static const hp__col agent_cols[] = {
-    {.key = "type", .type = HP__V_STR, .in = HP__IN_ALL, .field = A_TYPE},
-    {.key = "name", .type = HP__V_STR, .in = HP__IN_ALL, .field = A_NAME},
-    {.key = "product", .type = HP__V_STR, .in = HP__IN_ALL, .field = A_PRODUCT},
-    {.key = "wave_size",
-     .type = HP__V_INT,
-     .in = HP__IN_ALL,
-     .flags = HP__C_RIGHT,
-     .field = A_WAVE},
-    {.key = "cu_count", .type = HP__V_INT, .in = HP__IN_ALL, .flags = HP__C_RIGHT, .field = A_CUS},
+    {"type", NULL, NULL, HP__V_STR, HP__IN_ALL, AT, AGENT_AT(type), 0, NULL, NULL},
+    {"name", NULL, NULL, HP__V_STR, HP__IN_ALL, AT, AGENT_AT(name), 0, NULL, NULL},
+    {"product", NULL, NULL, HP__V_STR, HP__IN_ALL, AT, AGENT_AT(product), 0, NULL, NULL},
+    {"wave_size", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R | HP__C_OPT, AGENT_AT(wave_size), 0,
+     NULL, NULL},
+    {"cu_count", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R | HP__C_OPT, AGENT_AT(cu_count), 0, NULL,
+     NULL},
 };
 
 static int agents_open(hp__rows *r, int arg)
 {
+  r->src = r->p->agents;
   r->total = r->p->nagents;
-  return 0;
-}
-
-static int agents_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
-{
-  const hp__agent *a = &r->p->agents[id];
-
-  switch (field) {
-  case A_TYPE: hp__cell_setstr(c, a->type); break;
-  case A_NAME: hp__cell_setstr(c, a->name); break;
-  case A_PRODUCT: hp__cell_setstr(c, a->product); break;
-  case A_WAVE:
-    if (a->wave_size >= 0)
-      hp__cell_setint(c, a->wave_size);
-    break;
-  case A_CUS:
-    if (a->cu_count >= 0)
-      hp__cell_setint(c, a->cu_count);
-    break;
-  }
   return 0;
 }
 
@@ -198,6 +138,6 @@ const hp__table hp__tab_agents = {
     .cols = agent_cols,
     .ncols = sizeof(agent_cols) / sizeof(agent_cols[0]),
     .bit = HP__TB_AGENT,
+    .size = sizeof(hp__agent),
     .open = agents_open,
-    .get = agents_get,
 };

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define AT HP__C_AT
 #define JC (HP__IN_JSON | HP__IN_CSV)
 #define R HP__C_RIGHT
 
@@ -19,10 +20,7 @@
 
 enum {
   S_KERNEL,
-  S_LAUNCHES,
-  S_TOP_FRAME,
-  S_FRAME,
-  S_FRAME_LAUNCHES
+  S_TOP_FRAME
 };
 
 /* The most common first user frame of a stack kernel; ties go to the one seen first. */
@@ -47,13 +45,11 @@ static int cmp_origin(const void *a, const void *b)
   return x->first < y->first ? -1 : x->first > y->first;
 }
 
+#define ORIGIN_AT(M) HP__AT(hp__origin, M)
+
 static const hp__col origin_cols[] = {
-    {.key = "frame", .csv = "user_frame", .type = HP__V_STR, .in = JC, .field = S_FRAME},
-    {.key = "launches",
-     .csv = "frame_launches",
-     .type = HP__V_INT,
-     .in = JC,
-     .field = S_FRAME_LAUNCHES},
+    {"frame", "user_frame", NULL, HP__V_STR, JC, AT, ORIGIN_AT(frame), 0, NULL, NULL},
+    {"launches", "frame_launches", NULL, HP__V_INT, JC, AT, ORIGIN_AT(n), 0, NULL, NULL},
 };
 
 static int origins_open(hp__rows *r, int arg)
@@ -62,7 +58,7 @@ static int origins_open(hp__rows *r, int arg)
   const hp__origin **o = malloc((k->no ? k->no : 1) * sizeof(*o));
   size_t i;
 
-  r->src = k;
+  r->src = k->o;
   r->total = k->no;
   r->id = malloc((k->no ? k->no : 1) * sizeof(*r->id));
   if (o == NULL || r->id == NULL) {
@@ -78,43 +74,26 @@ static int origins_open(hp__rows *r, int arg)
   return 0;
 }
 
-static int origins_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
-{
-  const hp__origin *o = &((const hp__stack_kernel *)r->src)->o[id];
-
-  if (field == S_FRAME)
-    hp__cell_setstr(c, o->frame);
-  else
-    hp__cell_setint(c, o->n);
-  return 0;
-}
-
 static const hp__table origins_table = {
     .key = "origins",
     .cols = origin_cols,
     .ncols = sizeof(origin_cols) / sizeof(origin_cols[0]),
+    .size = sizeof(hp__origin),
     .open = origins_open,
-    .get = origins_get,
 };
 
 static const hp__col stack_cols[] = {
-    {.key = "kernel",
-     .type = HP__V_STR,
-     .in = HP__IN_ALL,
-     .flags = HP__C_NAME | HP__C_KNAME,
-     .field = S_KERNEL},
-    {.key = "launches", .type = HP__V_INT, .in = HP__IN_ALL, .flags = R, .field = S_LAUNCHES},
-    {.key = "user_frame",
-     .head = "most_common_user_frame",
-     .type = HP__V_STR,
-     .in = HP__IN_JSON | HP__IN_TEXT,
-     .flags = HP__C_NAME,
-     .field = S_TOP_FRAME,
-     .missing = "n/a"},
+    {"kernel", NULL, NULL, HP__V_STR, HP__IN_ALL, HP__C_NAME | HP__C_KNAME, S_KERNEL, 0, NULL,
+     NULL},
+    {"launches", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R, HP__AT(hp__stack_kernel, launches), 0,
+     NULL, NULL},
+    {"user_frame", NULL, "most_common_user_frame", HP__V_STR, HP__IN_JSON | HP__IN_TEXT, HP__C_NAME,
+     S_TOP_FRAME, 0, NULL, "n/a"},
 };
 
 static int stacks_open(hp__rows *r, int arg)
 {
+  r->src = r->p->stk;
   return hp__rows_sort_by_count(r, r->p->stk_names.n, r->p->stk, sizeof(*r->p->stk),
                                 offsetof(hp__stack_kernel, launches));
 }
@@ -123,11 +102,10 @@ static int stacks_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__
 {
   const hp__stack_kernel *k = &r->p->stk[id];
 
-  switch (field) {
-  case S_KERNEL: hp__cell_setstr(c, r->p->stk_names.s[id]); break;
-  case S_LAUNCHES: hp__cell_setint(c, k->launches); break;
-  case S_TOP_FRAME: hp__cell_setstr(c, k->no ? top_origin(k)->frame : NULL); break;
-  }
+  if (field == S_KERNEL)
+    hp__cell_setstr(c, r->p->stk_names.s[id]);
+  else
+    hp__cell_setstr(c, k->no ? top_origin(k)->frame : NULL);
   return 0;
 }
 
@@ -138,6 +116,7 @@ const hp__table hp__tab_stacks = {
     .ncols = sizeof(stack_cols) / sizeof(stack_cols[0]),
     .flags = HP__TF_TOP | HP__TF_COUNT,
     .bit = HP__TB_STACK,
+    .size = sizeof(hp__stack_kernel),
     .open = stacks_open,
     .get = stacks_get,
     .child = &origins_table,
@@ -148,11 +127,8 @@ const hp__table hp__tab_stacks = {
 
 enum {
   P_KERNEL,
-  P_RECORDS,
-  P_DISPATCHES,
   P_TIME_TEXT,
   P_TIME,
-  P_TIME_N,
   P_TIME_TOTAL,
   P_TIME_AVG,
   P_TIME_MIN,
@@ -160,67 +136,44 @@ enum {
   P_COUNTER,
   P_SUM,
   P_ROWS,
-  P_AVG,
-  P_PROP /* + HP__P_*: the last */
+  P_AVG
 };
 
-#define PROP(KEY, WHICH)                                                                           \
-  {                                                                                                \
-    .key = KEY, .type = HP__V_VALS, .in = HP__IN_ALL, .field = P_PROP + WHICH                      \
-  }
-#define TIME(KEY, CSV, IN, FIELD)                                                                  \
-  {                                                                                                \
-    .key = KEY, .csv = CSV, .type = HP__V_NUM, .in = IN, .flags = HP__C_MEMBER, .field = FIELD     \
-  }
+#define PMC_AT(M) HP__AT(hp__pmc_kernel, M)
+#define VALS HP__V_VALS
+#define MEM HP__C_MEMBER
 
 static const hp__col pmc_cols[] = {
-    {.key = "kernel",
-     .type = HP__V_STR,
-     .in = HP__IN_ALL,
-     .flags = HP__C_NAME | HP__C_KEY | HP__C_KNAME,
-     .field = P_KERNEL},
-    {.key = "records", .type = HP__V_INT, .in = HP__IN_ALL, .field = P_RECORDS},
-    {.key = "dispatches", .type = HP__V_INT, .in = HP__IN_ALL, .field = P_DISPATCHES},
-    PROP("grid_size", HP__P_GRID),
-    PROP("workgroup_size", HP__P_WG),
-    PROP("wave_size", HP__P_WAVE),
-    PROP("arch_vgpr", HP__P_AVGPR),
-    PROP("accum_vgpr", HP__P_ACCVGPR),
-    PROP("sgpr", HP__P_SGPR),
-    PROP("lds_bytes", HP__P_LDS),
-    PROP("scratch_bytes", HP__P_SCRATCH),
-    PROP("lds_bank_conflict", HP__P_LDSBANK),
-    {.key = "kernel_time_us", .type = HP__V_STR, .in = HP__IN_TEXT, .field = P_TIME_TEXT},
+    {"kernel", NULL, NULL, HP__V_STR, HP__IN_ALL, HP__C_NAME | HP__C_KEY | HP__C_KNAME, P_KERNEL, 0,
+     NULL, NULL},
+    {"records", NULL, NULL, HP__V_INT, HP__IN_ALL, AT, PMC_AT(records), 0, NULL, NULL},
+    {"dispatches", NULL, NULL, HP__V_INT, HP__IN_ALL, AT, PMC_AT(dispatches), 0, NULL, NULL},
+    {"grid_size", NULL, NULL, VALS, HP__IN_ALL, AT, PMC_AT(props[HP__P_GRID]), 0, NULL, NULL},
+    {"workgroup_size", NULL, NULL, VALS, HP__IN_ALL, AT, PMC_AT(props[HP__P_WG]), 0, NULL, NULL},
+    {"wave_size", NULL, NULL, VALS, HP__IN_ALL, AT, PMC_AT(props[HP__P_WAVE]), 0, NULL, NULL},
+    {"arch_vgpr", NULL, NULL, VALS, HP__IN_ALL, AT, PMC_AT(props[HP__P_AVGPR]), 0, NULL, NULL},
+    {"accum_vgpr", NULL, NULL, VALS, HP__IN_ALL, AT, PMC_AT(props[HP__P_ACCVGPR]), 0, NULL, NULL},
+    {"sgpr", NULL, NULL, VALS, HP__IN_ALL, AT, PMC_AT(props[HP__P_SGPR]), 0, NULL, NULL},
+    {"lds_bytes", NULL, NULL, VALS, HP__IN_ALL, AT, PMC_AT(props[HP__P_LDS]), 0, NULL, NULL},
+    {"scratch_bytes", NULL, NULL, VALS, HP__IN_ALL, AT, PMC_AT(props[HP__P_SCRATCH]), 0, NULL,
+     NULL},
+    {"lds_bank_conflict", NULL, NULL, VALS, HP__IN_ALL, AT, PMC_AT(props[HP__P_LDSBANK]), 0, NULL,
+     NULL},
+    {"kernel_time_us", NULL, NULL, HP__V_STR, HP__IN_TEXT, 0, P_TIME_TEXT, 0, NULL, NULL},
     /* EndNs-BeginNs of the rows that had both: null in JSON when none had. */
-    {.key = "kernel_time_ns", .type = HP__V_OBJ, .in = HP__IN_JSON, .field = P_TIME},
-    {.key = "n",
-     .csv = "kernel_time_n",
-     .type = HP__V_INT,
-     .in = JC,
-     .flags = HP__C_MEMBER,
-     .field = P_TIME_N},
-    TIME("total", NULL, HP__IN_JSON, P_TIME_TOTAL),
-    TIME("avg", "kernel_time_avg_ns", JC, P_TIME_AVG),
-    TIME("min", "kernel_time_min_ns", JC, P_TIME_MIN),
-    TIME("max", "kernel_time_max_ns", JC, P_TIME_MAX),
+    {"kernel_time_ns", NULL, NULL, HP__V_OBJ, HP__IN_JSON, 0, P_TIME, 0, NULL, NULL},
+    {"n", "kernel_time_n", NULL, HP__V_INT, JC, AT | MEM, PMC_AT(tn), 0, NULL, NULL},
+    {"total", NULL, NULL, HP__V_NUM, HP__IN_JSON, MEM, P_TIME_TOTAL, 0, NULL, NULL},
+    {"avg", "kernel_time_avg_ns", NULL, HP__V_NUM, JC, MEM, P_TIME_AVG, 0, NULL, NULL},
+    {"min", "kernel_time_min_ns", NULL, HP__V_NUM, JC, MEM, P_TIME_MIN, 0, NULL, NULL},
+    {"max", "kernel_time_max_ns", NULL, HP__V_NUM, JC, MEM, P_TIME_MAX, 0, NULL, NULL},
 };
 
 static const hp__col counter_cols[] = {
-    {.key = "name", .csv = "counter", .type = HP__V_STR, .in = HP__IN_ALL, .field = P_COUNTER},
-    {.key = "sum",
-     .type = HP__V_NUM,
-     .in = HP__IN_ALL,
-     .flags = R,
-     .field = P_SUM,
-     .tfmt = "%.15g"},
-    {.key = "rows", .type = HP__V_INT, .in = HP__IN_ALL, .flags = R, .field = P_ROWS},
-    {.key = "avg",
-     .head = "avg_per_row",
-     .type = HP__V_NUM,
-     .in = HP__IN_ALL,
-     .flags = R,
-     .field = P_AVG,
-     .tfmt = "%.6g"},
+    {"name", "counter", NULL, HP__V_STR, HP__IN_ALL, 0, P_COUNTER, 0, NULL, NULL},
+    {"sum", NULL, NULL, HP__V_NUM, HP__IN_ALL, R, P_SUM, 0, "%.15g", NULL},
+    {"rows", NULL, NULL, HP__V_INT, HP__IN_ALL, R, P_ROWS, 0, NULL, NULL},
+    {"avg", NULL, "avg_per_row", HP__V_NUM, HP__IN_ALL, R, P_AVG, 0, "%.6g", NULL},
 };
 
 static int counters_open(hp__rows *r, int arg)
@@ -256,16 +209,14 @@ static const hp__table counters_table = {
 
 static int pmc_open(hp__rows *r, int arg)
 {
+  r->src = r->p->pmc;
   return hp__rows_sort_by_count(r, r->p->pmc_names.n, r->p->pmc, sizeof(*r->p->pmc),
                                 offsetof(hp__pmc_kernel, records));
 }
 
+/* The kernel time's cells, missing when no row had one. */
 static int pmc_time(const hp__pmc_kernel *k, int field, hp__cell *c, hp__buf *tmp)
 {
-  if (field == P_TIME_N) {
-    hp__cell_setint(c, k->tn);
-    return 0;
-  }
   if (k->tn == 0)
     return 0;
   switch (field) {
@@ -287,20 +238,9 @@ static int pmc_time(const hp__pmc_kernel *k, int field, hp__cell *c, hp__buf *tm
 
 static int pmc_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
 {
-  const hp__pmc_kernel *k = &r->p->pmc[id];
-
-  switch (field) {
-  case P_KERNEL: hp__cell_setstr(c, r->p->pmc_names.s[id]); break;
-  case P_RECORDS: hp__cell_setint(c, k->records); break;
-  case P_DISPATCHES: hp__cell_setint(c, k->dispatches); break;
-  default:
-    if (field >= P_PROP) {
-      c->ok = 1;
-      c->v = &k->props[field - P_PROP];
-      break;
-    }
-    return pmc_time(k, field, c, tmp);
-  }
+  if (field != P_KERNEL)
+    return pmc_time(&r->p->pmc[id], field, c, tmp);
+  hp__cell_setstr(c, r->p->pmc_names.s[id]);
   return 0;
 }
 
@@ -311,6 +251,7 @@ const hp__table hp__tab_pmc = {
     .ncols = sizeof(pmc_cols) / sizeof(pmc_cols[0]),
     .flags = HP__TF_TOP | HP__TF_COUNT | HP__TF_SECTIONS,
     .bit = HP__TB_PMC,
+    .size = sizeof(hp__pmc_kernel),
     .open = pmc_open,
     .get = pmc_get,
     .child = &counters_table,

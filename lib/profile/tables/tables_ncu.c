@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define AT HP__C_AT
 #define JC (HP__IN_JSON | HP__IN_CSV)
 #define R HP__C_RIGHT
 
@@ -60,11 +61,6 @@ static int human(double v, const char *unit, hp__buf *out)
 
 enum {
   N_KERNEL,
-  N_LAUNCHES,
-  N_BLOCK,
-  N_BLOCK_VARIES,
-  N_GRID,
-  N_GRID_VARIES,
   N_LAUNCH,
   N_LAUNCH_SHORT,
   N_METRIC,
@@ -75,38 +71,29 @@ enum {
   N_COUNT
 };
 
+#define NCU_AT(M) HP__AT(hp__ncu_kernel, M)
+
 static const hp__col ncu_cols[] = {
-    {.key = "kernel",
-     .type = HP__V_STR,
-     .in = JC,
-     .flags = HP__C_NAME | HP__C_KEY | HP__C_KNAME,
-     .field = N_KERNEL},
-    {.key = "launches", .type = HP__V_INT, .in = JC, .field = N_LAUNCHES},
-    {.key = "block_size", .type = HP__V_STR, .in = JC, .field = N_BLOCK},
-    {.key = "block_size_varies", .type = HP__V_BOOL, .in = HP__IN_JSON, .field = N_BLOCK_VARIES},
-    {.key = "grid_size", .type = HP__V_STR, .in = JC, .field = N_GRID},
-    {.key = "grid_size_varies", .type = HP__V_BOOL, .in = HP__IN_JSON, .field = N_GRID_VARIES},
-    {.key = "launch", .type = HP__V_STR, .in = JC, .field = N_LAUNCH},
-    {.key = "launch", .type = HP__V_STR, .in = HP__IN_TEXT, .field = N_LAUNCH_SHORT},
+    {"kernel", NULL, NULL, HP__V_STR, JC, HP__C_NAME | HP__C_KEY | HP__C_KNAME, N_KERNEL, 0, NULL,
+     NULL},
+    {"launches", NULL, NULL, HP__V_INT, JC, AT, NCU_AT(launches), 0, NULL, NULL},
+    {"block_size", NULL, NULL, HP__V_STR, JC, AT, NCU_AT(block), 0, NULL, NULL},
+    {"block_size_varies", NULL, NULL, HP__V_BOOL, HP__IN_JSON, AT, NCU_AT(block_varies), 0, NULL,
+     NULL},
+    {"grid_size", NULL, NULL, HP__V_STR, JC, AT, NCU_AT(grid), 0, NULL, NULL},
+    {"grid_size_varies", NULL, NULL, HP__V_BOOL, HP__IN_JSON, AT, NCU_AT(grid_varies), 0, NULL,
+     NULL},
+    {"launch", NULL, NULL, HP__V_STR, JC, 0, N_LAUNCH, 0, NULL, NULL},
+    {"launch", NULL, NULL, HP__V_STR, HP__IN_TEXT, 0, N_LAUNCH_SHORT, 0, NULL, NULL},
 };
 
 static const hp__col metric_cols[] = {
-    {.key = "name", .csv = "metric", .type = HP__V_STR, .in = HP__IN_ALL, .field = N_METRIC},
-    {.key = "unit", .type = HP__V_STR, .in = JC, .field = N_UNIT},
-    {.key = "avg_text",
-     .head = "avg",
-     .type = HP__V_STR,
-     .in = HP__IN_TEXT,
-     .flags = R,
-     .field = N_HUMAN},
-    {.key = "sum", .type = HP__V_NUM, .in = JC, .field = N_SUM},
-    {.key = "avg", .type = HP__V_NUM, .in = JC, .field = N_AVG},
-    {.key = "count",
-     .head = "launches",
-     .type = HP__V_INT,
-     .in = HP__IN_ALL,
-     .flags = R,
-     .field = N_COUNT},
+    {"name", "metric", NULL, HP__V_STR, HP__IN_ALL, 0, N_METRIC, 0, NULL, NULL},
+    {"unit", NULL, NULL, HP__V_STR, JC, 0, N_UNIT, 0, NULL, NULL},
+    {"avg_text", NULL, "avg", HP__V_STR, HP__IN_TEXT, R, N_HUMAN, 0, NULL, NULL},
+    {"sum", NULL, NULL, HP__V_NUM, JC, 0, N_SUM, 0, NULL, NULL},
+    {"avg", NULL, NULL, HP__V_NUM, JC, 0, N_AVG, 0, NULL, NULL},
+    {"count", NULL, "launches", HP__V_INT, HP__IN_ALL, R, N_COUNT, 0, NULL, NULL},
 };
 
 /* The ids of kernel k's metrics of class `cls`. */
@@ -327,24 +314,16 @@ static int ncu_open(hp__rows *r, int arg)
     return HP_ENOMEM;
   for (i = 0; i < nm; i++)
     common[i] = r->p->metric_class[i] == HP__MC_LAUNCH && launch_common(r->p, i, &v);
+  r->src = r->p->ncu;
   return hp__rows_sort_by_count(r, r->p->ncu_names.n, r->p->ncu, sizeof(*r->p->ncu),
                                 offsetof(hp__ncu_kernel, launches));
 }
 
 static int ncu_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
 {
-  const hp__ncu_kernel *k = &r->p->ncu[id];
-
-  switch (field) {
-  case N_KERNEL: hp__cell_setstr(c, r->p->ncu_names.s[id]); break;
-  case N_LAUNCHES: hp__cell_setint(c, k->launches); break;
-  case N_BLOCK: hp__cell_setstr(c, k->block); break;
-  case N_GRID: hp__cell_setstr(c, k->grid); break;
-  case N_BLOCK_VARIES: hp__cell_setint(c, k->block_varies); break;
-  case N_GRID_VARIES: hp__cell_setint(c, k->grid_varies); break;
-  case N_LAUNCH: return launch_line(r, k, 0, c, tmp);
-  case N_LAUNCH_SHORT: return launch_line(r, k, 1, c, tmp);
-  }
+  if (field != N_KERNEL)
+    return launch_line(r, &r->p->ncu[id], field == N_LAUNCH_SHORT, c, tmp);
+  hp__cell_setstr(c, r->p->ncu_names.s[id]);
   return 0;
 }
 
@@ -368,6 +347,7 @@ const hp__table hp__tab_ncu = {
     .ncols = sizeof(ncu_cols) / sizeof(ncu_cols[0]),
     .flags = HP__TF_TOP | HP__TF_COUNT | HP__TF_SECTIONS,
     .bit = HP__TB_NCU,
+    .size = sizeof(hp__ncu_kernel),
     .open = ncu_open,
     .get = ncu_get,
     .child = &metrics_table,
@@ -376,69 +356,82 @@ const hp__table hp__tab_ncu = {
 };
 
 /* ---------------------------------------------------------------------------------------------- */
-/* The device's attributes, once: each the average over every launch of every kernel (they are the
- * same for every launch on one GPU; an average that is not a whole number says they were not). */
+/* The constants, once, each a row of its metric id: the device's attributes, each the average over
+ * every launch of every kernel (they are the same for every launch on one GPU; an average that is
+ * not a whole number says they were not), and the launch constants that every kernel shares
+ * (cluster sizes, the context, limits of the GPU that ncu reports per launch; those that differ
+ * stay in each kernel's launch line), with the kernels that have them. */
 
 enum {
-  D_NAME,
-  D_UNIT,
-  D_VALUE,
-  D_LAUNCHES
+  C_NAME,
+  C_UNIT
 };
+
+/* A constant's value and count (launches of a device attribute, kernels of a launch constant). */
+typedef struct const_row {
+  double value;
+  long long n;
+} const_row;
+
+#define CONST_AT(M) HP__AT(const_row, M)
 
 static const hp__col device_cols[] = {
-    {.key = "name", .head = "attribute", .type = HP__V_STR, .in = HP__IN_ALL, .field = D_NAME},
-    {.key = "unit", .type = HP__V_STR, .in = HP__IN_ALL, .field = D_UNIT},
-    {.key = "value",
-     .type = HP__V_NUM,
-     .in = HP__IN_ALL,
-     .flags = R,
-     .field = D_VALUE,
-     .tfmt = "%.10g"},
-    {.key = "launches", .type = HP__V_INT, .in = JC, .field = D_LAUNCHES},
+    {"name", NULL, "attribute", HP__V_STR, HP__IN_ALL, 0, C_NAME, 0, NULL, NULL},
+    {"unit", NULL, NULL, HP__V_STR, HP__IN_ALL, 0, C_UNIT, 0, NULL, NULL},
+    {"value", NULL, NULL, HP__V_NUM, HP__IN_ALL, AT | R, CONST_AT(value), 0, "%.10g", NULL},
+    {"launches", NULL, NULL, HP__V_INT, JC, AT, CONST_AT(n), 0, NULL, NULL},
 };
 
-typedef struct dev_sum {
-  double sum;
-  long long n;
-} dev_sum;
+static const hp__col launch_cols[] = {
+    {"name", NULL, "constant", HP__V_STR, HP__IN_ALL, 0, C_NAME, 0, NULL, NULL},
+    {"unit", NULL, NULL, HP__V_STR, HP__IN_ALL, 0, C_UNIT, 0, NULL, NULL},
+    {"value", NULL, NULL, HP__V_NUM, HP__IN_ALL, AT | R, CONST_AT(value), 0, "%.10g", NULL},
+    {"kernels", NULL, NULL, HP__V_INT, JC, AT, CONST_AT(n), 0, NULL, NULL},
+};
 
-static int device_open(hp__rows *r, int arg)
+/* The metrics of class `cls` (HP__MC_DEVICE or HP__MC_LAUNCH) that are constants, in id order. */
+static int consts_open(hp__rows *r, int cls)
 {
   const hp_profile *p = r->p;
   size_t nm = p->metrics.n, i, k, m = 0;
-  dev_sum *d = calloc(nm ? nm : 1, sizeof(*d));
+  const_row *d = calloc(nm ? nm : 1, sizeof(*d));
 
   r->id = malloc((nm ? nm : 1) * sizeof(*r->id));
-  r->own = d;
+  r->src = r->own = d;
   if (d == NULL || r->id == NULL)
     return HP_ENOMEM;
-  for (i = 0; i < p->ncu_names.n; i++)
-    for (k = 0; k < p->ncu[i].ncap && k < nm; k++)
-      if (p->metric_class[k] == HP__MC_DEVICE && p->ncu[i].mn[k]) {
-        d[k].sum += p->ncu[i].msum[k];
+  for (k = 0; k < nm; k++) {
+    if (p->metric_class[k] != cls)
+      continue;
+    if (cls == HP__MC_LAUNCH && !launch_common(p, k, &d[k].value))
+      continue;
+    for (i = 0; i < p->ncu_names.n; i++) {
+      if (k >= p->ncu[i].ncap || p->ncu[i].mn[k] == 0)
+        continue;
+      if (cls == HP__MC_LAUNCH) {
+        d[k].n++;
+      } else {
+        d[k].value += p->ncu[i].msum[k];
         d[k].n += p->ncu[i].mn[k];
       }
-  for (k = 0; k < nm; k++)
+    }
+    if (cls == HP__MC_DEVICE && d[k].n)
+      d[k].value /= (double)d[k].n;
     if (d[k].n)
       r->id[m++] = k;
+  }
   r->total = m;
   return 0;
 }
 
-static int device_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
+static int consts_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
 {
-  const dev_sum *d = (const dev_sum *)r->own + id;
-
-  switch (field) {
-  case D_NAME:
-    c->ok = 1;
-    c->len = hp__ncu_metric_name(r->p, (uint32_t)id, &c->s);
-    break;
-  case D_UNIT: hp__cell_setstr(c, r->p->metric_unit[id]); break;
-  case D_VALUE: hp__cell_setnum(c, d->sum / (double)d->n); break;
-  case D_LAUNCHES: hp__cell_setint(c, d->n); break;
+  if (field == C_UNIT) {
+    hp__cell_setstr(c, r->p->metric_unit[id]);
+    return 0;
   }
+  c->ok = 1;
+  c->len = hp__ncu_metric_name(r->p, (uint32_t)id, &c->s);
   return 0;
 }
 
@@ -448,73 +441,11 @@ const hp__table hp__tab_ncu_device = {
     .cols = device_cols,
     .ncols = sizeof(device_cols) / sizeof(device_cols[0]),
     .flags = HP__TF_TOP | HP__TF_COUNT,
-    .open = device_open,
-    .get = device_get,
+    .arg = HP__MC_DEVICE,
+    .size = sizeof(const_row),
+    .open = consts_open,
+    .get = consts_get,
 };
-
-/* ---------------------------------------------------------------------------------------------- */
-/* The launch constants that every kernel shares (cluster sizes, the context, limits of the GPU
- * that ncu reports per launch), once; those that differ stay in each kernel's launch line. */
-
-enum {
-  L_NAME,
-  L_UNIT,
-  L_VALUE,
-  L_KERNELS
-};
-
-static const hp__col launch_cols[] = {
-    {.key = "name", .head = "constant", .type = HP__V_STR, .in = HP__IN_ALL, .field = L_NAME},
-    {.key = "unit", .type = HP__V_STR, .in = HP__IN_ALL, .field = L_UNIT},
-    {.key = "value",
-     .type = HP__V_NUM,
-     .in = HP__IN_ALL,
-     .flags = R,
-     .field = L_VALUE,
-     .tfmt = "%.10g"},
-    {.key = "kernels", .type = HP__V_INT, .in = JC, .field = L_KERNELS},
-};
-
-static int launch_open(hp__rows *r, int arg)
-{
-  const hp_profile *p = r->p;
-  size_t nm = p->metrics.n, k, m = 0;
-  double v;
-
-  if ((r->id = malloc((nm ? nm : 1) * sizeof(*r->id))) == NULL)
-    return HP_ENOMEM;
-  for (k = 0; k < nm; k++)
-    if (p->metric_class[k] == HP__MC_LAUNCH && launch_common(p, k, &v))
-      r->id[m++] = k;
-  r->total = m;
-  return 0;
-}
-
-static int launch_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
-{
-  const hp_profile *p = r->p;
-  long long kernels = 0;
-  double v = 0;
-  size_t i;
-
-  switch (field) {
-  case L_NAME:
-    c->ok = 1;
-    c->len = hp__ncu_metric_name(p, (uint32_t)id, &c->s);
-    break;
-  case L_UNIT: hp__cell_setstr(c, p->metric_unit[id]); break;
-  case L_VALUE:
-    launch_common(p, id, &v);
-    hp__cell_setnum(c, v);
-    break;
-  case L_KERNELS:
-    for (i = 0; i < p->ncu_names.n; i++)
-      kernels += id < p->ncu[i].ncap && p->ncu[i].mn[id] > 0;
-    hp__cell_setint(c, kernels);
-    break;
-  }
-  return 0;
-}
 
 const hp__table hp__tab_ncu_launch = {
     .key = "ncu_launch",
@@ -522,6 +453,8 @@ const hp__table hp__tab_ncu_launch = {
     .cols = launch_cols,
     .ncols = sizeof(launch_cols) / sizeof(launch_cols[0]),
     .flags = HP__TF_COUNT,
-    .open = launch_open,
-    .get = launch_get,
+    .arg = HP__MC_LAUNCH,
+    .size = sizeof(const_row),
+    .open = consts_open,
+    .get = consts_get,
 };

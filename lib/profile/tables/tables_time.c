@@ -36,59 +36,26 @@ enum {
   T_CATEGORY
 };
 
+#define AT HP__C_AT
 #define JC (HP__IN_JSON | HP__IN_CSV)
 #define JT (HP__IN_JSON | HP__IN_TEXT)
 #define NUM HP__V_NUM
 #define R HP__C_RIGHT
 
-/* The columns the time tables and the category table share, written once. */
-#define COLS_CALLS_TOTAL                                                                           \
-  {.key = "calls", .type = HP__V_INT, .in = HP__IN_ALL, .flags = R, .field = T_CALLS},             \
-      {.key = "total_ns", .type = NUM, .in = JC, .field = T_TOTAL},                                \
-  {                                                                                                \
-    .key = "total_ms", .type = NUM, .in = JT, .flags = R, .field = T_TOTAL, .div = 1e6,            \
-    .tfmt = "%.6f"                                                                                 \
-  }
-#define COL_PERCENT                                                                                \
-  {                                                                                                \
-    .key = "percent", .type = NUM, .in = HP__IN_ALL, .flags = R, .field = T_PERCENT,               \
-    .tfmt = "%.3f"                                                                                 \
-  }
-
 static const hp__col time_cols[] = {
-    {.key = "name",
-     .type = HP__V_STR,
-     .in = HP__IN_ALL,
-     .flags = HP__C_NAME | HP__C_KNAME,
-     .field = T_NAME},
-    COLS_CALLS_TOTAL,
-    {.key = "avg_ns", .type = NUM, .in = JC, .field = T_AVG},
-    {.key = "average_us",
-     .type = NUM,
-     .in = JT,
-     .flags = R,
-     .field = T_AVG,
-     .div = 1e3,
-     .tfmt = "%.3f"},
-    {.key = "min_ns", .type = NUM, .in = JC, .field = T_MIN},
-    {.key = "max_ns", .type = NUM, .in = JC, .field = T_MAX},
-    COL_PERCENT,
+    {"name", NULL, NULL, HP__V_STR, HP__IN_ALL, HP__C_NAME | HP__C_KNAME, T_NAME, 0, NULL, NULL},
+    {"calls", NULL, NULL, HP__V_INT, HP__IN_ALL, R, T_CALLS, 0, NULL, NULL},
+    {"total_ns", NULL, NULL, NUM, JC, 0, T_TOTAL, 0, NULL, NULL},
+    {"total_ms", NULL, NULL, NUM, JT, R, T_TOTAL, 1e6, "%.6f", NULL},
+    {"avg_ns", NULL, NULL, NUM, JC, 0, T_AVG, 0, NULL, NULL},
+    {"average_us", NULL, NULL, NUM, JT, R, T_AVG, 1e3, "%.3f", NULL},
+    {"min_ns", NULL, NULL, NUM, JC, 0, T_MIN, 0, NULL, NULL},
+    {"max_ns", NULL, NULL, NUM, JC, 0, T_MAX, 0, NULL, NULL},
+    {"percent", NULL, NULL, NUM, HP__IN_ALL, R, T_PERCENT, 0, "%.3f", NULL},
     /* min/max only where the profiler gave them (rocprofv3 stats, traces). */
-    {.key = "min_us",
-     .type = NUM,
-     .in = HP__IN_TEXT,
-     .flags = R | HP__C_SPARSE,
-     .field = T_MIN,
-     .div = 1e3,
-     .tfmt = "%.3f"},
-    {.key = "max_us",
-     .type = NUM,
-     .in = HP__IN_TEXT,
-     .flags = R | HP__C_SPARSE,
-     .field = T_MAX,
-     .div = 1e3,
-     .tfmt = "%.3f"},
-    {.key = "category", .type = HP__V_STR, .in = JC, .field = T_CATEGORY},
+    {"min_us", NULL, NULL, NUM, HP__IN_TEXT, R | HP__C_SPARSE, T_MIN, 1e3, "%.3f", NULL},
+    {"max_us", NULL, NULL, NUM, HP__IN_TEXT, R | HP__C_SPARSE, T_MAX, 1e3, "%.3f", NULL},
+    {"category", NULL, NULL, HP__V_STR, JC, 0, T_CATEGORY, 0, NULL, NULL},
 };
 #define NTIME_COLS (sizeof(time_cols) / sizeof(time_cols[0]))
 
@@ -190,10 +157,15 @@ int hp__profile_categories(const hp_profile *p, hp__catstat **out, size_t *n)
   return 0;
 }
 
+/* The time tables' first columns, with the percent, as members of a category's totals. */
+#define CAT_AT(M) HP__AT(hp__catstat, M)
+
 static const hp__col cat_cols[] = {
-    {.key = "name", .head = "category", .type = HP__V_STR, .in = HP__IN_ALL, .field = T_NAME},
-    COLS_CALLS_TOTAL,
-    COL_PERCENT,
+    {"name", NULL, "category", HP__V_STR, HP__IN_ALL, AT, CAT_AT(name), 0, NULL, NULL},
+    {"calls", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R, CAT_AT(calls), 0, NULL, NULL},
+    {"total_ns", NULL, NULL, NUM, JC, AT, CAT_AT(total_ns), 0, NULL, NULL},
+    {"total_ms", NULL, NULL, NUM, JT, AT | R, CAT_AT(total_ns), 1e6, "%.6f", NULL},
+    {"percent", NULL, NULL, NUM, HP__IN_ALL, AT | R, CAT_AT(percent), 0, "%.3f", NULL},
 };
 
 static int cat_open(hp__rows *r, int arg)
@@ -205,24 +177,11 @@ static int cat_open(hp__rows *r, int arg)
   return rc;
 }
 
-static int cat_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf *tmp)
-{
-  const hp__catstat *s = (const hp__catstat *)r->src + id;
-
-  switch (field) {
-  case T_NAME: hp__cell_setstr(c, s->name); break;
-  case T_CALLS: hp__cell_setint(c, s->calls); break;
-  case T_TOTAL: hp__cell_setnum(c, s->total_ns); break;
-  case T_PERCENT: hp__cell_setnum(c, s->percent); break;
-  }
-  return 0;
-}
-
 const hp__table hp__tab_categories = {
     .key = "categories",
     .title = "Pattern-based kernel categories",
     .cols = cat_cols,
     .ncols = sizeof(cat_cols) / sizeof(cat_cols[0]),
+    .size = sizeof(hp__catstat),
     .open = cat_open,
-    .get = cat_get,
 };
