@@ -51,10 +51,10 @@ APP_BIN   := $(APP_SRC:tests/apps/%.c=$(BUILD)/apps/%)
 HPRUN     := $(BUILD)/hprun
 LIBHPRUN  := $(BUILD)/libhprun.a
 
-# Test hooks (#ifdef HP_TEST_HOOKS: the HPRUN_CHUNK_BYTES range size, hp__cpu_force,
-# hp__stack_block) exist only in build/libhprun-test.a, which the unit tests and the fuzz
-# harnesses link, and in build/hprun-test, for the end-to-end tests that need a knob. The library
-# files that name HP_TEST_HOOKS are compiled a second time with it; the rest are shared.
+# Test hooks (#ifdef HP_TEST_HOOKS: the HPRUN_CHUNK_BYTES range size, hp__cpu_force) exist only
+# in build/libhprun-test.a, which the unit tests and the fuzz harnesses link, and in
+# build/hprun-test, for the end-to-end tests that need a knob. The library files that name
+# HP_TEST_HOOKS are compiled a second time with it; the rest are shared.
 # build/hprun, which `make install` and `make static` ship, has none of them.
 HOOK_SRC  := $(shell grep -l HP_TEST_HOOKS $(LIB_SRC))
 HOOK_OBJ  := $(HOOK_SRC:%.c=$(BUILD)/hooks/%.o)

@@ -7,8 +7,9 @@
  * The expectations come from the general path, not from the code under test: a row the reader
  * takes must be exactly the one record hp__csv_next reads from the same line (same four fields,
  * same stack_sq value as hp__parse_ll gives, one physical line of the same length), and a whole
- * file must summarise to the same bytes (JSON and text, with the messages) with the block loop
- * on and off. Lines are built from pieces chosen to sit on the edges of its checks: quotes inside
+ * file must summarise to the same bytes (JSON and text, with the messages) as the same file with
+ * its index and stack_sq columns swapped, which the parser reads through the record reader alone
+ * (the block loop takes only files in the column order hipprof writes). Lines are built from pieces chosen to sit on the edges of its checks: quotes inside
  * fields, doubled quotes, commas and newlines inside quotes, CRLF, empty and non-numeric fields,
  * 16 and 17 digits, too few and too many fields.
  */
@@ -299,6 +300,9 @@ static void test_csv_lines(void **state)
 
 static const char *const fnames[] = {"void at::native::direct_copy_kernel_cuda<float>(at::Iter&)",
                                      "k_b", "k,with,comma", "k_c"};
+/* Unquoted names: one with a comma would split into the next fields, which a swapped file has in
+ * another order. */
+static const char *const bare[] = {"direct_copy_kernel_cuda", "k_b", "k_with_comma", "k_c"};
 static const char *const frames[] = {
     "\"/opt/dtk/lib/libgalaxyhip.so.5(hipLaunchKernel+0x4c) [0x7f01]\"",
     "\"/usr/lib/python3.10/site-packages/torch/lib/libtorch_hip.so(+0x99) [0x7f02]\"",
@@ -307,35 +311,42 @@ static const char *const frames[] = {
     "\"python(_PyEval_EvalFrameDefault+0x6cf) [0x55aa]\"",
 };
 
-/* One row of launch (name, idx) at depth sq into fp: plain, or spoiled one way in `spoil`. */
-static void put_row(FILE *fp, const char *name, unsigned idx, unsigned sq, unsigned spoil)
+/* One row of launch k's index idx at depth sq into fp: plain, or spoiled one way in `spoil`;
+ * `swap` writes stack_sq before the index. */
+static void put_row(FILE *fp, unsigned k, unsigned idx, unsigned sq, unsigned spoil, int swap)
 {
   const char *eol = rnd(spoil ? 20 : 1000) == 0 ? "\r\n" : "\n";
   unsigned way = spoil && rnd(25) == 0 ? 1 + rnd(7) : 0;
+  char name[128], sqf[32], tail[256] = "";
 
-  switch (way) {
-  case 1: fprintf(fp, "\"%s\",%u,%s,%s%s", name, idx, sqs[rnd(13)], frames[rnd(5)], eol); break;
-  case 2: fprintf(fp, "\"%s\",%u,%u,%s%s", name, idx, sq, addrs[rnd(12)], eol); break;
-  case 3: fprintf(fp, "\"%s\",%u,%u%s", name, idx, sq, eol); break; /* short */
-  case 4: fprintf(fp, "\"%s\",%u,%u,%s,x%s", name, idx, sq, frames[rnd(5)], eol); break;
-  case 5: fprintf(fp, "%s,%u,%u,%s%s", name, idx, sq, frames[rnd(5)], eol); break;
-  case 6: fprintf(fp, "\n\"%s\",%u,%u,%s%s", name, idx, sq, frames[rnd(5)], eol); break;
-  case 7: fprintf(fp, "\"%s\nx\",%u,%u,%s%s", name, idx, sq, frames[rnd(5)], eol); break;
-  default: fprintf(fp, "\"%s\",%u,%u,%s%s", name, idx, sq, frames[rnd(5)], eol); break;
-  }
+  if (way == 5)
+    snprintf(name, sizeof(name), "%s", bare[k]);
+  else
+    snprintf(name, sizeof(name), way == 7 ? "\"%s\nx\"" : "\"%s\"", fnames[k]);
+  if (way == 1)
+    snprintf(sqf, sizeof(sqf), "%s", sqs[rnd(13)]);
+  else
+    snprintf(sqf, sizeof(sqf), "%u", sq);
+  if (way != 3) /* 3: short */
+    snprintf(tail, sizeof(tail), ",%s%s", way == 2 ? addrs[rnd(12)] : frames[rnd(5)],
+             way == 4 ? ",x" : "");
+  if (swap)
+    fprintf(fp, "%s%s,%s,%u%s%s", way == 6 ? "\n" : "", name, sqf, idx, tail, eol);
+  else
+    fprintf(fp, "%s%s,%u,%s%s%s", way == 6 ? "\n" : "", name, idx, sqf, tail, eol);
 }
 
-/* A kernel-stack file of `launches` launches of 2 to 7 rows, some out of stack_sq order, some
- * coming back one to two windows (8,192 rows) later; `spoil`: rows spoiled now and then. */
-static char *stack_file(unsigned launches, unsigned spoil)
+/* Writes path: a kernel-stack file of `launches` launches of 2 to 7 rows, some out of stack_sq
+ * order, some coming back one to two windows (8,192 rows) later; `spoil`: rows spoiled now and
+ * then; `swap`: index and stack_sq swapped, header and rows. The file is the same for the same
+ * generator state. */
+static void stack_file(const char *path, unsigned launches, unsigned spoil, int swap)
 {
-  char *path = strdup("/tmp/hprun-test-stackf-XXXXXX.stack.csv");
   unsigned next[4] = {0}, back_k[64], back_i[64], nback = 0, i, j, nf, k, idx, sq[8];
-  int fd = mkstemps(path, 10);
-  FILE *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
+  FILE *fp = fopen(path, "w");
 
   assert_non_null(fp);
-  fputs("str_name,index,stack_sq,addrname\n", fp);
+  fputs(swap ? "str_name,stack_sq,index,addrname\n" : "str_name,index,stack_sq,addrname\n", fp);
   for (i = 0; i < launches; i++) {
     k = rnd(4);
     idx = next[k]++;
@@ -358,10 +369,9 @@ static char *stack_file(unsigned launches, unsigned spoil)
         sq[o] = t;
       }
     for (j = 0; j < nf; j++)
-      put_row(fp, fnames[k], idx, sq[j], spoil);
+      put_row(fp, k, idx, sq[j], spoil, swap);
   }
   assert_int_equal(fclose(fp), 0);
-  return path;
 }
 
 /* `hprun summarize` of path as JSON and text, with the messages, into one string. */
@@ -394,20 +404,28 @@ static char *summarize(const char *path, int jobs)
 
 /* Files of ~1 MB and more (so that lines cross the reader's 1 MiB buffer), plain and spoiled, read
  * with one thread and two, at every vector level: the block loop gives the record reader's
- * bytes. */
+ * bytes, read from the same rows with index and stack_sq swapped (at the same path, which the
+ * summary names). A field that a quote left open takes the next line's name, which comes first
+ * in both. */
 static void test_files_block_equals_records(void **state)
 {
-  unsigned spoil, jobs;
-  int avx2;
-  char *path, *want, *got;
+  unsigned spoil, jobs, launches;
+  uint64_t seed;
+  int avx2, fd;
+  char path[] = "/tmp/hprun-test-stackf-XXXXXX.stack.csv", *want, *got;
 
   (void)state;
+  assert_true((fd = mkstemps(path, 10)) >= 0);
+  close(fd);
   for (spoil = 0; spoil < 2; spoil++) {
-    path = stack_file(spoil ? 9000 : 6000, spoil);
+    launches = spoil ? 9000 : 6000;
+    seed = test_xorshift_state;
     for (jobs = 1; jobs <= 2; jobs++) {
-      hp__stack_block(0);
+      test_xorshift_state = seed;
+      stack_file(path, launches, spoil, 1);
       want = summarize(path, (int)jobs);
-      hp__stack_block(1);
+      test_xorshift_state = seed;
+      stack_file(path, launches, spoil, 0);
       assert_true(strstr(want, "\"stacks\"") != NULL);
       for (avx2 = 0; avx2 <= 1; avx2++) {
         if (hp__cpu_force(avx2) != 0)
@@ -419,9 +437,8 @@ static void test_files_block_equals_records(void **state)
       hp__cpu_force(-1);
       free(want);
     }
-    unlink(path);
-    free(path);
   }
+  unlink(path);
 }
 
 int main(void)

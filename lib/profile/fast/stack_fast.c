@@ -23,19 +23,6 @@
 #include <immintrin.h>
 #endif
 
-#ifdef HP_TEST_HOOKS
-static int block_on = 1;
-
-int hp__stack_block(int on)
-{
-  int old = block_on;
-
-  if (on >= 0)
-    block_on = on != 0;
-  return old;
-}
-#endif
-
 #if HP__HAVE_AVX2
 /* The first '"' or '\n' at or after p. */
 HP__AVX2 static inline const char *find_qn_avx2(const char *p)
@@ -200,10 +187,6 @@ HP__AVX2 static int read_avx2(const char *s, const char *end, const char *pre, s
 
 hp__stack_read_fn hp__stack_reader(int avx2)
 {
-#ifdef HP_TEST_HOOKS
-  if (!block_on)
-    return NULL;
-#endif
 #if HP__HAVE_AVX2
   if (avx2)
     return read_avx2;

@@ -37,13 +37,7 @@ typedef int (*hp__stack_read_fn)(const char *s, const char *end, const char *pre
                                  hp__stack_line *ln);
 
 /* The reader: AVX2 (only where hp__cpu_avx2() says so, util/sys/cpu.h) or portable, with the same
- * answers; NULL (a test hook) when the parser is to read every row through the record reader. */
+ * answers. */
 hp__stack_read_fn hp__stack_reader(int avx2);
-
-#ifdef HP_TEST_HOOKS
-/* Tests: whether hp__stack_reader gives a reader (1, the default) or NULL (0); -1 asks. Returns
- * the setting before. The tests compare the block loop with the record reader. */
-int hp__stack_block(int on);
-#endif
 
 #endif /* HPRUN_PROFILE_STACK_FAST_H */

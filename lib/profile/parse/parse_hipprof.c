@@ -363,8 +363,8 @@ int hp__parse_stack(hp__pctx *x)
     hp__fastrows_free(&st.fr); /* no fast path: every row through hp__csv_next */
   }
   /* The block loop reads the columns in the file's order: str_name,index,stack_sq,addrname. */
-  block = rd != NULL && st.ncols == C_N && st.idx[C_NAME] == 0 && st.idx[C_INDEX] == 1 &&
-      st.idx[C_SQ] == 2 && st.idx[C_ADDR] == 3;
+  block = st.ncols == C_N && st.idx[C_NAME] == 0 && st.idx[C_INDEX] == 1 && st.idx[C_SQ] == 2 &&
+      st.idx[C_ADDR] == 3;
   for (;;) {
     if (block && (r = stack_block(x, &st, rd)) != 0)
       break;
