@@ -34,8 +34,7 @@ static int runs_open(hp__rows *r, int arg)
 const hp__table hp__tab_san_runs = {
     .key = "sanitizer_runs",
     .title = "compute-sanitizer runs",
-    .cols = run_cols,
-    .ncols = sizeof(run_cols) / sizeof(run_cols[0]),
+    HP__COLS(run_cols),
     .flags = HP__TF_COUNT,
     .bit = HP__TB_SAN,
     .size = sizeof(hp__san_run),
@@ -99,8 +98,7 @@ static int kernels_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp_
 const hp__table hp__tab_san_kinds = {
     .key = "sanitizer",
     .title = "compute-sanitizer errors by kind",
-    .cols = kind_cols,
-    .ncols = sizeof(kind_cols) / sizeof(kind_cols[0]),
+    HP__COLS(kind_cols),
     .flags = HP__TF_TOP | HP__TF_COUNT,
     .size = sizeof(hp__san_kind),
     .open = kinds_open,
@@ -110,8 +108,7 @@ const hp__table hp__tab_san_kinds = {
 const hp__table hp__tab_san_kernels = {
     .key = "sanitizer_kernels",
     .title = "compute-sanitizer errors by kernel",
-    .cols = kernel_cols,
-    .ncols = sizeof(kernel_cols) / sizeof(kernel_cols[0]),
+    HP__COLS(kernel_cols),
     .flags = HP__TF_TOP | HP__TF_COUNT,
     .size = sizeof(hp__san_kernel),
     .open = kernels_open,

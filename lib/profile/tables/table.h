@@ -105,6 +105,9 @@ enum {
   HP__TF_SECTIONS = 4 /* text: one section per row (its fields, then its child table) */
 };
 
+/* The `cols` and `ncols` of a table whose columns are the array A. */
+#define HP__COLS(A) .cols = (A), .ncols = sizeof(A) / sizeof((A)[0])
+
 typedef struct hp__table hp__table;
 struct hp__table {
   const char *key;   /* JSON key; CSV table name */

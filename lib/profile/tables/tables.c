@@ -49,8 +49,7 @@ static int files_open(hp__rows *r, int arg)
 const hp__table hp__files_table = {
     .key = "files",
     .title = "Files",
-    .cols = file_cols,
-    .ncols = sizeof(file_cols) / sizeof(file_cols[0]),
+    HP__COLS(file_cols),
     .size = sizeof(hp__pfile),
     .open = files_open,
 };
@@ -98,8 +97,7 @@ static long long leaks_dropped(const hp_profile *p)
 const hp__table hp__tab_leaks = {
     .key = "leakcheck",
     .title = "Leak check (--memory-usage)",
-    .cols = leak_cols,
-    .ncols = sizeof(leak_cols) / sizeof(leak_cols[0]),
+    HP__COLS(leak_cols),
     .bit = HP__TB_LEAK,
     .size = sizeof(hp__leak),
     .open = leaks_open,
@@ -135,8 +133,7 @@ static int agents_open(hp__rows *r, int arg)
 const hp__table hp__tab_agents = {
     .key = "agents",
     .title = "Agents",
-    .cols = agent_cols,
-    .ncols = sizeof(agent_cols) / sizeof(agent_cols[0]),
+    HP__COLS(agent_cols),
     .bit = HP__TB_AGENT,
     .size = sizeof(hp__agent),
     .open = agents_open,

@@ -76,8 +76,7 @@ static int origins_open(hp__rows *r, int arg)
 
 static const hp__table origins_table = {
     .key = "origins",
-    .cols = origin_cols,
-    .ncols = sizeof(origin_cols) / sizeof(origin_cols[0]),
+    HP__COLS(origin_cols),
     .size = sizeof(hp__origin),
     .open = origins_open,
 };
@@ -112,8 +111,7 @@ static int stacks_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__
 const hp__table hp__tab_stacks = {
     .key = "stacks",
     .title = "Kernel stack summary",
-    .cols = stack_cols,
-    .ncols = sizeof(stack_cols) / sizeof(stack_cols[0]),
+    HP__COLS(stack_cols),
     .flags = HP__TF_TOP | HP__TF_COUNT,
     .bit = HP__TB_STACK,
     .size = sizeof(hp__stack_kernel),
@@ -200,8 +198,7 @@ static int counters_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp
 static const hp__table counters_table = {
     .key = "counters",
     .title = "PMC counters (instances [i] summed)",
-    .cols = counter_cols,
-    .ncols = sizeof(counter_cols) / sizeof(counter_cols[0]),
+    HP__COLS(counter_cols),
     .open = counters_open,
     .get = counters_get,
     .csv_table = "pmc_counters",
@@ -247,8 +244,7 @@ static int pmc_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__buf
 const hp__table hp__tab_pmc = {
     .key = "pmc",
     .title = "PMC resource summary",
-    .cols = pmc_cols,
-    .ncols = sizeof(pmc_cols) / sizeof(pmc_cols[0]),
+    HP__COLS(pmc_cols),
     .flags = HP__TF_TOP | HP__TF_COUNT | HP__TF_SECTIONS,
     .bit = HP__TB_PMC,
     .size = sizeof(hp__pmc_kernel),

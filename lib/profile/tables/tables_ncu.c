@@ -224,8 +224,7 @@ static const hp__table metrics_table = {
     .key = "metrics",
     .title = "metrics",
     .csv_table = "ncu_metrics",
-    .cols = metric_cols,
-    .ncols = sizeof(metric_cols) / sizeof(metric_cols[0]),
+    HP__COLS(metric_cols),
     .open = metrics_open,
     .get = metrics_get,
 };
@@ -343,8 +342,7 @@ static int ncu_heading(const hp__rows *r, size_t id, const char *name, hp__buf *
 const hp__table hp__tab_ncu = {
     .key = "ncu",
     .title = "ncu",
-    .cols = ncu_cols,
-    .ncols = sizeof(ncu_cols) / sizeof(ncu_cols[0]),
+    HP__COLS(ncu_cols),
     .flags = HP__TF_TOP | HP__TF_COUNT | HP__TF_SECTIONS,
     .bit = HP__TB_NCU,
     .size = sizeof(hp__ncu_kernel),
@@ -438,8 +436,7 @@ static int consts_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__
 const hp__table hp__tab_ncu_device = {
     .key = "ncu_device",
     .title = "ncu: device attributes",
-    .cols = device_cols,
-    .ncols = sizeof(device_cols) / sizeof(device_cols[0]),
+    HP__COLS(device_cols),
     .flags = HP__TF_TOP | HP__TF_COUNT,
     .arg = HP__MC_DEVICE,
     .size = sizeof(const_row),
@@ -450,8 +447,7 @@ const hp__table hp__tab_ncu_device = {
 const hp__table hp__tab_ncu_launch = {
     .key = "ncu_launch",
     .title = "ncu: launch constants shared by every kernel",
-    .cols = launch_cols,
-    .ncols = sizeof(launch_cols) / sizeof(launch_cols[0]),
+    HP__COLS(launch_cols),
     .flags = HP__TF_COUNT,
     .arg = HP__MC_LAUNCH,
     .size = sizeof(const_row),

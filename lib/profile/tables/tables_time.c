@@ -180,8 +180,7 @@ static int cat_open(hp__rows *r, int arg)
 const hp__table hp__tab_categories = {
     .key = "categories",
     .title = "Pattern-based kernel categories",
-    .cols = cat_cols,
-    .ncols = sizeof(cat_cols) / sizeof(cat_cols[0]),
+    HP__COLS(cat_cols),
     .size = sizeof(hp__catstat),
     .open = cat_open,
 };
