@@ -67,42 +67,36 @@ int hp__read_header(hp__pctx *x, hp__csv_rec *rec)
   return r;
 }
 
+/* The answer of a number reader (k) on field s[0..n) of column `colname`: a field that is not
+ * `what` is warned about, quoted. */
+static int fnum_answer(hp__pctx *x, const hp__csv_rec *r, const char *colname, const char *what,
+                       const char *s, size_t n, int k)
+{
+  char ex[48];
+
+  if (k >= 0)
+    return k;
+  hp__pwarn(x, r->line, "column '%s': \"%s\" is not %s; the value is skipped", colname,
+            excerpt(s, n, ex, sizeof(ex)), what);
+  return -1;
+}
+
 int hp__fnum(hp__pctx *x, const hp__csv_rec *r, int col, const char *colname, double *out)
 {
   size_t n;
   const char *s = hp__fld(r, col, &n);
-  char ex[48];
-  int k;
 
   *out = NAN;
-  if (s == NULL)
-    return 0;
-  k = hp__parse_num(s, n, out);
-  if (k < 0) {
-    hp__pwarn(x, r->line, "column '%s': \"%s\" is not a number; the value is skipped", colname,
-              excerpt(s, n, ex, sizeof(ex)));
-    return -1;
-  }
-  return k;
+  return s ? fnum_answer(x, r, colname, "a number", s, n, hp__parse_num(s, n, out)) : 0;
 }
 
 int hp__fll(hp__pctx *x, const hp__csv_rec *r, int col, const char *colname, long long *out)
 {
   size_t n;
   const char *s = hp__fld(r, col, &n);
-  char ex[48];
-  int k;
 
   *out = 0;
-  if (s == NULL)
-    return 0;
-  k = hp__parse_ll(s, n, out);
-  if (k < 0) {
-    hp__pwarn(x, r->line, "column '%s': \"%s\" is not a whole number; the value is skipped",
-              colname, excerpt(s, n, ex, sizeof(ex)));
-    return -1;
-  }
-  return k;
+  return s ? fnum_answer(x, r, colname, "a whole number", s, n, hp__parse_ll(s, n, out)) : 0;
 }
 
 int hp__require(hp__pctx *x, long line, const char *const *names, const int *idx, size_t n)
