@@ -234,6 +234,25 @@ static int split_counter(const char *s, size_t n, const char **name, size_t *nn,
   return 1;
 }
 
+/* The value of label lab[0..ln) of the dispatch's kernel, in both layouts: a resource's joins
+ * its distinct values (the bank conflicts are a counter too), a number goes to *v. `what` leads
+ * the warning about a value that is not one. Returns 1 with a counter's value in *v, 0 when
+ * there is none, HP_ENOMEM. */
+static int label_value(hp__pctx *x, hp__pmctext *st, const char *what, const char *lab, size_t ln,
+                       const char *val, size_t vn, long line, double *v)
+{
+  int prop = text_prop(lab, ln), pr;
+
+  if (prop >= 0 && hp__vals_add(&x->p->pmc[st->kid].props[prop], val, vn))
+    return HP_ENOMEM;
+  if (prop >= 0 && prop != HP__P_LDSBANK)
+    return 0;
+  if ((pr = hp__parse_num(val, vn, v)) < 0)
+    hp__pwarn(x, line, "%s'%.*s': \"%.*s\" is not a number; skipped", what, (int)ln, lab,
+              (int)(vn > 40 ? 40 : vn), val);
+  return pr > 0;
+}
+
 /* An indented line under a dispatch line: a resource or a counter of its kernel. Returns 1 when
  * it was one, 0 when not, HP_ENOMEM. */
 static int counter_line(hp__pctx *x, hp__pmctext *st, const char *s, size_t n, long line)
@@ -243,23 +262,12 @@ static int counter_line(hp__pctx *x, hp__pmctext *st, const char *s, size_t n, l
   size_t nn, vn;
   double v;
   uint32_t cid;
-  int prop, pr;
+  int k;
 
   if (!split_counter(s, n, &name, &nn, &val, &vn))
     return 0;
-  prop = text_prop(name, nn);
-  if (prop >= 0 && hp__vals_add(&p->pmc[st->kid].props[prop], val, vn))
-    return HP_ENOMEM;
-  if (prop >= 0 && prop != HP__P_LDSBANK)
-    return 1;
-  pr = hp__parse_num(val, vn, &v);
-  if (pr < 0) {
-    hp__pwarn(x, line, "counter '%.*s': \"%.*s\" is not a number; skipped", (int)nn, name,
-              (int)(vn > 40 ? 40 : vn), val);
-    return 1;
-  }
-  if (pr == 0)
-    return 1;
+  if ((k = label_value(x, st, "counter ", name, nn, val, vn, line, &v)) <= 0)
+    return k < 0 ? k : 1;
   if (hp__pmc_counter(p, name, nn, &cid) || hp__pmc_add(p, st->kid, cid, v, 1))
     return HP_ENOMEM;
   return 1;
@@ -375,7 +383,7 @@ static int dtk_value_line(hp__pctx *x, hp__pmctext *st, const char *s, size_t n,
   char cname[256];
   double v;
   uint32_t cid;
-  int prop, pr;
+  int k;
 
   if (!dtk_split(s, n, &lab, &ln, &num, &nn, &unit, &un))
     return 1;
@@ -384,19 +392,8 @@ static int dtk_value_line(hp__pctx *x, hp__pmctext *st, const char *s, size_t n,
       return 1;
   if (ln == 21 && strncasecmp(lab, "kernel dispatch index", 21) == 0)
     return dtk_index(x, st, num, nn) ? HP_ENOMEM : 1;
-  prop = text_prop(lab, ln);
-  if (prop >= 0 && hp__vals_add(&p->pmc[st->kid].props[prop], num, nn))
-    return HP_ENOMEM;
-  if (prop >= 0 && prop != HP__P_LDSBANK)
-    return 1;
-  pr = hp__parse_num(num, nn, &v);
-  if (pr < 0) {
-    hp__pwarn(x, line, "'%.*s': \"%.*s\" is not a number; skipped", (int)ln, lab,
-              (int)(nn > 40 ? 40 : nn), num);
-    return 1;
-  }
-  if (pr == 0)
-    return 1;
+  if ((k = label_value(x, st, "", lab, ln, num, nn, line, &v)) <= 0)
+    return k < 0 ? k : 1;
   if (ln == 11 && strncasecmp(lab, "kernel time", 11) == 0) {
     double ns = dtk_time_ns(v, unit, un);
     if (isnan(ns))
