@@ -244,7 +244,7 @@ static int counters_dispatch(hp__pctx *x, counters_state *c, const hp__csv_rec *
       hp__buf_addc(&c->key, '\x1f');
       hp__buf_add(&c->key, ag, agn);
     }
-    if (c->key.data == NULL ||
+    if (hp__buf_error(&c->key) ||
         hp__recent_touch(&c->seen, 0, c->key.data, c->key.len, row, &ent, &added))
       return HP_ENOMEM;
   }
