@@ -156,11 +156,6 @@ static int install_rules(hp_profile *p, const hp_category_rule *user, size_t n,
   return 0;
 }
 
-int hp__profile_use_catset(hp_profile *p, const hp__catset *set)
-{
-  return install_rules(p, NULL, 0, set);
-}
-
 /* Choosing a built-in set for a profile that was given no rules of its own. The profiler says
  * which stack a program ran on: ncu and compute-sanitizer only run on NVIDIA GPUs, hipprof,
  * rocprof and rocprofv3 only on AMD and Hygon ones, so their files choose the CUDA or the ROCm
@@ -220,7 +215,7 @@ int hp__profile_pick_catset(hp_profile *p)
   }
   if (pick == p->catset)
     return 0;
-  return hp__profile_use_catset(p, pick);
+  return install_rules(p, NULL, 0, pick);
 }
 
 int hp_profile_set_categories(hp_profile *p, const hp_category_rule *r, size_t n)
@@ -303,25 +298,16 @@ int hp_profile_set_runtime_frames(hp_profile *p, const char *const *markers, siz
   return 0;
 }
 
+/* The first rule with a pattern (lowercased by build_rules) in the name, whatever its case. */
 const char *hp__profile_classify(const hp_profile *p, const char *name)
 {
-  char small[1024], *low = small;
-  size_t n = strlen(name), i, k;
-  const char *res = NULL;
+  size_t i, k;
 
-  if (n >= sizeof(small) && (low = malloc(n + 1)) == NULL)
-    return "other";
-  for (i = 0; i <= n; i++)
-    low[i] = (char)tolower((unsigned char)name[i]);
-  for (i = 0; i < p->ncats && res == NULL; i++)
+  for (i = 0; i < p->ncats; i++)
     for (k = 0; k < p->cats[i].npat; k++)
-      if (strstr(low, p->cats[i].pat[k])) {
-        res = p->cats[i].name;
-        break;
-      }
-  if (low != small)
-    free(low);
-  return res ? res : "other";
+      if (strcasestr(name, p->cats[i].pat[k]))
+        return p->cats[i].name;
+  return "other";
 }
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -510,30 +496,15 @@ int hp_profile_kernel(const hp_profile *p, size_t i, hp_kernel_stat *out)
 
 int hp_profile_kernel_find(const hp_profile *p, const char *pattern, hp_kernel_stat *out)
 {
-  char *low;
   size_t i;
 
   if (p == NULL || pattern == NULL || out == NULL)
     return HP_EINVAL;
-  if ((low = lower_dup(pattern)) == NULL)
-    return HP_ENOMEM;
-  for (i = 0; i < p->nkorder; i++) {
-    const char *name = p->t[HP__T_KERNEL].names.s[p->korder[i]];
-    char *ln = lower_dup(name);
-    int hit;
-    if (ln == NULL) {
-      free(low);
-      return HP_ENOMEM;
-    }
-    hit = strstr(ln, low) != NULL;
-    free(ln);
-    if (hit) {
-      free(low);
+  for (i = 0; i < p->nkorder; i++)
+    if (strcasestr(p->t[HP__T_KERNEL].names.s[p->korder[i]], pattern)) {
       fill_kernel(p, p->korder[i], out);
       return 0;
     }
-  }
-  free(low);
   return HP_ENOENT;
 }
 

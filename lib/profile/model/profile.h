@@ -237,8 +237,6 @@ int hp__is_runtime_frame(const hp_profile *p, const char *s, size_t n);
 /* ---------------------------------------------------------------------------------------------- */
 /* Views of the model for the writers (profile/tables/out.h and table.h hold the writers' own).   */
 
-/* Installs a built-in category set's rules (lib/profile/model/catsets.h). 0 or HP_ENOMEM. */
-int hp__profile_use_catset(hp_profile *p, const struct hp__catset *set);
 /* In automatic mode, chooses the category set from the files and kernels read so far (catsets.c);
  * otherwise does nothing. 0 or HP_ENOMEM. */
 int hp__profile_pick_catset(hp_profile *p);

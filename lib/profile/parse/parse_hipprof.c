@@ -394,9 +394,10 @@ int hp__parse_stack(hp__pctx *x)
 /* ---------------------------------------------------------------------------------------------- */
 /* Text files.                                                                                     */
 
-/* "host leakcheck memory size 170.06 MB", "device0 leakcheck memory size 92.00 KB". Units are
- * taken as powers of 1024 (docs/summarize.md says why that is a guess). */
-int hp__leak_line(hp__pctx *x, const char *s, size_t n, long line)
+/* A leak-check line, "host leakcheck memory size 170.06 MB" or "device0 leakcheck memory size
+ * 92.00 KB": 1 if it was one, 0 if not, HP_ENOMEM. Units are taken as powers of 1024
+ * (docs/summarize.md says why that is a guess). */
+static int leak_line(hp__pctx *x, const char *s, size_t n, long line)
 {
   static const char key[] = "leakcheck memory size";
   const char *k = memmem(s, n, key, sizeof(key) - 1), *scope, *q, *end = s + n, *tn;
@@ -484,7 +485,7 @@ int hp__parse_text(hp__pctx *x)
         break;
       continue;
     }
-    if (n >= 9 && memmem(s, n, "leakcheck", 9) && (r = hp__leak_line(x, s, n, line)) < 0)
+    if (n >= 9 && memmem(s, n, "leakcheck", 9) && (r = leak_line(x, s, n, line)) < 0)
       break;
   }
   hp__pmc_text_end(&pt);

@@ -35,8 +35,6 @@ void hp__pmc_text_end(hp__pmctext *st);
 /* Kernel-stack CSV, and text files: leak checks, PMC text, ncu in stdout (parse_hipprof.c). */
 int hp__parse_stack(hp__pctx *x);
 int hp__parse_text(hp__pctx *x);
-/* Parses one leak-check line ("host leakcheck memory size 170.06 MB"); 1 if it was one. */
-int hp__leak_line(hp__pctx *x, const char *s, size_t n, long line);
 
 /* rocprofv3 traces, counter collection and agents (parse_rocprofv3.c). */
 int hp__parse_v3_trace(hp__pctx *x, int table);
