@@ -148,11 +148,6 @@ static unsigned stats_tables(hp__fmt f)
   }
 }
 
-static int parse_one(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, hp_diags *diags)
-{
-  return hp__parse_file(p, path, fmt, skip, diags, NULL, NULL);
-}
-
 /* Lists the files `path` names: itself, or every file under it when it is a folder. */
 static int list_path(const char *path, filelist *l, hp_diags *diags)
 {
@@ -231,14 +226,14 @@ static void task_work(void *ud, size_t i)
   job *j = ud;
   task *t = &j->t[i];
 
+  hp__range rg;
+
   t->diags.limit = j->limit;
-  if ((t->r = hp__profile_new_like(j->tmpl, &t->p)) == 0 && t->cf) {
-    hp__range rg;
+  if (t->cf)
     hp__chunk_range(t->cf, t->k, &rg);
-    t->r = hp__parse_file(t->p, t->path, t->fmt, t->skip, j->diags ? &t->diags : NULL, &rg, &t->o);
-  } else if (t->r == 0) {
-    t->r = parse_one(t->p, t->path, t->fmt, t->skip, j->diags ? &t->diags : NULL);
-  }
+  if ((t->r = hp__profile_new_like(j->tmpl, &t->p)) == 0)
+    t->r = hp__parse_file(t->p, t->path, t->fmt, t->skip, j->diags ? &t->diags : NULL,
+                          t->cf ? &rg : NULL, t->cf ? &t->o : NULL);
 }
 
 /* Moves the listing messages of the PATHs up to `arg` (exclusive) into the caller's list. */
