@@ -3,25 +3,20 @@
  * slab (`tab`, reused through a free list) and are found through an open-addressing table of
  * entry indices (`slot`), so growing the table moves 8-byte slots, not entries. Each slot also
  * holds the low half of its entry's hash, so that probing, growing and deleting read only the
- * slots: the entries (80 bytes each, hundreds of KB in all) are loaded only for a likely match,
- * where they were a cache miss per probe step before. The entries are
- * also chained in sweep order. Every `window` rows a sweep walks that chain once: a key not
- * touched since the cutoff is handed to the finish callback, deleted from the table (backward
- * shift, no tombstones) and its entry freed; a key still in use goes to the chain's end. So a key
- * lives between one and two windows, memory is bounded by the keys of 2 * window rows, and the
- * set of keys each sweep finishes is exactly the one "last touched before row - window".
+ * slots: an entry is loaded only for a likely match. Every `window` rows a sweep walks the sweep
+ * order once: a key not touched since the cutoff is handed to the finish callback, deleted from
+ * the table (backward shift, no tombstones) and its entry freed; a key still in use goes to the
+ * order's end. So a key lives between one and two windows, memory is bounded by the keys of
+ * 2 * window rows, and the set of keys each sweep finishes is exactly the one "last touched
+ * before row - window". The hashes of finished keys are kept in a second bounded set, so that a
+ * key coming back after it was finished can be counted and reported.
  *
- * The seed rebuilt the whole table (calloc, rehash of every live key) at every sweep, which cost a
- * quarter of the time of a kernel-stack file. The hashes of finished keys are kept in a second
- * bounded set, so that a key coming back after it was finished can be counted and reported.
- *
- * The sweep order is a ring of entry indices rather than a chain through the entries, so that a
- * sweep reads it in order and loads the entries a few steps ahead instead of one cache miss
- * after the other. The finished-key set (up to 4 MB) is touched in batches for the same reason:
- * a sweep adds its finished keys' hashes after its walk, each slot loaded a few keys ahead, and
- * the new keys since the last sweep are looked up in it at the next sweep (or at the end), all
- * together. That gives the same answers as looking each up when it is added, because only a
- * sweep changes the set, and the lookups are made before the sweep adds anything.
+ * The sweep order is a ring of entry indices, so that a sweep reads it in order and loads the
+ * entries a few steps ahead. The finished-key set (up to 4 MB) is touched in batches for the same
+ * reason: a sweep adds its finished keys' hashes after its walk, each slot loaded a few keys
+ * ahead, and the new keys since the last sweep are looked up in it at the next sweep (or at the
+ * end), all together. That gives the same answers as looking each up when it is added, because
+ * only a sweep changes the set, and the lookups are made before the sweep adds anything.
  */
 #include "profile/model/recent.h"
 #include "hprun.h"
@@ -42,10 +37,9 @@
 
 /* The finished-key set doubles from 1024 slots up to this many (64 KB); the next growth goes
  * straight to its largest size (RECENT_DONE_MAX * 2 slots, 4 MB), in huge pages where the system
- * gives them (done_table). Why: a page fault costs 10 to 40 microseconds on the virtual machines
- * this runs on, and doubling up to 4 MB in 4 KB pages took ~2,000 of them (a sixth of a 200 MB
- * kernel-stack file's time); the set's answers do not depend on its size. The price: a file that
- * finishes 4,096 to 32,768 keys holds the 4 MB table where it held 64 to 512 KB. */
+ * gives them (done_table), sparing the page faults of doubling in 4 KB pages
+ * (docs/internals/profile.md); the set's answers do not depend on its size. The price: a file
+ * that finishes 4,096 to 32,768 keys holds the 4 MB table where it held 64 to 512 KB. */
 #define RECENT_DONE_JUMP ((size_t)1 << 13)
 
 static size_t done_bit(uint64_t h)
