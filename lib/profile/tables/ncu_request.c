@@ -8,6 +8,8 @@
  */
 #include "profile/tables/ncu_request.h"
 #include "util/base/buf.h"
+#include "util/base/strv.h"
+#include "util/num/num.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -130,17 +132,10 @@ static int add_item(hp__ncu_want *w, const char *s, size_t n)
     free(item);
     return 0;
   }
-  if (strchr(item, ':') != NULL) { /* group:, breakdown: and what newer versions add */
-    w->all = 1;
-    free(item);
-    return 0;
-  }
-  if ((grown = realloc(w->names, (w->nnames + 1) * sizeof(*w->names))) == NULL) {
-    free(item);
-    return HP_ENOMEM;
-  }
-  w->names = grown;
-  w->names[w->nnames++] = item;
+  if (strchr(item, ':') == NULL)
+    return hp__strv_push_own(&w->names, item);
+  w->all = 1; /* group:, breakdown: and what newer versions add */
+  free(item);
   return 0;
 }
 
@@ -159,14 +154,11 @@ int hp__ncu_want_init(hp__ncu_want *w, const char *list)
     if (e == NULL)
       e = s + strlen(s);
     n = (size_t)(e - s);
-    while (n && (*s == ' ' || *s == '\t'))
-      s++, n--;
-    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-      n--;
+    hp__trim(&s, &n);
     if (n && add_item(w, s, n) != 0)
       return HP_ENOMEM;
   }
-  if (w->nnames == 0 && w->nre == 0)
+  if (w->names.n == 0 && w->nre == 0)
     w->all = 1;
   return 0;
 }
@@ -180,10 +172,10 @@ int hp__ncu_want_match(const hp__ncu_want *w, const char *name, size_t n)
     return 1;
   /* A base name (no '.') stands for its rollups; a full name for itself alone, not for the
    * siblings ncu prints beside it (`.sum` asked: `.avg`, `.max`, `.min` are not). */
-  for (i = 0; i < w->nnames; i++) {
-    k = strlen(w->names[i]);
-    if (n >= k && memcmp(name, w->names[i], k) == 0 &&
-        (n == k || (name[k] == '.' && strchr(w->names[i], '.') == NULL)))
+  for (i = 0; i < w->names.n; i++) {
+    k = strlen(w->names.v[i]);
+    if (n >= k && memcmp(name, w->names.v[i], k) == 0 &&
+        (n == k || (name[k] == '.' && strchr(w->names.v[i], '.') == NULL)))
       return 1;
   }
   if (w->nre == 0 || n >= sizeof(buf))
@@ -202,9 +194,7 @@ void hp__ncu_want_free(hp__ncu_want *w)
 
   if (w == NULL)
     return;
-  for (i = 0; i < w->nnames; i++)
-    free(w->names[i]);
-  free(w->names);
+  hp_strv_free(&w->names);
   for (i = 0; i < w->nre; i++)
     regfree(&w->re[i]);
   free(w->re);

@@ -15,10 +15,9 @@
 #include <stddef.h>
 
 typedef struct hp__ncu_want {
-  int all;      /* no list, or an item we cannot match (group:, breakdown:): every metric */
-  char **names; /* plain items: a full name, or a base name standing for its rollups */
-  size_t nnames;
-  regex_t *re; /* `regex:ERE` items */
+  int all;       /* no list, or an item we cannot match (group:, breakdown:): every metric */
+  hp_strv names; /* plain items: a full name, or a base name standing for its rollups */
+  regex_t *re;   /* `regex:ERE` items */
   size_t nre;
 } hp__ncu_want;
 
