@@ -125,17 +125,6 @@ static void sums_end(double *sum, double *comp, size_t n)
 /* ---------------------------------------------------------------------------------------------- */
 /* PMC.                                                                                            */
 
-static int vals_merge(hp__vals *a, const hp__vals *b)
-{
-  size_t i;
-
-  for (i = 0; i < b->n; i++)
-    if (hp__vals_addn(a, b->v[i], b->len[i], b->cnt[i]))
-      return HP_ENOMEM;
-  a->more += b->more;
-  return 0;
-}
-
 static int pmc_kernel_merge(hp__pmc_kernel *a, const hp__pmc_kernel *b, const uint32_t *cmap,
                             size_t ncounters)
 {
@@ -144,7 +133,7 @@ static int pmc_kernel_merge(hp__pmc_kernel *a, const hp__pmc_kernel *b, const ui
   a->records += b->records;
   a->dispatches += b->dispatches;
   for (i = 0; i < HP__P_N; i++)
-    if (vals_merge(&a->props[i], &b->props[i]))
+    if (hp__vals_merge(&a->props[i], &b->props[i]))
       return HP_ENOMEM;
   a->tn += b->tn;
   hp__csum_add(&a->tsum, &a->tsum_c, b->tsum);

@@ -28,6 +28,9 @@ int hp__profile_merge(hp_profile *dst, const hp_profile *src);
  * so a time-table entry both fed counts as one source, and the file count does not grow. */
 int hp__profile_merge_range(hp_profile *dst, const hp_profile *src);
 
+/* Adds b's distinct values and row counts to a's (merge_lists.c). 0 or HP_ENOMEM. */
+int hp__vals_merge(hp__vals *a, const hp__vals *b);
+
 /* The lists part of hp__profile_merge (merge_lists.c): leak checks, agents, files read, the
  * profiled span and the compute-sanitizer report. 0 or HP_ENOMEM. */
 int hp__merge_lists(hp_profile *dst, const hp_profile *src);

@@ -1,8 +1,10 @@
 /*
  * The lists part of merging profiles (merge.h): leak-check lines, agents, the files read, the
- * profiled span and the compute-sanitizer report. Each is appended through the same function a
- * parser uses (build.c), so its caps (1,000 leak lines, 256 agents) and its de-duplication apply
- * to the merged list exactly as they did when every file was read into one profile.
+ * profiled span and the compute-sanitizer report, and the lists of distinct values (PMC
+ * resources, a sanitizer kernel's kinds). Each is appended through the same function a parser
+ * uses (build.c), so its caps (1,000 leak lines, 256 agents, HP__MAX_VALS values) and its
+ * de-duplication apply to the merged list exactly as they did when every file was read into one
+ * profile.
  */
 #include "profile/model/build.h"
 #include "profile/merge/merge.h"
@@ -10,6 +12,17 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+int hp__vals_merge(hp__vals *a, const hp__vals *b)
+{
+  size_t i;
+
+  for (i = 0; i < b->n; i++)
+    if (hp__vals_addn(a, b->v[i], b->len[i], b->cnt[i]))
+      return HP_ENOMEM;
+  a->more += b->more;
+  return 0;
+}
 
 static int san_kinds_merge(hp__san *a, const hp__san *b)
 {
@@ -33,21 +46,17 @@ static int san_kinds_merge(hp__san *a, const hp__san *b)
 
 static int san_kernels_merge(hp__san *a, const hp__san *b)
 {
-  size_t i, k;
+  size_t i;
   uint32_t id;
 
   for (i = 0; i < b->kernels.n; i++) {
     const char *s = b->kernels.s[i];
     size_t n = b->kernels.len[i];
-    const hp__vals *bv = &b->kk[i].kinds;
     if (hp__strtab_intern(&a->kernels, s, n, hp__hash(s, n), &id) < 0 ||
-        hp__grow((void **)&a->kk, &a->kkcap, (size_t)id + 1, sizeof(*a->kk)))
+        hp__grow((void **)&a->kk, &a->kkcap, (size_t)id + 1, sizeof(*a->kk)) ||
+        hp__vals_merge(&a->kk[id].kinds, &b->kk[i].kinds))
       return HP_ENOMEM;
     a->kk[id].n += b->kk[i].n;
-    for (k = 0; k < bv->n; k++)
-      if (hp__vals_addn(&a->kk[id].kinds, bv->v[k], bv->len[k], bv->cnt[k]))
-        return HP_ENOMEM;
-    a->kk[id].kinds.more += bv->more;
   }
   return 0;
 }
