@@ -423,6 +423,7 @@ int hp__recent_tick(hp__recent *r, long long row)
 
 void hp__recent_finish(hp__recent *r)
 {
+  long long reappeared;
   size_t i;
 
   pend_resolve(r);
@@ -443,13 +444,7 @@ void hp__recent_finish(hp__recent *r)
   free(r->q);
   free(r->pend);
   free(r->gone);
-  r->q = NULL;
-  r->pend = r->gone = NULL;
-  r->qcap = r->qhead = r->pend_n = r->pend_cap = r->gone_cap = 0;
-  r->tab = NULL;
-  r->slot = NULL;
-  r->done = NULL;
-  r->done_bits = NULL;
-  r->cap = r->n = r->done_cap = r->done_n = r->slot_cap = r->used = 0;
-  r->free_head = 0;
+  reappeared = r->reappeared;
+  hp__recent_init(r, r->window, r->fin, r->ud);
+  r->reappeared = reappeared;
 }

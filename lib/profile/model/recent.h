@@ -71,7 +71,8 @@ int hp__recent_touch(hp__recent *r, uint32_t kid, const char *key, size_t klen, 
                      hp__recent_ent **out, int *added);
 /* Finishes keys older than the window when `row` has passed the next sweep point. */
 int hp__recent_tick(hp__recent *r, long long row);
-/* Finishes every key (end of file) and frees everything but `reappeared`, which is then exact. */
+/* Finishes every key (end of file), frees everything and leaves the window as hp__recent_init
+ * made it, but for `reappeared`, which is then exact. */
 void hp__recent_finish(hp__recent *r);
 
 #endif /* HPRUN_PROFILE_RECENT_H */
