@@ -131,13 +131,6 @@ typedef struct hp__csv_splitter {
   size_t nw;               /* their words; 0 = no layout kept */
   const size_t *lens_at;   /* the rec->len array the last layout's lengths were written to */
   int all_ok; /* after a 1 from hp__csv_split_fast: every NUM column's ok is 1 (0: unknown) */
-  /* The last layout's AVX2 number lanes (lib/util/csv/csv_lanes.c): per lane the offset of its 8
-   * bytes and their shift and value; per NUM entry how it is read (csv_digits.h). */
-  uint32_t *lane_off;
-  uint64_t *lane_shift, *lane_val;
-  uint32_t *lane_plan; /* per NUM entry, 4 words: its column, offset, length, first lane */
-  size_t lane_cols[3]; /* entries of lane_plan: short ones, then + long ones, then all */
-  size_t nlanes;
 } hp__csv_splitter;
 
 int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_t ncols);
