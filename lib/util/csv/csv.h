@@ -3,10 +3,9 @@
  * records; csv_header.c: header lookup), library-internal.
  *
  * The reader owns one buffer (1 MiB unless told otherwise) that is refilled from a file
- * descriptor or a memory block; it never holds more than the record being parsed, so memory does
- * not grow with the size of the file. Records come back one at a time as NUL-terminated field
- * pointers into that buffer, valid until the next call on the same reader. Design notes:
- * docs/internals/csv.md.
+ * descriptor; it never holds more than the record being parsed, so memory does not grow with the
+ * size of the file. Records come back one at a time as NUL-terminated field pointers into that
+ * buffer, valid until the next call on the same reader. Design notes: docs/internals/csv.md.
  */
 #ifndef HPRUN_CSV_H
 #define HPRUN_CSV_H
@@ -50,11 +49,7 @@ int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o);
  * input. HP_EINVAL for offsets out of that order. */
 int hp__csv_open_range(hp__csv **out, const char *path, unsigned long long head,
                        unsigned long long from, unsigned long long stop, const hp__csv_opts *o);
-/* Reads from memory that must outlive the reader. The bytes are copied through the same buffer as
- * a file's would be, so tests exercise the real refill paths. */
-int hp__csv_open_mem(hp__csv **out, const char *data, size_t len, const char *name,
-                     const hp__csv_opts *o);
-/* Frees the reader and closes its descriptor if it opened it. Accepts NULL. */
+/* Frees the reader and closes its descriptor. Accepts NULL. */
 void hp__csv_free(hp__csv *c);
 
 /* Where problems go: to the callback, with the line; without one they are dropped. */
