@@ -21,11 +21,6 @@ int hp_report_markdown(const hp_session *s, char **out)
   return s->ncombos ? hp__sweep_markdown(s, out) : hp__md_session(s, out);
 }
 
-void hp_report_table(const hp_session *s, FILE *fp)
-{
-  hp_report_table_bars(s, fp, 0);
-}
-
 void hp_report_table_bars(const hp_session *s, FILE *fp, int bars)
 {
   if (s->ncombos)

@@ -1,8 +1,8 @@
 /*
  * The terminal's renderings (lib/report/term/): a session's table (term.c), a sweep's
  * (term_sweep.c: each combination's table, then the overview), and the overhead bars
- * (term_bar.c). The public entry points hp_report_table and hp_report_table_bars
- * (lib/report/entry.c) choose between the session and the sweep.
+ * (term_bar.c). The public entry point hp_report_table_bars (lib/report/entry.c) chooses between
+ * the session and the sweep.
  *
  * Ownership: the session is only read; text goes to the caller's stream or buffer.
  */
