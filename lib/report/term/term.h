@@ -18,6 +18,8 @@ void hp__term_session(const hp_session *s, FILE *fp, int bars);
 /* The causes list: a blank line, then one `fail:` or `note:` line per cause (nothing without
  * causes). */
 void hp__term_causes(const hp_session *s, FILE *fp);
+/* A blank line, then "WHAT NAME", whether it is incomplete and END, then the folder's line. */
+void hp__term_title(FILE *fp, const hp_session *s, const char *what, const char *end);
 
 /* term_sweep.c: the table of a sweep. */
 void hp__term_sweep(const hp_session *s, FILE *fp);
