@@ -258,11 +258,9 @@ int hp_session_load(const char *path, hp_session **out, hp_diags *diags);
 /* Reports.                                                                                        */
 
 /* The terminal table: pass, metric median, vs baseline, flag, one line of advice per flag, and
- * one `fail:` or `note:` line per cause. */
-void hp_report_table(const hp_session *s, FILE *fp);
-/* The same table with, when `bars` is 1, a compact overhead bar after each pass's flag (Unicode
- * blocks, log scale). For a terminal: `hprun run` and `hprun report` draw them on a TTY unless
- * --ascii, or when asked with --bars. */
+ * one `fail:` or `note:` line per cause. When `bars` is 1, a compact overhead bar follows each
+ * pass's flag (Unicode blocks, log scale): `hprun run` and `hprun report` draw them on a TTY
+ * unless --ascii, or when asked with --bars. */
 void hp_report_table_bars(const hp_session *s, FILE *fp, int bars);
 /* summary.json (docs/summary.md), report.md and JUnit XML, as text. *out is malloc'd. */
 int hp_report_json(const hp_session *s, char **out);

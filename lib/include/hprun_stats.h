@@ -88,8 +88,6 @@ typedef struct hp_rng {
 
 void hp_rng_seed(hp_rng *r, uint64_t seed);
 uint64_t hp_rng_next(hp_rng *r);
-/* Uniform in [0, 1), 53 random bits. */
-double hp_rng_uniform(hp_rng *r);
 /* Uniform and unbiased in [0, n); 0 when n is 0. */
 size_t hp_rng_below(hp_rng *r, size_t n);
 /* Fisher-Yates shuffle of idx[0..n) in place. */

@@ -11,19 +11,30 @@
 
 #include <stdlib.h>
 
+/* summary.json: the members both kinds open with, then the sweep's or the session's. */
 int hp_report_json(const hp_session *s, char **out)
 {
-  return s->ncombos ? hp__sweep_json(s, out) : hp__summary_json(s, out);
+  hp__json j;
+  int r;
+
+  *out = NULL;
+  hp__json_init(&j, 1);
+  hp__json_obj_begin(&j);
+  hp__summary_head_json(&j, s);
+  if (s->ncombos)
+    hp__sweep_json(&j, s);
+  else
+    hp__summary_json(&j, s);
+  hp__json_obj_end(&j);
+  if ((r = hp__json_end(&j)) == 0 && (*out = hp__buf_steal(&j.out)) == NULL)
+    r = HP_ENOMEM;
+  hp__json_free(&j);
+  return r;
 }
 
 int hp_report_markdown(const hp_session *s, char **out)
 {
   return s->ncombos ? hp__sweep_markdown(s, out) : hp__md_session(s, out);
-}
-
-void hp_report_table(const hp_session *s, FILE *fp)
-{
-  hp_report_table_bars(s, fp, 0);
 }
 
 void hp_report_table_bars(const hp_session *s, FILE *fp, int bars)

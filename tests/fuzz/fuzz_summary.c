@@ -117,7 +117,7 @@ static void render(const hp_session *s)
   out = NULL;
   if (hp_report_junit(s, &out) == 0)
     free(out);
-  hp_report_table(s, fz_null());
+  hp_report_table_bars(s, fz_null(), 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

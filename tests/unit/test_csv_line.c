@@ -24,6 +24,8 @@
 #include "util/num/num.h"
 #include "util/sys/cpu.h"
 
+#include "test_csv_mem.h"
+
 #define MAXC 128
 
 static int nwarn;
@@ -64,8 +66,8 @@ static int compare_with(const char *line, size_t ncols, int num, hp__csv_splitte
 
   for (i = 0; i < MAXC; i++)
     kind[i] = kind_of(num, i);
-  assert_int_equal(hp__csv_open_mem(&fast, line, strlen(line), "f.csv", NULL), 0);
-  assert_int_equal(hp__csv_open_mem(&slow, line, strlen(line), "s.csv", NULL), 0);
+  assert_int_equal(csv_open_bytes(&fast, line, strlen(line), NULL), 0);
+  assert_int_equal(csv_open_bytes(&slow, line, strlen(line), NULL), 0);
   hp__csv_set_warn(slow, count_warn, NULL);
   r = hp__csv_next_raw(fast, &s, &n, &lno);
   assert_int_equal(r, 1);
@@ -270,7 +272,7 @@ static void test_raw_line_limits(void **state)
   long line;
 
   (void)state;
-  assert_int_equal(hp__csv_open_mem(&c, data, sizeof(data) - 1, "m.csv", &o), 0);
+  assert_int_equal(csv_open_bytes(&c, data, sizeof(data) - 1, &o), 0);
   hp__csv_set_warn(c, count_warn, NULL);
   assert_int_equal(hp__csv_next_raw(c, &s, &n, &line), 1);
   assert_int_equal(n, 5);

@@ -407,35 +407,6 @@ static void test_dir_open_at(void **state)
   fsat_close(&f);
 }
 
-static void test_create_at(void **state)
-{
-  fsat f;
-  int fd = -1;
-  char *got = NULL;
-
-  (void)state;
-  fsat_open(&f);
-  assert_int_equal(hp__mkdir_at(f.fd, "run", 0755, NULL), 0);
-  assert_int_equal(hp__create_at(f.fd, "run/stdout.txt", &fd), 0);
-  assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
-  assert_int_equal(write(fd, "out", 3), 3);
-  close(fd);
-  assert_int_equal(hp__read_file(at("s/run/stdout.txt"), &got, NULL), 0);
-  assert_string_equal(got, "out");
-  free(got);
-  /* Never overwritten, never through a link (to a file outside, or dangling). */
-  assert_fails(hp__create_at(f.fd, "run/stdout.txt", &fd), HP_EEXIST, EEXIST);
-  assert_int_equal(fd, -1);
-  assert_int_equal(symlink(f.sentinel, at("s/run/stderr.txt")), 0);
-  assert_fails(hp__create_at(f.fd, "run/stderr.txt", &fd), HP_EEXIST, EEXIST);
-  assert_int_equal(symlink(at("outside/new.txt"), at("s/run/dangling.txt")), 0);
-  assert_fails(hp__create_at(f.fd, "run/dangling.txt", &fd), HP_EEXIST, EEXIST);
-  assert_int_equal(symlink(at("outside"), at("s/link")), 0);
-  assert_fails(hp__create_at(f.fd, "link/stdout.txt", &fd), HP_EEXIST, ELOOP);
-  assert_outside_untouched(&f);
-  fsat_close(&f);
-}
-
 /* The temporary name is the documented one: "<name>.tmp.<pid>", computed here on its own. */
 static void test_tmp_name(void **state)
 {
@@ -620,7 +591,6 @@ int main(void)
       cmocka_unit_test(test_which),
       cmocka_unit_test(test_mkdir_at),
       cmocka_unit_test(test_dir_open_at),
-      cmocka_unit_test(test_create_at),
       cmocka_unit_test(test_tmp_name),
       cmocka_unit_test(test_write_file_at),
       cmocka_unit_test(test_write_file_at_planted_tmp),

@@ -97,7 +97,6 @@ static void check_doc(const hp__jv *root)
   assert_string_equal(hp__jv_key_at(root, 15), "passes");
   assert_true(hp__jv_num(hp__jv_get(root, "schema")) == 1);
   assert_string_equal(hp__jv_str(hp__jv_get(root, "name")), weird);
-  assert_int_equal(hp__jv_strlen(hp__jv_get(root, "name")), strlen(weird));
   assert_true(hp__jv_num(hp__jv_get(root, "tenth")) == 0.1);
   assert_true(hp__jv_num(hp__jv_get(root, "tiny")) == 1e-300);
   assert_true(hp__jv_num(hp__jv_get(root, "huge")) == -2.5e300);
@@ -216,8 +215,6 @@ static void test_escapes(void **state)
   assert_string_equal(hp__jv_str(hp__jv_at(v, 0)), "\"\\/\b\f\n\r\t");
   /* A, e-acute (2 bytes), euro (3 bytes), U+1F600 from a surrogate pair (4 bytes). */
   assert_string_equal(hp__jv_str(hp__jv_at(v, 1)), "A\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80");
-  assert_int_equal(hp__jv_strlen(hp__jv_at(v, 1)), 10);
-  assert_int_equal(hp__jv_strlen(hp__jv_at(v, 2)), 3);
   assert_memory_equal(hp__jv_str(hp__jv_at(v, 2)), "a\0b", 4);
   assert_string_equal(hp__jv_str(hp__jv_at(v, 3)), "\xe4\xb8\xad\xe6\x96\x87");
   assert_string_equal(hp__jv_str(hp__jv_at(v, 4)), "");
@@ -318,7 +315,6 @@ static void test_containers(void **state)
   assert_null(hp__jv_key_at(c, 0));
   assert_null(hp__jv_key_at(v, 5));
   assert_null(hp__jv_str(c));
-  assert_int_equal(hp__jv_strlen(c), 0);
   assert_true(isnan(hp__jv_num(c)));
   assert_true(isnan(hp__jv_num(NULL)));
   assert_int_equal(hp__jv_bool(c), -1);

@@ -27,6 +27,7 @@
 #include "profile/fast/ncu_split.h"
 #include "profile/model/strtab.h"
 #include "util/csv/csv.h"
+#include "test_csv_mem.h"
 
 static uint64_t rng = 88172645463325252ULL;
 
@@ -93,7 +94,7 @@ static void check_against_reader(const char *line, size_t n, const hp__ncu_split
   hp__csv_rec rec;
   size_t i;
 
-  assert_int_equal(hp__csv_open_mem(&c, line, n, "line", NULL), 0);
+  assert_int_equal(csv_open_bytes(&c, line, n, NULL), 0);
   assert_int_equal(hp__csv_next(c, &rec), 1);
   assert_int_equal(rec.n, nf);
   for (i = 0; i < nf; i++) {

@@ -24,6 +24,7 @@
 
 #define TEST_XORSHIFT_SEED 0x9E3779B97F4A7C15ULL
 #include "test_xorshift.h"
+#include "test_csv_mem.h"
 
 #define MAXF 48
 
@@ -94,7 +95,7 @@ static void check_reader(const char *line, size_t n, const hp__ncu_split *sp, si
   hp__csv_rec rec;
   size_t i;
 
-  assert_int_equal(hp__csv_open_mem(&c, line, n, "line", NULL), 0);
+  assert_int_equal(csv_open_bytes(&c, line, n, NULL), 0);
   assert_int_equal(hp__csv_next(c, &rec), 1);
   assert_int_equal(rec.n, nf);
   for (i = 0; i < nf; i++) {

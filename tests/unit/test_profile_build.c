@@ -25,6 +25,7 @@
 #include "util/base/buf.h"
 #include "util/csv/csv.h"
 #include "util/sys/fsutil.h"
+#include "test_csv_mem.h"
 
 static uint32_t intern(hp__strtab *t, const char *s, int *added)
 {
@@ -417,7 +418,7 @@ static void test_rows_fields_numbers_and_warnings(void **state)
 
   (void)state;
   hp_diags_init(&d);
-  assert_int_equal(hp__csv_open_mem(&c, data, sizeof(data) - 1, "t.csv", NULL), 0);
+  assert_int_equal(csv_open_bytes(&c, data, sizeof(data) - 1, NULL), 0);
   memset(&x, 0, sizeof(x));
   x.csv = c;
   x.path = "t.csv";
@@ -487,7 +488,7 @@ static void test_empty_file_and_span(void **state)
 
   (void)state;
   hp_diags_init(&d);
-  assert_int_equal(hp__csv_open_mem(&c, "", 0, "e.csv", NULL), 0);
+  assert_int_equal(csv_open_bytes(&c, "", 0, NULL), 0);
   memset(&x, 0, sizeof(x));
   x.csv = c;
   x.path = "e.csv";

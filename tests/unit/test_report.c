@@ -354,7 +354,7 @@ static void test_table(void **state)
 
   (void)state;
   assert_non_null(fp);
-  hp_report_table(s, fp);
+  hp_report_table_bars(s, fp, 0);
   assert_int_equal(fclose(fp), 0);
   assert_contains(text, "\nhprun session demo\nfolder: sessions/demo-1\n");
   assert_contains(text,
@@ -398,7 +398,7 @@ static void test_table(void **state)
   s->alpha = 0.1;
   fp = open_memstream(&text, &len);
   assert_non_null(fp);
-  hp_report_table(s, fp);
+  hp_report_table_bars(s, fp, 0);
   assert_int_equal(fclose(fp), 0);
   assert_contains(text, "  vs baseline      90% CI       n    CV flag");
   assert_null(strstr(text, "95%"));

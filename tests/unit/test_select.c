@@ -57,13 +57,15 @@ static double ref_quantile(const double *x, size_t n, double q)
   return r;
 }
 
-/* Random values; `levels` > 0 draws from that many distinct values (ties), else continuous. */
+/* Random values; `levels` > 0 draws from that many distinct values (ties), else continuous (the
+ * top 53 bits of a draw, k / 2^53, spread over [-5, 5)). */
 static void fill(hp_rng *r, double *x, size_t n, size_t levels)
 {
   size_t i;
 
   for (i = 0; i < n; i++)
-    x[i] = levels ? (double)hp_rng_below(r, levels) * 0.25 - 1.0 : hp_rng_uniform(r) * 10 - 5;
+    x[i] = levels ? (double)hp_rng_below(r, levels) * 0.25 - 1.0
+                  : (double)(hp_rng_next(r) >> 11) * (1.0 / 9007199254740992.0) * 10 - 5;
 }
 
 static void assert_same(double got, double want)

@@ -33,6 +33,7 @@
 
 #define TEST_XORSHIFT_SEED 0x2545F4914F6CDD1DULL
 #include "test_xorshift.h"
+#include "test_csv_mem.h"
 
 /* The pieces of a line: mostly the plain shape, and each way it can be spoiled. */
 static const char *const names[] = {
@@ -104,7 +105,7 @@ static void check_against_next(const char *line, size_t n, const hp__stack_line 
   assert_non_null(text);
   memcpy(text, "a,b,c,d\n", 8);
   memcpy(text + 8, line, n);
-  assert_int_equal(hp__csv_open_mem(&c, text, n + 8, "t", NULL), 0);
+  assert_int_equal(csv_open_bytes(&c, text, n + 8, NULL), 0);
   assert_int_equal(hp__csv_next(c, &rec), 1);
   assert_int_equal(hp__csv_next(c, &rec), 1);
   assert_int_equal(rec.n, 4);
@@ -244,7 +245,7 @@ static void test_csv_lines(void **state)
 
   (void)state;
   o.bufsize = 12;
-  assert_int_equal(hp__csv_open_mem(&c, text, sizeof(text) - 1, "t", &o), 0);
+  assert_int_equal(csv_open_bytes(&c, text, sizeof(text) - 1, &o), 0);
   assert_int_equal(hp__csv_lines(c, &s, &n, &line), 0); /* not started */
   assert_int_equal(hp__csv_next(c, &rec), 1);           /* the header */
   assert_int_equal(hp__csv_lines(c, &s, &n, &line), 1);

@@ -97,7 +97,7 @@ static char *table(const hp_session *s)
   FILE *fp = open_memstream(&text, &len);
 
   assert_non_null(fp);
-  hp_report_table(s, fp);
+  hp_report_table_bars(s, fp, 0);
   fclose(fp);
   return text;
 }

@@ -75,7 +75,7 @@ const char *hp__pt_cell(const hp_pass_result *pr, int col, int f, char *buf)
                           : f == M ? HP__CI_MD
                                    : HP__CI_HTML);
   case HP__PT_P:
-    return pr->is_variant && pr->is_reference ? "-" : hp__fmt_p(buf, HP__PT_CELL, m ? m->p : NAN);
+    return pr->is_variant && pr->is_reference ? "-" : hp__fmt_num(buf, HP__PT_CELL, m ? m->p : NAN);
   case HP__PT_N: snprintf(buf, HP__PT_CELL, "%zu", m ? m->st.n : 0); return buf;
   case HP__PT_CV:
     /* In percent; report.html (whose header says "CV %") with six significant digits. */

@@ -56,7 +56,8 @@ const hp__col hp__roof_cols[] = {
 };
 const size_t hp__roof_ncols = sizeof(hp__roof_cols) / sizeof(hp__roof_cols[0]);
 
-void hp__roof_cell(const hp_roof_point *p, const hp__col *col, hp__cell *c)
+/* One cell of point p: the getter of the description (c is zeroed first). */
+static void roof_cell(const hp_roof_point *p, const hp__col *col, hp__cell *c)
 {
   memset(c, 0, sizeof(*c));
   switch (col->field) {
@@ -94,7 +95,7 @@ int hp__roof_text(const hp_roof_point *p, const hp__col *col, int mode, hp__buf 
   int r;
 
   hp__buf_reset(out);
-  hp__roof_cell(p, col, &c);
+  roof_cell(p, col, &c);
   if (!c.ok)
     return hp__buf_adds(out, col->missing && mode != HP__RT_CSV ? col->missing : "");
   if (col->type == HP__V_INT)
@@ -123,7 +124,7 @@ static void point_json(hp__json *j, const hp_roof_point *p)
     const hp__col *col = &hp__roof_cols[k];
     if (!(col->in & HP__IN_JSON))
       continue;
-    hp__roof_cell(p, col, &c);
+    roof_cell(p, col, &c);
     hp__json_key(j, col->key);
     if (!c.ok)
       hp__json_null(j);

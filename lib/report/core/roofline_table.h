@@ -20,8 +20,6 @@
 extern const hp__col hp__roof_cols[];
 extern const size_t hp__roof_ncols;
 
-/* One cell of point p: the getter of the description (c is zeroed first). */
-void hp__roof_cell(const hp_roof_point *p, const hp__col *col, hp__cell *c);
 /* How hp__roof_text writes a cell. */
 enum {
   HP__RT_SHORT, /* text and Markdown: short kernel names (kname.c) */

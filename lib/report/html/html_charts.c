@@ -194,17 +194,21 @@ int hp__html_overhead(hp__buf *b, const hp_session *s)
 /* ---------------------------------------------------------------------------------------------- */
 /* Timeline.                                                                                       */
 
-/* Every run's primary value and round, for the axes. *nv values, *maxround. */
-static int run_values(const hp_session *s, double **v, size_t *nv, int *maxround)
+/* The axis of every run's primary value (*a, with its label in lab, ending in `tail`) and the last
+ * round (*maxround). Returns 1, 0 when no value can be placed, or HP_ENOMEM. */
+static int value_axis(const hp_session *s, hp__axis *a, int *maxround, char lab[160],
+                      const char *tail)
 {
-  size_t i, k, n = 0;
+  const hp_metric_result *pm = hp__report_primary(s);
+  size_t i, k, n = 0, nv = 0;
+  double *v;
+  int r;
 
   *maxround = 0;
   for (i = 0; i < s->npasses; i++)
     n += s->passes[i].nruns;
-  if ((*v = malloc((n + 1) * sizeof(**v))) == NULL)
+  if ((v = malloc((n + 1) * sizeof(*v))) == NULL)
     return HP_ENOMEM;
-  *nv = 0;
   for (i = 0; i < s->npasses; i++)
     for (k = 0; k < s->passes[i].nruns; k++) {
       const hp_run *run = &s->passes[i].runs[k];
@@ -213,9 +217,14 @@ static int run_values(const hp_session *s, double **v, size_t *nv, int *maxround
       if (run->round > *maxround)
         *maxround = run->round;
       if (run->values && s->passes[i].nmetrics)
-        (*v)[(*nv)++] = run->values[0];
+        v[nv++] = run->values[0];
     }
-  return 0;
+  r = hp__axis_fit(a, v, nv, NAN, 1) == 0;
+  free(v);
+  snprintf(lab, 160, "%.100s%s%.40s%s%s", pm && pm->name ? pm->name : "metric",
+           pm && pm->unit ? " (" : "", pm && pm->unit ? pm->unit : "", pm && pm->unit ? ")" : "",
+           tail);
+  return r;
 }
 
 /* The counted runs' outlier marks of one pass (hp_stats_outliers over them): *out[k] per run. */
@@ -327,20 +336,14 @@ static double legend_rows(const hp_session *s)
 
 int hp__html_timeline(hp__buf *b, const hp_session *s)
 {
-  const hp_metric_result *pm = hp__report_primary(s);
-  double *v = NULL, h, lr = legend_rows(s);
-  size_t nv, i;
+  double h, lr = legend_rows(s);
+  size_t i;
   int maxround, r;
   hp__axis ax, ay;
   char ylab[160];
 
-  if ((r = run_values(s, &v, &nv, &maxround)) != 0)
-    return r;
-  if (hp__axis_fit(&ay, v, nv, NAN, 1) != 0 || maxround < 1) {
-    free(v);
-    return 0;
-  }
-  free(v);
+  if ((r = value_axis(s, &ay, &maxround, ylab, "")) != 1 || maxround < 1)
+    return r < 0 ? r : 0;
   h = 300 + 16 * lr;
   ax.log = 0;
   ax.lo = 0.5;
@@ -349,8 +352,6 @@ int hp__html_timeline(hp__buf *b, const hp_session *s)
   ax.p1 = W - 40;
   ay.p0 = h - BOTTOM - 16 * lr;
   ay.p1 = TOP;
-  snprintf(ylab, sizeof(ylab), "%.100s%s%.40s%s", pm && pm->name ? pm->name : "metric",
-           pm && pm->unit ? " (" : "", pm && pm->unit ? pm->unit : "", pm && pm->unit ? ")" : "");
   hp__buf_adds(b, "<figure>\n");
   hp__svg_begin(b, "chart-timeline", W, h, "Run timeline: the primary metric by round",
                 "Each run's value of the primary metric against its position in the "
@@ -432,25 +433,17 @@ static int dist_pass(hp__buf *b, const hp__axis *a, size_t pi, const hp_pass_res
 
 int hp__html_distributions(hp__buf *b, const hp_session *s)
 {
-  const hp_metric_result *pm = hp__report_primary(s);
-  double *v = NULL, h;
-  size_t nv, i;
+  double h;
+  size_t i;
   int maxround, r;
   hp__axis a;
   char lab[160];
 
-  if ((r = run_values(s, &v, &nv, &maxround)) != 0)
-    return r;
-  if (hp__axis_fit(&a, v, nv, NAN, 1) != 0) {
-    free(v);
-    return 0;
-  }
-  free(v);
+  if ((r = value_axis(s, &a, &maxround, lab, " (counted runs)")) != 1)
+    return r < 0 ? r : 0;
   a.p0 = LEFT;
   a.p1 = W - 40;
   h = TOP + ROW * (double)s->npasses + BOTTOM;
-  snprintf(lab, sizeof(lab), "%.100s%s%.40s%s (counted runs)", pm && pm->name ? pm->name : "metric",
-           pm && pm->unit ? " (" : "", pm && pm->unit ? pm->unit : "", pm && pm->unit ? ")" : "");
   hp__buf_adds(b, "<figure>\n");
   hp__svg_begin(b, "chart-distributions", W, h, "Distribution of the primary metric per pass",
                 "For each pass, a box from the first to the third quartile of its counted "

@@ -5,9 +5,10 @@
  * the session's; the public entry points hp_report_json and hp_session_load (lib/report/entry.c)
  * choose between the two.
  *
- * Ownership: the writers only read the session and hand back a malloc'd text (*out, the
- * caller's). The readers make a new session (*out, the caller's; NULL on failure) and report
- * every problem to diags; a parsed root stays the caller's.
+ * Ownership: the writers only read the session and write into the caller's JSON writer, inside
+ * the document's object, after hp__summary_head_json (hp_report_json makes the document). The
+ * readers make a new session (*out, the caller's; NULL on failure) and report every problem to
+ * diags; a parsed root stays the caller's.
  */
 #ifndef HPRUN_REPORT_JSON_SUMMARY_H
 #define HPRUN_REPORT_JSON_SUMMARY_H
@@ -17,8 +18,8 @@
 #include "util/json/jsonread.h"
 #include "report/json/summary_field.h"
 
-/* summary_json.c: summary.json of a session that is not a sweep. 0 or an HP_E* code. */
-int hp__summary_json(const hp_session *s, char **out);
+/* summary_json.c: the members of a session's summary.json (not a sweep's) after the head. */
+void hp__summary_json(hp__json *j, const hp_session *s);
 /* The members a session's and a sweep's summary.json open with, in docs/summary.md's order: the
  * schema and names, a combination's label, the outcome (exit code, causes), the times. */
 void hp__summary_head_json(hp__json *j, const hp_session *s);
@@ -37,8 +38,8 @@ int hp__summary_folder(const char *file, char **dir);
 /* A parameters object (name -> string value) at `key` of c into a new array (absent: none). */
 int hp__summary_read_params(const hp__sf *c, const char *key, hp_kv **kv, size_t *n);
 
-/* sweep_json.c: summary.json of a sweep. 0 or an HP_E* code. */
-int hp__sweep_json(const hp_session *s, char **out);
+/* sweep_json.c: the members of a sweep's summary.json after the head. */
+void hp__sweep_json(hp__json *j, const hp_session *s);
 /* sweep_read.c: the sweep whose summary.json `file` was parsed into `root` (it has `sweep`), with
  * each combination that ran read from its folder beside the file. */
 int hp__sweep_load(const char *file, const hp__jv *root, hp_session **out, hp_diags *diags);

@@ -26,17 +26,16 @@ void hp__sf_root(hp__sf *c, const hp__jv *root, const char *file, hp_diags *diag
 
 int hp__sf_fail(const hp__sf *c, const char *key, const char *fmt, ...)
 {
-  hp__buf b = HP__BUF_INIT;
   va_list ap;
-  int r;
+  char *msg;
 
   va_start(ap, fmt);
-  r = hp__buf_vprintf(&b, fmt, ap);
+  msg = hp__vasprintf(fmt, ap);
   va_end(ap);
-  if (r == 0)
+  if (msg)
     hp_diags_add(c->diags, HP_DIAG_ERROR, c->file, 0, 0, "%s%s%s: %s", c->at,
-                 c->at[0] && key ? "." : "", key ? key : "", b.data ? b.data : "");
-  hp__buf_free(&b);
+                 c->at[0] && key ? "." : "", key ? key : "", msg);
+  free(msg);
   return HP_EPARSE;
 }
 

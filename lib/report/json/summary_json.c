@@ -260,10 +260,10 @@ void hp__summary_head_json(hp__json *j, const hp_session *s)
   hp__json_kstr(j, HP__K_SESSION_FINISHED, s->finished);
 }
 
-/* The session's own members, before its passes. */
-static void write_session_head(hp__json *j, const hp_session *s)
+void hp__summary_json(hp__json *j, const hp_session *s)
 {
-  hp__summary_head_json(j, s);
+  size_t i;
+
   hp__json_kstr(j, HP__K_SESSION_ORDER, s->order);
   /* Unsigned: a seed above 2^63 was once written as a negative number (the reader still takes
    * that form back). */
@@ -282,27 +282,9 @@ static void write_session_head(hp__json *j, const hp_session *s)
     hp__json_key(j, HP__K_SESSION_PEAKS);
     hp__peaks_json(j, s->peaks);
   }
-}
-
-int hp__summary_json(const hp_session *s, char **out)
-{
-  hp__json j;
-  size_t i;
-  int r;
-
-  *out = NULL;
-  hp__json_init(&j, 1);
-  hp__json_obj_begin(&j);
-  write_session_head(&j, s);
-  hp__json_key(&j, HP__K_SESSION_PASSES);
-  hp__json_arr_begin(&j);
+  hp__json_key(j, HP__K_SESSION_PASSES);
+  hp__json_arr_begin(j);
   for (i = 0; i < s->npasses; i++)
-    write_pass(&j, s, &s->passes[i], s->peaks);
-  hp__json_arr_end(&j);
-  hp__json_obj_end(&j);
-  r = hp__json_end(&j);
-  if (r == 0)
-    *out = hp__buf_steal(&j.out);
-  hp__json_free(&j);
-  return r ? r : (*out ? 0 : HP_ENOMEM);
+    write_pass(j, s, &s->passes[i], s->peaks);
+  hp__json_arr_end(j);
 }

@@ -83,29 +83,17 @@ static void write_combo(hp__json *j, const hp_combo *cb)
   hp__json_obj_end(j);
 }
 
-int hp__sweep_json(const hp_session *s, char **out)
+void hp__sweep_json(hp__json *j, const hp_session *s)
 {
-  hp__json j;
   size_t i;
-  int r;
 
-  *out = NULL;
-  hp__json_init(&j, 1);
-  hp__json_obj_begin(&j);
-  hp__summary_head_json(&j, s);
-  hp__json_key(&j, HP__K_SESSION_SWEEP);
-  hp__json_obj_begin(&j);
-  write_param_list(&j, s);
-  hp__json_key(&j, HP__K_SWEEP_COMBINATIONS);
-  hp__json_arr_begin(&j);
+  hp__json_key(j, HP__K_SESSION_SWEEP);
+  hp__json_obj_begin(j);
+  write_param_list(j, s);
+  hp__json_key(j, HP__K_SWEEP_COMBINATIONS);
+  hp__json_arr_begin(j);
   for (i = 0; i < s->ncombos; i++)
-    write_combo(&j, &s->combos[i]);
-  hp__json_arr_end(&j);
-  hp__json_obj_end(&j);
-  hp__json_obj_end(&j);
-  r = hp__json_end(&j);
-  if (r == 0)
-    *out = hp__buf_steal(&j.out);
-  hp__json_free(&j);
-  return r ? r : (*out ? 0 : HP_ENOMEM);
+    write_combo(j, &s->combos[i]);
+  hp__json_arr_end(j);
+  hp__json_obj_end(j);
 }

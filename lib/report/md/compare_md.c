@@ -68,8 +68,8 @@ static int write_row(hp__buf *b, const hp__compare_row *row)
                  hp__fmt_overhead(z, sizeof(z), row->ratio));
   hp__buf_adds(
       b, isnan(row->ci_lo) ? "-" : hp__fmt_ci(ci, sizeof(ci), row->ci_lo, row->ci_hi, HP__CI_MD));
-  return hp__buf_printf(b, " | %s | %zu/%zu | %s |\n", hp__fmt_p(x, sizeof(x), row->p), row->n_old,
-                        row->n_new, row_change_text(row));
+  return hp__buf_printf(b, " | %s | %zu/%zu | %s |\n", hp__fmt_num(x, sizeof(x), row->p),
+                        row->n_old, row->n_new, row_change_text(row));
 }
 
 /* The count line, then one bullet per cause (the terminal's `fail:` and `note:` lines). Returns

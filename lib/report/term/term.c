@@ -89,16 +89,22 @@ static void term_table(FILE *fp, const hp_session *s, int variant, double bar_ma
       term_row(fp, &s->passes[i], variant, reps, bar_max);
 }
 
+void hp__term_title(FILE *fp, const hp_session *s, const char *what, const char *end)
+{
+  fprintf(fp, "\n%s %s%s%s\n", what, s->name ? s->name : "?",
+          s->complete          ? ""
+              : s->interrupted ? "  (INCOMPLETE: interrupted)"
+                               : "  (INCOMPLETE)",
+          end);
+  if (s->dir)
+    fprintf(fp, "folder: %s\n", s->dir);
+}
+
 /* The session line, its folder, and the profiling passes; the A/B variants against their
  * reference when the plan had some. */
 static void term_tables(FILE *fp, const hp_session *s, int bars)
 {
-  fprintf(fp, "\nhprun session %s%s\n", s->name ? s->name : "?",
-          s->complete          ? ""
-              : s->interrupted ? "  (INCOMPLETE: interrupted)"
-                               : "  (INCOMPLETE)");
-  if (s->dir)
-    fprintf(fp, "folder: %s\n", s->dir);
+  hp__term_title(fp, s, "hprun session", "");
   if (s->combo)
     fprintf(fp, "combination: %s\n", s->combo);
   term_table(fp, s, 0, bars ? fmax(hp__term_bar_max(s), 10.0) : 0);

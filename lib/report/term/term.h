@@ -1,8 +1,8 @@
 /*
  * The terminal's renderings (lib/report/term/): a session's table (term.c), a sweep's
  * (term_sweep.c: each combination's table, then the overview), and the overhead bars
- * (term_bar.c). The public entry points hp_report_table and hp_report_table_bars
- * (lib/report/entry.c) choose between the session and the sweep.
+ * (term_bar.c). The public entry point hp_report_table_bars (lib/report/entry.c) chooses between
+ * the session and the sweep.
  *
  * Ownership: the session is only read; text goes to the caller's stream or buffer.
  */
@@ -18,6 +18,8 @@ void hp__term_session(const hp_session *s, FILE *fp, int bars);
 /* The causes list: a blank line, then one `fail:` or `note:` line per cause (nothing without
  * causes). */
 void hp__term_causes(const hp_session *s, FILE *fp);
+/* A blank line, then "WHAT NAME", whether it is incomplete and END, then the folder's line. */
+void hp__term_title(FILE *fp, const hp_session *s, const char *what, const char *end);
 
 /* term_sweep.c: the table of a sweep. */
 void hp__term_sweep(const hp_session *s, FILE *fp);

@@ -54,12 +54,7 @@ void hp__term_sweep(const hp_session *s, FILE *fp)
     else
       fprintf(fp, "not run\n");
   }
-  fprintf(fp, "\n=== hprun sweep %s%s ===\n", s->name ? s->name : "?",
-          s->complete          ? ""
-              : s->interrupted ? "  (INCOMPLETE: interrupted)"
-                               : "  (INCOMPLETE)");
-  if (s->dir)
-    fprintf(fp, "folder: %s\n", s->dir);
+  hp__term_title(fp, s, "=== hprun sweep", " ===");
   if (hp__sweep_pass_names(s, &names, &n) == 0)
     term_overview(fp, s, names, n);
   free(names);

@@ -148,18 +148,22 @@ char *hp__strndup(const char *s, size_t n)
   return p;
 }
 
-char *hp__asprintf(const char *fmt, ...)
+char *hp__vasprintf(const char *fmt, va_list ap)
 {
   hp__buf b = HP__BUF_INIT;
+
+  /* A buffer in error steals as NULL (and is freed). */
+  hp__buf_vprintf(&b, fmt, ap);
+  return hp__buf_steal(&b);
+}
+
+char *hp__asprintf(const char *fmt, ...)
+{
   va_list ap;
-  int r;
+  char *s;
 
   va_start(ap, fmt);
-  r = hp__buf_vprintf(&b, fmt, ap);
+  s = hp__vasprintf(fmt, ap);
   va_end(ap);
-  if (r) {
-    hp__buf_free(&b);
-    return NULL;
-  }
-  return hp__buf_steal(&b);
+  return s;
 }

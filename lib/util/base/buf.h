@@ -52,5 +52,6 @@ char *hp__buf_steal(hp__buf *b);
 char *hp__strdup(const char *s);
 char *hp__strndup(const char *s, size_t n);
 char *hp__asprintf(const char *fmt, ...) HP_PRINTF(1, 2);
+char *hp__vasprintf(const char *fmt, va_list ap);
 
 #endif /* HPRUN_UTIL_BUF_H */

@@ -53,10 +53,8 @@ void hp_diags_free(hp_diags *d)
 int hp_diags_add(hp_diags *d, hp_diag_level level, const char *file, long line, long col,
                  const char *fmt, ...)
 {
-  hp__buf b = HP__BUF_INIT;
   hp_diag *e;
   va_list ap;
-  int r;
 
   if (d == NULL)
     return 0;
@@ -66,20 +64,19 @@ int hp_diags_add(hp_diags *d, hp_diag_level level, const char *file, long line, 
     d->dropped++;
     return 0;
   }
+  if ((e = calloc(1, sizeof(*e))) == NULL)
+    return HP_ENOMEM;
   va_start(ap, fmt);
-  r = hp__buf_vprintf(&b, fmt, ap);
+  e->msg = hp__vasprintf(fmt, ap);
   va_end(ap);
-  e = calloc(1, sizeof(*e));
-  if (r || e == NULL)
-    goto fail;
+  if (e->msg == NULL || (file && (e->file = hp__strdup(file)) == NULL)) {
+    free(e->msg);
+    free(e);
+    return HP_ENOMEM;
+  }
   e->level = level;
   e->line = line;
   e->col = col;
-  e->msg = hp__buf_steal(&b);
-  if (e->msg == NULL)
-    goto fail;
-  if (file && (e->file = hp__strdup(file)) == NULL)
-    goto fail;
   if (d->tail)
     d->tail->next = e;
   else
@@ -87,14 +84,6 @@ int hp_diags_add(hp_diags *d, hp_diag_level level, const char *file, long line, 
   d->tail = e;
   d->count++;
   return 0;
-
-fail:
-  if (e) {
-    free(e->msg);
-    free(e);
-  }
-  hp__buf_free(&b);
-  return HP_ENOMEM;
 }
 
 void hp_diags_print(const hp_diags *d, FILE *fp)

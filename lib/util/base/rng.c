@@ -51,12 +51,6 @@ uint64_t hp_rng_next(hp_rng *r)
   return step(r->s);
 }
 
-double hp_rng_uniform(hp_rng *r)
-{
-  /* The top 53 bits fill a double's mantissa exactly, so every value is k / 2^53. */
-  return (double)(hp_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 size_t hp_rng_below(hp_rng *r, size_t n)
 {
   uint64_t bound = (uint64_t)n, threshold, x;

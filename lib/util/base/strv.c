@@ -33,13 +33,8 @@ int hp__strv_error(const hp_strv *v)
 
 int hp__strv_push_own(hp_strv *v, char *s)
 {
-  char **p;
+  char **p = v->err || s == NULL ? NULL : realloc(v->v, (v->n + 2) * sizeof(*p));
 
-  if (v->err || s == NULL) {
-    free(s);
-    return v->err = HP_ENOMEM;
-  }
-  p = realloc(v->v, (v->n + 2) * sizeof(*p));
   if (p == NULL) {
     free(s);
     return v->err = HP_ENOMEM;

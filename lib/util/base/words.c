@@ -20,16 +20,13 @@ static int is_blank(char c)
 }
 
 /* Ends the current word: moves the buffer's text into `out`. `have` says whether a word was
- * started at all, which is how '' (quotes with nothing inside) still yields an empty word. */
-static int end_word(hp__buf *w, int *have, hp_strv *out)
+ * started at all, which is how '' (quotes with nothing inside) still yields an empty word. A
+ * buffer in error steals as NULL, which sets the vector's sticky error. */
+static void end_word(hp__buf *w, int *have, hp_strv *out)
 {
-  char *s;
-
-  if (!*have)
-    return 0;
+  if (*have)
+    hp__strv_push_own(out, hp__buf_steal(w));
   *have = 0;
-  s = hp__buf_steal(w);
-  return hp__strv_push_own(out, s);
 }
 
 /*
@@ -60,53 +57,40 @@ int hp_split_words(const char *s, hp_strv *out)
   out->v = calloc(1, sizeof(*out->v));
   if (out->v == NULL)
     return HP_ENOMEM;
-
-  while (*s) {
+  /* The buffer's and the vector's errors are sticky: they are checked once, at the end. */
+  while (*s && r == 0) {
     if (is_blank(*s)) {
-      if ((r = end_word(&w, &have, out)))
-        goto fail;
+      end_word(&w, &have, out);
       s++;
-      continue;
-    }
-    if (*s == '\'' || *s == '"') {
+    } else if (*s == '\'' || *s == '"') {
       q = *s++;
       have = 1;
-      /* An empty buffer has no storage yet; make sure the word exists even if nothing follows. */
-      if ((r = hp__buf_add(&w, "", 0)))
-        goto fail;
       while (*s && *s != q) {
         if (q == '"' && *s == '\\' && s[1] && strchr("\"\\$`\n", s[1])) {
-          if (s[1] != '\n' && (r = hp__buf_addc(&w, s[1])))
-            goto fail;
+          if (s[1] != '\n')
+            hp__buf_addc(&w, s[1]);
           s += 2;
-          continue;
+        } else {
+          hp__buf_addc(&w, *s++);
         }
-        if ((r = hp__buf_addc(&w, *s++)))
-          goto fail;
       }
-      if (*s != q) {
+      if (*s == q)
+        s++;
+      else
         r = HP_EPARSE;
-        goto fail;
-      }
-      s++;
-      continue;
-    }
-    if (*s == '\\' && s[1] == '\n') {
+    } else if (*s == '\\' && s[1] == '\n') {
       s += 2;
-      continue;
+    } else {
+      if (*s == '\\' && s[1])
+        s++;
+      have = 1;
+      hp__buf_addc(&w, *s++);
     }
-    if (*s == '\\' && s[1])
-      s++;
-    have = 1;
-    if ((r = hp__buf_addc(&w, *s++)))
-      goto fail;
   }
-  if ((r = end_word(&w, &have, out)))
-    goto fail;
-  return 0;
-
-fail:
+  end_word(&w, &have, out);
   hp__buf_free(&w);
+  if (r == 0 && (r = hp__strv_error(out)) == 0)
+    return 0;
   hp_strv_free(out);
   return r;
 }

@@ -4,12 +4,11 @@
  * One buffer is refilled from the input; a record is parsed in place when it lies wholly inside the
  * buffer, otherwise the unread tail is moved to the front, more is read, and the record is parsed
  * again from its start. This file owns the buffer: opening and freeing a reader, refilling from a
- * file descriptor or from memory, and reading raw lines. Records are parsed in
+ * file descriptor, and reading raw lines. Records are parsed in
  * lib/util/csv/csv_record.c and header columns looked up in lib/util/csv/csv_header.c.
  * docs/internals/csv.md has the details and the limits.
  */
 #include "util/csv/csv_internal.h"
-#include "util/base/buf.h"
 #include "util/sys/hugemem.h"
 
 #include <errno.h>
@@ -47,7 +46,7 @@ void hp__csv_warn(hp__csv *c, long line, const char *fmt, ...)
  * Smaller files keep calloc: a 2 MB page costs more to zero than their few faults. */
 #define CSV_HUGE_FILE ((long long)4 << 20)
 
-static int csv_new(hp__csv **out, const char *name, const hp__csv_opts *o, int huge)
+static int csv_new(hp__csv **out, const hp__csv_opts *o, int huge)
 {
   hp__csv *c;
   size_t bufsize = o && o->bufsize ? o->bufsize : CSV_DEFAULT_BUF;
@@ -68,12 +67,11 @@ static int csv_new(hp__csv **out, const char *name, const hp__csv_opts *o, int h
     c->huge = c->cap + CSV_PAD;
   else
     c->buf = calloc(1, c->cap + CSV_PAD);
-  c->name = hp__strdup(name ? name : "<input>");
   c->fcap = 32;
   c->f = malloc(c->fcap * sizeof(*c->f));
   c->flen = malloc(c->fcap * sizeof(*c->flen));
   c->fkind = malloc(c->fcap);
-  if (c->buf == NULL || c->name == NULL || c->f == NULL || c->flen == NULL || c->fkind == NULL) {
+  if (c->buf == NULL || c->f == NULL || c->flen == NULL || c->fkind == NULL) {
     hp__csv_free(c);
     return HP_ENOMEM;
   }
@@ -93,7 +91,7 @@ int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o)
 #ifdef POSIX_FADV_SEQUENTIAL
   posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 #endif
-  r = csv_new(out, path, o, fstat(fd, &st) == 0 && (long long)st.st_size >= CSV_HUGE_FILE);
+  r = csv_new(out, o, fstat(fd, &st) == 0 && (long long)st.st_size >= CSV_HUGE_FILE);
   if (r) {
     close(fd);
     return r;
@@ -118,29 +116,16 @@ int hp__csv_open_range(hp__csv **out, const char *path, unsigned long long head,
   return r;
 }
 
-int hp__csv_open_mem(hp__csv **out, const char *data, size_t len, const char *name,
-                     const hp__csv_opts *o)
-{
-  int r = csv_new(out, name, o, 0);
-
-  if (r == 0) {
-    (*out)->mem = data ? data : "";
-    (*out)->memlen = data ? len : 0;
-  }
-  return r;
-}
-
 void hp__csv_free(hp__csv *c)
 {
   if (c == NULL)
     return;
-  if (c->fd >= 0) /* a file the reader opened itself: every reader with one did */
+  if (c->fd >= 0)
     close(c->fd);
   if (c->huge)
     hp__huge_free(c->buf, c->huge);
   else
     free(c->buf);
-  free(c->name);
   free(c->f);
   free(c->flen);
   free(c->fkind);
@@ -201,17 +186,6 @@ int hp__csv_fill(hp__csv *c)
     c->cap = ncap;
   }
   want = c->cap - c->len;
-  if (c->mem) {
-    size_t n = c->memlen - c->memoff;
-    if (n > want)
-      n = want;
-    memcpy(c->buf + c->len, c->mem + c->memoff, n);
-    c->memoff += n;
-    c->len += n;
-    if (n == 0)
-      c->eof = 1;
-    return 0;
-  }
   for (;;) {
     unsigned long long s = c->base + c->len; /* the stream offset read next */
     ssize_t n;

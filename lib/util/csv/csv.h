@@ -3,10 +3,9 @@
  * records; csv_header.c: header lookup), library-internal.
  *
  * The reader owns one buffer (1 MiB unless told otherwise) that is refilled from a file
- * descriptor or a memory block; it never holds more than the record being parsed, so memory does
- * not grow with the size of the file. Records come back one at a time as NUL-terminated field
- * pointers into that buffer, valid until the next call on the same reader. Design notes:
- * docs/internals/csv.md.
+ * descriptor; it never holds more than the record being parsed, so memory does not grow with the
+ * size of the file. Records come back one at a time as NUL-terminated field pointers into that
+ * buffer, valid until the next call on the same reader. Design notes: docs/internals/csv.md.
  */
 #ifndef HPRUN_CSV_H
 #define HPRUN_CSV_H
@@ -50,11 +49,7 @@ int hp__csv_open_path(hp__csv **out, const char *path, const hp__csv_opts *o);
  * input. HP_EINVAL for offsets out of that order. */
 int hp__csv_open_range(hp__csv **out, const char *path, unsigned long long head,
                        unsigned long long from, unsigned long long stop, const hp__csv_opts *o);
-/* Reads from memory that must outlive the reader. The bytes are copied through the same buffer as
- * a file's would be, so tests exercise the real refill paths. */
-int hp__csv_open_mem(hp__csv **out, const char *data, size_t len, const char *name,
-                     const hp__csv_opts *o);
-/* Frees the reader and closes its descriptor if it opened it. Accepts NULL. */
+/* Frees the reader and closes its descriptor. Accepts NULL. */
 void hp__csv_free(hp__csv *c);
 
 /* Where problems go: to the callback, with the line; without one they are dropped. */
@@ -131,13 +126,6 @@ typedef struct hp__csv_splitter {
   size_t nw;               /* their words; 0 = no layout kept */
   const size_t *lens_at;   /* the rec->len array the last layout's lengths were written to */
   int all_ok; /* after a 1 from hp__csv_split_fast: every NUM column's ok is 1 (0: unknown) */
-  /* The last layout's AVX2 number lanes (lib/util/csv/csv_lanes.c): per lane the offset of its 8
-   * bytes and their shift and value; per NUM entry how it is read (csv_digits.h). */
-  uint32_t *lane_off;
-  uint64_t *lane_shift, *lane_val;
-  uint32_t *lane_plan; /* per NUM entry, 4 words: its column, offset, length, first lane */
-  size_t lane_cols[3]; /* entries of lane_plan: short ones, then + long ones, then all */
-  size_t nlanes;
 } hp__csv_splitter;
 
 int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_t ncols);

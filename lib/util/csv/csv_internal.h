@@ -3,8 +3,8 @@
  * lib/util/csv/csv_record.c (records), and read by its unit tests. Other modules include
  * "util/csv/csv.h", where hp__csv stays opaque.
  *
- * The reader owns everything it points to (the buffer, the name, the field arrays, the descriptor
- * it opened) and frees it in hp__csv_free; `mem` stays the caller's.
+ * The reader owns everything it points to (the buffer, the field arrays, the descriptor it opened)
+ * and frees it in hp__csv_free.
  */
 #ifndef HPRUN_UTIL_CSV_INTERNAL_H
 #define HPRUN_UTIL_CSV_INTERNAL_H
@@ -18,9 +18,6 @@
 
 struct hp__csv {
   int fd;
-  const char *mem; /* memory input, or NULL */
-  size_t memlen, memoff;
-  char *name;
   hp__csv_warn_fn warn;
   void *warn_ud;
 

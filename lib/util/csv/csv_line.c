@@ -5,21 +5,109 @@
  *
  * Why: hp__csv_next finds every field's end, writes a NUL after each, and a parser then reads
  * every numeric field a second time to parse it. Here the field ends of a line come from bit masks
- * of its 64-byte blocks, and a numeric field costs one 8-byte load per 8 digits (number_at,
- * csv_digits.h). A line this cannot take (doubled quotes, a quote left open, another field count)
- * goes back to hp__csv_next, which returns the same fields for every line this does take, so a
- * parser gives the same results either way (tests/unit/test_csv_line.c compares the two on every
- * line it tries).
+ * of its 64-byte blocks, and a numeric field costs one 8-byte load per 8 digits (number_at). A
+ * line this cannot take (doubled quotes, a quote left open, another field count) goes back to
+ * hp__csv_next, which returns the same fields for every line this does take, so a parser gives
+ * the same results either way (tests/unit/test_csv_line.c compares the two on every line it
+ * tries).
  *
  * The block and 8-byte loads read past a line's end, never more than 64 bytes: the reader keeps
  * that much zeroed room after its buffer (CSV_PAD in csv.c), and the masks and digits past the
  * line's end are cut off.
  */
 #include "util/csv/csv.h"
-#include "util/csv/csv_digits.h"
+#include "util/sys/cpu.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The AVX2 mask builder runs only where hp__cpu_avx2() says so (util/sys/cpu.h); elsewhere the
+ * portable code, which gives the same results. */
+#if HP__HAVE_AVX2
+#include <immintrin.h>
+#endif
+
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+
+static inline uint64_t load8(const char *p)
+{
+  uint64_t x;
+
+  memcpy(&x, p, 8);
+  return x;
+}
+
+/* Eight digit values (0-9, one per byte, the first digit in the lowest byte) as a number: the
+ * multiply-and-add steps of num.c's eight_digits. */
+static inline uint64_t digits8(uint64_t x)
+{
+  x = (x * 10) + (x >> 8);
+  x = (((x & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32))) +
+       (((x >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32)))) >>
+      32;
+  return x;
+}
+
+/* How many of the 8 bytes at p are digits before the first that is not (8 if all are), and their
+ * digit values in *dv. A byte's digit value is its xor with '0'; it is a digit when that is 0-9.
+ * Carries from a byte that is not a digit only reach later bytes, so the first such byte is found
+ * exactly. */
+static inline unsigned digit_run(const char *p, uint64_t *dv)
+{
+  uint64_t a = load8(p) ^ (0x30 * ONES), bad = ((a + 0x76 * ONES) | a) & HIGHS;
+
+  *dv = a;
+  return bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
+}
+
+/* The value of the first l (1-8) digit values in a: shifted to the top, the rest zeros. */
+static inline uint64_t digits_value(uint64_t a, unsigned l)
+{
+  return digits8(a << (8 * (8 - l)));
+}
+
+static const uint64_t pow10u[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+
+/* A numeric field's value, when it is 1-19 digits and at most INT64_MAX (*ok): independent of the
+ * walk, so the processor overlaps it with finding the next fields. 19 digits are nanosecond
+ * timestamps (rocprofv3's). */
+static inline void number_at(const char *p, size_t len, uint64_t *val, unsigned char *ok)
+{
+  uint64_t a, b = 0, c = 0, v;
+
+  if (len - 1 >= 19) {
+    *ok = 0;
+    return;
+  }
+  if (len <= 8) {
+    /* The field's digit values moved to the top bytes: the bytes shifted in are leading zeros,
+     * which are digits too, so one test of all eight says whether the field is all digits. */
+    a = (load8(p) ^ (0x30 * ONES)) << (8 * (8 - len));
+    *ok = (((a + 0x76 * ONES) | a) & HIGHS) == 0;
+    *val = digits8(a);
+    return;
+  }
+  a = load8(p) ^ (0x30 * ONES);
+  if (len <= 16) {
+    b = (load8(p + 8) ^ (0x30 * ONES)) << (8 * (16 - len));
+    *ok = ((((a + 0x76 * ONES) | a) | ((b + 0x76 * ONES) | b)) & HIGHS) == 0;
+    *val = digits8(a) * pow10u[len - 8] + digits8(b);
+    return;
+  }
+  /* 17-19 digits: below 10^19, so no overflow; a long long must hold the value too. */
+  *ok = digit_run(p, &a) == 8 && digit_run(p + 8, &b) == 8 && digit_run(p + 16, &c) >= len - 16;
+  v = (digits8(a) * 100000000 + digits8(b)) * pow10u[len - 16] +
+      digits_value(c, (unsigned)(len - 16));
+  *ok = *ok && v <= (uint64_t)INT64_MAX;
+  *val = v;
+}
+
+/* In hp__csv_splitter.len: a NUM column whose field is quoted (never a number; its quotes are
+ * taken off). */
+#define QUOTED_NUM 0x80000000u
 
 /* The first ',' in [p, e), or e. */
 static inline const char *find_comma(const char *p, const char *e)
@@ -218,10 +306,10 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
   size_t *len = rec->len;
   size_t nw = n / 64 + 1, w, j, c;
   unsigned char all_ok = 1;
-  int fresh, avx2 = hp__cpu_avx2();
+  int fresh;
 
 #if HP__HAVE_AVX2
-  if (avx2)
+  if (hp__cpu_avx2())
     line_masks_avx2(s, nw, cm, qm);
   else
 #endif
@@ -242,7 +330,6 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
     if (!layout_find(sp, cm, qm, nw, sp->ends))
       return 0;
     layout_fill(sp, s, sp->ends);
-    hp__csv_lanes_plan(sp);
     sp->nw = nw;
   }
   for (j = 0; j < sp->ntext; j++) {
@@ -251,14 +338,6 @@ static int split_masked(hp__csv_splitter *sp, const char *s, size_t n, hp__csv_r
     if (fresh)
       len[c] = sp->len[j];
   }
-#if HP__HAVE_AVX2
-  if (avx2) {
-    for (; fresh && j < sp->ntext + sp->nnum; j++)
-      len[sp->cols[j]] = sp->len[j] & ~QUOTED_NUM;
-    all_ok = (unsigned char)hp__csv_lanes_avx2(sp, s, f, val, ok);
-    j = sp->ntext + sp->nnum;
-  }
-#endif
   for (; j < sp->ntext + sp->nnum; j++) {
     uint32_t l = sp->len[j];
     c = sp->cols[j];
@@ -288,12 +367,7 @@ int hp__csv_splitter_init(hp__csv_splitter *sp, const unsigned char *kind, size_
   sp->off = malloc(m * sizeof(*sp->off));
   sp->len = malloc(m * sizeof(*sp->len));
   sp->ends = malloc((ncols + 1) * sizeof(*sp->ends));
-  sp->lane_off = malloc((2 * m + 4) * sizeof(*sp->lane_off));
-  sp->lane_shift = malloc((2 * m + 4) * sizeof(*sp->lane_shift));
-  sp->lane_val = malloc((2 * m + 4) * sizeof(*sp->lane_val));
-  sp->lane_plan = malloc(4 * m * sizeof(*sp->lane_plan));
-  if (!sp->cols || !sp->off || !sp->len || !sp->ends || !sp->lane_off || !sp->lane_shift ||
-      !sp->lane_val || !sp->lane_plan) {
+  if (!sp->cols || !sp->off || !sp->len || !sp->ends) {
     hp__csv_splitter_free(sp);
     return HP_ENOMEM;
   }
@@ -315,10 +389,6 @@ void hp__csv_splitter_free(hp__csv_splitter *sp)
   free(sp->off);
   free(sp->len);
   free(sp->ends);
-  free(sp->lane_off);
-  free(sp->lane_shift);
-  free(sp->lane_val);
-  free(sp->lane_plan);
   memset(sp, 0, sizeof(*sp));
 }
 

@@ -155,25 +155,6 @@ static int scan_quoted(char *p, char *end, int eof, field *fl)
   return 0;
 }
 
-/* The common quoted field, through the block masks: a closing quote followed by ',' or '\n'.
- * Returns 0 with *fl filled as scan_quoted would fill it, or -1 for anything else (a doubled
- * quote, a CR, characters after the quote, the data ending), which scan_quoted then decides. */
-CSV_INLINE int scan_quoted_fast(csv_block *blk, char *p, char *end, field *fl)
-{
-  long nl = 0;
-  char *q = csv_block_find_quote(blk, p + 1, end, &nl);
-
-  if (q == NULL || end - q < 2 || (q[1] != ',' && q[1] != '\n'))
-    return -1;
-  fl->kind = FK_QUOTED;
-  fl->start = p + 1;
-  fl->end = q;
-  fl->nl = nl;
-  fl->stray = 0;
-  fl->next = q + 1;
-  return 0;
-}
-
 /* Finds the end of the unquoted field that starts at p. Returns 0 with *fl filled, or
  * REC_NEED_MORE when the data ends before the field does. */
 CSV_INLINE int scan_plain(csv_block *blk, char *p, char *end, int eof, field *fl)
@@ -197,63 +178,6 @@ CSV_INLINE int scan_plain(csv_block *blk, char *p, char *end, int eof, field *fl
   return 0;
 }
 
-/* A run of fields that end in ',' inside the loaded data: the loop most bytes of a profiler CSV
- * go through, with nothing to decide per field but where it ends. Unquoted fields and clean quoted
- * ones (ncu quotes every field) are both taken. It stops before the record's last field, before a
- * field the general path must judge (a doubled quote, a newline inside quotes, characters after a
- * closing quote, too long, running to the end of the data) and when the field arrays are full, and
- * leaves those to parse_record, which gives the same fields. The arrays are held in locals because
- * the NUL stores may alias anything. Returns the new field count; *pp moves past the run. */
-CSV_INLINE size_t field_run(hp__csv *c, csv_block *blk, char **pp, char *end, size_t nf)
-{
-  char *p = *pp, **f = c->f, *q;
-  size_t *len = c->flen, cap = c->fcap, maxf = c->max_field;
-  unsigned char *kind = c->fkind;
-  uint64_t bits = 0, off;
-  long nl = 0;
-  int fresh = 0; /* bits holds the delimiters at or after p; each plain field clears the lowest */
-
-  while (nf < cap && p < end) {
-    if (*p == '"') {
-      q = csv_block_find_quote(blk, p + 1, end, &nl);
-      if (q == NULL || nl != 0 || end - q < 2 || q[1] != ',' || (size_t)(q - p - 1) > maxf)
-        break;
-      f[nf] = p + 1;
-      len[nf] = (size_t)(q - p - 1);
-      kind[nf] = FK_QUOTED;
-      *q = '\0';
-      p = q + 2;
-      nf++;
-      fresh = 0;
-      continue;
-    }
-    if (!fresh) {
-      bits = csv_block_bits(blk, p, end);
-      fresh = 1;
-    }
-    while (bits == 0) {
-      if (end - blk->blk <= 64)
-        goto out;
-      csv_block_load(blk, blk->blk + 64, end);
-      bits = blk->delim;
-    }
-    off = csv_ctz(bits);
-    q = (char *)blk->blk + off;
-    if (((blk->nl >> off) & 1) || (size_t)(q - p) > maxf)
-      break;
-    f[nf] = p;
-    len[nf] = (size_t)(q - p);
-    kind[nf] = FK_PLAIN;
-    *q = '\0';
-    p = q + 1;
-    nf++;
-    bits &= bits - 1;
-  }
-out:
-  *pp = p;
-  return nf;
-}
-
 /* Parses one record starting at buf[pos]. The buffer is changed only where undo() can put it
  * back, so REC_NEED_MORE can simply be retried after a refill. NULs are written as fields are found
  * rather than in a second pass over the record, which is measurably faster on wide rows. */
@@ -263,15 +187,14 @@ static int parse_record(hp__csv *c, hp__csv_rec *rec)
   size_t nf = 0, i;
   long nl = 0, stray_field = -1;
   int eof = c->eof, any_unquote = 0, r;
-  csv_block blk = {NULL, 0, 0, 0};
+  csv_block blk = {NULL, 0, 0};
   field fl;
 
   for (;;) {
-    nf = field_run(c, &blk, &p, end, nf);
     if (nf == c->fcap && grow_fields(c))
       return undo(c, nf, HP_ENOMEM);
     if (p < end && *p == '"')
-      r = scan_quoted_fast(&blk, p, end, &fl) == 0 ? 0 : scan_quoted(p, end, eof, &fl);
+      r = scan_quoted(p, end, eof, &fl);
     else
       r = scan_plain(&blk, p, end, eof, &fl);
     if (r)

@@ -34,7 +34,6 @@ typedef struct csv_block {
   const char *blk; /* NULL until the first load */
   uint64_t delim;  /* ',' or '\n' */
   uint64_t nl;     /* '\n' */
-  uint64_t quote;  /* '"' */
 } csv_block;
 
 CSV_INLINE uint64_t csv_ctz(uint64_t x)
@@ -48,11 +47,9 @@ CSV_INLINE void csv_mask16(csv_block *b, const char *p, int shift)
   __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
   __m128i n = _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'));
   __m128i d = _mm_or_si128(n, _mm_cmpeq_epi8(v, _mm_set1_epi8(',')));
-  __m128i q = _mm_cmpeq_epi8(v, _mm_set1_epi8('"'));
 
   b->delim |= (uint64_t)(unsigned)_mm_movemask_epi8(d) << shift;
   b->nl |= (uint64_t)(unsigned)_mm_movemask_epi8(n) << shift;
-  b->quote |= (uint64_t)(unsigned)_mm_movemask_epi8(q) << shift;
 }
 #endif
 
@@ -60,7 +57,7 @@ CSV_INLINE void csv_mask16(csv_block *b, const char *p, int shift)
  * and returns by value so that the hot block can live in registers. */
 static csv_block csv_block_tail(const char *at, const char *end)
 {
-  csv_block b = {at, 0, 0, 0};
+  csv_block b = {at, 0, 0};
   size_t i, n = end - at < 64 ? (size_t)(end - at) : 64;
 
   for (i = 0; i < n; i++) {
@@ -69,8 +66,6 @@ static csv_block csv_block_tail(const char *at, const char *end)
       b.delim |= (uint64_t)1 << i;
     } else if (at[i] == ',') {
       b.delim |= (uint64_t)1 << i;
-    } else if (at[i] == '"') {
-      b.quote |= (uint64_t)1 << i;
     }
   }
   return b;
@@ -81,7 +76,7 @@ CSV_INLINE void csv_block_load(csv_block *b, const char *at, const char *end)
 #if defined(__SSE2__)
   if (end - at >= 64) {
     b->blk = at;
-    b->delim = b->nl = b->quote = 0;
+    b->delim = b->nl = 0;
     csv_mask16(b, at, 0);
     csv_mask16(b, at + 16, 16);
     csv_mask16(b, at + 32, 32);
@@ -90,15 +85,6 @@ CSV_INLINE void csv_block_load(csv_block *b, const char *at, const char *end)
   }
 #endif
   *b = csv_block_tail(at, end);
-}
-
-/* The delimiter mask of the block holding p (loaded when p is outside the current one), with the
- * bits before p cleared. p < end. */
-CSV_INLINE uint64_t csv_block_bits(csv_block *b, const char *p, const char *end)
-{
-  if (b->blk == NULL || p < b->blk || p - b->blk >= 64)
-    csv_block_load(b, p, end);
-  return b->delim & (~(uint64_t)0 << (uint64_t)(p - b->blk));
 }
 
 /* The first ',' or '\n' in [p, end), or NULL; *is_nl says which. The block is kept for the next
@@ -119,33 +105,6 @@ CSV_INLINE char *csv_block_find(csv_block *b, char *p, char *end, int *is_nl)
   }
   off = csv_ctz(bits);
   *is_nl = (int)((b->nl >> off) & 1);
-  return (char *)b->blk + off;
-}
-
-/* The first '"' in [p, end) by the block masks, or NULL, counting the newlines before it into
- * *nl: a short quoted field (ncu quotes every one) then costs a bit scan like an unquoted one. */
-CSV_INLINE char *csv_block_find_quote(csv_block *b, char *p, char *end, long *nl)
-{
-  uint64_t bits, nls, off;
-
-  if (b->blk == NULL || p < b->blk || p - b->blk >= 64)
-    csv_block_load(b, p, end);
-  off = (uint64_t)(p - b->blk);
-  bits = b->quote & (~(uint64_t)0 << off);
-  nls = b->nl & (~(uint64_t)0 << off);
-  while (bits == 0) {
-    if (nls)
-      *nl += __builtin_popcountll(nls);
-    if (end - b->blk <= 64)
-      return NULL;
-    csv_block_load(b, b->blk + 64, end);
-    bits = b->quote;
-    nls = b->nl;
-  }
-  off = csv_ctz(bits);
-  nls &= ((uint64_t)1 << off) - 1;
-  if (nls)
-    *nl += __builtin_popcountll(nls);
   return (char *)b->blk + off;
 }
 

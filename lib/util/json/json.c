@@ -43,8 +43,8 @@ static void puts_(hp__json *j, const char *s)
   put(j, s, strlen(s));
 }
 
-/* A newline and two spaces per level, in one append: a large summary (an ncu profile's tables
- * are about 1.4 MB) writes one of these before nearly every value. */
+/* A newline and two spaces per level, in one append: a large summary (an ncu profile's tables)
+ * writes one of these before nearly every value. */
 static void newline(hp__json *j)
 {
   static const char ind[] = "\n                                                                "

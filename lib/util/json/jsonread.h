@@ -52,11 +52,9 @@ const hp__jv *hp__jv_at(const hp__jv *arr, size_t i);
 size_t hp__jv_len(const hp__jv *v);
 /* Key of member i of an object; NULL if out of range or not an object. */
 const char *hp__jv_key_at(const hp__jv *obj, size_t i);
-/* A string's bytes, NUL-terminated (a decoded \u0000 makes it look shorter: see hp__jv_strlen).
- * NULL if not a string. */
+/* A string's bytes, NUL-terminated (a decoded \u0000 ends it early for strlen). NULL if not a
+ * string. */
 const char *hp__jv_str(const hp__jv *v);
-/* A string's length in bytes, embedded NULs included; 0 if not a string. */
-size_t hp__jv_strlen(const hp__jv *v);
 /* A number's value; NaN if not a number. null gives NaN too, which is how lib/util/json/json.c
  * writes NaN and infinities. */
 double hp__jv_num(const hp__jv *v);

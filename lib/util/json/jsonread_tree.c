@@ -74,11 +74,6 @@ const char *hp__jv_str(const hp__jv *v)
   return v && v->type == HP__JV_STR ? v->u.str.s : NULL;
 }
 
-size_t hp__jv_strlen(const hp__jv *v)
-{
-  return v && v->type == HP__JV_STR ? v->u.str.len : 0;
-}
-
 double hp__jv_num(const hp__jv *v)
 {
   return v && v->type == HP__JV_NUM ? v->u.num.v : NAN;

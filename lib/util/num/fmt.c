@@ -28,11 +28,6 @@ char *hp__fmt_overhead(char *buf, size_t len, double ratio)
   return buf;
 }
 
-char *hp__fmt_p(char *buf, size_t len, double p)
-{
-  return hp__fmt_num(buf, len, p);
-}
-
 char *hp__fmt_ci(char *buf, size_t len, double lo, double hi, int style)
 {
   char a[32], b[32];

@@ -14,8 +14,6 @@
 char *hp__fmt_num(char *buf, size_t len, double v);
 /* The change a ratio stands for: "+1.27%" / "79.83x" / "-", the way tables show an overhead. */
 char *hp__fmt_overhead(char *buf, size_t len, double ratio);
-/* A p-value: 6 significant digits, "-" for NaN. */
-char *hp__fmt_p(char *buf, size_t len, double p);
 
 /* How hp__fmt_ci writes an interval: each writer's style. */
 enum {

@@ -284,12 +284,22 @@ static int dec_value(const dec *d, double *out)
   return 1;
 }
 
+/* The slow path's start, for both parsers: 0 for a word that means no value, HP_EPARSE for text
+ * that is no number, else 1 with the text in tmp without its thousands separators. */
+static int slow_text(const char *s, size_t n, char tmp[128])
+{
+  if (is_no_value(s, n))
+    return 0;
+  return may_start_number(s[0]) && strip_groups(s, n, tmp, 128) == 0 && tmp[0] ? 1 : HP_EPARSE;
+}
+
 int hp__parse_num(const char *s, size_t n, double *out)
 {
   char tmp[128], *end;
   const char *p;
   double v;
   dec d;
+  int r;
 
   *out = NAN;
   /* Plain digits or ncu's grouped integers ("1,980,000"), the commonest fields of all: up to 19
@@ -301,19 +311,12 @@ int hp__parse_num(const char *s, size_t n, double *out)
       return 1;
     }
   }
-  if (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t'))
-    hp__trim(&s, &n);
+  hp__trim(&s, &n);
   /* The general fast path, for what nearly every other field is. */
   if (n > 0 && read_dec(s, n, &d) && dec_value(&d, out))
     return 1;
-  if (is_no_value(s, n))
-    return 0;
-  if (!may_start_number(s[0]))
-    return HP_EPARSE;
-  if (strip_groups(s, n, tmp, sizeof(tmp)))
-    return HP_EPARSE;
-  if (tmp[0] == '\0')
-    return HP_EPARSE;
+  if ((r = slow_text(s, n, tmp)) != 1)
+    return r;
   errno = 0;
   v = strtod(tmp, &end);
   if (end == tmp || *end != '\0' || !isfinite(v))
@@ -330,36 +333,27 @@ int hp__parse_ll(const char *s, size_t n, long long *out)
 {
   char tmp[128];
   const char *p;
-  unsigned long long m = 0;
+  uint64_t m = 0;
   int neg = 0, r;
   double v;
   dec d;
 
   *out = 0;
   /* Up to 18 plain digits (ids, nanosecond timestamps): no overflow possible. */
-  if (n - 1 < 18) {
-    uint64_t m18 = 0;
-    if (plain_digits(s, n, &m18)) {
-      *out = (long long)m18;
-      return 1;
-    }
+  if (n - 1 < 18 && plain_digits(s, n, &m)) {
+    *out = (long long)m;
+    return 1;
   }
-  if (n > 0 && (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t'))
-    hp__trim(&s, &n);
   /* The fast path: [+-]digits, with or without thousands separators, up to LLONG_MAX; no copy.
    * The slow path below gives the same value for these, and decides everything else. */
+  hp__trim(&s, &n);
   if (n > 0 && read_dec(s, n, &d) && !d.point && !d.has_exp && d.m <= (uint64_t)LLONG_MAX) {
     *out = d.neg ? -(long long)d.m : (long long)d.m;
     return 1;
   }
-  if (is_no_value(s, n))
-    return 0;
-  if (!may_start_number(s[0]))
-    return HP_EPARSE;
-  if (strip_groups(s, n, tmp, sizeof(tmp)))
-    return HP_EPARSE;
+  if ((r = slow_text(s, n, tmp)) != 1)
+    return r;
   m = 0;
-  neg = 0;
   p = tmp;
   if (*p == '-' || *p == '+')
     neg = *p++ == '-';

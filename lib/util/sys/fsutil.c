@@ -73,38 +73,39 @@ static int refusal(int e)
   return hp__fs_code(e == ELOOP ? HP_EEXIST : errno_to_hp(e), e);
 }
 
-/* Fails with errno `e` after closing `fd` (when it is not `keep`). */
-static int fail_errno(int e, int fd, int keep)
+/* Closes fd unless it is `keep`, the caller's folder. */
+static void close_own(int fd, int keep)
 {
   if (fd >= 0 && fd != keep)
     close(fd);
-  return refusal(e);
 }
 
-/* Copies the component [p, p+n) of a relative path into part; EINVAL for an empty one, `.`, `..`
- * or one too long to be a name. */
+/* Copies the component [p, p+n) of a relative path into part; refused (EINVAL) when it is empty,
+ * `.`, `..` or too long to be a name. */
 static int component(const char *p, size_t n, char part[NAME_MAX + 1])
 {
   if (n == 0 || n > NAME_MAX)
-    return EINVAL;
+    return refusal(EINVAL);
   memcpy(part, p, n);
   part[n] = '\0';
-  if (strcmp(part, ".") == 0 || strcmp(part, "..") == 0)
-    return EINVAL;
-  return 0;
+  return strcmp(part, ".") == 0 || strcmp(part, "..") == 0 ? refusal(EINVAL) : 0;
 }
 
-/* Opens folder `name` below fd without following a link. A link there reads as ELOOP whatever
- * open(2) said (Linux may say ENOTDIR for O_DIRECTORY), so callers can name the refusal. */
-static int open_dir_nofollow(int fd, const char *name)
+/* Opens folder `name` below fd into *nfd without following a link. A link there is refused for
+ * ELOOP whatever open(2) said (Linux may say ENOTDIR for O_DIRECTORY), so that callers can name
+ * the refusal. */
+static int open_dir_nofollow(int fd, const char *name, int *nfd)
 {
-  int nfd = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   struct stat st;
+  int e;
 
-  if (nfd < 0 && (errno == ENOTDIR || errno == ELOOP) &&
-      fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-    errno = ELOOP;
-  return nfd;
+  if ((*nfd = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) >= 0)
+    return 0;
+  e = errno;
+  if ((e == ENOTDIR || e == ELOOP) && fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+      S_ISLNK(st.st_mode))
+    e = ELOOP;
+  return refusal(e);
 }
 
 /* Walks every component of `rel` but the last from dirfd, one openat at a time with O_NOFOLLOW.
@@ -114,26 +115,27 @@ static int walk_parent(int dirfd, const char *rel, int *pfd, char leaf[NAME_MAX 
 {
   char part[NAME_MAX + 1];
   const char *p = rel, *slash;
-  int fd = dirfd, nfd, e;
+  int fd = dirfd, nfd, r;
 
   *pfd = -1;
   if (rel[0] == '/')
-    return fail_errno(EINVAL, -1, -1);
+    return refusal(EINVAL);
   while ((slash = strchr(p, '/')) != NULL) {
-    if ((e = component(p, (size_t)(slash - p), part)) != 0)
-      return fail_errno(e, fd, dirfd);
-    nfd = open_dir_nofollow(fd, part);
-    if (nfd < 0)
-      return fail_errno(errno, fd, dirfd);
-    if (fd != dirfd)
-      close(fd);
+    if ((r = component(p, (size_t)(slash - p), part)) != 0 ||
+        (r = open_dir_nofollow(fd, part, &nfd)) != 0)
+      goto fail;
+    close_own(fd, dirfd);
     fd = nfd;
     p = slash + 1;
   }
-  if ((e = component(p, strlen(p), leaf)) != 0)
-    return fail_errno(e, fd, dirfd);
+  if ((r = component(p, strlen(p), leaf)) != 0)
+    goto fail;
   *pfd = fd;
   return 0;
+
+fail:
+  close_own(fd, dirfd);
+  return r;
 }
 
 int hp__dir_open(const char *path, int *fd)
@@ -142,23 +144,8 @@ int hp__dir_open(const char *path, int *fd)
   return *fd < 0 ? fs_fail(errno) : 0;
 }
 
-int hp__dir_open_at(int dirfd, const char *rel, int *fd)
-{
-  char leaf[NAME_MAX + 1];
-  int pfd, r;
-
-  *fd = -1;
-  if ((r = walk_parent(dirfd, rel, &pfd, leaf)) != 0)
-    return r;
-  *fd = open_dir_nofollow(pfd, leaf);
-  if (*fd < 0)
-    return fail_errno(errno, pfd, dirfd);
-  if (pfd != dirfd)
-    close(pfd);
-  return 0;
-}
-
-int hp__mkdir_at(int dirfd, const char *rel, int mode, int *fd)
+/* hp__mkdir_at with `mode` (mode >= 0), else hp__dir_open_at. */
+static int dir_at(int dirfd, const char *rel, int mode, int *fd)
 {
   char leaf[NAME_MAX + 1];
   int pfd, r;
@@ -168,29 +155,22 @@ int hp__mkdir_at(int dirfd, const char *rel, int mode, int *fd)
   if ((r = walk_parent(dirfd, rel, &pfd, leaf)) != 0)
     return r;
   /* mkdirat fails with EEXIST on anything at that name, and never follows a link there. */
-  if (mkdirat(pfd, leaf, (mode_t)mode) != 0)
-    return fail_errno(errno, pfd, dirfd);
-  if (fd && (*fd = open_dir_nofollow(pfd, leaf)) < 0)
-    return fail_errno(errno, pfd, dirfd);
-  if (pfd != dirfd)
-    close(pfd);
-  return 0;
+  if (mode >= 0 && mkdirat(pfd, leaf, (mode_t)mode) != 0)
+    r = refusal(errno);
+  else if (fd)
+    r = open_dir_nofollow(pfd, leaf, fd);
+  close_own(pfd, dirfd);
+  return r;
 }
 
-int hp__create_at(int dirfd, const char *rel, int *fd)
+int hp__dir_open_at(int dirfd, const char *rel, int *fd)
 {
-  char leaf[NAME_MAX + 1];
-  int pfd, r;
+  return dir_at(dirfd, rel, -1, fd);
+}
 
-  *fd = -1;
-  if ((r = walk_parent(dirfd, rel, &pfd, leaf)) != 0)
-    return r;
-  *fd = openat(pfd, leaf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (*fd < 0)
-    return fail_errno(errno, pfd, dirfd);
-  if (pfd != dirfd)
-    close(pfd);
-  return 0;
+int hp__mkdir_at(int dirfd, const char *rel, int mode, int *fd)
+{
+  return dir_at(dirfd, rel, mode, fd);
 }
 
 char *hp__tmp_name(const char *name)
@@ -198,7 +178,7 @@ char *hp__tmp_name(const char *name)
   return hp__asprintf("%s.tmp.%ld", name, (long)getpid());
 }
 
-/* Writes all of data to fd. Returns 0 or an errno (EIO when write(2) makes no progress). */
+/* Writes all of data to fd; EIO when write(2) makes no progress. */
 static int write_all(int fd, const char *data, size_t len)
 {
   size_t off = 0;
@@ -207,10 +187,8 @@ static int write_all(int fd, const char *data, size_t len)
     ssize_t n = write(fd, data + off, len - off);
     if (n < 0 && errno == EINTR)
       continue;
-    if (n < 0)
-      return errno;
-    if (n == 0)
-      return EIO;
+    if (n <= 0)
+      return refusal(n < 0 ? errno : EIO);
     off += (size_t)n;
   }
   return 0;
@@ -222,44 +200,40 @@ static int write_in(int pfd, const char *leaf, const char *data, size_t len, int
 {
   char *tmp = hp__tmp_name(leaf);
   struct stat st;
-  int fd = -1, e = 0;
+  int fd, r;
 
   if (tmp == NULL)
-    return ENOMEM;
+    return HP_ENOMEM;
   if (exclusive && fstatat(pfd, leaf, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-    free(tmp);
-    return EEXIST;
+    r = refusal(EEXIST);
+  } else if ((fd = openat(pfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) <
+             0) {
+    r = refusal(errno);
+  } else {
+    r = write_all(fd, data, len);
+    /* Some file systems report a full disk only at close(2). */
+    if (close(fd) != 0 && r == 0)
+      r = refusal(errno);
+    /* linkat fails if the target exists, so two writers can never both "win". */
+    if (r == 0 && (exclusive ? linkat(pfd, tmp, pfd, leaf, 0) : renameat(pfd, tmp, pfd, leaf)))
+      r = refusal(errno);
+    if (r || exclusive)
+      unlinkat(pfd, tmp, 0);
   }
-  fd = openat(pfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    e = errno;
-    free(tmp);
-    return e;
-  }
-  e = write_all(fd, data, len);
-  /* Some file systems report a full disk only at close(2). */
-  if (close(fd) != 0 && e == 0)
-    e = errno;
-  /* linkat fails if the target exists, so two writers can never both "win". */
-  if (e == 0 && (exclusive ? linkat(pfd, tmp, pfd, leaf, 0) : renameat(pfd, tmp, pfd, leaf)))
-    e = errno;
-  if (e || exclusive)
-    unlinkat(pfd, tmp, 0);
   free(tmp);
-  return e;
+  return r;
 }
 
 int hp__write_file_at(int dirfd, const char *rel, const char *data, size_t len, int exclusive)
 {
   char leaf[NAME_MAX + 1];
-  int pfd, r, e;
+  int pfd, r;
 
   if ((r = walk_parent(dirfd, rel, &pfd, leaf)) != 0)
     return r;
-  e = write_in(pfd, leaf, data, len, exclusive);
-  if (pfd != dirfd)
-    close(pfd);
-  return e ? refusal(e) : 0;
+  r = write_in(pfd, leaf, data, len, exclusive);
+  close_own(pfd, dirfd);
+  return r;
 }
 
 int hp__write_file(const char *path, const char *data, size_t len, int exclusive)

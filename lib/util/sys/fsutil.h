@@ -56,8 +56,6 @@ int hp__dir_open_at(int dirfd, const char *rel, int *fd);
  * must not exist: kind HP_EEXIST (reason EEXIST) when anything is there, a dangling link
  * included. */
 int hp__mkdir_at(int dirfd, const char *rel, int mode, int *fd);
-/* Creates the new file `rel` below dirfd for writing (O_CREAT | O_EXCL | O_NOFOLLOW, 0644). */
-int hp__create_at(int dirfd, const char *rel, int *fd);
 /* Writes `len` bytes to `rel` below dirfd through a new temporary file beside it (named by
  * hp__tmp_name, created with O_CREAT | O_EXCL | O_NOFOLLOW), then renameat(2) onto `rel`, which
  * replaces the name itself and never follows a link there. With `exclusive`, linkat(2) instead:
