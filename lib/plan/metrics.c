@@ -19,16 +19,14 @@
 static char *shorthand_pattern(const char *name)
 {
   hp__buf b = HP__BUF_INIT;
-  int r = 0;
 
-  for (; *name; name++)
-    r |= *name == '.' ? hp__buf_adds(&b, "\\.") : hp__buf_addc(&b, *name);
-  r |= hp__buf_adds(&b, SHORTHAND_VALUE);
-  if (r) {
-    hp__buf_free(&b);
-    return NULL;
+  for (; *name; name++) {
+    if (*name == '.')
+      hp__buf_addc(&b, '\\');
+    hp__buf_addc(&b, *name);
   }
-  return hp__buf_steal(&b);
+  hp__buf_adds(&b, SHORTHAND_VALUE);
+  return hp__buf_steal(&b); /* NULL when an append failed */
 }
 
 static void check_pattern(hp__loader *ld, yaml_node_t *at, const char *pattern)

@@ -111,22 +111,16 @@ int hp_plan_combination_name(const hp_plan *p, size_t k, char **name)
   hp__buf b = HP__BUF_INIT;
   const char *v;
   size_t i;
-  int r = 0;
 
   *name = NULL;
   if (p == NULL || k >= hp_plan_combinations(p))
     return HP_EINVAL;
-  for (i = 0; i < p->nparams && !r; i++) {
-    r |= hp__buf_printf(&b, "%s%s=", i ? "," : "", p->params[i].name);
-    for (v = hp_plan_combination_value(p, k, i); *v && !r; v++)
-      r |= hp__buf_addc(&b, name_char(*v) ? *v : '_');
+  for (i = 0; i < p->nparams; i++) {
+    hp__buf_printf(&b, "%s%s=", i ? "," : "", p->params[i].name);
+    for (v = hp_plan_combination_value(p, k, i); *v; v++)
+      hp__buf_addc(&b, name_char(*v) ? *v : '_');
   }
-  if (r == 0 && b.data == NULL)
-    r = hp__buf_adds(&b, "");
-  if (r) {
-    hp__buf_free(&b);
-    return HP_ENOMEM;
-  }
+  /* "" for a plan without parameters; NULL when an append failed. */
   *name = hp__buf_steal(&b);
   return *name ? 0 : HP_ENOMEM;
 }

@@ -229,17 +229,20 @@ int hp_peaks_parse_line(const char *line, hp_peaks *out)
   return 0;
 }
 
-/* A YAML double-quoted scalar of s, with \ and " escaped and control characters dropped. */
-static int yaml_quoted(hp__buf *b, const char *s)
+/* Appends `key: "s"` (nothing when s is NULL), with \ and " escaped and control characters
+ * dropped; a failed append is left in the buffer's sticky error. */
+static void yaml_field(hp__buf *b, const char *key, const char *s)
 {
-  int r = hp__buf_addc(b, '"');
-
-  for (; *s; s++)
+  if (s == NULL)
+    return;
+  hp__buf_printf(b, "%s: \"", key);
+  for (; *s; s++) {
     if (*s == '"' || *s == '\\')
-      r |= hp__buf_addc(b, '\\') | hp__buf_addc(b, *s);
-    else if ((unsigned char)*s >= 0x20)
-      r |= hp__buf_addc(b, *s);
-  return r | hp__buf_addc(b, '"');
+      hp__buf_addc(b, '\\');
+    if (*s == '"' || *s == '\\' || (unsigned char)*s >= 0x20)
+      hp__buf_addc(b, *s);
+  }
+  hp__buf_adds(b, "\"\n");
 }
 
 int hp_peaks_format(const hp_peaks *p, char **out)
@@ -249,21 +252,16 @@ int hp_peaks_format(const hp_peaks *p, char **out)
   const double v[] = {p->bw_gbs, p->fp32_tflops, p->fp64_tflops, p->fp16_tflops, p->bf16_tflops};
   hp__buf b = HP__BUF_INIT;
   size_t k;
-  int r = 0;
 
-  *out = NULL;
-  r |= hp__buf_adds(&b,
-                    "# Roofline ceilings (docs/roofline.md): bandwidth in GB/s (1e9 bytes), "
-                    "compute in TFLOP/s.\n");
-  if (p->device)
-    r |= hp__buf_adds(&b, "device: ") | yaml_quoted(&b, p->device) | hp__buf_addc(&b, '\n');
-  if (p->source)
-    r |= hp__buf_adds(&b, "source: ") | yaml_quoted(&b, p->source) | hp__buf_addc(&b, '\n');
+  hp__buf_adds(&b,
+               "# Roofline ceilings (docs/roofline.md): bandwidth in GB/s (1e9 bytes), "
+               "compute in TFLOP/s.\n");
+  yaml_field(&b, "device", p->device);
+  yaml_field(&b, "source", p->source);
   for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
     if (v[k] > 0)
-      r |= hp__buf_printf(&b, "%s: %.6g\n", keys[k], v[k]);
-  if (r == 0)
-    *out = hp__buf_steal(&b);
-  hp__buf_free(&b);
+      hp__buf_printf(&b, "%s: %.6g\n", keys[k], v[k]);
+  /* NULL, with the text freed, when an append failed. */
+  *out = hp__buf_steal(&b);
   return *out ? 0 : HP_ENOMEM;
 }

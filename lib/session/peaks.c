@@ -40,13 +40,13 @@ int hp_peaks_measure(const char *const *argv, double timeout_s, hp_peaks *out, c
   uv_loop_t loop;
   char *line = NULL;
   size_t i;
-  int r = 0;
+  int r;
 
   hp_peaks_init(out);
   *output = NULL;
   for (i = 0; argv[i]; i++)
-    r |= hp__strv_push(&v, argv[i]);
-  if (r || uv_loop_init(&loop)) {
+    hp__strv_push(&v, argv[i]);
+  if ((r = hp__strv_error(&v)) != 0 || uv_loop_init(&loop)) {
     hp_strv_free(&v);
     return r ? HP_ENOMEM : HP_EIO;
   }

@@ -216,19 +216,18 @@ static int sampler_nvidia(hp__session_ctx *c, const char *found, double iv)
 {
   const char *vis = getenv("CUDA_VISIBLE_DEVICES");
   char gpu[16] = "0", tmp[64];
-  int r = 0;
 
   if (vis && vis[0] >= '0' && vis[0] <= '9')
     snprintf(gpu, sizeof(gpu), "%ld", strtol(vis, NULL, 10));
   snprintf(tmp, sizeof(tmp), "%ld", (long)(iv < 1 ? 1 : iv));
-  r |= hp__strv_push(&c->sampler, found);
-  r |= hp__strv_push(&c->sampler, "--query-gpu=memory.used");
-  r |= hp__strv_push(&c->sampler, "--format=csv,noheader,nounits");
-  r |= hp__strv_push(&c->sampler, "-i");
-  r |= hp__strv_push(&c->sampler, gpu);
-  r |= hp__strv_push(&c->sampler, "-lms");
-  r |= hp__strv_push(&c->sampler, tmp);
-  return r;
+  hp__strv_push(&c->sampler, found);
+  hp__strv_push(&c->sampler, "--query-gpu=memory.used");
+  hp__strv_push(&c->sampler, "--format=csv,noheader,nounits");
+  hp__strv_push(&c->sampler, "-i");
+  hp__strv_push(&c->sampler, gpu);
+  hp__strv_push(&c->sampler, "-lms");
+  hp__strv_push(&c->sampler, tmp);
+  return hp__strv_error(&c->sampler);
 }
 
 /* rocm-smi and hy-smi have no loop mode, so a small sh loop calls them; their --csv output is in
@@ -237,14 +236,13 @@ static int sampler_smi_loop(hp__session_ctx *c, const char *found, double iv)
 {
   char *loop =
       hp__asprintf("while :; do \"$0\" --showmeminfo vram --csv; sleep %.3f; done", iv / 1000.0);
-  int r = 0;
 
   c->sampler_scale = 1.0 / (1024.0 * 1024.0);
-  r |= hp__strv_push(&c->sampler, "/bin/sh");
-  r |= hp__strv_push(&c->sampler, "-c");
-  r |= hp__strv_push_own(&c->sampler, loop);
-  r |= hp__strv_push(&c->sampler, found);
-  return r;
+  hp__strv_push(&c->sampler, "/bin/sh");
+  hp__strv_push(&c->sampler, "-c");
+  hp__strv_push_own(&c->sampler, loop); /* a NULL loop (no memory) is the vector's error */
+  hp__strv_push(&c->sampler, found);
+  return hp__strv_error(&c->sampler);
 }
 
 /* Chooses the device-memory sampler. Readings are the line's last number: MiB for nvidia-smi and
