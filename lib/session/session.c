@@ -22,7 +22,6 @@
 #include "util/base/strv.h"
 #include "util/sys/fsutil.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,9 +272,9 @@ static int session_close(hp__session_ctx *c, int r)
     return HP_EIO;
   /* Only a complete session moves <name>-latest: an interrupted one never hides the last good. */
   if (s->complete && !s->interrupted && !c->sub &&
-      hp__session_link_latest(s->dir, c->plan->name) != 0)
+      (w = hp__session_link_latest(s->dir, c->plan->name)) != 0)
     fprintf(hp__session_log(c), "hprun: warning: cannot update %s-latest: %s\n", c->plan->name,
-            strerror(errno));
+            strerror(hp__fs_errno(w)));
   if (r == 0 && s->interrupted)
     r = HP_EINTR;
   return r;

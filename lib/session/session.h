@@ -128,7 +128,8 @@ int hp__session_io_error(hp__session_ctx *c, const char *verb, const char *rel, 
 char *hp__session_now_iso(void);
 /* Points <parent>/<name>-latest at the session folder `dir` (<parent>/<leaf>), atomically: a
  * relative link to <leaf> is made under a temporary name, then renamed over the old one. Returns
- * 0, or -1 with errno set (the caller warns: a stale link loses no measurement). */
+ * 0 or a negative code that holds the system's reason (hp__fs_errno); the caller warns, since a
+ * stale link loses no measurement. */
 int hp__session_link_latest(const char *dir, const char *name);
 /* Makes the sweep combination's folder c->sub says and opens it as c->dirfd; sets c->s->dir. */
 int hp__sweep_dir_make(hp__session_ctx *c);

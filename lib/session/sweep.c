@@ -24,7 +24,6 @@
 #include "util/base/buf.h"
 #include "util/sys/fsutil.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,7 +209,7 @@ int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out
   hp_session *s = NULL;
   sweep_signals g;
   size_t n = hp_plan_combinations(plan);
-  int r, fd = -1;
+  int r, w, fd = -1;
 
   *out = NULL;
   if (hp_plan_combination(plan, 0) == NULL) /* not a plan as hp_plan_load made it */
@@ -236,9 +235,9 @@ int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out
     if (r == 0)
       r = HP_EIO;
   }
-  if (s->complete && !s->interrupted && hp__session_link_latest(s->dir, plan->name) != 0)
+  if (s->complete && !s->interrupted && (w = hp__session_link_latest(s->dir, plan->name)) != 0)
     fprintf(sweep_log(opts), "hprun: warning: cannot update %s-latest: %s\n", plan->name,
-            strerror(errno));
+            strerror(hp__fs_errno(w)));
   *out = s;
   s = NULL;
 
