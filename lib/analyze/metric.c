@@ -187,8 +187,9 @@ static int scan_chunk(stream *st, char *chunk, size_t n)
   return 0;
 }
 
-int hp__metrics_scan_fd_each(const hp__metrics *m, int fd, double *values, hp__metrics_line_fn each,
-                             void *arg)
+/* The scan of hp__metrics_scan_path, over what `fd` gives until its end. */
+static int scan_fd(const hp__metrics *m, int fd, double *values, hp__metrics_line_fn each,
+                   void *arg)
 {
   stream st = {NULL, NULL, NULL, NULL, {NULL, 0, 0, 0}};
   char *chunk;
@@ -228,11 +229,6 @@ done:
   return r;
 }
 
-int hp__metrics_scan_fd(const hp__metrics *m, int fd, double *values)
-{
-  return hp__metrics_scan_fd_each(m, fd, values, NULL, NULL);
-}
-
 int hp__metrics_scan_path(const hp__metrics *m, const char *path, double *values,
                           hp__metrics_line_fn each, void *arg)
 {
@@ -246,7 +242,7 @@ int hp__metrics_scan_path(const hp__metrics *m, const char *path, double *values
       values[i] = NAN;
     return r;
   }
-  r = hp__metrics_scan_fd_each(m, fd, values, each, arg);
+  r = scan_fd(m, fd, values, each, arg);
   close(fd);
   return r;
 }
