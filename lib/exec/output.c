@@ -28,25 +28,19 @@ void hp__output_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
   buf->len = sizeof(slab);
 }
 
-int hp__output_create(const char *path, int *fd)
-{
-  *fd = -1;
-  if (path == NULL)
-    return 0;
-  /* O_EXCL: a run folder is new, so an existing file means something is wrong; never overwrite. */
-  *fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  return *fd < 0 ? HP_EIO : 0;
-}
-
-int hp__output_create_at(int dirfd, const char *path, int *fd)
+int hp__output_create(int dirfd, const char *path, int *fd)
 {
   const char *name = path ? strrchr(path, '/') : NULL;
 
   *fd = -1;
   if (path == NULL)
     return 0;
-  *fd = openat(dirfd, name ? name + 1 : path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-               0644);
+  /* O_EXCL: a run folder is new, so an existing file means something is wrong; never overwrite. */
+  if (dirfd < 0)
+    *fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  else
+    *fd = openat(dirfd, name ? name + 1 : path,
+                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   return *fd < 0 ? HP_EIO : 0;
 }
 

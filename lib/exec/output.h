@@ -49,12 +49,11 @@ int hp__output_finish(hp__output *o);
 void hp__output_free(hp__output *o);
 
 /* Creates `path` for a run's output: *fd is the new descriptor (O_CLOEXEC), or -1 when path is
- * NULL. HP_EIO when it cannot be created, which includes when it exists already: a run folder is
- * new, so an existing file means something is wrong, and nothing is ever overwritten. */
-int hp__output_create(const char *path, int *fd);
-/* The same, in the open folder `dirfd`, by the last component of `path`, never through a link
- * (openat with O_NOFOLLOW). */
-int hp__output_create_at(int dirfd, const char *path, int *fd);
+ * NULL. With an open folder `dirfd` (>= 0) the file is made there, by the last component of
+ * `path`, never through a link (openat with O_NOFOLLOW). HP_EIO when it cannot be created, which
+ * includes when it exists already: a run folder is new, so an existing file means something is
+ * wrong, and nothing is ever overwritten. */
+int hp__output_create(int dirfd, const char *path, int *fd);
 /* Writes all of p to fd, retrying on EINTR. Returns 0, or the errno of a failed write (ENOSPC,
  * EFBIG, EIO, ...): the caller records it and stops writing that file, while the run goes on
  * (the run itself matters more than its copy, but the copy's loss must be reported). */

@@ -83,11 +83,6 @@ int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since)
   return 0;
 }
 
-int hp__proc_each(hp__proc_visit fn, void *arg)
-{
-  return hp__proc_each_since(fn, arg, 0);
-}
-
 /* Whether `pid` leads its thread group: tgkill(pid, pid, 0) finds only such a task (a thread's
  * own id names its process nowhere else), and EPERM still means found. */
 static int is_process(int pid)
@@ -168,14 +163,10 @@ static int add_member(const hp__proc_info *p, void *arg)
 
 size_t hp__proc_group_members(int pgid, int *pids, size_t max)
 {
-  members m;
+  members m = {pgid, pids, 0, max};
 
-  m.pgid = pgid;
-  m.pids = pids;
-  m.n = 0;
-  m.max = max;
   if (max > 0)
-    hp__proc_each(add_member, &m);
+    hp__proc_each_since(add_member, &m, 0);
   return m.n;
 }
 

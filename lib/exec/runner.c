@@ -155,11 +155,8 @@ static void on_stop_timer(uv_timer_t *t)
 
 static void on_timeout(uv_timer_t *t)
 {
-  child *c = t->data;
-
-  c->res->timed_out = 1;
-  escalate(c);
-  arm_next(c);
+  ((child *)t->data)->res->timed_out = 1;
+  on_stop_timer(t);
 }
 
 void hp__child_stop_current(void)
@@ -170,9 +167,8 @@ void hp__child_stop_current(void)
     return;
   c->res->interrupted = 1;
   /* A second request skips the remaining grace: the user wants out now. */
-  if (c->phase >= 1 || c->res->timed_out) {
+  if (c->phase >= 1 || c->res->timed_out)
     c->phase = 2;
-  }
   escalate(c);
   arm_next(c);
 }
@@ -286,20 +282,11 @@ static void child_init(child *c, const hp__child_spec *spec, hp__child_result *r
 static int create_files(child *c)
 {
   const hp__child_spec *spec = c->spec;
-  int d = spec->dirfd;
+  int d = spec->use_dirfd ? spec->dirfd : -1;
 
-  if (spec->use_dirfd) {
-    if (hp__output_create_at(d, spec->stdout_path, &c->out.fd) != 0 ||
-        hp__output_create_at(d, spec->stderr_path, &c->err.fd) != 0 ||
-        (spec->sampler && hp__output_create_at(d, spec->sampler_path, &c->sampler.fd) != 0))
-      return HP_EIO;
-    return 0;
-  }
-  if (hp__output_create(spec->stdout_path, &c->out.fd) != 0)
-    return HP_EIO;
-  if (hp__output_create(spec->stderr_path, &c->err.fd) != 0)
-    return HP_EIO;
-  if (spec->sampler && hp__output_create(spec->sampler_path, &c->sampler.fd) != 0)
+  if (hp__output_create(d, spec->stdout_path, &c->out.fd) != 0 ||
+      hp__output_create(d, spec->stderr_path, &c->err.fd) != 0 ||
+      (spec->sampler && hp__output_create(d, spec->sampler_path, &c->sampler.fd) != 0))
     return HP_EIO;
   return 0;
 }

@@ -142,7 +142,7 @@ static int stop_pass(stopper *s, int sig)
 
   s->sig = sig;
   s->found = 0;
-  hp__proc_each(stop_one, s);
+  hp__proc_each_since(stop_one, s, 0);
   for (i = 0; i < s->st->n; i++)
     kill(-s->st->pgids[i], sig);
   return s->found;
