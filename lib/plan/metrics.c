@@ -212,14 +212,9 @@ void hp__plan_parse_gates(hp__loader *ld, yaml_node_t *v, hp_plan *p)
       if (j == names.n) {
         hint = hp__plan_suggest(g->metric, (const char *const *)names.v);
         hp__plan_join((const char *const *)names.v, list, sizeof(list));
-        if (hint)
-          hp__plan_err(ld, e[G_METRIC].val,
-                       "gate on unknown metric `%.80s` (declared metrics: %s; did "
-                       "you mean `%s`?)",
-                       g->metric, list, hint);
-        else
-          hp__plan_err(ld, e[G_METRIC].val, "gate on unknown metric `%.80s` (declared metrics: %s)",
-                       g->metric, list);
+        hp__plan_err(ld, e[G_METRIC].val,
+                     "gate on unknown metric `%.80s` (declared metrics: %s%s%s%s)", g->metric, list,
+                     hint ? "; did you mean `" : "", hint ? hint : "", hint ? "`?" : "");
       }
     }
     ra = hp__plan_number(ld, "max_abs_delta", e[G_MAX_ABS_DELTA].val, 0, &g->max_abs_delta);

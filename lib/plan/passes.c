@@ -57,12 +57,9 @@ static void check_tool(hp__loader *ld, const char *what, yaml_node_t *v, const c
     hint = hp__plan_suggest(tool, tools);
   else
     ld->oom = 1;
-  if (hint)
-    hp__plan_err(ld, v, "`%s`: unknown profiler '%.80s' (known: %s; did you mean `%s`?)", what,
-                 tool, hp__driver_tools(), hint);
-  else
-    hp__plan_err(ld, v, "`%s`: unknown profiler '%.80s' (known: %s)", what, tool,
-                 hp__driver_tools());
+  hp__plan_err(ld, v, "`%s`: unknown profiler '%.80s' (known: %s%s%s%s)", what, tool,
+               hp__driver_tools(), hint ? "; did you mean `" : "", hint ? hint : "",
+               hint ? "`?" : "");
   free(tools);
 }
 
@@ -220,12 +217,9 @@ static void check_mode(hp__loader *ld, const hp_plan *p, const hp_pass *ps, cons
     hint = hp__plan_suggest(ps->mode, modes);
   else
     ld->oom = 1;
-  if (hint)
-    hp__plan_err(ld, at->mode, "mode `%.80s` is not a mode of %s (modes: %s; did you mean `%s`?)",
-                 ps->mode, tool, hp__driver_modes(d), hint);
-  else
-    hp__plan_err(ld, at->mode, "mode `%.80s` is not a mode of %s (modes: %s)", ps->mode, tool,
-                 hp__driver_modes(d));
+  hp__plan_err(ld, at->mode, "mode `%.80s` is not a mode of %s (modes: %s%s%s%s)", ps->mode, tool,
+               hp__driver_modes(d), hint ? "; did you mean `" : "", hint ? hint : "",
+               hint ? "`?" : "");
   free(modes);
 }
 
