@@ -178,11 +178,8 @@ static int save(hp__loader *ld, yaml_node_t *n)
     return HP_ENOMEM;
   }
   ld->saved = grown;
-  grown[ld->nsaved].node = n;
-  grown[ld->nsaved].value = n->data.scalar.value;
-  grown[ld->nsaved].length = n->data.scalar.length;
-  grown[ld->nsaved].style = n->data.scalar.style;
-  ld->nsaved++;
+  grown[ld->nsaved++] =
+      (struct hp__yaml_saved){n, n->data.scalar.value, n->data.scalar.length, n->data.scalar.style};
   return 0;
 }
 

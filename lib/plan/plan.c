@@ -233,19 +233,6 @@ static hp_plan *plan_new(hp__loader *ld, const char *file, const char *dir, cons
   return p;
 }
 
-static void loader_init(hp__loader *ld, const char *name, const char *text, size_t len, long combo,
-                        yaml_document_t *doc)
-{
-  memset(ld, 0, sizeof(*ld));
-  hp_diags_init(&ld->diags);
-  ld->file = name;
-  ld->text = text;
-  ld->len = len;
-  ld->tool_ok = 1;
-  ld->combo = combo;
-  ld->doc = doc;
-}
-
 /* Reads the plan of combination k of the sweep p from the document p was read from, with its
  * values in the expanded fields, into p->expanded[k]; the document reads as written again
  * afterwards. A value that makes the combination invalid (a string command with an unterminated
@@ -257,7 +244,7 @@ static int read_combo(hp_plan *p, yaml_document_t *doc, size_t k, hp_diags *diag
   hp_plan *one;
   char *name = NULL;
 
-  loader_init(&ld, p->file, p->text, p->text_len, (long)k, doc);
+  hp__plan_loader_init(&ld, p->file, p->text, p->text_len, (long)k, doc);
   one = plan_new(&ld, p->file, p->dir, p->text, p->text_len);
   if (one && !ld.oom)
     parse_plan(&ld, yaml_document_get_root_node(doc), one);
@@ -310,7 +297,7 @@ int hp_plan_load_string(const char *name, const char *dir, const char *text, siz
   *out = NULL;
   if (name == NULL)
     name = "<string>";
-  loader_init(&ld, name, text ? text : "", len, -1, &doc);
+  hp__plan_loader_init(&ld, name, text ? text : "", len, -1, &doc);
   if (len > HP__PLAN_MAX_BYTES)
     return hp__plan_err_size(diags, name, len, 0);
   /* Counted before libyaml sees the text, which is what the depth limit is for. */

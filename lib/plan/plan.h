@@ -82,6 +82,10 @@ void hp__plan_flush(hp__loader *ld, hp_diags *out);
 
 /* ---- read.c and limits.c: before libyaml ------------------------------------------------- */
 
+/* Empties a loader for the text `text` (len bytes) of the file `name`, to be parsed into `doc`,
+ * for sweep combination `combo` (-1: none). */
+void hp__plan_loader_init(hp__loader *ld, const char *name, const char *text, size_t len,
+                          long combo, yaml_document_t *doc);
 /* Reads the plan file at `path` into a new NUL-terminated *text of *len bytes (the caller frees
  * it), reading no more than HP__PLAN_MAX_BYTES + 1 bytes. On failure *text is NULL, one message
  * naming the file is in `diags`, and the result is HP_ENOENT (no such file), HP_EPLAN (a folder,

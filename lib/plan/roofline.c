@@ -86,12 +86,14 @@ static void take_figures(hp__loader *ld, hp__mapent *e, hp_peaks *p)
   hp__plan_str(ld, "source", e[PK_SOURCE].val, HP__NONEMPTY, &p->source);
 }
 
-/* A peaks file's root mapping (no `peaks:` key there). */
-static void parse_peaks_file(hp__loader *ld, yaml_node_t *root, hp_peaks *p)
+/* hp__side_parse for a peaks file: its root mapping (no `peaks:` key there) into the hp_peaks
+ * `arg`. */
+static void parse_peaks_file(hp__loader *ld, yaml_node_t *root, void *arg)
 {
   static const char *const file_keys[] = {
       "device",           "source",           "peak_bw_gbs",      "peak_fp32_tflops",
       "peak_fp64_tflops", "peak_fp16_tflops", "peak_bf16_tflops", NULL};
+  hp_peaks *p = arg;
   hp__mapent e[PK_N] = {{NULL, NULL}};
   size_t before = ld->nerrors;
 
@@ -111,18 +113,12 @@ static void parse_peaks_file(hp__loader *ld, yaml_node_t *root, hp_peaks *p)
                  "(peak_fp32_tflops, ...)");
 }
 
-/* hp__side_parse for a peaks file. */
-static void parse_peaks_root(hp__loader *ld, yaml_node_t *root, void *arg)
-{
-  parse_peaks_file(ld, root, arg);
-}
-
 int hp_peaks_load(const char *path, hp_peaks *out, hp_diags *diags)
 {
   int r;
 
   hp_peaks_init(out);
-  r = hp__plan_load_side(path, "peaks file", parse_peaks_root, out, diags);
+  r = hp__plan_load_side(path, "peaks file", parse_peaks_file, out, diags);
   if (r == HP_ENOMEM || r == HP_EPLAN)
     hp_peaks_clear(out);
   return r;
