@@ -74,6 +74,5 @@ int hp_peaks_measure(const char *const *argv, double timeout_s, hp_peaks *out, c
     r = HP_ENOMEM;
   free(line);
   *output = hp__buf_steal(&cap);
-  hp__buf_free(&cap);
   return r;
 }

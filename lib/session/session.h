@@ -136,12 +136,10 @@ int hp__sweep_dir_make(hp__session_ctx *c);
 
 /* sweep.c: parameter sweeps, one session per combination of the plan's parameters */
 
-/* hp_session_run and hp_session_dry_run (both in sweep.c) of a plan with parameters
- * (plan->combo < 0): every combination is checked before the first runs, then each runs as a
- * session of its own in a folder of the sweep's session folder; the sweep's session (returned)
- * holds them. */
-int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags);
-int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags);
+/* Copies the plan's settings that the results are read with (name, file, seed, repeat, warmup,
+ * thresholds) and hprun's version and the start time into a session's or a sweep's record
+ * (session.c). 0 or HP_ENOMEM. */
+int hp__session_record_init(hp_session *s, const hp_plan *plan, const hp_run_opts *opts);
 /* hp_session_run in the folder `sub` says (NULL: a new session folder, as hp_session_run). */
 int hp__session_run_in(const hp_plan *plan, const hp_run_opts *opts, const hp__sweep_dir *sub,
                        hp_session **out, hp_diags *diags);

@@ -65,18 +65,8 @@ static int record_init(const hp_plan *plan, const hp_run_opts *opts, size_t n, h
 {
   size_t k, i;
 
-  s->name = hp__strdup(plan->name);
-  s->plan_file = hp__strdup(plan->file);
-  s->hprun_version = hp__strdup(HPRUN_VERSION);
-  s->schema = HPRUN_SUMMARY_SCHEMA;
-  s->started = hp__session_now_iso();
-  s->seed = plan->seed;
-  s->repeat = opts->repeat > 0 ? opts->repeat : plan->repeat;
-  s->warmup = plan->warmup;
-  s->warn = plan->thresholds.warn;
-  s->fail = plan->thresholds.fail;
-  s->alpha = plan->thresholds.alpha;
-  if ((s->combos = calloc(n, sizeof(*s->combos))) == NULL || !s->name || !s->started)
+  if (hp__session_record_init(s, plan, opts) != 0 ||
+      (s->combos = calloc(n, sizeof(*s->combos))) == NULL)
     return HP_ENOMEM;
   s->ncombos = n;
   for (k = 0; k < n; k++) {
@@ -204,7 +194,11 @@ static int run_combos(const hp_plan *plan, const hp_run_opts *opts, int fd, hp_s
   return result;
 }
 
-int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags)
+/* hp_session_run of a plan with parameters (plan->combo < 0): every combination is checked before
+ * the first runs, then each runs as a session of its own in a folder of the sweep's session
+ * folder; the sweep's session (returned) holds them. */
+static int sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out,
+                     hp_diags *diags)
 {
   hp_session *s = NULL;
   sweep_signals g;
@@ -249,7 +243,8 @@ fail:
   return r;
 }
 
-int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
+/* hp_session_dry_run of a plan with parameters: each combination's dry run, in order. */
+static int sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
 {
   char *parent = NULL, *name = NULL, *sdir = NULL;
   size_t n = hp_plan_combinations(plan), k;
@@ -286,13 +281,13 @@ int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp
 int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags)
 {
   if (plan->nparams && plan->combo < 0)
-    return hp__sweep_run(plan, opts, out, diags);
+    return sweep_run(plan, opts, out, diags);
   return hp__session_run_in(plan, opts, NULL, out, diags);
 }
 
 int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
 {
   if (plan->nparams && plan->combo < 0)
-    return hp__sweep_dry_run(plan, opts, fp, diags);
+    return sweep_dry_run(plan, opts, fp, diags);
   return hp__session_dry_run_in(plan, opts, NULL, fp, diags);
 }
