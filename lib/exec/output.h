@@ -19,6 +19,8 @@ typedef struct hp__output hp__output;
 
 /* Called once the pipe reached EOF (every writer is gone) and its handle is closing. */
 typedef void (*hp__output_eof_cb)(hp__output *o);
+/* Called with each complete line, without its newline (NUL-terminated, n bytes). */
+typedef void (*hp__output_line_cb)(hp__output *o, const char *line, size_t n);
 
 struct hp__output {
   uv_pipe_t pipe;
@@ -26,11 +28,12 @@ struct hp__output {
   hp__buf *capture;   /* if set, the bytes are collected here too */
   FILE *echo;         /* live copy, complete lines behind `prefix`; NULL: quiet */
   const char *prefix; /* never NULL when echo is set */
-  hp__buf line;       /* a partial line waiting for its newline (echo only) */
+  hp__buf line;       /* a partial line waiting for its newline (echo and on_line only) */
   int open;           /* the pipe is being read: no EOF yet, not cut */
   int werr;           /* errno of the first failed write of the file (then closed), or 0 */
   hp__output_eof_cb on_eof;
-  void *data; /* the caller's, for on_eof */
+  hp__output_line_cb on_line; /* NULL: lines are not handed on */
+  void *data;                 /* the caller's, for on_eof and on_line */
 };
 
 /* Empties *o: no file, no capture, no echo, pipe not initialised. */

@@ -50,8 +50,8 @@ typedef struct child {
   hp__output out, err;
   hp__sampler sampler;
   hp__leftover left; /* what the run left behind */
-  char **env; /* the child's environment: the spec's (or ours) with the session token; the array
-                is ours, the strings are not */
+  char **env;        /* the child's environment: the spec's (or ours) with the session token, in one
+                allocation of ours (hp__env_overlay) that points at the spec's strings */
   int pgid;
   int exited;
   int phase; /* 0 running, 1 app signalled, 2 group SIGTERM, 3 group SIGKILL */
@@ -59,8 +59,6 @@ typedef struct child {
   uint64_t left_t0;                /* when the leftovers were sent SIGTERM */
   uint64_t rss_base_ms, rss_iv_ms; /* the sampler's dense interval and its current one */
 } child;
-
-extern char **environ;
 
 /* How long the leftovers get between SIGTERM and SIGKILL: the run is over, so a short grace. */
 #define LEFT_GRACE_MS 1000
@@ -286,31 +284,9 @@ static int create_files(child *c)
 
   if (hp__output_create(d, spec->stdout_path, &c->out.fd) != 0 ||
       hp__output_create(d, spec->stderr_path, &c->err.fd) != 0 ||
-      (spec->sampler && hp__output_create(d, spec->sampler_path, &c->sampler.fd) != 0))
+      (spec->sampler && hp__output_create(d, spec->sampler_path, &c->sampler.out.fd) != 0))
     return HP_EIO;
   return 0;
-}
-
-/* `base` (NULL: hprun's environ) without any HPRUN_SESSION_TOKEN entry, then `entry` last, as
- * hp__env_build would give it, but without copying a string: the array is new (free() it), its
- * strings are base's and entry, which outlive the spawn. */
-static char **env_with_token(char **base, const char *entry)
-{
-  size_t n = 0, i, k = 0, klen = strlen(HP__TOKEN_VAR);
-  char **env;
-
-  if (base == NULL)
-    base = environ;
-  while (base[n])
-    n++;
-  if ((env = malloc((n + 2) * sizeof(*env))) == NULL)
-    return NULL;
-  for (i = 0; i < n; i++)
-    if (strncmp(base[i], HP__TOKEN_VAR, klen) != 0 || (base[i][klen] != '=' && base[i][klen]))
-      env[k++] = base[i];
-  env[k++] = (char *)entry;
-  env[k] = NULL;
-  return env;
 }
 
 /* Spawns the child with its stdout and stderr on pipes. On failure every handle opened here is
@@ -319,12 +295,13 @@ static int spawn(child *c, uv_loop_t *loop)
 {
   uv_process_options_t opts;
   uv_stdio_container_t stdio[3];
-  const char *token = hp__guard_token_entry();
+  const char *entry = hp__guard_token_entry();
+  hp_kv token = {HP__TOKEN_VAR, entry ? (char *)entry + sizeof(HP__TOKEN_VAR) : NULL};
   int r;
 
   /* The token goes into every child's environment (replacing one it inherited from an outer
-   * hprun): the run's processes carry it wherever they go. */
-  if (token && (c->env = env_with_token(c->spec->env, token)) == NULL)
+   * hprun): the run's processes carry it wherever they go. The spec's strings are not copied. */
+  if (entry && (c->env = hp__env_overlay(c->spec->env, &token, 1)) == NULL)
     return HP_ENOMEM;
   memset(&opts, 0, sizeof(opts));
   hp__output_pipe_init(&c->out, loop);
@@ -461,7 +438,7 @@ done:
   hp__output_free(&c.out);
   hp__output_free(&c.err);
   hp__sampler_free(&c.sampler);
-  free(c.env); /* the array only: its strings are the spec's (env_with_token) */
+  free(c.env); /* hp__env_overlay's single allocation: its other strings are the spec's */
   return ret;
 }
 
