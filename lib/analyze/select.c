@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *pa, const void *pb)
+int hp__cmp_double(const void *pa, const void *pb)
 {
   double a = *(const double *)pa, b = *(const double *)pb;
 
@@ -64,19 +64,15 @@ double hp__select(double *v, size_t n, size_t k)
 {
   size_t lo = 0, hi = n - 1, j, rounds = 0;
 
-  while (hi > lo + 16) {
-    /* Introselect's guard: after many poor pivots, sort what is left (O(n log n) at worst). */
-    if (++rounds > 64) {
-      qsort(v + lo, hi - lo + 1, sizeof(*v), cmp_double);
-      return v[k];
-    }
+  /* Introselect's guard: after many poor pivots, sort what is left (O(n log n) at worst). */
+  while (hi > lo + 16 && ++rounds <= 64) {
     j = partition(v, lo, hi);
     if (k <= j)
       hi = j;
     else
       lo = j + 1;
   }
-  qsort(v + lo, hi - lo + 1, sizeof(*v), cmp_double);
+  qsort(v + lo, hi - lo + 1, sizeof(*v), hp__cmp_double);
   return v[k];
 }
 
@@ -95,7 +91,7 @@ double hp__median_inplace(double *v, size_t n)
   for (i = 1; i < n / 2; i++)
     if (v[i] > lo)
       lo = v[i];
-  /* Halving first keeps the mean of two huge values from overflowing (as sorted_median). */
+  /* Halving first keeps the mean of two huge values from overflowing. */
   return lo / 2 + hi / 2;
 }
 
@@ -201,6 +197,6 @@ double hp__resample_median(hp__resampler *rs, hp_rng *rng)
   if (k2 >= cum + rs->count[r])
     while (rs->count[++r] == 0)
       ;
-  /* Halving first keeps the mean of two huge values from overflowing (as sorted_median). */
+  /* Halving first keeps the mean of two huge values from overflowing (as hp__median_inplace). */
   return a / 2 + rs->sorted[r] / 2;
 }
