@@ -136,15 +136,12 @@ static int hipprof_argv(const hp__driver *d, const hp__mode *m, const hp__run_sp
 static int rocprofv3_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
                           hp_strv *out)
 {
-  size_t i;
-
   hp__strv_push(out, rs->tool_path);
   push_mode(out, m);
   if (m->pmc) {
     hp__strv_push(out, "--pmc");
     if (rs->pass->counters.n)
-      for (i = 0; i < rs->pass->counters.n; i++)
-        hp__strv_push(out, rs->pass->counters.v[i]);
+      hp__strv_append(out, &rs->pass->counters);
     else
       hp__strv_push(out, "SQ_WAVES");
   }
