@@ -116,10 +116,7 @@ int hp__env_from_script(uv_loop_t *loop, const char *script, char ***out, hp_dia
   hp__strv_push(&argv, "hprun-env");
   if ((r = hp__strv_push(&argv, script)) != 0)
     goto fail;
-  memset(&spec, 0, sizeof(spec));
-  spec.argv = &argv;
-  spec.capture = &cap;
-  spec.timeout_s = 60;
+  spec = (hp__child_spec){.argv = &argv, .capture = &cap, .timeout_s = 60};
   r = hp__child_run(loop, &spec, &res);
   if (r || res.exit_status != 0 || res.term_signal || cap.len == 0) {
     hp_diags_add(diags, HP_DIAG_ERROR, script, 0, 0,

@@ -39,11 +39,7 @@ static char *probe(uv_loop_t *loop, const char *const *argv, size_t max, long lo
     hp_strv_free(&v);
     return NULL;
   }
-  memset(&spec, 0, sizeof(spec));
-  spec.argv = &v;
-  spec.capture = &out;
-  spec.timeout_s = 10;
-  spec.grace_s = 1;
+  spec = (hp__child_spec){.argv = &v, .capture = &out, .timeout_s = 10, .grace_s = 1};
   r = hp__child_run(loop, &spec, &res);
   hp_strv_free(&v);
   if (r) {

@@ -50,10 +50,7 @@ int hp_peaks_measure(const char *const *argv, double timeout_s, hp_peaks *out, c
     hp_strv_free(&v);
     return r ? HP_ENOMEM : HP_EIO;
   }
-  memset(&spec, 0, sizeof(spec));
-  spec.argv = &v;
-  spec.capture = &cap;
-  spec.timeout_s = timeout_s;
+  spec = (hp__child_spec){.argv = &v, .capture = &cap, .timeout_s = timeout_s};
   r = hp__child_run(&loop, &spec, &res);
   uv_loop_close(&loop);
   hp__exec_shutdown();
