@@ -155,15 +155,14 @@ static int outer_argv(const hp__launch_spec *ls, const hp_strv *inner, hp_strv *
   /* command: {app} is the wrapper's command, {ntasks} the rank count, {dir} the run folder. */
   for (i = 0; i < l->command.n; i++) {
     const char *w = l->command.v[i];
-    if (strcmp(w, "{app}") == 0) {
+    if (strcmp(w, "{app}") == 0)
       hp__strv_append(out, inner);
-    } else if (strcmp(w, "{ntasks}") == 0) {
+    else if (strcmp(w, "{ntasks}") == 0)
       hp__strv_push_own(out, hp__asprintf("%ld", l->ntasks > 0 ? l->ntasks : 1));
-    } else if (strcmp(w, "{dir}") == 0) {
+    else if (strcmp(w, "{dir}") == 0)
       hp__strv_push(out, ls->run_dir);
-    } else {
+    else
       hp__strv_push(out, w);
-    }
   }
   return hp__strv_error(out);
 }

@@ -18,7 +18,7 @@
 #define MAX_REPEAT 100000L
 #define MAX_WARMUP 100000L
 
-/* Frees what an app holds (the plan's or a variant's) and leaves it empty. */
+/* Frees what an app holds (the plan's or a variant's), whose plan is being freed. */
 static void app_free(hp_app *a)
 {
   size_t i;
@@ -29,17 +29,12 @@ static void app_free(hp_app *a)
     free(a->env[i].value);
   }
   free(a->env);
-  a->env = NULL;
-  a->nenv = 0;
   free(a->cwd);
-  a->cwd = NULL;
   hp_strv_free(&a->build);
   hp_strv_free(&a->prepare);
   hp_strv_free(&a->cleanup);
   free(a->iterations_metric);
-  a->iterations_metric = NULL;
   free(a->region);
-  a->region = NULL;
 }
 
 /* Frees the plan and everything it holds. Safe on a half-built plan: arrays are allocated zeroed
@@ -97,7 +92,11 @@ void hp_plan_free(hp_plan *p)
   for (i = 0; p->expanded && i < hp_plan_combinations(p); i++)
     hp_plan_free(p->expanded[i]);
   free(p->expanded);
-  hp__plan_params_free(p);
+  for (i = 0; p->params && i < p->nparams; i++) {
+    free(p->params[i].name);
+    hp_strv_free(&p->params[i].values);
+  }
+  free(p->params);
   free(p);
 }
 

@@ -200,6 +200,11 @@ void hp__plan_parse_categories(hp__loader *ld, const hp__mapent *e, hp_category_
 
 /* ---- params.c and placeholders.c: parameter sweeps ------------------------------------------ */
 
+/* The length of the identifier (a letter or '_', then letters, digits and '_') at s, 0 when none
+ * starts there: the name of a parameter and of a placeholder. */
+size_t hp__plan_ident_len(const char *s);
+/* Whether s[0..n) is a placeholder another template owns ({dir}, {app}, {rank}). */
+int hp__plan_reserved_placeholder(const char *s, size_t n);
 /* `parameters:` into p->params (checked: names, values, the number of combinations). */
 void hp__plan_parse_params(hp__loader *ld, const hp__mapent *e, hp_plan *p);
 /* Checks the `{name}` placeholders of the expanded fields below root against p's parameters and,
@@ -211,6 +216,5 @@ void hp__plan_placeholders(hp__loader *ld, yaml_node_t *root, const hp_plan *p);
 /* Puts the text as written back into the scalars ld->saved holds, frees the replacements, and
  * empties the list, so that the document reads as the plan as written again. */
 void hp__plan_placeholders_undo(hp__loader *ld);
-void hp__plan_params_free(hp_plan *p);
 
 #endif /* HPRUN_PLAN_PLAN_H */
