@@ -52,12 +52,11 @@ int hp__metrics_new(const hp_plan *plan, hp__metrics **out, hp_diags *diags)
     }
     m->n++;
   }
-  if (r) {
+  if (r)
     hp__metrics_free(m);
-    return r;
-  }
-  *out = m;
-  return 0;
+  else
+    *out = m;
+  return r;
 }
 
 void hp__metrics_free(hp__metrics *m)

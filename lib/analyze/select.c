@@ -1,10 +1,9 @@
 /*
  * Order statistics without full sorts: quickselect for medians and quantiles, and a counting
- * resampler for bootstrap medians. The bootstrap of stats.c used to sort every resample in full,
- * 2,000 times per comparison, which made `hprun compare` of two 4,000-run sessions take seconds.
- * Every function here returns the same double as the sort-based code it replaced, for every input
+ * resampler for bootstrap medians, so that a bootstrap of thousands of resamples does not sort
+ * each one. Every function here returns the same double as a sort would, for every input
  * (tests/unit/test_select.c compares both on random inputs with ties): selection and counting only
- * pick values, and the arithmetic on the picked values is unchanged.
+ * pick values, and the arithmetic on the picked values is that of the sorted copy.
  */
 #include "analyze/select.h"
 #include "util/base/rng.h"

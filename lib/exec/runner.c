@@ -70,12 +70,10 @@ static child *current;
 
 /* The RSS sampler backs off: every interval (20 ms) during the first RSS_DENSE_MS, where short
  * runs live and most programs reach their peak, then twice as long each time up to RSS_SLOW_MS,
- * so that a long run wakes hprun once a second. Why not more often: on the virtual machines hprun
- * runs on, one wakeup costs 200 to 300 microseconds of CPU (most of it the wakeup itself; the
- * /proc reads are ~20), so 600 ms put hprun at 0.03 to 0.05% of a core beside a sleeping child,
- * on the line issue 12 draws. VmHWM is a high-water mark, so a slow look misses nothing of a
- * process still alive; what a process that exits between looks used is caught by
- * RUSAGE_CHILDREN (finish()) when hprun reaps it. */
+ * so that a long run wakes hprun once a second: each wakeup costs CPU beside a child that may be
+ * idle. VmHWM is a high-water mark, so a slow look misses nothing of a process still alive; what
+ * a process that exits between looks used is caught by RUSAGE_CHILDREN (finish()) when hprun
+ * reaps it. */
 #define RSS_DENSE_MS 100
 #define RSS_SLOW_MS 1000
 

@@ -316,12 +316,11 @@ int hp_plan_load_string(const char *name, const char *dir, const char *text, siz
     r = read_combos(p, &doc, diags);
   if (parsed == 1)
     yaml_document_delete(&doc);
-  if (r) {
+  if (r)
     hp_plan_free(p);
-    return r;
-  }
-  *out = p;
-  return 0;
+  else
+    *out = p;
+  return r;
 }
 
 /* plan->dir is the folder part of `path` ("." when there is none, "/" for a file at the root). */

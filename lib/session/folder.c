@@ -191,14 +191,12 @@ fail:
 
 int hp__sweep_dir_make(hp__session_ctx *c)
 {
-  if ((c->s->dir = hp__path_join(c->sub->dir, c->sub->name)) == NULL)
-    return HP_ENOMEM;
   int r;
 
+  if ((c->s->dir = hp__path_join(c->sub->dir, c->sub->name)) == NULL)
+    return HP_ENOMEM;
   if ((r = hp__mkdir_at(c->sub->fd, c->sub->name, 0755, &c->dirfd)) != 0) {
-    char *msg = hp__fs_error("create", NULL, c->s->dir, hp__fs_errno(r));
-    hp_diags_add(c->diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
-    free(msg);
+    create_error(c->diags, c->s->dir, hp__fs_errno(r));
     return HP_EIO;
   }
   return 0;
