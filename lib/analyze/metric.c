@@ -31,11 +31,8 @@ int hp__metrics_new(const hp_plan *plan, hp__metrics **out, hp_diags *diags)
   int r = 0;
 
   *out = NULL;
-  m = calloc(1, sizeof(*m));
-  if (m == NULL)
-    return HP_ENOMEM;
-  m->re = calloc(plan->nmetrics ? plan->nmetrics : 1, sizeof(*m->re));
-  if (m->re == NULL) {
+  if ((m = calloc(1, sizeof(*m))) == NULL ||
+      (m->re = calloc(plan->nmetrics ? plan->nmetrics : 1, sizeof(*m->re))) == NULL) {
     free(m);
     return HP_ENOMEM;
   }

@@ -101,15 +101,15 @@ static int wrapper_text(const hp__launch_spec *ls, hp__buf *b)
   return hp__buf_error(b);
 }
 
-static int push_opt(hp_strv *out, const char *opt, const char *val)
+/* `OPT=VAL` when there is a value; a failure sticks in the vector, as in slurm_opts. */
+static void push_opt(hp_strv *out, const char *opt, const char *val)
 {
-  if (val == NULL)
-    return 0;
-  return hp__strv_push_own(out, hp__asprintf("%s=%s", opt, val));
+  if (val)
+    hp__strv_push_own(out, hp__asprintf("%s=%s", opt, val));
 }
 
 /* The Slurm options shared by srun and salloc. */
-static int slurm_opts(const hp_launcher *l, hp_strv *out)
+static void slurm_opts(const hp_launcher *l, hp_strv *out)
 {
   long t = (long)(l->time + 0.999);
 
@@ -126,7 +126,6 @@ static int slurm_opts(const hp_launcher *l, hp_strv *out)
   push_opt(out, "--constraint", l->constraint);
   if (l->exclusive)
     hp__strv_push(out, "--exclusive");
-  return hp__strv_error(out);
 }
 
 /* The launcher's argv around `inner` (the wrapper's command). */
