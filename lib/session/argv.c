@@ -40,7 +40,7 @@ static int expand_template(const hp_strv *tmpl, const hp_strv *app, const char *
 
 int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out)
 {
-  hp__run_spec rs;
+  hp__run_spec rs = {c->plan, u->pass, u->tool_path, dir, &u->app};
 
   if (u->variant || strcmp(u->pass->mode, "normal") == 0)
     return hp__strv_copy(out, &u->app);
@@ -48,11 +48,5 @@ int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv
     /* Its program was checked before the first run (prepare.c). */
     return expand_template(&u->pass->command, &u->app, dir, out);
   }
-  memset(&rs, 0, sizeof(rs));
-  rs.plan = c->plan;
-  rs.pass = u->pass;
-  rs.tool_path = u->tool_path;
-  rs.run_dir = dir;
-  rs.app = &u->app;
   return hp__driver_argv(u->driver, &rs, out);
 }
