@@ -60,6 +60,8 @@ typedef struct child {
   uint64_t rss_base_ms, rss_iv_ms; /* the sampler's dense interval and its current one */
 } child;
 
+extern char **environ;
+
 /* How long the leftovers get between SIGTERM and SIGKILL: the run is over, so a short grace. */
 #define LEFT_GRACE_MS 1000
 /* How long the pipes are read after the leader's exit while another process still holds them. */
@@ -285,6 +287,50 @@ static int create_files(child *c)
       (spec->sampler && hp__output_create(d, spec->sampler_path, &c->sampler.out.fd) != 0))
     return HP_EIO;
   return 0;
+}
+
+/* Whether base entry `e` is one of set's keys (then the set's entry replaces it). */
+static int replaced(const char *e, const hp_kv *set, size_t nset)
+{
+  const char *eq = strchr(e, '=');
+  size_t klen = eq ? (size_t)(eq - e) : strlen(e), j;
+
+  for (j = 0; j < nset; j++)
+    if (strlen(set[j].key) == klen && strncmp(set[j].key, e, klen) == 0)
+      return 1;
+  return 0;
+}
+
+/* Here rather than in env.c because the runner adds the session token with it, and env.c's
+ * sourcing runs through the runner: env.c builds on this file, not the other way round. */
+char **hp__env_overlay(char **base, const hp_kv *set, size_t nset)
+{
+  size_t n = 0, i, j, k = 0, bytes = 0, head;
+  char **env, *p;
+
+  if (base == NULL)
+    base = environ;
+  while (base[n])
+    n++;
+  for (j = 0; j < nset; j++)
+    bytes += strlen(set[j].key) + strlen(set[j].value) + 2;
+  head = (n + nset + 1) * sizeof(*env);
+  if ((env = malloc(head + bytes)) == NULL)
+    return NULL;
+  p = (char *)env + head;
+  for (i = 0; i < n; i++)
+    if (!replaced(base[i], set, nset))
+      env[k++] = base[i];
+  for (j = 0; j < nset; j++) {
+    size_t kl = strlen(set[j].key), vl = strlen(set[j].value);
+    env[k++] = p;
+    memcpy(p, set[j].key, kl);
+    p[kl] = '=';
+    memcpy(p + kl + 1, set[j].value, vl + 1);
+    p += kl + vl + 2;
+  }
+  env[k] = NULL;
+  return env;
 }
 
 /* Spawns the child with its stdout and stderr on pipes. On failure every handle opened here is
