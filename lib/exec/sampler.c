@@ -37,6 +37,7 @@ int hp__sampler_reading(const char *line, size_t n, double scale, double *mib)
   *mib = strtod(p, NULL) * (scale > 0 ? scale : 1.0);
   return 0;
 }
+
 /* One line of the sampler's output (out.on_line): a reading, unless the child has ended. */
 static void add_line(hp__output *o, const char *line, size_t n)
 {

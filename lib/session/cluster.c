@@ -102,7 +102,6 @@ static long long slurm_cmd(hp__session_ctx *c, const hp_strv *argv, const char *
   hp__child_spec spec;
   hp__child_result res;
   hp__buf out = HP__BUF_INIT;
-
   int r;
 
   spec = (hp__child_spec){.argv = argv, .stderr_path = errp, .capture = &out, .timeout_s = 600};
