@@ -105,9 +105,10 @@ static size_t max_rows(const hp_session *s)
   return n;
 }
 
-/* A row for something OLD has and NEW lacks: a pass (metric NULL) or one metric of a pass. */
-static void add_missing(hp__comparison *c, const char *pass, const char *metric, double old_median,
-                        size_t n_old)
+/* A row without a comparison: for something OLD has and NEW lacks (HP__CHANGE_MISSING), a pass
+ * (metric NULL) or one metric of a pass, or for a pass only NEW has (HP__CHANGE_NEW_PASS). */
+static void add_uncompared(hp__comparison *c, hp__change change, const char *pass,
+                           const char *metric, double old_median, size_t n_old)
 {
   hp__compare_row *row = &c->rows[c->nrows++];
 
@@ -117,7 +118,7 @@ static void add_missing(hp__comparison *c, const char *pass, const char *metric,
   row->old_median = old_median;
   row->new_median = row->ratio = row->ci_lo = row->ci_hi = row->p = NAN;
   row->n_old = n_old;
-  row->change = HP__CHANGE_MISSING;
+  row->change = change;
 }
 
 /* Everything of old_s that new_s lacks: its passes, and the metrics of the passes both have. */
@@ -128,13 +129,13 @@ static void find_missing(const hp_session *old_s, const hp_session *new_s, hp__c
   for (i = 0; i < old_s->npasses; i++) {
     const hp_pass_result *op = &old_s->passes[i], *np = find_pass(new_s, op->name);
     if (np == NULL) {
-      add_missing(c, op->name, NULL, NAN, 0);
+      add_uncompared(c, HP__CHANGE_MISSING, op->name, NULL, NAN, 0);
       continue;
     }
     for (m = 0; m < op->nmetrics; m++)
       if (op->metrics[m].name && find_metric(np, op->metrics[m].name) < 0)
-        add_missing(c, op->name, op->metrics[m].name, op->metrics[m].st.median,
-                    op->metrics[m].st.n);
+        add_uncompared(c, HP__CHANGE_MISSING, op->name, op->metrics[m].name,
+                       op->metrics[m].st.median, op->metrics[m].st.n);
   }
 }
 
@@ -217,11 +218,7 @@ int hp__compare_sessions(const hp_session *old_s, const hp_session *new_s, const
   for (i = 0; i < new_s->npasses; i++) {
     const hp_pass_result *np = &new_s->passes[i], *op = find_pass(old_s, np->name);
     if (op == NULL) {
-      hp__compare_row *row = &out->rows[out->nrows++];
-      row->pass = np->name;
-      row->old_median = row->new_median = row->ratio = NAN;
-      row->ci_lo = row->ci_hi = row->p = NAN;
-      row->change = HP__CHANGE_NEW_PASS;
+      add_uncompared(out, HP__CHANGE_NEW_PASS, np->name, NULL, NAN, 0);
       continue;
     }
     for (m = 0; m < np->nmetrics; m++) {

@@ -196,31 +196,27 @@ void hp__session_crosscheck(hp_session *s, const hp_plan *plan)
 int hp__crosscheck_text(const hp_session *s, const hp_pass_result *pr, hp__buf *b)
 {
   const hp_pass_result *base = &s->passes[s->baseline];
-  int r = 0;
 
   if (pr->xc_launches <= 0)
-    return 0;
+    return hp__buf_error(b);
   if (isnan(pr->xc_kernel_ms))
-    r |= hp__buf_printf(b, "%lld kernel launches (no kernel times)", pr->xc_launches);
+    hp__buf_printf(b, "%lld kernel launches (no kernel times)", pr->xc_launches);
   else
-    r |= hp__buf_printf(b, "kernels %.6g ms in %lld launches", pr->xc_kernel_ms, pr->xc_launches);
+    hp__buf_printf(b, "kernels %.6g ms in %lld launches", pr->xc_kernel_ms, pr->xc_launches);
   if (!isnan(pr->xc_span_ms))
-    r |= hp__buf_printf(b, " over a %.6g ms span", pr->xc_span_ms);
+    hp__buf_printf(b, " over a %.6g ms span", pr->xc_span_ms);
   if (!isnan(pr->xc_iter_ms))
-    r |= hp__buf_printf(b, "; %.6g iterations: %.6g ms of kernels per iteration", pr->xc_iterations,
-                        pr->xc_iter_ms);
+    hp__buf_printf(b, "; %.6g iterations: %.6g ms of kernels per iteration", pr->xc_iterations,
+                   pr->xc_iter_ms);
   if (!isnan(pr->xc_busy))
-    r |=
-        hp__buf_printf(b, ", %.1f%% of the baseline's %.6g %s%s", 100 * pr->xc_busy,
-                       base->metrics[0].st.median, base->metrics[0].unit,
-                       pr->xc_busy < HP__LAUNCH_BOUND ? ": launch-bound (GPU busy below 60%)" : "");
+    hp__buf_printf(b, ", %.1f%% of the baseline's %.6g %s%s", 100 * pr->xc_busy,
+                   base->metrics[0].st.median, base->metrics[0].unit,
+                   pr->xc_busy < HP__LAUNCH_BOUND ? ": launch-bound (GPU busy below 60%)" : "");
   else if (pr->xc_partial)
-    r |= hp__buf_adds(b, " (part of the run: no time per iteration or GPU busy fraction)");
+    hp__buf_adds(b, " (part of the run: no time per iteration or GPU busy fraction)");
   else if (isnan(pr->xc_iterations))
-    r |= hp__buf_adds(b,
-                      " (set app.iterations for the time per iteration and the GPU busy "
-                      "fraction)");
+    hp__buf_adds(b, " (set app.iterations for the time per iteration and the GPU busy fraction)");
   if (pr->xc_note)
-    r |= hp__buf_printf(b, "; note: %s", pr->xc_note);
-  return r ? HP_ENOMEM : 0;
+    hp__buf_printf(b, "; note: %s", pr->xc_note);
+  return hp__buf_error(b);
 }

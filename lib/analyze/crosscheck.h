@@ -23,7 +23,8 @@ void hp__session_crosscheck(hp_session *s, const hp_plan *plan);
 
 /* One line for pass `pr`, without its name and without a line break, e.g. "kernels 12.3 ms in
  * 520 launches over a 31.0 ms span; 10 iterations: 1.23 ms per iteration, 44% of the baseline's
- * 2.84 ms: launch-bound". Nothing is written when the pass has no kernels (returns 0). */
+ * 2.84 ms: launch-bound". Nothing is written when the pass has no kernels. Returns 0 or the
+ * buffer's sticky error. */
 int hp__crosscheck_text(const hp_session *s, const hp_pass_result *pr, hp__buf *b);
 
 #endif /* HPRUN_ANALYZE_CROSSCHECK_H */

@@ -31,11 +31,8 @@ int hp__metrics_new(const hp_plan *plan, hp__metrics **out, hp_diags *diags)
   int r = 0;
 
   *out = NULL;
-  m = calloc(1, sizeof(*m));
-  if (m == NULL)
-    return HP_ENOMEM;
-  m->re = calloc(plan->nmetrics ? plan->nmetrics : 1, sizeof(*m->re));
-  if (m->re == NULL) {
+  if ((m = calloc(1, sizeof(*m))) == NULL ||
+      (m->re = calloc(plan->nmetrics ? plan->nmetrics : 1, sizeof(*m->re))) == NULL) {
     free(m);
     return HP_ENOMEM;
   }
@@ -52,12 +49,11 @@ int hp__metrics_new(const hp_plan *plan, hp__metrics **out, hp_diags *diags)
     }
     m->n++;
   }
-  if (r) {
+  if (r)
     hp__metrics_free(m);
-    return r;
-  }
-  *out = m;
-  return 0;
+  else
+    *out = m;
+  return r;
 }
 
 void hp__metrics_free(hp__metrics *m)
@@ -187,8 +183,9 @@ static int scan_chunk(stream *st, char *chunk, size_t n)
   return 0;
 }
 
-int hp__metrics_scan_fd_each(const hp__metrics *m, int fd, double *values, hp__metrics_line_fn each,
-                             void *arg)
+/* The scan of hp__metrics_scan_path, over what `fd` gives until its end. */
+static int scan_fd(const hp__metrics *m, int fd, double *values, hp__metrics_line_fn each,
+                   void *arg)
 {
   stream st = {NULL, NULL, NULL, NULL, {NULL, 0, 0, 0}};
   char *chunk;
@@ -228,11 +225,6 @@ done:
   return r;
 }
 
-int hp__metrics_scan_fd(const hp__metrics *m, int fd, double *values)
-{
-  return hp__metrics_scan_fd_each(m, fd, values, NULL, NULL);
-}
-
 int hp__metrics_scan_path(const hp__metrics *m, const char *path, double *values,
                           hp__metrics_line_fn each, void *arg)
 {
@@ -246,7 +238,7 @@ int hp__metrics_scan_path(const hp__metrics *m, const char *path, double *values
       values[i] = NAN;
     return r;
   }
-  r = hp__metrics_scan_fd_each(m, fd, values, each, arg);
+  r = scan_fd(m, fd, values, each, arg);
   close(fd);
   return r;
 }

@@ -1,7 +1,7 @@
 /*
  * Metric values from a run's stdout (lib/analyze/metric.c): the plan's patterns, compiled once.
  * The compiled set is the caller's (hp__metrics_free); values[] is the caller's array, one entry
- * per metric of the plan; a file descriptor given to a scan stays the caller's (it is not closed).
+ * per metric of the plan.
  */
 #ifndef HPRUN_ANALYZE_METRIC_H
 #define HPRUN_ANALYZE_METRIC_H
@@ -19,19 +19,15 @@ void hp__metrics_free(hp__metrics *m);
 #define HP__METRIC_CHUNK ((size_t)64 << 10)
 #define HP__METRIC_LINE_MAX ((size_t)1 << 20)
 
-/* Scans what `fd` gives until its end, line by line: values[i] is set to the capture of the LAST
- * line matching metric i, or NaN when none matched or the capture is not a number (a line is
- * scanned by its first HP__METRIC_LINE_MAX bytes). Returns 0, HP_EIO on a read error or
- * HP_ENOMEM; on failure values[] holds what the lines read so far gave. */
-int hp__metrics_scan_fd(const hp__metrics *m, int fd, double *values);
 /* Called with each line (NUL-terminated, without its newline, cut as the scan cuts it) after the
  * metrics have seen it, so that a caller can look for more in the same single read. */
 typedef void (*hp__metrics_line_fn)(void *arg, const char *line);
-/* hp__metrics_scan_fd, calling `each` (when not NULL) with every line. */
-int hp__metrics_scan_fd_each(const hp__metrics *m, int fd, double *values, hp__metrics_line_fn each,
-                             void *arg);
-/* hp__metrics_scan_fd_each over the file at `path`. A file that cannot be opened gives every
- * value NaN and HP_ENOENT (missing) or HP_EIO. */
+/* Scans the file at `path` until its end, line by line: values[i] is set to the capture of the
+ * LAST line matching metric i, or NaN when none matched or the capture is not a number (a line is
+ * scanned by its first HP__METRIC_LINE_MAX bytes); `each`, when not NULL, sees every line.
+ * Returns 0, HP_EIO on a read error or HP_ENOMEM; on failure values[] holds what the lines read
+ * so far gave. A file that cannot be opened gives every value NaN and HP_ENOENT (missing) or
+ * HP_EIO. */
 int hp__metrics_scan_path(const hp__metrics *m, const char *path, double *values,
                           hp__metrics_line_fn each, void *arg);
 

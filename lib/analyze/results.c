@@ -44,10 +44,8 @@ int hp__pass_result_init(hp_pass_result *pr, size_t nmetrics)
   return 0;
 }
 
-void hp__run_free(hp_run *r)
+static void run_free(hp_run *r)
 {
-  if (r == NULL)
-    return;
   free(r->dir);
   free(r->command);
   free(r->error);
@@ -67,7 +65,7 @@ void hp__pass_result_free(hp_pass_result *pr)
   free(pr->tool);
   free(pr->kernel);
   for (i = 0; i < pr->nruns; i++)
-    hp__run_free(&pr->runs[i]);
+    run_free(&pr->runs[i]);
   free(pr->runs);
   for (i = 0; i < pr->nmetrics && pr->metrics; i++) {
     free(pr->metrics[i].name);
@@ -82,6 +80,18 @@ void hp__pass_result_free(hp_pass_result *pr)
   hp_profile_free(pr->profile);
   hp_roofline_free(pr->roofline);
   free(pr->ranks);
+}
+
+/* Frees n key-value pairs and the array (a sweep's parameter values). Accepts NULL. */
+static void kv_free(hp_kv *kv, size_t n)
+{
+  size_t i;
+
+  for (i = 0; kv && i < n; i++) {
+    free(kv[i].key);
+    free(kv[i].value);
+  }
+  free(kv);
 }
 
 void hp_session_free(hp_session *s)
@@ -106,25 +116,14 @@ void hp_session_free(hp_session *s)
   hp_peaks_clear(s->peaks);
   free(s->peaks);
   free(s->combo);
-  hp__kv_free(s->params, s->nparams);
+  kv_free(s->params, s->nparams);
   for (i = 0; i < s->ncombos && s->combos; i++) {
     free(s->combos[i].name);
-    hp__kv_free(s->combos[i].params, s->combos[i].nparams);
+    kv_free(s->combos[i].params, s->combos[i].nparams);
     hp_session_free(s->combos[i].s);
   }
   free(s->combos);
   free(s);
-}
-
-void hp__kv_free(hp_kv *kv, size_t n)
-{
-  size_t i;
-
-  for (i = 0; kv && i < n; i++) {
-    free(kv[i].key);
-    free(kv[i].value);
-  }
-  free(kv);
 }
 
 void hp__causes_free(hp_cause *c, size_t n)

@@ -33,8 +33,6 @@ char *hp__gate_breach(const hp_plan *plan, const hp_pass_result *ref, const hp_p
  * (free with hp__causes_free) is NULL when there is none. Returns 0 or HP_ENOMEM. */
 int hp__session_causes(const hp_session *s, const hp_plan *plan, hp_cause **out, size_t *n);
 void hp__causes_free(hp_cause *c, size_t n);
-/* Frees n key-value pairs and the array (a sweep's parameter values). Accepts NULL. */
-void hp__kv_free(hp_kv *kv, size_t n);
 /* Appends a cause with copies of pass (may be NULL) and text to *c (*n entries). Takes nothing
  * over; returns 0 or HP_ENOMEM. */
 int hp__cause_add(hp_cause **c, size_t *n, hp_cause_kind kind, const char *pass, const char *text);
@@ -51,6 +49,5 @@ size_t hp__counted_values(const hp_pass_result *pr, size_t m, double **out);
 /* Allocates the results of one pass (all fields empty, metrics[] sized). */
 int hp__pass_result_init(hp_pass_result *pr, size_t nmetrics);
 void hp__pass_result_free(hp_pass_result *pr);
-void hp__run_free(hp_run *r);
 
 #endif /* HPRUN_ANALYZE_RESULTS_H */

@@ -308,8 +308,7 @@ static int ncu_points(const hp_profile *p, const hp_peaks *pk, hp_roofline *r)
 
   for (i = 0; i < p->ncu_names.n && rc == 0; i++) {
     const hp__ncu_kernel *k = &p->ncu[i];
-    counts c;
-    memset(&c, 0, sizeof(c));
+    counts c = {0};
     for (id = 0; id < k->ncap && id < p->metrics.n; id++) {
       const char *name;
       size_t len;
@@ -332,8 +331,7 @@ static int pmc_points(const hp_profile *p, const hp_peaks *pk, hp_roofline *r)
 
   for (i = 0; i < p->pmc_names.n && rc == 0; i++) {
     const hp__pmc_kernel *k = &p->pmc[i];
-    counts c;
-    memset(&c, 0, sizeof(c));
+    counts c = {0};
     for (id = 0; id < k->ncap && id < p->counters.n; id++)
       if (k->cn[id] > 0)
         pmc_counter(&c, p->counters.s[id], k->csum[id] / (double)k->cn[id]);

@@ -1,10 +1,9 @@
 /*
  * Order statistics without full sorts: quickselect for medians and quantiles, and a counting
- * resampler for bootstrap medians. The bootstrap of stats.c used to sort every resample in full,
- * 2,000 times per comparison, which made `hprun compare` of two 4,000-run sessions take seconds.
- * Every function here returns the same double as the sort-based code it replaced, for every input
+ * resampler for bootstrap medians, so that a bootstrap of thousands of resamples does not sort
+ * each one. Every function here returns the same double as a sort would, for every input
  * (tests/unit/test_select.c compares both on random inputs with ties): selection and counting only
- * pick values, and the arithmetic on the picked values is unchanged.
+ * pick values, and the arithmetic on the picked values is that of the sorted copy.
  */
 #include "analyze/select.h"
 #include "util/base/rng.h"
@@ -13,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *pa, const void *pb)
+int hp__cmp_double(const void *pa, const void *pb)
 {
   double a = *(const double *)pa, b = *(const double *)pb;
 
@@ -64,19 +63,15 @@ double hp__select(double *v, size_t n, size_t k)
 {
   size_t lo = 0, hi = n - 1, j, rounds = 0;
 
-  while (hi > lo + 16) {
-    /* Introselect's guard: after many poor pivots, sort what is left (O(n log n) at worst). */
-    if (++rounds > 64) {
-      qsort(v + lo, hi - lo + 1, sizeof(*v), cmp_double);
-      return v[k];
-    }
+  /* Introselect's guard: after many poor pivots, sort what is left (O(n log n) at worst). */
+  while (hi > lo + 16 && ++rounds <= 64) {
     j = partition(v, lo, hi);
     if (k <= j)
       hi = j;
     else
       lo = j + 1;
   }
-  qsort(v + lo, hi - lo + 1, sizeof(*v), cmp_double);
+  qsort(v + lo, hi - lo + 1, sizeof(*v), hp__cmp_double);
   return v[k];
 }
 
@@ -95,7 +90,7 @@ double hp__median_inplace(double *v, size_t n)
   for (i = 1; i < n / 2; i++)
     if (v[i] > lo)
       lo = v[i];
-  /* Halving first keeps the mean of two huge values from overflowing (as sorted_median). */
+  /* Halving first keeps the mean of two huge values from overflowing. */
   return lo / 2 + hi / 2;
 }
 
@@ -201,6 +196,6 @@ double hp__resample_median(hp__resampler *rs, hp_rng *rng)
   if (k2 >= cum + rs->count[r])
     while (rs->count[++r] == 0)
       ;
-  /* Halving first keeps the mean of two huge values from overflowing (as sorted_median). */
+  /* Halving first keeps the mean of two huge values from overflowing (as hp__median_inplace). */
   return a / 2 + rs->sorted[r] / 2;
 }

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* qsort's comparison of two doubles, ascending. */
+int hp__cmp_double(const void *pa, const void *pb);
 /* The k-th smallest (0-based) of v[0..n), k < n; afterwards v[i] <= v[k] <= v[j] for i < k < j. */
 double hp__select(double *v, size_t n, size_t k);
 /* The median of v[0..n) (NaN for n == 0): the middle value, or the mean of the middle two. */

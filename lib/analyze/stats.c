@@ -18,13 +18,6 @@
 /* ---------------------------------------------------------------------------------------------- */
 /* Helpers                                                                                          */
 
-static int cmp_double(const void *pa, const void *pb)
-{
-  double a = *(const double *)pa, b = *(const double *)pb;
-
-  return (a > b) - (a < b);
-}
-
 /* Copies the finite values of x[0..n) into a new array *out (free() it; never NULL on success,
  * even when *nout is 0) and sorts it when `sort` is set. Returns 0 or HP_ENOMEM (*out NULL). */
 static int finite_copy(const double *x, size_t n, int sort, double **out, size_t *nout)
@@ -41,20 +34,10 @@ static int finite_copy(const double *x, size_t n, int sort, double **out, size_t
     if (isfinite(x[i]))
       v[m++] = x[i];
   if (sort && m > 1)
-    qsort(v, m, sizeof(*v), cmp_double);
+    qsort(v, m, sizeof(*v), hp__cmp_double);
   *out = v;
   *nout = m;
   return 0;
-}
-
-static double sorted_median(const double *s, size_t n)
-{
-  if (n == 0)
-    return NAN;
-  if (n % 2)
-    return s[n / 2];
-  /* Halving first keeps the mean of two huge values from overflowing. */
-  return s[n / 2 - 1] / 2 + s[n / 2] / 2;
 }
 
 /* The raw MAD of finite samples s[0..n) around med. Returns 0 or HP_ENOMEM. */
@@ -112,17 +95,14 @@ int hp_stats_summarize(const double *x, size_t n, double outlier_z, hp_summary_s
     return HP_EINVAL;
   if (outlier_z <= 0 || isnan(outlier_z))
     outlier_z = HP_STATS_OUTLIER_Z;
-  err = finite_copy(x, n, 1, &s, &m);
-  if (err)
+  if ((err = finite_copy(x, n, 1, &s, &m)) != 0)
     goto fail;
-
   st.n = m;
   st.noutliers = 0;
   st.median = st.mean = st.sd = st.mad = st.cv = st.min = st.max = NAN;
   if (m > 0) {
     st.min = s[0];
     st.max = s[m - 1];
-    st.median = sorted_median(s, m);
     for (i = 0; i < m; i++)
       sum += s[i];
     st.mean = sum / (double)m;
@@ -134,15 +114,14 @@ int hp_stats_summarize(const double *x, size_t n, double outlier_z, hp_summary_s
       st.sd = sqrt(ss / (double)(m - 1));
       st.cv = st.mean != 0 ? st.sd / st.mean : NAN;
     }
-    err = sorted_mad(s, m, st.median, &st.mad);
-    if (err)
+    /* Last, as the selection reorders s (the sums above follow the sorted order). */
+    st.median = hp__median_inplace(s, m);
+    if ((err = sorted_mad(s, m, st.median, &st.mad)) != 0)
       goto fail;
     for (i = 0; i < m; i++)
       st.noutliers += (size_t)is_outlier(s[i], st.median, st.mad, outlier_z);
   }
   *out = st;
-  free(s);
-  return 0;
 
 fail:
   free(s);
@@ -163,17 +142,13 @@ int hp_stats_outliers(const double *x, size_t n, double outlier_z, unsigned char
     return HP_EINVAL;
   if (outlier_z <= 0 || isnan(outlier_z))
     outlier_z = HP_STATS_OUTLIER_Z;
-  err = finite_copy(x, n, 0, &s, &m);
-  if (err)
+  if ((err = finite_copy(x, n, 0, &s, &m)) != 0)
     goto fail;
   med = hp__median_inplace(s, m);
-  err = sorted_mad(s, m, med, &mad);
-  if (err)
+  if ((err = sorted_mad(s, m, med, &mad)) != 0)
     goto fail;
   for (i = 0; i < n; i++)
     flags[i] = (unsigned char)is_outlier(x[i], med, mad, outlier_z);
-  free(s);
-  return 0;
 
 fail:
   free(s);
@@ -190,7 +165,7 @@ typedef struct tagged {
 
 static int cmp_tagged(const void *pa, const void *pb)
 {
-  return cmp_double(&((const tagged *)pa)->v, &((const tagged *)pb)->v);
+  return hp__cmp_double(&((const tagged *)pa)->v, &((const tagged *)pb)->v);
 }
 
 /* Counts, for every u in [0, na*nb], how many of the C(na+nb, na) equally likely rank assignments
@@ -349,11 +324,7 @@ int hp_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t
 
   /* Resampling works on the finite values in their given order, so the interval depends only
    * on the inputs, the seed and the PRNG, never on qsort's tie order or the platform. */
-  err = finite_copy(a, na, 0, &fa, &ma);
-  if (err)
-    goto fail;
-  err = finite_copy(b, nb, 0, &fb, &mb);
-  if (err)
+  if ((err = finite_copy(a, na, 0, &fa, &ma)) != 0 || (err = finite_copy(b, nb, 0, &fb, &mb)) != 0)
     goto fail;
   if (ma == 0 || mb == 0)
     goto done;
@@ -448,18 +419,15 @@ int hp_stats_compare(const double *a, size_t na, const double *b, size_t nb, dou
   mb = b ? count_finite(b, nb) : 0;
   if (ma > 0 && mb > 0) {
     r = hp_stats_median(b, nb) / hp_stats_median(a, na);
-    err = hp_stats_mann_whitney(a, na, b, nb, &u, &pv);
-    if (err)
-      goto fail;
+    if ((err = hp_stats_mann_whitney(a, na, b, nb, &u, &pv)) != 0)
+      return err;
   }
   /* The interval's level matches alpha, so "excludes 1.0" is the same test at the same level,
    * made on the quantity the report shows. Resampling one or two values gives a handful of
    * ratios, not an interval, so below HP_STATS_MIN_N there is none. */
-  if (ma >= HP_STATS_MIN_N && mb >= HP_STATS_MIN_N) {
-    err = hp_stats_bootstrap_ratio(a, na, b, nb, 0, 1 - alpha, seed, &lo, &hi);
-    if (err)
-      goto fail;
-  }
+  if (ma >= HP_STATS_MIN_N && mb >= HP_STATS_MIN_N &&
+      (err = hp_stats_bootstrap_ratio(a, na, b, nb, 0, 1 - alpha, seed, &lo, &hi)) != 0)
+    return err;
   if (ratio)
     *ratio = r;
   if (p)
@@ -478,9 +446,6 @@ int hp_stats_compare(const double *a, size_t na, const double *b, size_t nb, dou
   else
     *sig = HP_SIG_NO;
   return 0;
-
-fail:
-  return err;
 }
 
 const char *hp_significance_name(hp_significance s)

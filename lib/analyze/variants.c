@@ -56,32 +56,30 @@ static void variant_summary(const hp_pass_result *ref, hp_pass_result *pr)
 {
   hp__buf b = HP__BUF_INIT;
   size_t k;
-  int r = 0;
 
   if (pr->metrics[0].st.n == 0)
     return;
-  r |= hp__buf_printf(&b, "%s %+.2f%%", pr->metrics[0].name ? pr->metrics[0].name : "time",
-                      (pr->metrics[0].ratio - 1.0) * 100.0);
+  hp__buf_printf(&b, "%s %+.2f%%", pr->metrics[0].name ? pr->metrics[0].name : "time",
+                 (pr->metrics[0].ratio - 1.0) * 100.0);
   if (pr->metrics[0].sig == HP_SIG_YES)
-    r |= hp__buf_printf(&b, " (p=%.3g)", pr->metrics[0].p);
+    hp__buf_printf(&b, " (p=%.3g)", pr->metrics[0].p);
   if (!isnan(pr->mem_mean_mib) && !isnan(ref->mem_mean_mib))
-    r |= hp__buf_printf(&b, ", sampled memory %+.1f MiB", pr->mem_mean_mib - ref->mem_mean_mib);
+    hp__buf_printf(&b, ", sampled memory %+.1f MiB", pr->mem_mean_mib - ref->mem_mean_mib);
   for (k = 1; k < pr->nmetrics; k++)
     if (!isnan(pr->metrics[k].delta))
-      r |= hp__buf_printf(&b, ", %s %+.6g", pr->metrics[k].name ? pr->metrics[k].name : "?",
-                          pr->metrics[k].delta);
-  if (r) {
+      hp__buf_printf(&b, ", %s %+.6g", pr->metrics[k].name ? pr->metrics[k].name : "?",
+                     pr->metrics[k].delta);
+  /* Out of memory before the old advice is reached leaves it as it was. */
+  if (hp__buf_error(&b)) {
     hp__buf_free(&b);
     return;
   }
   if (pr->advice) {
     /* A numeric rejection already explained itself: keep that first. */
-    r = hp__buf_printf(&b, "; %s", pr->advice);
+    hp__buf_printf(&b, "; %s", pr->advice);
     free(pr->advice);
   }
-  pr->advice = r ? NULL : hp__buf_steal(&b);
-  if (r)
-    hp__buf_free(&b);
+  pr->advice = hp__buf_steal(&b); /* NULL when the last append failed */
 }
 
 static void verdict(const hp_plan *plan, const hp_pass_result *ref, hp_pass_result *pr)

@@ -1,8 +1,9 @@
 /*
  * Environments for children: hprun's own (or a base one) with a plan's K=V entries applied, and
- * the environment a vendor's env.sh leaves behind (DTK, ROCm). Sourcing runs through the same
- * runner as every other child, so it gets the same timeout and process-group cleanup, and hprun
- * never calls system(3) or popen(3): libuv owns SIGCHLD.
+ * the environment a vendor's env.sh leaves behind (DTK, ROCm). The first is a copy of what
+ * hp__env_overlay (runner.c, which gives each child its session token that way) points at.
+ * Sourcing runs through the same runner as every other child, so it gets the same timeout and
+ * process-group cleanup, and hprun never calls system(3) or popen(3): libuv owns SIGCHLD.
  */
 #include "exec/runner.h"
 #include "exec/guard.h"
@@ -12,76 +13,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern char **environ;
-
-/* Whether base entry `e` is one of set's keys (then the set's entry replaces it). */
-static int replaced(const char *e, const hp_kv *set, size_t nset)
-{
-  const char *eq = strchr(e, '=');
-  size_t klen = eq ? (size_t)(eq - e) : strlen(e), j;
-
-  for (j = 0; j < nset; j++)
-    if (strlen(set[j].key) == klen && strncmp(set[j].key, e, klen) == 0)
-      return 1;
-  return 0;
-}
-
+/* hp__env_overlay's environment with every string copied, so that it outlives `base`. */
 char **hp__env_build(char **base, const hp_kv *set, size_t nset)
 {
-  size_t n = 0, i, j, k = 0;
-  char **env;
+  char **view = hp__env_overlay(base, set, nset), **env;
+  size_t n = 0, i;
 
-  if (base == NULL)
-    base = environ;
-  while (base[n])
-    n++;
-  env = calloc(n + nset + 1, sizeof(*env));
-  if (env == NULL)
+  if (view == NULL)
     return NULL;
-  for (i = 0; i < n; i++) {
-    if (replaced(base[i], set, nset))
-      continue; /* replaced below */
-    if ((env[k++] = hp__strdup(base[i])) == NULL)
-      goto fail;
-  }
-  for (j = 0; j < nset; j++)
-    if ((env[k++] = hp__asprintf("%s=%s", set[j].key, set[j].value)) == NULL)
-      goto fail;
-  env[k] = NULL;
-  return env;
-
-fail:
-  hp__env_free(env);
-  return NULL;
-}
-
-char **hp__env_overlay(char **base, const hp_kv *set, size_t nset)
-{
-  size_t n = 0, i, j, k = 0, bytes = 0, head;
-  char **env, *p;
-
-  if (base == NULL)
-    base = environ;
-  while (base[n])
+  while (view[n])
     n++;
-  for (j = 0; j < nset; j++)
-    bytes += strlen(set[j].key) + strlen(set[j].value) + 2;
-  head = (n + nset + 1) * sizeof(*env);
-  if ((env = malloc(head + bytes)) == NULL)
-    return NULL;
-  p = (char *)env + head;
-  for (i = 0; i < n; i++)
-    if (!replaced(base[i], set, nset))
-      env[k++] = base[i];
-  for (j = 0; j < nset; j++) {
-    size_t kl = strlen(set[j].key), vl = strlen(set[j].value);
-    env[k++] = p;
-    memcpy(p, set[j].key, kl);
-    p[kl] = '=';
-    memcpy(p + kl + 1, set[j].value, vl + 1);
-    p += kl + vl + 2;
-  }
-  env[k] = NULL;
+  env = calloc(n + 1, sizeof(*env));
+  for (i = 0; env && i < n; i++)
+    if ((env[i] = hp__strdup(view[i])) == NULL) {
+      hp__env_free(env);
+      env = NULL;
+    }
+  free(view); /* one allocation: the array and the set's entries */
   return env;
 }
 
@@ -116,10 +64,7 @@ int hp__env_from_script(uv_loop_t *loop, const char *script, char ***out, hp_dia
   hp__strv_push(&argv, "hprun-env");
   if ((r = hp__strv_push(&argv, script)) != 0)
     goto fail;
-  memset(&spec, 0, sizeof(spec));
-  spec.argv = &argv;
-  spec.capture = &cap;
-  spec.timeout_s = 60;
+  spec = (hp__child_spec){.argv = &argv, .capture = &cap, .timeout_s = 60};
   r = hp__child_run(loop, &spec, &res);
   if (r || res.exit_status != 0 || res.term_signal || cap.len == 0) {
     hp_diags_add(diags, HP_DIAG_ERROR, script, 0, 0,

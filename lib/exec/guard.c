@@ -140,11 +140,6 @@ void hp__guard_start(void)
   start_watchdog();
 }
 
-const char *hp__guard_token(void)
-{
-  return g.owner ? g.token : NULL;
-}
-
 const char *hp__guard_token_entry(void)
 {
   return g.owner ? g.entry : NULL;

@@ -30,8 +30,6 @@
  * own): token, subreaper, watchdog. Failing to start the watchdog is not an error: runs still go,
  * only the protection against hprun's SIGKILL is lost. */
 void hp__guard_start(void);
-/* The token's value, or NULL before hp__guard_start. */
-const char *hp__guard_token(void);
 /* "HPRUN_SESSION_TOKEN=<token>", the entry looked for in /proc/<pid>/environ, or NULL. */
 const char *hp__guard_token_entry(void);
 /* The watchdog's pid, or 0 when there is none. */

@@ -101,15 +101,15 @@ static int wrapper_text(const hp__launch_spec *ls, hp__buf *b)
   return hp__buf_error(b);
 }
 
-static int push_opt(hp_strv *out, const char *opt, const char *val)
+/* `OPT=VAL` when there is a value; a failure sticks in the vector, as in slurm_opts. */
+static void push_opt(hp_strv *out, const char *opt, const char *val)
 {
-  if (val == NULL)
-    return 0;
-  return hp__strv_push_own(out, hp__asprintf("%s=%s", opt, val));
+  if (val)
+    hp__strv_push_own(out, hp__asprintf("%s=%s", opt, val));
 }
 
 /* The Slurm options shared by srun and salloc. */
-static int slurm_opts(const hp_launcher *l, hp_strv *out)
+static void slurm_opts(const hp_launcher *l, hp_strv *out)
 {
   long t = (long)(l->time + 0.999);
 
@@ -126,7 +126,6 @@ static int slurm_opts(const hp_launcher *l, hp_strv *out)
   push_opt(out, "--constraint", l->constraint);
   if (l->exclusive)
     hp__strv_push(out, "--exclusive");
-  return hp__strv_error(out);
 }
 
 /* The launcher's argv around `inner` (the wrapper's command). */
@@ -155,15 +154,14 @@ static int outer_argv(const hp__launch_spec *ls, const hp_strv *inner, hp_strv *
   /* command: {app} is the wrapper's command, {ntasks} the rank count, {dir} the run folder. */
   for (i = 0; i < l->command.n; i++) {
     const char *w = l->command.v[i];
-    if (strcmp(w, "{app}") == 0) {
+    if (strcmp(w, "{app}") == 0)
       hp__strv_append(out, inner);
-    } else if (strcmp(w, "{ntasks}") == 0) {
+    else if (strcmp(w, "{ntasks}") == 0)
       hp__strv_push_own(out, hp__asprintf("%ld", l->ntasks > 0 ? l->ntasks : 1));
-    } else if (strcmp(w, "{dir}") == 0) {
+    else if (strcmp(w, "{dir}") == 0)
       hp__strv_push(out, ls->run_dir);
-    } else {
+    else
       hp__strv_push(out, w);
-    }
   }
   return hp__strv_error(out);
 }

@@ -118,10 +118,9 @@ int hp__launch_read(const char *run_dir, const char *kind, hp_run_launch **out)
       rl->ranks[j] = rl->ranks[j - 1];
     rl->ranks[j] = t;
   }
-  if (r) {
+  if (r)
     hp__launch_free(rl);
-    return r;
-  }
-  *out = rl;
-  return 0;
+  else
+    *out = rl;
+  return r;
 }

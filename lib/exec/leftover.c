@@ -121,14 +121,10 @@ static void each(hp__leftover *l, hp__proc_visit fn, void *arg)
 
 size_t hp__leftover_sweep(hp__leftover *l, int sig, int what)
 {
-  sweep s;
+  sweep s = {l, sig, what, 0, 0, 0};
 
   if (l->none)
     return 0;
-  memset(&s, 0, sizeof(s));
-  s.l = l;
-  s.sig = sig;
-  s.what = what;
   each(l, visit, &s);
   return s.found;
 }
@@ -136,16 +132,11 @@ size_t hp__leftover_sweep(hp__leftover *l, int sig, int what)
 void hp__leftover_finish(hp__leftover *l, int ms)
 {
   struct timespec tick = {0, 10 * 1000 * 1000};
-  sweep s;
+  sweep s = {l, SIGKILL, HP__LEFT_MEMBERS | HP__LEFT_ESCAPED, 1, 0, 0};
   int waited;
 
   if (l->none)
     return;
-  memset(&s, 0, sizeof(s));
-  s.l = l;
-  s.sig = SIGKILL;
-  s.what = HP__LEFT_MEMBERS | HP__LEFT_ESCAPED;
-  s.reap = 1;
   /* Killed processes take a moment to die (and then to be reparented to us as zombies): look
    * again until nothing is left alive, or the time is up. */
   for (waited = 0;; waited += 10) {

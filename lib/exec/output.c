@@ -28,25 +28,19 @@ void hp__output_alloc(uv_handle_t *h, size_t suggested, uv_buf_t *buf)
   buf->len = sizeof(slab);
 }
 
-int hp__output_create(const char *path, int *fd)
-{
-  *fd = -1;
-  if (path == NULL)
-    return 0;
-  /* O_EXCL: a run folder is new, so an existing file means something is wrong; never overwrite. */
-  *fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  return *fd < 0 ? HP_EIO : 0;
-}
-
-int hp__output_create_at(int dirfd, const char *path, int *fd)
+int hp__output_create(int dirfd, const char *path, int *fd)
 {
   const char *name = path ? strrchr(path, '/') : NULL;
 
   *fd = -1;
   if (path == NULL)
     return 0;
-  *fd = openat(dirfd, name ? name + 1 : path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-               0644);
+  /* O_EXCL: a run folder is new, so an existing file means something is wrong; never overwrite. */
+  if (dirfd < 0)
+    *fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  else
+    *fd = openat(dirfd, name ? name + 1 : path,
+                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   return *fd < 0 ? HP_EIO : 0;
 }
 
@@ -80,30 +74,39 @@ int hp__output_pipe_init(hp__output *o, uv_loop_t *loop)
   return r;
 }
 
-/* Shows complete lines live, each behind the prefix; keeps a partial line for later. */
-static void echo_lines(hp__output *o, const char *p, size_t n, int flush)
+/* The complete line in o->line goes to the echo, behind the prefix, and to on_line. */
+static void line_out(hp__output *o)
 {
-  FILE *fp = o->echo;
-  const char *prefix = o->prefix ? o->prefix : "";
+  if (o->echo)
+    fprintf(o->echo, "%s%.*s\n", o->prefix ? o->prefix : "", (int)o->line.len,
+            o->line.data ? o->line.data : "");
+  if (o->on_line && o->line.data)
+    o->on_line(o, o->line.data, o->line.len);
+  hp__buf_reset(&o->line);
+}
+
+/* Hands on every complete line; keeps a partial one for later, which at EOF is echoed only. */
+static void take_lines(hp__output *o, const char *p, size_t n, int eof)
+{
   size_t i, start = 0;
 
-  if (fp == NULL)
+  if (o->echo == NULL && o->on_line == NULL)
     return;
   for (i = 0; i < n; i++) {
     if (p[i] != '\n')
       continue;
-    fprintf(fp, "%s%.*s%.*s\n", prefix, (int)o->line.len, o->line.data ? o->line.data : "",
-            (int)(i - start), p + start);
-    hp__buf_reset(&o->line);
+    hp__buf_add(&o->line, p + start, i - start);
+    line_out(o);
     start = i + 1;
   }
   if (start < n)
     hp__buf_add(&o->line, p + start, n - start);
-  if (flush && o->line.len) {
-    fprintf(fp, "%s%s\n", prefix, o->line.data);
+  if (eof && o->line.len && o->echo)
+    fprintf(o->echo, "%s%s\n", o->prefix ? o->prefix : "", o->line.data);
+  if (eof)
     hp__buf_reset(&o->line);
-  }
-  fflush(fp);
+  if (o->echo)
+    fflush(o->echo);
 }
 
 static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
@@ -118,12 +121,12 @@ static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
     }
     if (o->capture)
       hp__buf_add(o->capture, buf->base, (size_t)nread);
-    echo_lines(o, buf->base, (size_t)nread, 0);
+    take_lines(o, buf->base, (size_t)nread, 0);
     return;
   }
   if (nread < 0) {
     /* EOF (or an error): every writer of this pipe is gone. */
-    echo_lines(o, NULL, 0, 1);
+    take_lines(o, NULL, 0, 1);
     o->open = 0;
     hp__exec_close((uv_handle_t *)&o->pipe);
     if (o->on_eof)

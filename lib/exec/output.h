@@ -19,6 +19,8 @@ typedef struct hp__output hp__output;
 
 /* Called once the pipe reached EOF (every writer is gone) and its handle is closing. */
 typedef void (*hp__output_eof_cb)(hp__output *o);
+/* Called with each complete line, without its newline (NUL-terminated, n bytes). */
+typedef void (*hp__output_line_cb)(hp__output *o, const char *line, size_t n);
 
 struct hp__output {
   uv_pipe_t pipe;
@@ -26,11 +28,12 @@ struct hp__output {
   hp__buf *capture;   /* if set, the bytes are collected here too */
   FILE *echo;         /* live copy, complete lines behind `prefix`; NULL: quiet */
   const char *prefix; /* never NULL when echo is set */
-  hp__buf line;       /* a partial line waiting for its newline (echo only) */
+  hp__buf line;       /* a partial line waiting for its newline (echo and on_line only) */
   int open;           /* the pipe is being read: no EOF yet, not cut */
   int werr;           /* errno of the first failed write of the file (then closed), or 0 */
   hp__output_eof_cb on_eof;
-  void *data; /* the caller's, for on_eof */
+  hp__output_line_cb on_line; /* NULL: lines are not handed on */
+  void *data;                 /* the caller's, for on_eof and on_line */
 };
 
 /* Empties *o: no file, no capture, no echo, pipe not initialised. */
@@ -49,12 +52,11 @@ int hp__output_finish(hp__output *o);
 void hp__output_free(hp__output *o);
 
 /* Creates `path` for a run's output: *fd is the new descriptor (O_CLOEXEC), or -1 when path is
- * NULL. HP_EIO when it cannot be created, which includes when it exists already: a run folder is
- * new, so an existing file means something is wrong, and nothing is ever overwritten. */
-int hp__output_create(const char *path, int *fd);
-/* The same, in the open folder `dirfd`, by the last component of `path`, never through a link
- * (openat with O_NOFOLLOW). */
-int hp__output_create_at(int dirfd, const char *path, int *fd);
+ * NULL. With an open folder `dirfd` (>= 0) the file is made there, by the last component of
+ * `path`, never through a link (openat with O_NOFOLLOW). HP_EIO when it cannot be created, which
+ * includes when it exists already: a run folder is new, so an existing file means something is
+ * wrong, and nothing is ever overwritten. */
+int hp__output_create(int dirfd, const char *path, int *fd);
 /* Writes all of p to fd, retrying on EINTR. Returns 0, or the errno of a failed write (ENOSPC,
  * EFBIG, EIO, ...): the caller records it and stops writing that file, while the run goes on
  * (the run itself matters more than its copy, but the copy's loss must be reported). */

@@ -8,6 +8,7 @@
  * O_CLOEXEC so no child inherits it.
  */
 #include "exec/procfs.h"
+#include "hprun.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -19,14 +20,15 @@
 #include <unistd.h>
 
 /* Reads up to size-1 bytes of a small /proc file into buf, NUL-terminated. Returns the length
- * (0 when empty or unreadable), or -1 when the file cannot be opened (errno says why). */
+ * (0 when empty or unreadable), or, when the file cannot be opened, HP_ENOENT for a missing one
+ * and HP_EIO for any other reason. */
 static long read_small(const char *path, char *buf, size_t size)
 {
   ssize_t len;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
 
   if (fd < 0)
-    return -1;
+    return errno == ENOENT ? HP_ENOENT : HP_EIO;
   len = read(fd, buf, size - 1);
   close(fd);
   if (len <= 0)
@@ -79,11 +81,6 @@ int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since)
   }
   closedir(d);
   return 0;
-}
-
-int hp__proc_each(hp__proc_visit fn, void *arg)
-{
-  return hp__proc_each_since(fn, arg, 0);
 }
 
 /* Whether `pid` leads its thread group: tgkill(pid, pid, 0) finds only such a task (a thread's
@@ -166,14 +163,10 @@ static int add_member(const hp__proc_info *p, void *arg)
 
 size_t hp__proc_group_members(int pgid, int *pids, size_t max)
 {
-  members m;
+  members m = {pgid, pids, 0, max};
 
-  m.pgid = pgid;
-  m.pids = pids;
-  m.n = 0;
-  m.max = max;
   if (max > 0)
-    hp__proc_each(add_member, &m);
+    hp__proc_each_since(add_member, &m, 0);
   return m.n;
 }
 
@@ -208,7 +201,7 @@ static int add_children(int root, int cur, int *pids, size_t *n, size_t max)
       continue;
     snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/children", cur, e->d_name);
     len = read_small(cpath, buf, sizeof(buf));
-    if (len < 0 && errno == ENOENT && cur == root && *n == 0) {
+    if (len == HP_ENOENT && cur == root && *n == 0) {
       closedir(d);
       return -1;
     }

@@ -28,12 +28,10 @@ typedef struct hp__proc_info {
 int hp__proc_parse_stat(const char *line, int pid, hp__proc_info *p);
 /* Reads /proc/<pid>/stat. 0, or -1 when there is no such process. */
 int hp__proc_info_read(int pid, hp__proc_info *p);
-/* Calls fn for every process in /proc, until fn returns non-zero. 0, or -1 when /proc cannot be
- * read. */
+/* Calls fn for every process in /proc that started at or after `since` (clock ticks since boot,
+ * as hp__proc_info.start; 0 for every process), until fn returns non-zero. 0, or -1 when /proc
+ * cannot be read. */
 typedef int (*hp__proc_visit)(const hp__proc_info *p, void *arg);
-int hp__proc_each(hp__proc_visit fn, void *arg);
-/* The same, but only for processes that started at or after `since` (clock ticks since boot, as
- * hp__proc_info.start). */
 int hp__proc_each_since(hp__proc_visit fn, void *arg, unsigned long long since);
 /* The same for the processes (not threads) whose pids are first..last and that started at or
  * after `since`, reading each /proc/<pid>/stat directly: for a range known to hold every process

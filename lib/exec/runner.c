@@ -50,8 +50,8 @@ typedef struct child {
   hp__output out, err;
   hp__sampler sampler;
   hp__leftover left; /* what the run left behind */
-  char **env; /* the child's environment: the spec's (or ours) with the session token; the array
-                is ours, the strings are not */
+  char **env;        /* the child's environment: the spec's (or ours) with the session token, in one
+                allocation of ours (hp__env_overlay) that points at the spec's strings */
   int pgid;
   int exited;
   int phase; /* 0 running, 1 app signalled, 2 group SIGTERM, 3 group SIGKILL */
@@ -72,12 +72,10 @@ static child *current;
 
 /* The RSS sampler backs off: every interval (20 ms) during the first RSS_DENSE_MS, where short
  * runs live and most programs reach their peak, then twice as long each time up to RSS_SLOW_MS,
- * so that a long run wakes hprun once a second. Why not more often: on the virtual machines hprun
- * runs on, one wakeup costs 200 to 300 microseconds of CPU (most of it the wakeup itself; the
- * /proc reads are ~20), so 600 ms put hprun at 0.03 to 0.05% of a core beside a sleeping child,
- * on the line issue 12 draws. VmHWM is a high-water mark, so a slow look misses nothing of a
- * process still alive; what a process that exits between looks used is caught by
- * RUSAGE_CHILDREN (finish()) when hprun reaps it. */
+ * so that a long run wakes hprun once a second: each wakeup costs CPU beside a child that may be
+ * idle. VmHWM is a high-water mark, so a slow look misses nothing of a process still alive; what
+ * a process that exits between looks used is caught by RUSAGE_CHILDREN (finish()) when hprun
+ * reaps it. */
 #define RSS_DENSE_MS 100
 #define RSS_SLOW_MS 1000
 
@@ -155,11 +153,8 @@ static void on_stop_timer(uv_timer_t *t)
 
 static void on_timeout(uv_timer_t *t)
 {
-  child *c = t->data;
-
-  c->res->timed_out = 1;
-  escalate(c);
-  arm_next(c);
+  ((child *)t->data)->res->timed_out = 1;
+  on_stop_timer(t);
 }
 
 void hp__child_stop_current(void)
@@ -170,9 +165,8 @@ void hp__child_stop_current(void)
     return;
   c->res->interrupted = 1;
   /* A second request skips the remaining grace: the user wants out now. */
-  if (c->phase >= 1 || c->res->timed_out) {
+  if (c->phase >= 1 || c->res->timed_out)
     c->phase = 2;
-  }
   escalate(c);
   arm_next(c);
 }
@@ -286,42 +280,55 @@ static void child_init(child *c, const hp__child_spec *spec, hp__child_result *r
 static int create_files(child *c)
 {
   const hp__child_spec *spec = c->spec;
-  int d = spec->dirfd;
+  int d = spec->use_dirfd ? spec->dirfd : -1;
 
-  if (spec->use_dirfd) {
-    if (hp__output_create_at(d, spec->stdout_path, &c->out.fd) != 0 ||
-        hp__output_create_at(d, spec->stderr_path, &c->err.fd) != 0 ||
-        (spec->sampler && hp__output_create_at(d, spec->sampler_path, &c->sampler.fd) != 0))
-      return HP_EIO;
-    return 0;
-  }
-  if (hp__output_create(spec->stdout_path, &c->out.fd) != 0)
-    return HP_EIO;
-  if (hp__output_create(spec->stderr_path, &c->err.fd) != 0)
-    return HP_EIO;
-  if (spec->sampler && hp__output_create(spec->sampler_path, &c->sampler.fd) != 0)
+  if (hp__output_create(d, spec->stdout_path, &c->out.fd) != 0 ||
+      hp__output_create(d, spec->stderr_path, &c->err.fd) != 0 ||
+      (spec->sampler && hp__output_create(d, spec->sampler_path, &c->sampler.out.fd) != 0))
     return HP_EIO;
   return 0;
 }
 
-/* `base` (NULL: hprun's environ) without any HPRUN_SESSION_TOKEN entry, then `entry` last, as
- * hp__env_build would give it, but without copying a string: the array is new (free() it), its
- * strings are base's and entry, which outlive the spawn. */
-static char **env_with_token(char **base, const char *entry)
+/* Whether base entry `e` is one of set's keys (then the set's entry replaces it). */
+static int replaced(const char *e, const hp_kv *set, size_t nset)
 {
-  size_t n = 0, i, k = 0, klen = strlen(HP__TOKEN_VAR);
-  char **env;
+  const char *eq = strchr(e, '=');
+  size_t klen = eq ? (size_t)(eq - e) : strlen(e), j;
+
+  for (j = 0; j < nset; j++)
+    if (strlen(set[j].key) == klen && strncmp(set[j].key, e, klen) == 0)
+      return 1;
+  return 0;
+}
+
+/* Here rather than in env.c because the runner adds the session token with it, and env.c's
+ * sourcing runs through the runner: env.c builds on this file, not the other way round. */
+char **hp__env_overlay(char **base, const hp_kv *set, size_t nset)
+{
+  size_t n = 0, i, j, k = 0, bytes = 0, head;
+  char **env, *p;
 
   if (base == NULL)
     base = environ;
   while (base[n])
     n++;
-  if ((env = malloc((n + 2) * sizeof(*env))) == NULL)
+  for (j = 0; j < nset; j++)
+    bytes += strlen(set[j].key) + strlen(set[j].value) + 2;
+  head = (n + nset + 1) * sizeof(*env);
+  if ((env = malloc(head + bytes)) == NULL)
     return NULL;
+  p = (char *)env + head;
   for (i = 0; i < n; i++)
-    if (strncmp(base[i], HP__TOKEN_VAR, klen) != 0 || (base[i][klen] != '=' && base[i][klen]))
+    if (!replaced(base[i], set, nset))
       env[k++] = base[i];
-  env[k++] = (char *)entry;
+  for (j = 0; j < nset; j++) {
+    size_t kl = strlen(set[j].key), vl = strlen(set[j].value);
+    env[k++] = p;
+    memcpy(p, set[j].key, kl);
+    p[kl] = '=';
+    memcpy(p + kl + 1, set[j].value, vl + 1);
+    p += kl + vl + 2;
+  }
   env[k] = NULL;
   return env;
 }
@@ -332,12 +339,13 @@ static int spawn(child *c, uv_loop_t *loop)
 {
   uv_process_options_t opts;
   uv_stdio_container_t stdio[3];
-  const char *token = hp__guard_token_entry();
+  const char *entry = hp__guard_token_entry();
+  hp_kv token = {HP__TOKEN_VAR, entry ? (char *)entry + sizeof(HP__TOKEN_VAR) : NULL};
   int r;
 
   /* The token goes into every child's environment (replacing one it inherited from an outer
-   * hprun): the run's processes carry it wherever they go. */
-  if (token && (c->env = env_with_token(c->spec->env, token)) == NULL)
+   * hprun): the run's processes carry it wherever they go. The spec's strings are not copied. */
+  if (entry && (c->env = hp__env_overlay(c->spec->env, &token, 1)) == NULL)
     return HP_ENOMEM;
   memset(&opts, 0, sizeof(opts));
   hp__output_pipe_init(&c->out, loop);
@@ -474,7 +482,7 @@ done:
   hp__output_free(&c.out);
   hp__output_free(&c.err);
   hp__sampler_free(&c.sampler);
-  free(c.env); /* the array only: its strings are the spec's (env_with_token) */
+  free(c.env); /* hp__env_overlay's single allocation: its other strings are the spec's */
   return ret;
 }
 

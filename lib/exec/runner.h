@@ -87,12 +87,13 @@ void hp__exec_shutdown(void);
  * SIGKILL. Safe to call from a libuv signal callback. */
 void hp__child_stop_current(void);
 /* Builds a NULL-terminated environment: `base` (NULL: environ) with `set` applied (K=V entries
- * replace or add). Free with hp__env_free. */
+ * replace or add). Free with hp__env_free. (env.c) */
 char **hp__env_build(char **base, const hp_kv *set, size_t nset);
 void hp__env_free(char **env);
 /* The same environment as hp__env_build, in one allocation that free() releases (not
  * hp__env_free): the array and the `set` entries' text; base's strings are not copied, so `base`
- * must outlive the result. For an environment built for every run from one that lives longer. */
+ * must outlive the result. For an environment built for every run from one that lives longer.
+ * (runner.c) */
 char **hp__env_overlay(char **base, const hp_kv *set, size_t nset);
 /* Sources a POSIX sh script in /bin/sh and returns the environment it leaves (NULL-terminated,
  * free with hp__env_free). HP_EIO with a message in diags if the script fails. */

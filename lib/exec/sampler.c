@@ -5,20 +5,20 @@
  * output is still saved, so a user can see what the tool printed.
  */
 #include "exec/sampler.h"
-#include "exec/output.h"
-#include "util/base/buf.h"
 
-#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+static void add_line(hp__output *o, const char *line, size_t n);
 
 void hp__sampler_init(hp__sampler *s, double scale)
 {
   memset(s, 0, sizeof(*s));
-  s->fd = -1;
+  hp__output_init(&s->out);
+  s->out.on_line = add_line;
+  s->out.data = s;
   s->scale = scale;
   s->peak = NAN;
 }
@@ -38,8 +38,10 @@ int hp__sampler_reading(const char *line, size_t n, double scale, double *mib)
   return 0;
 }
 
-static void add_line(hp__sampler *s, const char *line, size_t n)
+/* One line of the sampler's output (out.on_line): a reading, unless the child has ended. */
+static void add_line(hp__output *o, const char *line, size_t n)
 {
+  hp__sampler *s = o->data;
   double v;
 
   if (hp__sampler_reading(line, n, s->scale, &v) != 0 || s->done)
@@ -48,34 +50,6 @@ static void add_line(hp__sampler *s, const char *line, size_t n)
   s->sum += v;
   if (isnan(s->peak) || v > s->peak)
     s->peak = v;
-}
-
-static void on_read(uv_stream_t *st, ssize_t nread, const uv_buf_t *buf)
-{
-  hp__sampler *s = st->data;
-  const char *p, *nl;
-  size_t n;
-
-  if (nread < 0) {
-    hp__exec_close((uv_handle_t *)&s->pipe);
-    return;
-  }
-  if (s->fd >= 0 && nread > 0 && (s->werr = hp__output_write(s->fd, buf->base, (size_t)nread))) {
-    close(s->fd);
-    s->fd = -1;
-  }
-  p = buf->base;
-  n = (size_t)nread;
-  while (n > 0 && (nl = memchr(p, '\n', n)) != NULL) {
-    hp__buf_add(&s->line, p, (size_t)(nl - p));
-    if (s->line.data)
-      add_line(s, s->line.data, s->line.len);
-    hp__buf_reset(&s->line);
-    n -= (size_t)(nl - p) + 1;
-    p = nl + 1;
-  }
-  if (n)
-    hp__buf_add(&s->line, p, n);
 }
 
 static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
@@ -105,11 +79,10 @@ int hp__sampler_start(hp__sampler *s, uv_loop_t *loop, const hp_strv *argv)
   int r;
 
   memset(&o, 0, sizeof(o));
-  uv_pipe_init(loop, &s->pipe, 0);
-  s->pipe.data = s;
+  hp__output_pipe_init(&s->out, loop);
   io[0].flags = UV_IGNORE;
   io[1].flags = UV_CREATE_PIPE | UV_WRITABLE_PIPE;
-  io[1].data.stream = (uv_stream_t *)&s->pipe;
+  io[1].data.stream = (uv_stream_t *)&s->out.pipe;
   io[2].flags = UV_IGNORE;
   o.file = argv->v[0];
   o.args = argv->v;
@@ -125,12 +98,12 @@ int hp__sampler_start(hp__sampler *s, uv_loop_t *loop, const hp_strv *argv)
     /* Even a failed spawn leaves a handle to close (libuv's process.rst). */
     s->error = r;
     hp__exec_close((uv_handle_t *)&s->proc);
-    hp__exec_close((uv_handle_t *)&s->pipe);
+    hp__exec_close((uv_handle_t *)&s->out.pipe);
     hp__exec_close((uv_handle_t *)&s->kill_timer);
     return HP_ESPAWN;
   }
   s->running = 1;
-  uv_read_start((uv_stream_t *)&s->pipe, hp__output_alloc, on_read);
+  hp__output_start(&s->out);
   return 0;
 }
 
@@ -145,18 +118,11 @@ void hp__sampler_stop(hp__sampler *s)
 
 int hp__sampler_finish(hp__sampler *s)
 {
-  if (s->fd >= 0 && close(s->fd) != 0 && s->werr == 0)
-    s->werr = errno;
-  s->fd = -1;
-  return s->werr;
+  return hp__output_finish(&s->out);
 }
 
 void hp__sampler_free(hp__sampler *s)
 {
-  if (s == NULL)
-    return;
-  if (s->fd >= 0)
-    close(s->fd);
-  s->fd = -1;
-  hp__buf_free(&s->line);
+  if (s != NULL)
+    hp__output_free(&s->out);
 }

@@ -11,16 +11,13 @@
 #ifndef HPRUN_EXEC_SAMPLER_H
 #define HPRUN_EXEC_SAMPLER_H
 
-#include "util/base/buf.h"
+#include "exec/output.h"
 #include <uv.h>
 
 typedef struct hp__sampler {
   uv_process_t proc;
-  uv_pipe_t pipe;
+  hp__output out;        /* its stdout: raw output saved to out.fd (set by the caller), or not */
   uv_timer_t kill_timer; /* SIGKILL to its group 1 s after the SIGTERM */
-  hp__buf line;          /* a partial line waiting for its newline */
-  int fd;                /* its raw output is saved here, or -1 (set by the caller) */
-  int werr;              /* errno of the first failed write of that file (then closed), or 0 */
   double scale;          /* multiplies each reading to give MiB; <= 0: 1 */
   int running;           /* its process has not exited */
   int done;              /* the child has ended: readings from now on are ignored */

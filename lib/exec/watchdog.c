@@ -142,7 +142,7 @@ static int stop_pass(stopper *s, int sig)
 
   s->sig = sig;
   s->found = 0;
-  hp__proc_each(stop_one, s);
+  hp__proc_each_since(stop_one, s, 0);
   for (i = 0; i < s->st->n; i++)
     kill(-s->st->pgids[i], sig);
   return s->found;
@@ -152,14 +152,9 @@ int hp__watchdog_stop_all(const hp__watchdog_state *st, const char *token_entry,
                           unsigned long long since, int grace_ms)
 {
   struct timespec tick = {0, 20 * 1000 * 1000};
-  stopper s;
+  stopper s = {st, token_entry, since, (int)getpid(), 0, 0};
   int first, waited;
 
-  memset(&s, 0, sizeof(s));
-  s.st = st;
-  s.token_entry = token_entry;
-  s.since = since;
-  s.self = (int)getpid();
   first = stop_pass(&s, SIGTERM);
   if (first == 0)
     return 0;

@@ -83,11 +83,10 @@ void hp__plan_parse_categories(hp__loader *ld, const hp__mapent *ce, hp_category
     if (hp__plan_words(ld, "patterns", e[C_PATTERNS].val, &c->patterns) != 1)
       continue;
     for (k = 0; k < c->patterns.n; k++)
-      if (c->patterns.v[k][0] == '\0') {
+      if (c->patterns.v[k][0] == '\0')
         hp__plan_err(ld, hp__yaml_seq_item(ld, e[C_PATTERNS].val, k),
                      "items of `patterns` must not be empty: "
                      "an empty pattern would match every kernel");
-      }
   }
 }
 

@@ -31,12 +31,9 @@ static void vlerr(hp__loader *ld, long line, long col, const char *fmt, va_list 
 void hp__plan_err(hp__loader *ld, const yaml_node_t *at, const char *fmt, ...)
 {
   va_list ap;
-  long line = 0, col = 0;
+  long line = at ? (long)at->start_mark.line + 1 : 0,
+       col = at ? (long)at->start_mark.column + 1 : 0;
 
-  if (at) {
-    line = (long)at->start_mark.line + 1;
-    col = (long)at->start_mark.column + 1;
-  }
   va_start(ap, fmt);
   vlerr(ld, line, col, fmt, ap);
   va_end(ap);

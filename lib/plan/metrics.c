@@ -19,16 +19,14 @@
 static char *shorthand_pattern(const char *name)
 {
   hp__buf b = HP__BUF_INIT;
-  int r = 0;
 
-  for (; *name; name++)
-    r |= *name == '.' ? hp__buf_adds(&b, "\\.") : hp__buf_addc(&b, *name);
-  r |= hp__buf_adds(&b, SHORTHAND_VALUE);
-  if (r) {
-    hp__buf_free(&b);
-    return NULL;
+  for (; *name; name++) {
+    if (*name == '.')
+      hp__buf_addc(&b, '\\');
+    hp__buf_addc(&b, *name);
   }
-  return hp__buf_steal(&b);
+  hp__buf_adds(&b, SHORTHAND_VALUE);
+  return hp__buf_steal(&b); /* NULL when an append failed */
 }
 
 static void check_pattern(hp__loader *ld, yaml_node_t *at, const char *pattern)
@@ -108,9 +106,8 @@ static void parse_metric(hp__loader *ld, yaml_node_t *it, hp_metric_spec *ms)
  * hence the primary, metric, as in hyperfine. */
 static void add_wall_metric(hp__loader *ld, hp_plan *p)
 {
-  hp_metric_spec *ms = &p->metrics[p->nmetrics];
+  hp_metric_spec *ms = &p->metrics[p->nmetrics]; /* zeroed: calloc'd with room for it */
 
-  memset(ms, 0, sizeof(*ms));
   ms->tolerance = -1;
   ms->wall = 1;
   ms->name = hp__plan_dup(ld, HP_WALL_METRIC);
@@ -158,8 +155,6 @@ void hp__plan_parse_metrics(hp__loader *ld, const hp__mapent *e, yaml_node_t *ro
   free(at);
   add_wall_metric(ld, p);
 }
-
-/* Where each pass's parts are in the file, for checks that run after all passes are read. */
 
 enum {
   G_METRIC,
@@ -214,26 +209,19 @@ void hp__plan_parse_gates(hp__loader *ld, yaml_node_t *v, hp_plan *p)
       if (j == names.n) {
         hint = hp__plan_suggest(g->metric, (const char *const *)names.v);
         hp__plan_join((const char *const *)names.v, list, sizeof(list));
-        if (hint)
-          hp__plan_err(ld, e[G_METRIC].val,
-                       "gate on unknown metric `%.80s` (declared metrics: %s; did "
-                       "you mean `%s`?)",
-                       g->metric, list, hint);
-        else
-          hp__plan_err(ld, e[G_METRIC].val, "gate on unknown metric `%.80s` (declared metrics: %s)",
-                       g->metric, list);
+        hp__plan_err(ld, e[G_METRIC].val,
+                     "gate on unknown metric `%.80s` (declared metrics: %s%s%s%s)", g->metric, list,
+                     hint ? "; did you mean `" : "", hint ? hint : "", hint ? "`?" : "");
       }
     }
     ra = hp__plan_number(ld, "max_abs_delta", e[G_MAX_ABS_DELTA].val, 0, &g->max_abs_delta);
     rr = hp__plan_number(ld, "max_rel_delta", e[G_MAX_REL_DELTA].val, 1, &g->max_rel_delta);
-    if (ra == 1 && g->max_abs_delta < 0) {
+    if (ra == 1 && g->max_abs_delta < 0)
       hp__plan_err(ld, e[G_MAX_ABS_DELTA].val, "`max_abs_delta` must be >= 0, got '%s'",
                    hp__yaml_str(e[G_MAX_ABS_DELTA].val));
-    }
-    if (rr == 1 && g->max_rel_delta < 0) {
+    if (rr == 1 && g->max_rel_delta < 0)
       hp__plan_err(ld, e[G_MAX_REL_DELTA].val, "`max_rel_delta` must be >= 0, got '%s'",
                    hp__yaml_str(e[G_MAX_REL_DELTA].val));
-    }
     if (ra == 0 && rr == 0)
       hp__plan_err(ld, it, "a gate needs `max_abs_delta`, `max_rel_delta` or both");
   }

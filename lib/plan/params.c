@@ -35,7 +35,7 @@
 /* Placeholder names that other templates own: a parameter may not take them. */
 static const char *const reserved[] = {"dir", "app", "rank", NULL};
 
-static int is_reserved(const char *s, size_t n)
+int hp__plan_reserved_placeholder(const char *s, size_t n)
 {
   size_t i;
 
@@ -55,8 +55,7 @@ static int ident_char(char c)
   return ident_start(c) || (c >= '0' && c <= '9');
 }
 
-/* The length of the identifier at s (0 when none starts there). */
-static size_t ident_len(const char *s)
+size_t hp__plan_ident_len(const char *s)
 {
   size_t n = 0;
 
@@ -111,22 +110,16 @@ int hp_plan_combination_name(const hp_plan *p, size_t k, char **name)
   hp__buf b = HP__BUF_INIT;
   const char *v;
   size_t i;
-  int r = 0;
 
   *name = NULL;
   if (p == NULL || k >= hp_plan_combinations(p))
     return HP_EINVAL;
-  for (i = 0; i < p->nparams && !r; i++) {
-    r |= hp__buf_printf(&b, "%s%s=", i ? "," : "", p->params[i].name);
-    for (v = hp_plan_combination_value(p, k, i); *v && !r; v++)
-      r |= hp__buf_addc(&b, name_char(*v) ? *v : '_');
+  for (i = 0; i < p->nparams; i++) {
+    hp__buf_printf(&b, "%s%s=", i ? "," : "", p->params[i].name);
+    for (v = hp_plan_combination_value(p, k, i); *v; v++)
+      hp__buf_addc(&b, name_char(*v) ? *v : '_');
   }
-  if (r == 0 && b.data == NULL)
-    r = hp__buf_adds(&b, "");
-  if (r) {
-    hp__buf_free(&b);
-    return HP_ENOMEM;
-  }
+  /* "" for a plan without parameters; NULL when an append failed. */
   *name = hp__buf_steal(&b);
   return *name ? 0 : HP_ENOMEM;
 }
@@ -136,19 +129,6 @@ const hp_plan *hp_plan_combination(const hp_plan *p, size_t k)
   if (p == NULL || p->expanded == NULL || k >= hp_plan_combinations(p))
     return NULL;
   return p->expanded[k];
-}
-
-void hp__plan_params_free(hp_plan *p)
-{
-  size_t i;
-
-  for (i = 0; p->params && i < p->nparams; i++) {
-    free(p->params[i].name);
-    hp_strv_free(&p->params[i].values);
-  }
-  free(p->params);
-  p->params = NULL;
-  p->nparams = 0;
 }
 
 /* ---- parameters: ---------------------------------------------------------------------------- */
@@ -201,14 +181,14 @@ static void parse_param(hp__loader *ld, const hp_plan *p, size_t i, yaml_node_t 
   }
   name = hp__yaml_str(k);
   n = strlen(name);
-  if (ident_len(name) != n || n != k->data.scalar.length) {
+  if (hp__plan_ident_len(name) != n || n != k->data.scalar.length) {
     hp__plan_err(ld, k,
                  "parameter name '%.80s' is not a name: use letters, digits and '_', not starting "
                  "with a digit (it is written {name} where it is used)",
                  name);
     return;
   }
-  if (is_reserved(name, n)) {
+  if (hp__plan_reserved_placeholder(name, n)) {
     hp__plan_err(ld, k,
                  "parameter name `%s` is taken: {dir}, {app} and {rank} belong to other "
                  "templates; choose another name",

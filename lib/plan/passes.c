@@ -13,34 +13,25 @@
  * into an error instead of a session that never ends. */
 #define MAX_LAUNCH_COUNT 1000000000L
 
-/* The names of every tool, NULL-terminated, for suggestions: read from the tool table so that a
- * new tool is known here without a second list. The strings are the table's; free the array. */
-static const char **tool_names(void)
+/* Name i of the modes of tool d (the generic ones included), or with d NULL of the tools. */
+static const char *name_at(const hp__driver *d, size_t i)
 {
-  const char **v;
-  size_t n = 0, i;
-
-  while (hp__driver_at(n))
-    n++;
-  if ((v = calloc(n + 1, sizeof(*v))) == NULL)
-    return NULL;
-  for (i = 0; i < n; i++)
-    v[i] = hp__driver_name(hp__driver_at(i));
-  return v;
+  return d ? hp__driver_mode_at(d, i) : hp_tool_name(i);
 }
 
-/* The same for the modes of one tool, the generic ones included. */
-static const char **mode_names(const hp__driver *d)
+/* Those names, NULL-terminated, for suggestions: read from the tool table so that a new tool or
+ * mode is known here without a second list. The strings are the table's; free the array. */
+static const char **names_of(const hp__driver *d)
 {
   const char **v;
   size_t n = 0, i;
 
-  while (hp__driver_mode_at(d, n))
+  while (name_at(d, n))
     n++;
   if ((v = calloc(n + 1, sizeof(*v))) == NULL)
     return NULL;
   for (i = 0; i < n; i++)
-    v[i] = hp__driver_mode_at(d, i);
+    v[i] = name_at(d, i);
   return v;
 }
 
@@ -53,16 +44,13 @@ static void check_tool(hp__loader *ld, const char *what, yaml_node_t *v, const c
   *ok = hp__driver_find(tool) != NULL;
   if (*ok)
     return;
-  if ((tools = tool_names()) != NULL)
+  if ((tools = names_of(NULL)) != NULL)
     hint = hp__plan_suggest(tool, tools);
   else
     ld->oom = 1;
-  if (hint)
-    hp__plan_err(ld, v, "`%s`: unknown profiler '%.80s' (known: %s; did you mean `%s`?)", what,
-                 tool, hp__driver_tools(), hint);
-  else
-    hp__plan_err(ld, v, "`%s`: unknown profiler '%.80s' (known: %s)", what, tool,
-                 hp__driver_tools());
+  hp__plan_err(ld, v, "`%s`: unknown profiler '%.80s' (known: %s%s%s%s)", what, tool,
+               hp__driver_tools(), hint ? "; did you mean `" : "", hint ? hint : "",
+               hint ? "`?" : "");
   free(tools);
 }
 
@@ -216,16 +204,13 @@ static void check_mode(hp__loader *ld, const hp_plan *p, const hp_pass *ps, cons
   d = hp__driver_find(tool);
   if (d == NULL || hp__driver_has_mode(d, ps->mode))
     return;
-  if ((modes = mode_names(d)) != NULL)
+  if ((modes = names_of(d)) != NULL)
     hint = hp__plan_suggest(ps->mode, modes);
   else
     ld->oom = 1;
-  if (hint)
-    hp__plan_err(ld, at->mode, "mode `%.80s` is not a mode of %s (modes: %s; did you mean `%s`?)",
-                 ps->mode, tool, hp__driver_modes(d), hint);
-  else
-    hp__plan_err(ld, at->mode, "mode `%.80s` is not a mode of %s (modes: %s)", ps->mode, tool,
-                 hp__driver_modes(d));
+  hp__plan_err(ld, at->mode, "mode `%.80s` is not a mode of %s (modes: %s%s%s%s)", ps->mode, tool,
+               hp__driver_modes(d), hint ? "; did you mean `" : "", hint ? hint : "",
+               hint ? "`?" : "");
   free(modes);
 }
 

@@ -54,8 +54,6 @@ typedef struct walk {
   size_t nnodes;
 } walk;
 
-static const char *const others[] = {"dir", "app", "rank", NULL};
-
 /* The parameter called s[0..n), or -1; -2 for a name another template owns. */
 static long lookup(const walk *w, const char *s, size_t n)
 {
@@ -65,22 +63,7 @@ static long lookup(const walk *w, const char *s, size_t n)
     if (w->p->params[i].name && strlen(w->p->params[i].name) == n &&
         strncmp(w->p->params[i].name, s, n) == 0)
       return (long)i;
-  for (i = 0; others[i]; i++)
-    if (strlen(others[i]) == n && strncmp(others[i], s, n) == 0)
-      return -2;
-  return -1;
-}
-
-static size_t ident_at(const char *s)
-{
-  size_t n = 0;
-
-  if (!((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
-    return 0;
-  while ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') || s[n] == '_' ||
-         (s[n] >= '0' && s[n] <= '9'))
-    n++;
-  return n;
+  return hp__plan_reserved_placeholder(s, n) ? -2 : -1;
 }
 
 /* The parameter whose name `name` is a likely typo of, or NULL. */
@@ -142,14 +125,14 @@ static int scan(walk *w, yaml_node_t *n, const char *what, const char *s, hp__bu
       continue;
     }
     /* {{name}}: the text {name}. */
-    if (s[i + 1] == '{' && (len = ident_at(s + i + 2)) > 0 && s[i + 2 + len] == '}' &&
+    if (s[i + 1] == '{' && (len = hp__plan_ident_len(s + i + 2)) > 0 && s[i + 2 + len] == '}' &&
         s[i + 3 + len] == '}') {
       r = hp__buf_add(out, s + i + 1, len + 2);
       i += len + 4;
       *changed = 1;
       continue;
     }
-    len = ident_at(s + i + 1);
+    len = hp__plan_ident_len(s + i + 1);
     if (len == 0 || s[i + 1 + len] != '}') {
       r = hp__buf_addc(out, s[i++]);
       continue;
@@ -178,11 +161,8 @@ static int save(hp__loader *ld, yaml_node_t *n)
     return HP_ENOMEM;
   }
   ld->saved = grown;
-  grown[ld->nsaved].node = n;
-  grown[ld->nsaved].value = n->data.scalar.value;
-  grown[ld->nsaved].length = n->data.scalar.length;
-  grown[ld->nsaved].style = n->data.scalar.style;
-  ld->nsaved++;
+  grown[ld->nsaved++] =
+      (struct hp__yaml_saved){n, n->data.scalar.value, n->data.scalar.length, n->data.scalar.style};
   return 0;
 }
 

@@ -18,7 +18,7 @@
 #define MAX_REPEAT 100000L
 #define MAX_WARMUP 100000L
 
-/* Frees what an app holds (the plan's or a variant's) and leaves it empty. */
+/* Frees what an app holds (the plan's or a variant's), whose plan is being freed. */
 static void app_free(hp_app *a)
 {
   size_t i;
@@ -29,17 +29,12 @@ static void app_free(hp_app *a)
     free(a->env[i].value);
   }
   free(a->env);
-  a->env = NULL;
-  a->nenv = 0;
   free(a->cwd);
-  a->cwd = NULL;
   hp_strv_free(&a->build);
   hp_strv_free(&a->prepare);
   hp_strv_free(&a->cleanup);
   free(a->iterations_metric);
-  a->iterations_metric = NULL;
   free(a->region);
-  a->region = NULL;
 }
 
 /* Frees the plan and everything it holds. Safe on a half-built plan: arrays are allocated zeroed
@@ -97,7 +92,11 @@ void hp_plan_free(hp_plan *p)
   for (i = 0; p->expanded && i < hp_plan_combinations(p); i++)
     hp_plan_free(p->expanded[i]);
   free(p->expanded);
-  hp__plan_params_free(p);
+  for (i = 0; p->params && i < p->nparams; i++) {
+    free(p->params[i].name);
+    hp_strv_free(&p->params[i].values);
+  }
+  free(p->params);
   free(p);
 }
 
@@ -233,19 +232,6 @@ static hp_plan *plan_new(hp__loader *ld, const char *file, const char *dir, cons
   return p;
 }
 
-static void loader_init(hp__loader *ld, const char *name, const char *text, size_t len, long combo,
-                        yaml_document_t *doc)
-{
-  memset(ld, 0, sizeof(*ld));
-  hp_diags_init(&ld->diags);
-  ld->file = name;
-  ld->text = text;
-  ld->len = len;
-  ld->tool_ok = 1;
-  ld->combo = combo;
-  ld->doc = doc;
-}
-
 /* Reads the plan of combination k of the sweep p from the document p was read from, with its
  * values in the expanded fields, into p->expanded[k]; the document reads as written again
  * afterwards. A value that makes the combination invalid (a string command with an unterminated
@@ -257,7 +243,7 @@ static int read_combo(hp_plan *p, yaml_document_t *doc, size_t k, hp_diags *diag
   hp_plan *one;
   char *name = NULL;
 
-  loader_init(&ld, p->file, p->text, p->text_len, (long)k, doc);
+  hp__plan_loader_init(&ld, p->file, p->text, p->text_len, (long)k, doc);
   one = plan_new(&ld, p->file, p->dir, p->text, p->text_len);
   if (one && !ld.oom)
     parse_plan(&ld, yaml_document_get_root_node(doc), one);
@@ -310,7 +296,7 @@ int hp_plan_load_string(const char *name, const char *dir, const char *text, siz
   *out = NULL;
   if (name == NULL)
     name = "<string>";
-  loader_init(&ld, name, text ? text : "", len, -1, &doc);
+  hp__plan_loader_init(&ld, name, text ? text : "", len, -1, &doc);
   if (len > HP__PLAN_MAX_BYTES)
     return hp__plan_err_size(diags, name, len, 0);
   /* Counted before libyaml sees the text, which is what the depth limit is for. */
@@ -330,12 +316,11 @@ int hp_plan_load_string(const char *name, const char *dir, const char *text, siz
     r = read_combos(p, &doc, diags);
   if (parsed == 1)
     yaml_document_delete(&doc);
-  if (r) {
+  if (r)
     hp_plan_free(p);
-    return r;
-  }
-  *out = p;
-  return 0;
+  else
+    *out = p;
+  return r;
 }
 
 /* plan->dir is the folder part of `path` ("." when there is none, "/" for a file at the root). */

@@ -82,6 +82,10 @@ void hp__plan_flush(hp__loader *ld, hp_diags *out);
 
 /* ---- read.c and limits.c: before libyaml ------------------------------------------------- */
 
+/* Empties a loader for the text `text` (len bytes) of the file `name`, to be parsed into `doc`,
+ * for sweep combination `combo` (-1: none). */
+void hp__plan_loader_init(hp__loader *ld, const char *name, const char *text, size_t len,
+                          long combo, yaml_document_t *doc);
 /* Reads the plan file at `path` into a new NUL-terminated *text of *len bytes (the caller frees
  * it), reading no more than HP__PLAN_MAX_BYTES + 1 bytes. On failure *text is NULL, one message
  * naming the file is in `diags`, and the result is HP_ENOENT (no such file), HP_EPLAN (a folder,
@@ -196,6 +200,11 @@ void hp__plan_parse_categories(hp__loader *ld, const hp__mapent *e, hp_category_
 
 /* ---- params.c and placeholders.c: parameter sweeps ------------------------------------------ */
 
+/* The length of the identifier (a letter or '_', then letters, digits and '_') at s, 0 when none
+ * starts there: the name of a parameter and of a placeholder. */
+size_t hp__plan_ident_len(const char *s);
+/* Whether s[0..n) is a placeholder another template owns ({dir}, {app}, {rank}). */
+int hp__plan_reserved_placeholder(const char *s, size_t n);
 /* `parameters:` into p->params (checked: names, values, the number of combinations). */
 void hp__plan_parse_params(hp__loader *ld, const hp__mapent *e, hp_plan *p);
 /* Checks the `{name}` placeholders of the expanded fields below root against p's parameters and,
@@ -207,6 +216,5 @@ void hp__plan_placeholders(hp__loader *ld, yaml_node_t *root, const hp_plan *p);
 /* Puts the text as written back into the scalars ld->saved holds, frees the replacements, and
  * empties the list, so that the document reads as the plan as written again. */
 void hp__plan_placeholders_undo(hp__loader *ld);
-void hp__plan_params_free(hp_plan *p);
 
 #endif /* HPRUN_PLAN_PLAN_H */

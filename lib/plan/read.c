@@ -95,6 +95,19 @@ fail:
   return r;
 }
 
+void hp__plan_loader_init(hp__loader *ld, const char *name, const char *text, size_t len,
+                          long combo, yaml_document_t *doc)
+{
+  memset(ld, 0, sizeof(*ld));
+  hp_diags_init(&ld->diags);
+  ld->file = name;
+  ld->text = text;
+  ld->len = len;
+  ld->tool_ok = 1;
+  ld->combo = combo;
+  ld->doc = doc;
+}
+
 int hp__plan_load_side(const char *path, const char *what, hp__side_parse *parse, void *arg,
                        hp_diags *diags)
 {
@@ -110,12 +123,7 @@ int hp__plan_load_side(const char *path, const char *what, hp__side_parse *parse
     hp_diags_add(diags, HP_DIAG_ERROR, path, 0, 0, "cannot read the %s: %s", what, hp_strerror(r));
     return HP_EIO;
   }
-  memset(&ld, 0, sizeof(ld));
-  hp_diags_init(&ld.diags);
-  ld.file = path;
-  ld.text = text;
-  ld.len = len;
-  ld.doc = &doc;
+  hp__plan_loader_init(&ld, path, text, len, -1, &doc);
   /* The nesting limit guards libyaml here as in a plan (limits.c); the size limit is the plan's. */
   if (hp__plan_check_depth(&ld) == 0 && hp__yaml_load(&ld, &doc) == 1) {
     parse(&ld, yaml_document_get_root_node(&doc), arg);

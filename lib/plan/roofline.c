@@ -86,12 +86,14 @@ static void take_figures(hp__loader *ld, hp__mapent *e, hp_peaks *p)
   hp__plan_str(ld, "source", e[PK_SOURCE].val, HP__NONEMPTY, &p->source);
 }
 
-/* A peaks file's root mapping (no `peaks:` key there). */
-static void parse_peaks_file(hp__loader *ld, yaml_node_t *root, hp_peaks *p)
+/* hp__side_parse for a peaks file: its root mapping (no `peaks:` key there) into the hp_peaks
+ * `arg`. */
+static void parse_peaks_file(hp__loader *ld, yaml_node_t *root, void *arg)
 {
   static const char *const file_keys[] = {
       "device",           "source",           "peak_bw_gbs",      "peak_fp32_tflops",
       "peak_fp64_tflops", "peak_fp16_tflops", "peak_bf16_tflops", NULL};
+  hp_peaks *p = arg;
   hp__mapent e[PK_N] = {{NULL, NULL}};
   size_t before = ld->nerrors;
 
@@ -111,18 +113,12 @@ static void parse_peaks_file(hp__loader *ld, yaml_node_t *root, hp_peaks *p)
                  "(peak_fp32_tflops, ...)");
 }
 
-/* hp__side_parse for a peaks file. */
-static void parse_peaks_root(hp__loader *ld, yaml_node_t *root, void *arg)
-{
-  parse_peaks_file(ld, root, arg);
-}
-
 int hp_peaks_load(const char *path, hp_peaks *out, hp_diags *diags)
 {
   int r;
 
   hp_peaks_init(out);
-  r = hp__plan_load_side(path, "peaks file", parse_peaks_root, out, diags);
+  r = hp__plan_load_side(path, "peaks file", parse_peaks_file, out, diags);
   if (r == HP_ENOMEM || r == HP_EPLAN)
     hp_peaks_clear(out);
   return r;
@@ -229,17 +225,20 @@ int hp_peaks_parse_line(const char *line, hp_peaks *out)
   return 0;
 }
 
-/* A YAML double-quoted scalar of s, with \ and " escaped and control characters dropped. */
-static int yaml_quoted(hp__buf *b, const char *s)
+/* Appends `key: "s"` (nothing when s is NULL), with \ and " escaped and control characters
+ * dropped; a failed append is left in the buffer's sticky error. */
+static void yaml_field(hp__buf *b, const char *key, const char *s)
 {
-  int r = hp__buf_addc(b, '"');
-
-  for (; *s; s++)
+  if (s == NULL)
+    return;
+  hp__buf_printf(b, "%s: \"", key);
+  for (; *s; s++) {
     if (*s == '"' || *s == '\\')
-      r |= hp__buf_addc(b, '\\') | hp__buf_addc(b, *s);
-    else if ((unsigned char)*s >= 0x20)
-      r |= hp__buf_addc(b, *s);
-  return r | hp__buf_addc(b, '"');
+      hp__buf_addc(b, '\\');
+    if (*s == '"' || *s == '\\' || (unsigned char)*s >= 0x20)
+      hp__buf_addc(b, *s);
+  }
+  hp__buf_adds(b, "\"\n");
 }
 
 int hp_peaks_format(const hp_peaks *p, char **out)
@@ -249,21 +248,16 @@ int hp_peaks_format(const hp_peaks *p, char **out)
   const double v[] = {p->bw_gbs, p->fp32_tflops, p->fp64_tflops, p->fp16_tflops, p->bf16_tflops};
   hp__buf b = HP__BUF_INIT;
   size_t k;
-  int r = 0;
 
-  *out = NULL;
-  r |= hp__buf_adds(&b,
-                    "# Roofline ceilings (docs/roofline.md): bandwidth in GB/s (1e9 bytes), "
-                    "compute in TFLOP/s.\n");
-  if (p->device)
-    r |= hp__buf_adds(&b, "device: ") | yaml_quoted(&b, p->device) | hp__buf_addc(&b, '\n');
-  if (p->source)
-    r |= hp__buf_adds(&b, "source: ") | yaml_quoted(&b, p->source) | hp__buf_addc(&b, '\n');
+  hp__buf_adds(&b,
+               "# Roofline ceilings (docs/roofline.md): bandwidth in GB/s (1e9 bytes), "
+               "compute in TFLOP/s.\n");
+  yaml_field(&b, "device", p->device);
+  yaml_field(&b, "source", p->source);
   for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
     if (v[k] > 0)
-      r |= hp__buf_printf(&b, "%s: %.6g\n", keys[k], v[k]);
-  if (r == 0)
-    *out = hp__buf_steal(&b);
-  hp__buf_free(&b);
+      hp__buf_printf(&b, "%s: %.6g\n", keys[k], v[k]);
+  /* NULL, with the text freed, when an append failed. */
+  *out = hp__buf_steal(&b);
   return *out ? 0 : HP_ENOMEM;
 }

@@ -135,6 +135,7 @@ int hp__plan_number(hp__loader *ld, const char *what, yaml_node_t *v, int percen
  * with a hint rather than guessed: `country: no` style surprises are what the rule prevents. */
 int hp__plan_bool(hp__loader *ld, const char *what, yaml_node_t *v, int *out)
 {
+  static const char *const yaml12[] = {"false", "False", "FALSE", "true", "True", "TRUE", NULL};
   static const char *const yaml11[] = {"yes", "no", "on", "off", "y", "n", NULL};
   const char *s;
   size_t i;
@@ -143,14 +144,11 @@ int hp__plan_bool(hp__loader *ld, const char *what, yaml_node_t *v, int *out)
   if (r <= 0)
     return r;
   s = hp__yaml_str(v);
-  if (!strcmp(s, "true") || !strcmp(s, "True") || !strcmp(s, "TRUE")) {
-    *out = 1;
-    return 1;
-  }
-  if (!strcmp(s, "false") || !strcmp(s, "False") || !strcmp(s, "FALSE")) {
-    *out = 0;
-    return 1;
-  }
+  for (i = 0; yaml12[i]; i++)
+    if (strcmp(s, yaml12[i]) == 0) {
+      *out = i >= 3;
+      return 1;
+    }
   for (i = 0; yaml11[i]; i++)
     if (strcasecmp(s, yaml11[i]) == 0)
       break;
@@ -199,12 +197,9 @@ int hp__plan_enum(hp__loader *ld, const char *what, yaml_node_t *v, const char *
       return 1;
     }
   hint = hp__plan_suggest(hp__yaml_str(v), names);
-  if (hint)
-    hp__plan_err(ld, v, "`%s` must be one of %s, got '%.80s' (did you mean `%s`?)", what,
-                 hp__plan_join(names, list, sizeof(list)), hp__yaml_str(v), hint);
-  else
-    hp__plan_err(ld, v, "`%s` must be one of %s, got '%.80s'", what,
-                 hp__plan_join(names, list, sizeof(list)), hp__yaml_str(v));
+  hp__plan_err(ld, v, "`%s` must be one of %s, got '%.80s'%s%s%s", what,
+               hp__plan_join(names, list, sizeof(list)), hp__yaml_str(v),
+               hint ? " (did you mean `" : "", hint ? hint : "", hint ? "`?)" : "");
   return -1;
 }
 

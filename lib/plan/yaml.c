@@ -185,10 +185,8 @@ void hp__yaml_fields(hp__loader *ld, yaml_node_t *m, const char *section, const 
   char list[256], where[80];
   size_t i;
 
-  if (section)
-    snprintf(where, sizeof(where), "in `%s`", section);
-  else
-    snprintf(where, sizeof(where), "at the top level");
+  snprintf(where, sizeof(where), "%s%s%s", section ? "in `" : "at the top level",
+           section ? section : "", section ? "`" : "");
   hp__yaml_check_dups(ld, m);
   for (p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
     k = hp__yaml_node(ld, p->key);
@@ -203,12 +201,9 @@ void hp__yaml_fields(hp__loader *ld, yaml_node_t *m, const char *section, const 
         break;
     if (keys[i] == NULL) {
       hint = hp__plan_suggest(hp__yaml_str(k), keys);
-      if (hint)
-        hp__plan_err(ld, k, "unknown key `%.80s` %s (did you mean `%s`?)", hp__yaml_str(k), where,
-                     hint);
-      else
-        hp__plan_err(ld, k, "unknown key `%.80s` %s (known keys: %s)", hp__yaml_str(k), where,
-                     hp__plan_join(keys, list, sizeof(list)));
+      hp__plan_err(ld, k, "unknown key `%.80s` %s (%s%s%s)", hp__yaml_str(k), where,
+                   hint ? "did you mean `" : "known keys: ",
+                   hint ? hint : hp__plan_join(keys, list, sizeof(list)), hint ? "`?" : "");
       continue;
     }
     if (ents[i].key == NULL) {

@@ -67,7 +67,7 @@ int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out)
 
 /* Moves `name` from folder cfd into folder rfd, never replacing what is there (the run's own
  * stdout.txt, say): renameat2's RENAME_NOREPLACE, or a check first where the file system lacks it.
- */
+ * Returns 0 or a code that holds the system's reason (hp__fs_errno). */
 static int move_noreplace(int cfd, int rfd, const char *name)
 {
   struct stat st;
@@ -75,12 +75,10 @@ static int move_noreplace(int cfd, int rfd, const char *name)
   if (renameat2(cfd, name, rfd, name, RENAME_NOREPLACE) == 0)
     return 0;
   if (errno != EINVAL && errno != ENOSYS)
-    return -1;
-  if (fstatat(rfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-    errno = EEXIST;
-    return -1;
-  }
-  return renameat(cfd, name, rfd, name);
+    return hp__fs_code(HP_EIO, errno);
+  if (fstatat(rfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+    return hp__fs_code(HP_EIO, EEXIST);
+  return renameat(cfd, name, rfd, name) == 0 ? 0 : hp__fs_code(HP_EIO, errno);
 }
 
 int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before, const char *rel,
@@ -103,11 +101,11 @@ int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before,
     goto fail;
   }
   for (i = 0; i < fresh.n; i++) {
-    if (move_noreplace(cfd, rfd, fresh.v[i]) != 0)
+    if ((o = move_noreplace(cfd, rfd, fresh.v[i])) != 0)
       fprintf(hp__session_log(c),
               "hprun: warning: run %s left '%s' in %s; it could not be moved "
               "into %s/ (%s)\n",
-              rel, fresh.v[i], cwd, rel, strerror(errno));
+              rel, fresh.v[i], cwd, rel, strerror(hp__fs_errno(o)));
     else if (!quiet)
       fprintf(hp__session_log(c), "hprun: warning: run %s left '%s' in %s: moved into %s/\n", rel,
               fresh.v[i], cwd, rel);

@@ -14,36 +14,33 @@
 static int expand_template(const hp_strv *tmpl, const hp_strv *app, const char *dir, hp_strv *out)
 {
   size_t i;
-  int r = 0;
+  int r;
 
   hp__strv_init(out);
-  for (i = 0; i < tmpl->n && !r; i++) {
+  for (i = 0; i < tmpl->n; i++) {
     const char *w = tmpl->v[i], *p;
     hp__buf b = HP__BUF_INIT;
     if (strcmp(w, "{app}") == 0) {
-      r = hp__strv_append(out, app);
+      hp__strv_append(out, app);
       continue;
     }
     while ((p = strstr(w, "{dir}")) != NULL) {
-      r |= hp__buf_add(&b, w, (size_t)(p - w));
-      r |= hp__buf_adds(&b, dir);
+      hp__buf_add(&b, w, (size_t)(p - w));
+      hp__buf_adds(&b, dir);
       w = p + 5;
     }
-    r |= hp__buf_adds(&b, w);
-    if (r) {
-      hp__buf_free(&b);
-      break;
-    }
-    r = hp__strv_push_own(out, hp__buf_steal(&b));
+    hp__buf_adds(&b, w);
+    /* A buffer in error steals as NULL, which the push records as the vector's error. */
+    hp__strv_push_own(out, hp__buf_steal(&b));
   }
-  if (r)
+  if ((r = hp__strv_error(out)) != 0)
     hp_strv_free(out);
   return r;
 }
 
 int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out)
 {
-  hp__run_spec rs;
+  hp__run_spec rs = {c->plan, u->pass, u->tool_path, dir, &u->app};
 
   if (u->variant || strcmp(u->pass->mode, "normal") == 0)
     return hp__strv_copy(out, &u->app);
@@ -51,11 +48,5 @@ int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv
     /* Its program was checked before the first run (prepare.c). */
     return expand_template(&u->pass->command, &u->app, dir, out);
   }
-  memset(&rs, 0, sizeof(rs));
-  rs.plan = c->plan;
-  rs.pass = u->pass;
-  rs.tool_path = u->tool_path;
-  rs.run_dir = dir;
-  rs.app = &u->app;
   return hp__driver_argv(u->driver, &rs, out);
 }

@@ -102,20 +102,13 @@ static long long slurm_cmd(hp__session_ctx *c, const hp_strv *argv, const char *
   hp__child_spec spec;
   hp__child_result res;
   hp__buf out = HP__BUF_INIT;
+  int r;
 
-  memset(&spec, 0, sizeof(spec));
-  memset(&res, 0, sizeof(res));
-  spec.argv = argv;
-  spec.stderr_path = errp;
-  spec.capture = &out;
-  spec.timeout_s = 600;
+  spec = (hp__child_spec){.argv = argv, .stderr_path = errp, .capture = &out, .timeout_s = 600};
   fprintf(hp__session_log(c), "hprun: %s\n", argv->v[0]);
-  if (hp__child_run(&c->loop, &spec, &res) != 0) {
-    hp__buf_free(&out);
-    return -1;
-  }
+  r = hp__child_run(&c->loop, &spec, &res);
   hp__buf_free(&out);
-  return res.term_signal || res.timed_out ? -1 : res.exit_status;
+  return r || res.term_signal || res.timed_out ? -1 : res.exit_status;
 }
 
 int hp__cluster_open(hp__session_ctx *c)

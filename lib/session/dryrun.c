@@ -48,23 +48,16 @@ static int print_slot(hp__session_ctx *c, size_t i, const char *sdir, FILE *fp)
   return 0;
 }
 
-/* The app's prepare and cleanup hooks, which run around every run (variants share them). */
-static void print_hooks(const hp_plan *plan, FILE *fp)
+/* "HEAD[IN)]:" and the command line below it; nothing when argv is empty. */
+static void print_command(FILE *fp, const char *head, const char *in, const hp_strv *argv)
 {
   char *line;
 
-  if (plan->app.prepare.n) {
-    line = hp__strv_shell_join(&plan->app.prepare);
-    fprintf(fp, "prepare (before each run, untimed; its output goes to the run folder):\n  %s\n",
-            line ? line : "?");
-    free(line);
-  }
-  if (plan->app.cleanup.n) {
-    line = hp__strv_shell_join(&plan->app.cleanup);
-    fprintf(fp, "cleanup (after each run, untimed; its output goes to the run folder):\n  %s\n",
-            line ? line : "?");
-    free(line);
-  }
+  if (argv->n == 0)
+    return;
+  line = hp__strv_shell_join(argv);
+  fprintf(fp, "%s%s%s:\n  %s\n", head, in ? in : "", in ? ")" : "", line ? line : "?");
+  free(line);
 }
 
 int hp__session_dry_run_in(const hp_plan *plan, const hp_run_opts *opts, const char *sdir_in,
@@ -82,23 +75,22 @@ int hp__session_dry_run_in(const hp_plan *plan, const hp_run_opts *opts, const c
     goto fail;
   /* The same folder a real run would use, resolved the same way (nothing is created). */
   parent = hp__session_parent(plan, opts);
-  if (sdir_in)
-    sdir = hp__strdup(sdir_in);
-  else
-    sdir = parent ? hp__asprintf("%s/%s-<YYYYmmdd-HHMMSS>", parent, plan->name) : NULL;
+  sdir = sdir_in ? hp__strdup(sdir_in)
+      : parent   ? hp__asprintf("%s/%s-<YYYYmmdd-HHMMSS>", parent, plan->name)
+                 : NULL;
   if (sdir == NULL) {
     r = HP_ENOMEM;
     goto fail;
   }
-  if (plan->app.build.n) {
-    char *b = hp__strv_shell_join(&plan->app.build);
-    fprintf(fp, "build (in %s):\n  %s\n", c.app_cwd, b ? b : "?");
-    free(b);
-  }
+  print_command(fp, "build (in ", c.app_cwd, &plan->app.build);
   /* Where runs start decides what their relative paths mean. */
   fprintf(fp, "runs start in %s\n",
           plan->app.workdir_run ? "their own folder (app.workdir: run)" : c.app_cwd);
-  print_hooks(plan, fp);
+  /* The app's hooks run around every run (variants share them). */
+  print_command(fp, "prepare (before each run, untimed; its output goes to the run folder)", NULL,
+                &plan->app.prepare);
+  print_command(fp, "cleanup (after each run, untimed; its output goes to the run folder)", NULL,
+                &plan->app.cleanup);
   for (i = 0; i < c.nslots; i++)
     if ((r = print_slot(&c, i, sdir, fp)) != 0)
       goto fail;

@@ -161,51 +161,42 @@ int hp__session_link_latest(const char *dir, const char *name)
 {
   const char *leaf = strrchr(dir, '/');
   char *parent, *tmp = NULL, *link = NULL;
-  int r = -1, e;
+  int r = 0;
 
   if (leaf == NULL || leaf[1] == '\0')
-    return errno = EINVAL, -1;
+    return HP_EINVAL;
   if ((parent = hp__strndup(dir, (size_t)(leaf - dir))) == NULL)
-    return errno = ENOMEM, -1;
+    return HP_ENOMEM;
   leaf++;
   /* A link relative to its folder keeps working when the whole output folder is moved; the
    * temporary name holds the pid, so two hprun finishing at once never share one. */
   tmp = hp__asprintf("%s/.%s-latest.%ld.tmp", *parent ? parent : "", name, (long)getpid());
   link = hp__asprintf("%s/%s-latest", *parent ? parent : "", name);
   if (tmp == NULL || link == NULL) {
-    errno = ENOMEM;
+    r = HP_ENOMEM;
     goto fail;
   }
   (void)unlink(tmp);
-  if (symlink(leaf, tmp) != 0)
-    goto fail;
-  if (rename(tmp, link) != 0) {
-    e = errno;
+  if (symlink(leaf, tmp) != 0 || rename(tmp, link) != 0) {
+    r = hp__fs_code(HP_EIO, errno);
     (void)unlink(tmp);
-    errno = e;
-    goto fail;
   }
-  r = 0;
 
 fail:
-  e = errno;
   free(parent);
   free(tmp);
   free(link);
-  errno = e;
   return r;
 }
 
 int hp__sweep_dir_make(hp__session_ctx *c)
 {
-  if ((c->s->dir = hp__path_join(c->sub->dir, c->sub->name)) == NULL)
-    return HP_ENOMEM;
   int r;
 
+  if ((c->s->dir = hp__path_join(c->sub->dir, c->sub->name)) == NULL)
+    return HP_ENOMEM;
   if ((r = hp__mkdir_at(c->sub->fd, c->sub->name, 0755, &c->dirfd)) != 0) {
-    char *msg = hp__fs_error("create", NULL, c->s->dir, hp__fs_errno(r));
-    hp_diags_add(c->diags, HP_DIAG_ERROR, "hprun", 0, 0, "%s", msg ? msg : "out of memory");
-    free(msg);
+    create_error(c->diags, c->s->dir, hp__fs_errno(r));
     return HP_EIO;
   }
   return 0;

@@ -46,16 +46,14 @@ int hp__run_hook(hp__session_ctx *c, const char *which, const hp_strv *argv, con
     goto fail;
   }
   snprintf(prefix, sizeof(prefix), "[%s] ", which);
-  memset(&spec, 0, sizeof(spec));
-  memset(&res, 0, sizeof(res));
-  spec.argv = argv;
-  spec.env = env;
-  spec.cwd = c->app_cwd;
-  spec.grace_s = c->opts->grace_s;
-  spec.stdout_path = outp;
-  spec.stderr_path = errp;
-  spec.echo = c->opts->quiet ? NULL : hp__session_log(c);
-  spec.prefix = prefix;
+  spec = (hp__child_spec){.argv = argv,
+                          .env = env,
+                          .cwd = c->app_cwd,
+                          .grace_s = c->opts->grace_s,
+                          .stdout_path = outp,
+                          .stderr_path = errp,
+                          .echo = c->opts->quiet ? NULL : hp__session_log(c),
+                          .prefix = prefix};
   r = hp__child_run(&c->loop, &spec, &res);
   if (r == HP_EIO && res.write_errno != 0)
     r = 0; /* it ran; a lost line of its log does not change what it did */

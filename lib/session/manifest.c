@@ -31,19 +31,15 @@ static char *probe(uv_loop_t *loop, const char *const *argv, size_t max, long lo
   hp__child_spec spec;
   hp__child_result res;
   size_t i;
-  int r = 0;
+  int r;
 
   for (i = 0; argv[i]; i++)
-    r |= hp__strv_push(&v, argv[i]);
-  if (r) {
+    hp__strv_push(&v, argv[i]);
+  if (hp__strv_error(&v)) {
     hp_strv_free(&v);
     return NULL;
   }
-  memset(&spec, 0, sizeof(spec));
-  spec.argv = &v;
-  spec.capture = &out;
-  spec.timeout_s = 10;
-  spec.grace_s = 1;
+  spec = (hp__child_spec){.argv = &v, .capture = &out, .timeout_s = 10, .grace_s = 1};
   r = hp__child_run(loop, &spec, &res);
   hp_strv_free(&v);
   if (r) {

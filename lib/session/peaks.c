@@ -40,20 +40,17 @@ int hp_peaks_measure(const char *const *argv, double timeout_s, hp_peaks *out, c
   uv_loop_t loop;
   char *line = NULL;
   size_t i;
-  int r = 0;
+  int r;
 
   hp_peaks_init(out);
   *output = NULL;
   for (i = 0; argv[i]; i++)
-    r |= hp__strv_push(&v, argv[i]);
-  if (r || uv_loop_init(&loop)) {
+    hp__strv_push(&v, argv[i]);
+  if ((r = hp__strv_error(&v)) != 0 || uv_loop_init(&loop)) {
     hp_strv_free(&v);
     return r ? HP_ENOMEM : HP_EIO;
   }
-  memset(&spec, 0, sizeof(spec));
-  spec.argv = &v;
-  spec.capture = &cap;
-  spec.timeout_s = timeout_s;
+  spec = (hp__child_spec){.argv = &v, .capture = &cap, .timeout_s = timeout_s};
   r = hp__child_run(&loop, &spec, &res);
   uv_loop_close(&loop);
   hp__exec_shutdown();
@@ -74,6 +71,5 @@ int hp_peaks_measure(const char *const *argv, double timeout_s, hp_peaks *out, c
     r = HP_ENOMEM;
   free(line);
   *output = hp__buf_steal(&cap);
-  hp__buf_free(&cap);
   return r;
 }

@@ -212,39 +212,35 @@ static int setup_units(hp__session_ctx *c)
 
 /* nvidia-smi counts physical GPUs; the app's first visible one is the one it uses. It loops by
  * itself (-lms), so one process samples a whole run. */
-static int sampler_nvidia(hp__session_ctx *c, const char *found, double iv)
+static void sampler_nvidia(hp__session_ctx *c, const char *found, double iv)
 {
   const char *vis = getenv("CUDA_VISIBLE_DEVICES");
   char gpu[16] = "0", tmp[64];
-  int r = 0;
 
   if (vis && vis[0] >= '0' && vis[0] <= '9')
     snprintf(gpu, sizeof(gpu), "%ld", strtol(vis, NULL, 10));
   snprintf(tmp, sizeof(tmp), "%ld", (long)(iv < 1 ? 1 : iv));
-  r |= hp__strv_push(&c->sampler, found);
-  r |= hp__strv_push(&c->sampler, "--query-gpu=memory.used");
-  r |= hp__strv_push(&c->sampler, "--format=csv,noheader,nounits");
-  r |= hp__strv_push(&c->sampler, "-i");
-  r |= hp__strv_push(&c->sampler, gpu);
-  r |= hp__strv_push(&c->sampler, "-lms");
-  r |= hp__strv_push(&c->sampler, tmp);
-  return r;
+  hp__strv_push(&c->sampler, found);
+  hp__strv_push(&c->sampler, "--query-gpu=memory.used");
+  hp__strv_push(&c->sampler, "--format=csv,noheader,nounits");
+  hp__strv_push(&c->sampler, "-i");
+  hp__strv_push(&c->sampler, gpu);
+  hp__strv_push(&c->sampler, "-lms");
+  hp__strv_push(&c->sampler, tmp);
 }
 
 /* rocm-smi and hy-smi have no loop mode, so a small sh loop calls them; their --csv output is in
  * bytes. */
-static int sampler_smi_loop(hp__session_ctx *c, const char *found, double iv)
+static void sampler_smi_loop(hp__session_ctx *c, const char *found, double iv)
 {
   char *loop =
       hp__asprintf("while :; do \"$0\" --showmeminfo vram --csv; sleep %.3f; done", iv / 1000.0);
-  int r = 0;
 
   c->sampler_scale = 1.0 / (1024.0 * 1024.0);
-  r |= hp__strv_push(&c->sampler, "/bin/sh");
-  r |= hp__strv_push(&c->sampler, "-c");
-  r |= hp__strv_push_own(&c->sampler, loop);
-  r |= hp__strv_push(&c->sampler, found);
-  return r;
+  hp__strv_push(&c->sampler, "/bin/sh");
+  hp__strv_push(&c->sampler, "-c");
+  hp__strv_push_own(&c->sampler, loop); /* a NULL loop (no memory) is the vector's error */
+  hp__strv_push(&c->sampler, found);
 }
 
 /* Chooses the device-memory sampler. Readings are the line's last number: MiB for nvidia-smi and
@@ -256,7 +252,7 @@ static int setup_sampler(hp__session_ctx *c)
   double iv = c->plan->sampler.interval_ms > 0 ? c->plan->sampler.interval_ms : 2.0;
   static const char *const autos[] = {"nvidia-smi", "rocm-smi", "hy-smi", NULL};
   char *found = NULL;
-  int i, r;
+  int i;
 
   c->sampler_scale = 1.0;
   if (strcmp(tool, "none") == 0) {
@@ -280,11 +276,11 @@ static int setup_sampler(hp__session_ctx *c)
     return 0;
   }
   if (strcmp(tool, "nvidia-smi") == 0)
-    r = sampler_nvidia(c, found, iv);
+    sampler_nvidia(c, found, iv);
   else
-    r = sampler_smi_loop(c, found, iv);
+    sampler_smi_loop(c, found, iv);
   free(found);
-  return r ? HP_ENOMEM : 0;
+  return hp__strv_error(&c->sampler);
 }
 
 int hp__session_prepare(hp__session_ctx *c)
@@ -302,14 +298,12 @@ int hp__session_prepare(hp__session_ctx *c)
     if (script == NULL)
       return HP_ENOMEM;
     /* A dry run sources nothing, but a missing script fails it as it would fail the run. */
-    if (c->opts->dry_run && access(script, R_OK) != 0) {
+    if (!c->opts->dry_run) {
+      r = hp__env_from_script(&c->loop, script, &c->base_env, c->diags);
+    } else if (access(script, R_OK) != 0) {
       hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, 0, 0,
                    "profiler.env_script '%s' cannot be read (%s)", script, strerror(errno));
       r = HP_ENOENT;
-    } else if (c->opts->dry_run) {
-      r = 0;
-    } else {
-      r = hp__env_from_script(&c->loop, script, &c->base_env, c->diags);
     }
     free(script);
     if (r)

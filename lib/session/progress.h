@@ -1,5 +1,5 @@
 /*
- * Progress of a session while it runs (issue 10 item 4: a long pass must not look hung).
+ * Progress of a session while it runs, so that a long pass does not look hung.
  *
  * Two halves. The pure half formats: a time as HH:MM:SS, the ETA from each pass's measured wall
  * times, a run's outcome ("1.4812 ms", "exit 3"), the live status line and the one line per

@@ -117,22 +117,12 @@ static char **run_env(const hp__session_ctx *c, const hp__unit *u, const hp__slo
                       const char *dir)
 {
   char round_s[24], idx_s[24];
-  hp_kv set[6];
+  hp_kv set[6] = {{"HPRUN_PASS", (char *)u->name},          {"HPRUN_RUN", idx_s},
+                  {"HPRUN_WARMUP", sl->warmup ? "1" : "0"}, {"HPRUN_ROUND", round_s},
+                  {"HPRUN_RUN_DIR", (char *)dir},           {"HPRUN_APP_CWD", c->app_cwd}};
 
   snprintf(round_s, sizeof(round_s), "%d", round);
   snprintf(idx_s, sizeof(idx_s), "%d", sl->k);
-  set[0].key = "HPRUN_PASS";
-  set[0].value = (char *)u->name;
-  set[1].key = "HPRUN_RUN";
-  set[1].value = idx_s;
-  set[2].key = "HPRUN_WARMUP";
-  set[2].value = sl->warmup ? "1" : "0";
-  set[3].key = "HPRUN_ROUND";
-  set[3].value = round_s;
-  set[4].key = "HPRUN_RUN_DIR";
-  set[4].value = (char *)dir;
-  set[5].key = "HPRUN_APP_CWD";
-  set[5].value = c->app_cwd;
   /* u->env lives as long as the session: only the six entries are new (one allocation). */
   return hp__env_overlay(u->env, set, 6);
 }

@@ -22,7 +22,6 @@
 #include "util/base/strv.h"
 #include "util/sys/fsutil.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,29 +86,36 @@ static int sweep_label(const hp_plan *plan, hp_session *s)
   return 0;
 }
 
-/* Copies the plan's settings that the results are read with into the session record. */
-static int record_init(hp__session_ctx *c)
+int hp__session_record_init(hp_session *s, const hp_plan *plan, const hp_run_opts *opts)
 {
-  const hp_plan *plan = c->plan;
-  hp_session *s = c->s;
-
   s->name = hp__strdup(plan->name);
   s->plan_file = hp__strdup(plan->file);
   s->hprun_version = hp__strdup(HPRUN_VERSION);
   s->schema = HPRUN_SUMMARY_SCHEMA;
   s->started = hp__session_now_iso();
-  s->order = hp__strdup(order_name(plan->order));
   s->seed = plan->seed;
-  s->report_top = plan->report_top;
-  s->repeat = c->opts->repeat > 0 ? c->opts->repeat : plan->repeat;
+  s->repeat = opts->repeat > 0 ? opts->repeat : plan->repeat;
   s->warmup = plan->warmup;
   s->warn = plan->thresholds.warn;
   s->fail = plan->thresholds.fail;
   s->alpha = plan->thresholds.alpha;
+  return s->name && s->started ? 0 : HP_ENOMEM;
+}
+
+/* The session's record: hp__session_record_init, and what only a session (not a sweep) has. */
+static int record_init(hp__session_ctx *c)
+{
+  const hp_plan *plan = c->plan;
+  hp_session *s = c->s;
+
+  if (hp__session_record_init(s, plan, c->opts) != 0)
+    return HP_ENOMEM;
+  s->order = hp__strdup(order_name(plan->order));
+  s->report_top = plan->report_top;
   s->baseline = plan->baseline;
   s->npasses = c->nunits;
   s->passes = calloc(c->nunits, sizeof(*s->passes));
-  if (!s->name || !s->started || !s->order || !s->passes)
+  if (!s->order || !s->passes)
     return HP_ENOMEM;
   return sweep_label(plan, s);
 }
@@ -273,9 +279,9 @@ static int session_close(hp__session_ctx *c, int r)
     return HP_EIO;
   /* Only a complete session moves <name>-latest: an interrupted one never hides the last good. */
   if (s->complete && !s->interrupted && !c->sub &&
-      hp__session_link_latest(s->dir, c->plan->name) != 0)
+      (w = hp__session_link_latest(s->dir, c->plan->name)) != 0)
     fprintf(hp__session_log(c), "hprun: warning: cannot update %s-latest: %s\n", c->plan->name,
-            strerror(errno));
+            strerror(hp__fs_errno(w)));
   if (r == 0 && s->interrupted)
     r = HP_EINTR;
   return r;

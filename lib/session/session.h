@@ -128,19 +128,18 @@ int hp__session_io_error(hp__session_ctx *c, const char *verb, const char *rel, 
 char *hp__session_now_iso(void);
 /* Points <parent>/<name>-latest at the session folder `dir` (<parent>/<leaf>), atomically: a
  * relative link to <leaf> is made under a temporary name, then renamed over the old one. Returns
- * 0, or -1 with errno set (the caller warns: a stale link loses no measurement). */
+ * 0 or a negative code that holds the system's reason (hp__fs_errno); the caller warns, since a
+ * stale link loses no measurement. */
 int hp__session_link_latest(const char *dir, const char *name);
 /* Makes the sweep combination's folder c->sub says and opens it as c->dirfd; sets c->s->dir. */
 int hp__sweep_dir_make(hp__session_ctx *c);
 
 /* sweep.c: parameter sweeps, one session per combination of the plan's parameters */
 
-/* hp_session_run and hp_session_dry_run (both in sweep.c) of a plan with parameters
- * (plan->combo < 0): every combination is checked before the first runs, then each runs as a
- * session of its own in a folder of the sweep's session folder; the sweep's session (returned)
- * holds them. */
-int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags);
-int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags);
+/* Copies the plan's settings that the results are read with (name, file, seed, repeat, warmup,
+ * thresholds) and hprun's version and the start time into a session's or a sweep's record
+ * (session.c). 0 or HP_ENOMEM. */
+int hp__session_record_init(hp_session *s, const hp_plan *plan, const hp_run_opts *opts);
 /* hp_session_run in the folder `sub` says (NULL: a new session folder, as hp_session_run). */
 int hp__session_run_in(const hp_plan *plan, const hp_run_opts *opts, const hp__sweep_dir *sub,
                        hp_session **out, hp_diags *diags);

@@ -24,7 +24,6 @@
 #include "util/base/buf.h"
 #include "util/sys/fsutil.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,18 +65,8 @@ static int record_init(const hp_plan *plan, const hp_run_opts *opts, size_t n, h
 {
   size_t k, i;
 
-  s->name = hp__strdup(plan->name);
-  s->plan_file = hp__strdup(plan->file);
-  s->hprun_version = hp__strdup(HPRUN_VERSION);
-  s->schema = HPRUN_SUMMARY_SCHEMA;
-  s->started = hp__session_now_iso();
-  s->seed = plan->seed;
-  s->repeat = opts->repeat > 0 ? opts->repeat : plan->repeat;
-  s->warmup = plan->warmup;
-  s->warn = plan->thresholds.warn;
-  s->fail = plan->thresholds.fail;
-  s->alpha = plan->thresholds.alpha;
-  if ((s->combos = calloc(n, sizeof(*s->combos))) == NULL || !s->name || !s->started)
+  if (hp__session_record_init(s, plan, opts) != 0 ||
+      (s->combos = calloc(n, sizeof(*s->combos))) == NULL)
     return HP_ENOMEM;
   s->ncombos = n;
   for (k = 0; k < n; k++) {
@@ -205,12 +194,16 @@ static int run_combos(const hp_plan *plan, const hp_run_opts *opts, int fd, hp_s
   return result;
 }
 
-int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags)
+/* hp_session_run of a plan with parameters (plan->combo < 0): every combination is checked before
+ * the first runs, then each runs as a session of its own in a folder of the sweep's session
+ * folder; the sweep's session (returned) holds them. */
+static int sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out,
+                     hp_diags *diags)
 {
   hp_session *s = NULL;
   sweep_signals g;
   size_t n = hp_plan_combinations(plan);
-  int r, fd = -1;
+  int r, w, fd = -1;
 
   *out = NULL;
   if (hp_plan_combination(plan, 0) == NULL) /* not a plan as hp_plan_load made it */
@@ -236,9 +229,9 @@ int hp__sweep_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out
     if (r == 0)
       r = HP_EIO;
   }
-  if (s->complete && !s->interrupted && hp__session_link_latest(s->dir, plan->name) != 0)
+  if (s->complete && !s->interrupted && (w = hp__session_link_latest(s->dir, plan->name)) != 0)
     fprintf(sweep_log(opts), "hprun: warning: cannot update %s-latest: %s\n", plan->name,
-            strerror(errno));
+            strerror(hp__fs_errno(w)));
   *out = s;
   s = NULL;
 
@@ -250,7 +243,8 @@ fail:
   return r;
 }
 
-int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
+/* hp_session_dry_run of a plan with parameters: each combination's dry run, in order. */
+static int sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
 {
   char *parent = NULL, *name = NULL, *sdir = NULL;
   size_t n = hp_plan_combinations(plan), k;
@@ -287,13 +281,13 @@ int hp__sweep_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp
 int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **out, hp_diags *diags)
 {
   if (plan->nparams && plan->combo < 0)
-    return hp__sweep_run(plan, opts, out, diags);
+    return sweep_run(plan, opts, out, diags);
   return hp__session_run_in(plan, opts, NULL, out, diags);
 }
 
 int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags)
 {
   if (plan->nparams && plan->combo < 0)
-    return hp__sweep_dry_run(plan, opts, fp, diags);
+    return sweep_dry_run(plan, opts, fp, diags);
   return hp__session_dry_run_in(plan, opts, NULL, fp, diags);
 }

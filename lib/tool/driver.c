@@ -79,26 +79,25 @@ static const hp__mode ncu_modes[] = {
     {"default", {NULL}, 1, "ncu's default sections"},
     {NULL, {NULL}, 0, NULL}};
 
-/* Appends a mode's fixed options. */
-static int push_mode(hp_strv *out, const hp__mode *m)
+/* Appends a mode's fixed options; as in every push_ helper, a failure sticks in the vector. */
+static void push_mode(hp_strv *out, const hp__mode *m)
 {
   int i;
 
   for (i = 0; m->args[i]; i++)
     hp__strv_push(out, m->args[i]);
-  return hp__strv_error(out);
 }
 
 /* `app.region`: the options that make the tool keep to (ncu) or record (hipprof, rocprofv3) the
  * NVTX/roctx range the app pushes around its timed iterations; NULL-terminated, empty for a tool
  * that has none. ncu's --nvtx-include takes a push/pop range as `NAME/`. docs/plan.md says what
  * each tool does with it. */
-static int push_region(hp_strv *out, const hp__run_spec *rs, const char *tool)
+static void push_region(hp_strv *out, const hp__run_spec *rs, const char *tool)
 {
   const char *region = rs->plan->app.region;
 
   if (region == NULL)
-    return 0;
+    return;
   if (strcmp(tool, "ncu") == 0) {
     hp__strv_push(out, "--nvtx");
     hp__strv_push(out, "--nvtx-include");
@@ -108,14 +107,13 @@ static int push_region(hp_strv *out, const hp__run_spec *rs, const char *tool)
   } else if (strcmp(tool, "rocprofv3") == 0) {
     hp__strv_push(out, "--marker-trace");
   }
-  return hp__strv_error(out);
 }
 
 /* The plan's and then the pass's extra options: the pass's come last so they can override. */
-static int push_extra(hp_strv *out, const hp__run_spec *rs)
+static void push_extra(hp_strv *out, const hp__run_spec *rs)
 {
   hp__strv_append(out, &rs->plan->profiler.args);
-  return hp__strv_append(out, &rs->pass->args);
+  hp__strv_append(out, &rs->pass->args);
 }
 
 static int hipprof_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
@@ -136,15 +134,12 @@ static int hipprof_argv(const hp__driver *d, const hp__mode *m, const hp__run_sp
 static int rocprofv3_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
                           hp_strv *out)
 {
-  size_t i;
-
   hp__strv_push(out, rs->tool_path);
   push_mode(out, m);
   if (m->pmc) {
     hp__strv_push(out, "--pmc");
     if (rs->pass->counters.n)
-      for (i = 0; i < rs->pass->counters.n; i++)
-        hp__strv_push(out, rs->pass->counters.v[i]);
+      hp__strv_append(out, &rs->pass->counters);
     else
       hp__strv_push(out, "SQ_WAVES");
   }

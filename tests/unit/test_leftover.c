@@ -134,8 +134,10 @@ static void test_token_in_env(void **state)
   (void)state;
   memset(&spec, 0, sizeof(spec));
   assert_int_equal(run_sh("printf %s \"$HPRUN_SESSION_TOKEN\"", &spec, &res, &cap, &secs), 0);
-  token = hp__guard_token();
+  token = hp__guard_token_entry();
   assert_non_null(token);
+  assert_int_equal(strncmp(token, "HPRUN_SESSION_TOKEN=", 20), 0);
+  token += 20;
   assert_true(strlen(token) > 20);
   assert_string_equal(cap.data, token);
   /* A clean run leaves nothing, loses nothing. */

@@ -38,12 +38,14 @@ static hp_plan *plan_from(const char *text)
 static void scan_text(const hp__metrics *m, const char *text, double *v)
 {
   size_t len = strlen(text);
+  char path[32];
   int fds[2];
 
   assert_int_equal(pipe(fds), 0);
   assert_int_equal(write(fds[1], text, len), (ssize_t)len);
   close(fds[1]);
-  assert_int_equal(hp__metrics_scan_fd(m, fds[0], v), 0);
+  snprintf(path, sizeof(path), "/dev/fd/%d", fds[0]);
+  assert_int_equal(hp__metrics_scan_path(m, path, v, NULL, NULL), 0);
   close(fds[0]);
 }
 

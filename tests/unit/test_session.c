@@ -4,7 +4,8 @@
  * and a link planted at its name is neither reused nor followed. Then how a file of a session
  * that cannot be written is reported (lib/session/folder.c, run.c): one message with the path and
  * the reason, exit 4, and a run whose stdout.txt was lost is not blamed on the metric pattern;
- * and the renderings (lib/report/write_all.c), each written even when the other fails.
+ * and the renderings (lib/report/write_all.c), each written even when the other fails; and the
+ * <name>-latest link (hp__session_link_latest), whose failure carries its reason in the code.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -447,6 +448,31 @@ static void renderings_are_written_independently(void **state)
   hp_session_free(s);
 }
 
+/* <name>-latest points at the newest complete session, by a relative link; a failure is a code
+ * that holds the system's reason, which the caller words (errno is not read afterwards). */
+static void link_latest_points_and_reports(void **state)
+{
+  char dir[128], link[128], target[64];
+  ssize_t n;
+  int r;
+
+  (void)state;
+  assert_int_equal(hp__session_link_latest("no-slash", "app"), HP_EINVAL);
+  snprintf(dir, sizeof(dir), "%s/missing/app-1", tmp);
+  r = hp__session_link_latest(dir, "app");
+  assert_int_equal(hp__fs_kind(r), HP_EIO);
+  assert_int_equal(hp__fs_errno(r), ENOENT);
+  snprintf(link, sizeof(link), "%s/app-latest", tmp);
+  snprintf(dir, sizeof(dir), "%s/app-1", tmp);
+  assert_int_equal(hp__session_link_latest(dir, "app"), 0);
+  snprintf(dir, sizeof(dir), "%s/app-2", tmp);
+  assert_int_equal(hp__session_link_latest(dir, "app"), 0);
+  n = readlink(link, target, sizeof(target) - 1);
+  assert_int_equal(n, 5);
+  target[n] = '\0';
+  assert_string_equal(target, "app-2");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -458,6 +484,7 @@ int main(void)
       cmocka_unit_test(io_error_reported_once),
       cmocka_unit_test(lost_stdout_is_not_blamed_on_the_pattern),
       cmocka_unit_test_setup_teardown(renderings_are_written_independently, setup, teardown),
+      cmocka_unit_test_setup_teardown(link_latest_points_and_reports, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
