@@ -64,12 +64,10 @@ expect_exit 3 "$HPRUN" --quiet "$P/plan-run.yaml"
 grep -q "hint: .*app.workdir: run" "$T/err" || fail "no workdir hint: $(cat "$T/err")"
 ok "app.workdir: run starts runs in their own folder"
 
-# The baseline's first run fails: the session stops after it (warmup 1 + repeat 3 would take 4 s).
+# The baseline's first run fails: the session stops after it. The app counts its starts, so the
+# test reads how many runs began (1, where warmup 1 + repeat 3 would be 4) instead of timing them.
 rm -rf "$T/sessions" "$T/count"
-start=$($PY -c 'import time; print(time.time())')
-FAIL=1 SLEEP=1 expect_exit 3 "$HPRUN" --quiet --repeat 3 "$P/plan.yaml"
-took=$($PY -c "import time; print(time.time() - $start)")
-$PY -c "import sys; sys.exit(0 if $took < 2.0 else 1)" || fail "stopping took $took s"
+FAIL=1 expect_exit 3 "$HPRUN" --quiet --repeat 3 "$P/plan.yaml"
 assert_eq "$(wc -l <"$T/count")" 1 "runs started"
 S=$(session_dir "$T/sessions")
 assert_eq "$(json_get "$S/summary.json" "d['complete']")" False "complete"
