@@ -149,6 +149,7 @@ typedef struct hp_metric_spec {
   char *unit;           /* may be NULL */
   int higher_is_better; /* `better: higher`; default lower (times) */
   double tolerance;     /* `hprun compare`'s regression tolerance for this metric; < 0 unset */
+  double abs_tolerance; /* the same as an absolute difference (metrics that can be 0); < 0 unset */
   long line;            /* where it was declared, for messages; 0 for the built-in wall_ms */
   int wall;             /* the built-in `wall_ms`: its value is the run's wall time, no pattern */
 } hp_metric_spec;
