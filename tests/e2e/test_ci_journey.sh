@@ -98,5 +98,20 @@ for sys in github gitlab; do
   ran=$(grep -c '^\$ ' "$T/$sys-main.log" "$T/$sys-slow.log" | awk -F: '{s += $2} END {print s}')
   want=1; [ "$sys" = gitlab ] && want=4 # the comment; or two clones, the download, the note
   [ "$ran" = $((n - want)) ] || fail "$sys: $ran of $n commands ran, not all but the $want replaced"
-  ok "$sys: main 0, the 8% slower commit 1 (fail: normal: step_ms ...), the unchanged one 0 ($ran of $n commands run as written)"
+  ok "$sys: main 0, the 8% slower commit 1, the unchanged one 0 ($ran of $n commands run as written)"
+  grep '^- fail: normal: step_ms' "$T/$sys-slow.log"
 done
+
+# docs/ci.md shows these files, each verbatim under its <!-- file: PATH --> line.
+"$PY" - "$ROOT" <<'PY' || fail "docs/ci.md does not show the tested files as they are"
+import re, sys
+root = sys.argv[1]
+doc = open(root + "/docs/ci.md", encoding="utf-8").read()
+shown = dict(re.findall(r"<!-- file: (\S+) -->\n```yaml\n(.*?)```\n", doc, re.S))
+want = ["configs/examples/ci/hprun.yaml", "configs/examples/ci/github-actions.yml",
+        "configs/examples/ci/gitlab-ci.yml"]
+for path in want:
+    if shown.get(path) != open(root + "/" + path, encoding="utf-8").read():
+        sys.exit("docs/ci.md: the block of %s differs from the file (or is missing)" % path)
+PY
+ok "docs/ci.md shows configs/examples/ci/ as tested"
