@@ -212,6 +212,18 @@ typedef struct hp_gate {
   long line;
 } hp_gate;
 
+/* An absolute reference (`reference:`, docs/plan.md), as in ReFrame: a metric of a pass is
+ * expected at `value` within +-tolerance, on the hosts whose name matches `host` (an fnmatch
+ * pattern; NULL: every host). The first entry that matches a pass, metric and host applies. */
+typedef struct hp_reference {
+  char *pass;       /* the pass's name (the baseline's when not given) */
+  char *metric;     /* the metric's name (the primary metric's when not given) */
+  double value;     /* in the metric's unit */
+  double tolerance; /* a fraction; default 0.05 */
+  char *host;       /* NULL: any host */
+  long line;
+} hp_reference;
+
 /* One `parameters:` entry of a sweep: a name and its values, as written (YAML scalars). */
 typedef struct hp_param {
   char *name; /* [A-Za-z_][A-Za-z0-9_]*, none of the names other templates use (dir, app, rank) */
@@ -260,6 +272,8 @@ typedef struct hp_plan {
   size_t nvariants;
   hp_gate *gates;
   size_t ngates;
+  hp_reference *references;
+  size_t nreferences;
 
   struct {
     double warn;  /* relative overhead that marks a pass perturbed; default 0.05 */

@@ -149,6 +149,7 @@ typedef enum {
   HP_CAUSE_GATE,       /* an A/B candidate outside a numeric gate: rejected (numerics) (exit 1) */
   HP_CAUSE_REGRESSION, /* compare: significant and worse than the tolerance (exit 1) */
   HP_CAUSE_MISSING,    /* compare: in OLD but not in NEW (exit 1 unless --allow-missing) */
+  HP_CAUSE_REFERENCE,  /* a metric's interval wholly outside its plan `reference:` (exit 1) */
   HP_CAUSE_NOTE        /* never fails: a gate that could not be evaluated, an allowed absence */
 } hp_cause_kind;
 
