@@ -65,17 +65,20 @@ static hp__change classify(double worse, double lo, double hi, double tol, int a
   return HP__CHANGE_INCONCLUSIVE;
 }
 
-/* The row's tolerance and where it came from: the command line, the metric's own, the default. */
+/* The row's tolerance and where it came from: the metric's absolute one, the command line, the
+ * metric's own, the default. */
 static void pick_tolerance(const hp_metric_result *m, const hp_compare_opts *o,
                            hp__compare_row *row)
 {
   row->tol_source = HP__TOL_DEFAULT;
   row->tolerance = o->tolerance;
-  if (o->tolerance_given) {
-    row->tol_source = HP__TOL_COMMAND_LINE;
-  } else if (m->abs_tolerance >= 0) {
+  /* An absolute tolerance is of another kind than --tolerance's fraction: it stays, since a
+   * metric that can be 0 has no relative change for the command line's to apply to. */
+  if (m->abs_tolerance >= 0) {
     row->tol_source = HP__TOL_PLAN_ABS;
     row->tolerance = m->abs_tolerance;
+  } else if (o->tolerance_given) {
+    row->tol_source = HP__TOL_COMMAND_LINE;
   } else if (m->tolerance >= 0) {
     row->tol_source = HP__TOL_PLAN;
     row->tolerance = m->tolerance;

@@ -30,8 +30,9 @@ typedef enum {
   HP__CHANGE_MISSING       /* in OLD, not in NEW: a pass, a metric, or every value of a metric */
 } hp__change;
 
-/* Where a row's tolerance came from. The command line wins; then the metric's own in the (new)
- * plan, `abs_tolerance:` before `tolerance:`; then the default. */
+/* Where a row's tolerance came from: a metric's `abs_tolerance:` in the (new) plan, which no
+ * fraction replaces; else the command line, which wins over the metric's `tolerance:`; else the
+ * default. */
 typedef enum {
   HP__TOL_DEFAULT,     /* hp_compare_opts.tolerance, not given on the command line */
   HP__TOL_PLAN,        /* the metric's `tolerance:` */

@@ -470,6 +470,7 @@ static void test_abs_tolerance(void **state)
   const pass_spec old_p[] = {{"normal", "err", 0, -1, zero6, 6}, {"b", "err", 0, -1, zero6, 6}};
   const pass_spec new_p[] = {{"normal", "err", 0, -1, err6, 6}, {"b", "err", 0, -1, tiny6, 6}};
   hp_session *a = session("old", old_p, 2), *b = session("new", new_p, 2);
+  hp_compare_opts cli = opts;
   hp__comparison c;
   size_t nfail = 99;
   char *md = NULL;
@@ -490,6 +491,13 @@ static void test_abs_tolerance(void **state)
   assert_true(c.rows[0].ci_lo >= 0.8e-3 && c.rows[0].ci_hi <= 1.2e-3); /* the difference's */
   assert_int_equal(c.rows[1].change, HP__CHANGE_UNCHANGED);
   assert_int_equal(c.nfailures, 1);
+  hp__comparison_free(&c);
+  /* --tolerance does not replace an absolute tolerance: the row keeps abs 0.0001. */
+  cli.tolerance = 0.5;
+  cli.tolerance_given = 1;
+  assert_int_equal(hp__compare_sessions(a, b, &cli, &c), 0);
+  assert_int_equal(c.rows[0].tol_source, HP__TOL_PLAN_ABS);
+  assert_int_equal(c.rows[0].change, HP__CHANGE_REGRESSION);
   hp__comparison_free(&c);
   assert_int_equal(hp_compare(a, b, &opts, &md, &nfail), 0);
   assert_contains(md, "\n| normal | err | 0 | 0.001 | +0.001 | [");
