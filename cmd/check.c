@@ -1,5 +1,9 @@
 /*
- * hprun check PLAN.yaml: validate a plan; nothing runs and no program needs to exist.
+ * hprun check PLAN.yaml: validate a plan, then preflight it: everything the run would refuse
+ * before its first run (a program or wrapper not found, a profiler not on PATH, an unreadable
+ * env_script, a launcher missing) is found by the run's own preparation, through a dry run whose
+ * listing is thrown away, so the messages and the exit code (2) are the run's. --no-preflight
+ * checks the plan alone, for a machine without the tools. Nothing runs either way.
  */
 #include "cmd.h"
 #include "args.h"
@@ -8,18 +12,45 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct option check_longopts[] = {CMD_LONG_HELP, CMD_LONG_END};
+enum {
+  OPT_NO_PREFLIGHT = CMD_OPT_OWN
+};
+
+static const struct option check_longopts[] = {
+    CMD_LONG_HELP, {"no-preflight", no_argument, NULL, OPT_NO_PREFLIGHT}, CMD_LONG_END};
 
 static void check_usage(FILE *fp)
 {
   fprintf(
       fp,
-      "usage: hprun check PLAN.yaml...\n"
-      "Validates each plan and prints its errors as FILE:LINE:COL: error: ...; exit 2 if any.\n");
+      "usage: hprun check [--no-preflight] PLAN.yaml...\n"
+      "Validates each plan and prints its errors as FILE:LINE:COL: error: ...; exit 2 if any.\n"
+      "Then preflights it as the run would: programs, wrappers, profilers, env_script and\n"
+      "launchers must be found (--no-preflight: the plan alone, for a machine without them).\n");
 }
 
-/* Loads one plan and says what it holds, or why it is invalid. Returns 0 or -1 (invalid). */
-static int check_plan(const char *path)
+/* What the run would refuse before its first run, found by the run's own preparation: a dry run
+ * (which creates and starts nothing) whose listing goes nowhere. Its messages go to diags. */
+static int preflight(const hp_plan *plan, hp_diags *diags)
+{
+  hp_run_opts opts;
+  FILE *sink = fopen("/dev/null", "w");
+  int r;
+
+  memset(&opts, 0, sizeof(opts));
+  opts.dry_run = 1;
+  opts.quiet = 1;
+  if (sink == NULL && (sink = tmpfile()) == NULL)
+    return HP_EIO;
+  opts.log = sink;
+  r = hp_session_dry_run(plan, &opts, sink, diags);
+  fclose(sink);
+  return r;
+}
+
+/* Loads one plan and says what it holds, or why it is invalid or would be refused by the run.
+ * Returns 0 or -1 (invalid). */
+static int check_plan(const char *path, int no_preflight)
 {
   hp_diags diags;
   hp_plan *plan = NULL;
@@ -27,6 +58,8 @@ static int check_plan(const char *path)
 
   hp_diags_init(&diags);
   r = hp_plan_load(path, &plan, &diags);
+  if (r == 0 && !no_preflight)
+    r = preflight(plan, &diags);
   hp_diags_print(&diags, stderr);
   if (r) {
     if (diags.count == 0)
@@ -47,7 +80,7 @@ int cmd_check(int argc, char **argv)
 {
   const char **plans;
   cmd_opts o;
-  int c, i, n = 0, bad = 0;
+  int c, i, n = 0, bad = 0, no_preflight = 0;
 
   /* The plans, in order; every option is read (and --help honoured) before any plan is. */
   plans = malloc((size_t)argc * sizeof(*plans));
@@ -59,6 +92,10 @@ int cmd_check(int argc, char **argv)
       plans[n++] = o.arg;
       continue;
     }
+    if (c == OPT_NO_PREFLIGHT) {
+      no_preflight = 1;
+      continue;
+    }
     free(plans);
     if (c != 'h')
       return HP_EXIT_USAGE; /* '?': cmd_getopt has said why */
@@ -68,7 +105,7 @@ int cmd_check(int argc, char **argv)
   if (n == 0)
     check_usage(stderr);
   for (i = 0; i < n; i++)
-    if (check_plan(plans[i]))
+    if (check_plan(plans[i], no_preflight))
       bad = 1;
   free(plans);
   return bad || n == 0 ? HP_EXIT_USAGE : HP_EXIT_OK;

@@ -1,7 +1,8 @@
 /*
- * hprun compare OLD NEW: per pass, variant and metric, the change with its confidence and
- * significance; exit 1 on a significant regression beyond the tolerance or on
- * anything of OLD missing from NEW; exit 2 for sessions of different plans.
+ * hprun compare OLD NEW: per pass, variant and metric, the change with its interval, its
+ * tolerance and its verdict (unchanged, regression, inconclusive); exit 1 on a regression of a
+ * gated pass, on anything of OLD missing from NEW, and under --strict on an inconclusive change;
+ * exit 2 for sessions of different plans (another name), or a --pass or --metric neither has.
  */
 #include "cmd.h"
 #include "args.h"
@@ -15,14 +16,20 @@ struct compare_args {
   int npaths;
   hp_compare_opts opts;
   int force;           /* compare sessions of different plans anyway */
-  cmd_reports reports; /* only --markdown: the comparison is not a session */
+  cmd_reports reports; /* --markdown and --junit of the comparison */
+  /* The --pass and --metric names, pointing into argv; room for argc of each. */
+  const char **passes, **metrics;
 };
 
 enum {
   OPT_TOLERANCE = CMD_OPT_OWN,
   OPT_ALPHA,
   OPT_ALLOW_MISSING,
-  OPT_FORCE
+  OPT_FORCE,
+  OPT_PASS,
+  OPT_METRIC,
+  OPT_ALL_PASSES,
+  OPT_STRICT
 };
 
 static const struct option compare_longopts[] = {
@@ -31,6 +38,11 @@ static const struct option compare_longopts[] = {
     {"alpha", required_argument, NULL, OPT_ALPHA},
     {"allow-missing", no_argument, NULL, OPT_ALLOW_MISSING},
     {"force", no_argument, NULL, OPT_FORCE},
+    {"pass", required_argument, NULL, OPT_PASS},
+    {"metric", required_argument, NULL, OPT_METRIC},
+    {"all-passes", no_argument, NULL, OPT_ALL_PASSES},
+    {"strict", no_argument, NULL, OPT_STRICT},
+    CMD_LONG_JUNIT,
     CMD_LONG_MARKDOWN,
     CMD_LONG_END};
 
@@ -57,19 +69,35 @@ static int compare_option(struct compare_args *a, int c, const char *v)
   switch (c) {
   case 'h':
     printf("usage: hprun compare OLD NEW [--tolerance 5%%] [--alpha 0.05] [--markdown FILE]\n"
-           "                   [--allow-missing] [--force]\n"
+           "                   [--junit FILE] [--pass NAME]... [--metric NAME]...\n"
+           "                   [--all-passes] [--strict] [--allow-missing] [--force]\n"
            "OLD and NEW are session folders or summary.json files. Prints a Markdown table;\n"
-           "exit 1 when a change is significant and worse than the tolerance, or when a pass,\n"
-           "variant or metric of OLD is missing from NEW (--allow-missing: only a note).\n"
-           "Sessions of different plans are refused (exit 2) unless --force.\n");
+           "a change is a regression when its interval lies wholly beyond the tolerance,\n"
+           "unchanged when inside it, inconclusive otherwise. --tolerance wins over the plan's\n"
+           "per-metric tolerance. Exit 1 on a regression (distorted passes only with\n"
+           "--all-passes), an inconclusive change with --strict, or a pass, variant or metric\n"
+           "of OLD missing from NEW (--allow-missing: only a note). Sessions of different\n"
+           "plans (names) are refused (exit 2) unless --force.\n");
     return HP_EXIT_OK;
   case OPT_ALLOW_MISSING: a->opts.allow_missing = 1; break;
   case OPT_FORCE: a->force = 1; break;
+  case OPT_ALL_PASSES: a->opts.all_passes = 1; break;
+  case OPT_STRICT: a->opts.strict = 1; break;
+  case OPT_PASS:
+  case OPT_METRIC:
+    if (!v)
+      return HP_EXIT_USAGE; /* cmd_getopt has said why */
+    if (c == OPT_PASS)
+      a->passes[a->opts.npasses++] = v;
+    else
+      a->metrics[a->opts.nmetrics++] = v;
+    break;
   case OPT_TOLERANCE:
     if (!v || parse_fraction(v, &a->opts.tolerance)) {
       fprintf(stderr, "hprun: --tolerance needs a fraction or a percentage (0.05 or 5%%)\n");
       return HP_EXIT_USAGE;
     }
+    a->opts.tolerance_given = 1;
     break;
   case OPT_ALPHA:
     if (!v || parse_fraction(v, &a->opts.alpha) || !(a->opts.alpha > 0 && a->opts.alpha < 1)) {
@@ -77,6 +105,7 @@ static int compare_option(struct compare_args *a, int c, const char *v)
       return HP_EXIT_USAGE;
     }
     break;
+  case CMD_OPT_JUNIT:
   case CMD_OPT_MARKDOWN:
     if (cmd_reports_option(&a->reports, c, v))
       return HP_EXIT_USAGE;
@@ -95,12 +124,21 @@ static int compare_option(struct compare_args *a, int c, const char *v)
 
 static int compare_parse(int argc, char **argv, struct compare_args *a)
 {
-  hp_compare_opts defaults = {0.05, 0.05, 1, 0};
   cmd_opts o;
   int c, code;
 
   memset(a, 0, sizeof(*a));
-  a->opts = defaults;
+  a->opts.tolerance = 0.05;
+  a->opts.alpha = 0.05;
+  a->opts.seed = 1;
+  a->passes = calloc((size_t)argc + 1, sizeof(*a->passes));
+  a->metrics = calloc((size_t)argc + 1, sizeof(*a->metrics));
+  if (a->passes == NULL || a->metrics == NULL) {
+    fprintf(stderr, "hprun: compare: %s\n", hp_strerror(HP_ENOMEM));
+    return HP_EXIT_IO;
+  }
+  a->opts.passes = a->passes;
+  a->opts.metrics = a->metrics;
   cmd_opts_init(&o, "compare", "h", compare_longopts);
   while ((c = cmd_getopt(argc, argv, &o)) != -1)
     if ((code = compare_option(a, c, o.arg)) != CMD_GO_ON)
@@ -125,6 +163,60 @@ static int other_plans(const hp_session *a, const hp_session *b)
   return !same;
 }
 
+/* Whether session s (or any combination of a sweep) has a pass, or a metric of a pass, named
+ * name. */
+static int session_has(const hp_session *s, const char *name, int metric)
+{
+  size_t i, k;
+
+  for (i = 0; i < s->ncombos; i++)
+    if (s->combos[i].s && session_has(s->combos[i].s, name, metric))
+      return 1;
+  for (i = 0; i < s->npasses; i++) {
+    if (!metric && strcmp(s->passes[i].name, name) == 0)
+      return 1;
+    for (k = 0; metric && k < s->passes[i].nmetrics; k++)
+      if (s->passes[i].metrics[k].name && strcmp(s->passes[i].metrics[k].name, name) == 0)
+        return 1;
+  }
+  return 0;
+}
+
+/* A --pass or --metric that names nothing of either session is a typo, which must not pass a
+ * gate by comparing nothing: says so and returns 1. */
+static int unknown_filter(const struct compare_args *a, const hp_session *o, const hp_session *n)
+{
+  size_t i;
+
+  for (i = 0; i < a->opts.npasses + a->opts.nmetrics; i++) {
+    int metric = i >= a->opts.npasses;
+    const char *name = metric ? a->metrics[i - a->opts.npasses] : a->passes[i];
+    if (!session_has(o, name, metric) && !session_has(n, name, metric)) {
+      fprintf(stderr, "hprun: compare: --%s %s: neither OLD nor NEW has a %s of that name\n",
+              metric ? "metric" : "pass", name, metric ? "metric" : "pass");
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* The JUnit file of the comparison, when asked for. Returns 0 or HP_EXIT_IO. */
+static int write_junit(const struct compare_args *a, const hp_session *o, const hp_session *n)
+{
+  char *xml = NULL;
+  int r;
+
+  if (a->reports.junit == NULL)
+    return 0;
+  if ((r = hp_compare_junit(o, n, &a->opts, &xml)) != 0) {
+    fprintf(stderr, "hprun: compare: %s\n", hp_strerror(r));
+    return HP_EXIT_IO;
+  }
+  r = cmd_write_text(a->reports.junit, xml) ? HP_EXIT_IO : 0;
+  free(xml);
+  return r;
+}
+
 int cmd_compare(int argc, char **argv)
 {
   struct compare_args a;
@@ -134,16 +226,16 @@ int cmd_compare(int argc, char **argv)
   char *md = NULL;
   int code, r;
 
-  if ((code = compare_parse(argc, argv, &a)) != CMD_GO_ON)
-    return code;
   hp_diags_init(&diags);
+  if ((code = compare_parse(argc, argv, &a)) != CMD_GO_ON)
+    goto done;
   if (hp_session_load(a.paths[0], &old_s, &diags) || hp_session_load(a.paths[1], &new_s, &diags)) {
     hp_diags_print(&diags, stderr);
     code = HP_EXIT_IO;
     goto done;
   }
   hp_diags_print(&diags, stderr);
-  if (!a.force && other_plans(old_s, new_s)) {
+  if ((!a.force && other_plans(old_s, new_s)) || unknown_filter(&a, old_s, new_s)) {
     code = HP_EXIT_USAGE;
     goto done;
   }
@@ -161,13 +253,16 @@ int cmd_compare(int argc, char **argv)
     goto done;
   }
   fputs(md, stdout);
-  if (a.reports.markdown && cmd_write_text(a.reports.markdown, md)) {
+  if ((a.reports.markdown && cmd_write_text(a.reports.markdown, md)) ||
+      write_junit(&a, old_s, new_s)) {
     code = HP_EXIT_IO;
     goto done;
   }
   code = nreg ? HP_EXIT_THRESHOLD : HP_EXIT_OK;
 
 done:
+  free(a.passes);
+  free(a.metrics);
   free(md);
   hp_session_free(old_s);
   hp_session_free(new_s);

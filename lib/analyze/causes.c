@@ -22,6 +22,7 @@ const char *hp_cause_kind_name(hp_cause_kind k)
   case HP_CAUSE_GATE: return "gate";
   case HP_CAUSE_REGRESSION: return "regression";
   case HP_CAUSE_MISSING: return "missing";
+  case HP_CAUSE_REFERENCE: return "reference";
   case HP_CAUSE_NOTE: return "note";
   }
   return NULL;
@@ -122,6 +123,8 @@ int hp__session_causes(const hp_session *s, const hp_plan *plan, hp_cause **out,
     r = text ? hp__cause_add(out, n, kind, s->passes[i].name, text) : HP_ENOMEM;
     free(text);
   }
+  if (r == 0 && plan)
+    r = hp__reference_causes(s, plan, out, n);
   if (r) {
     hp__causes_free(*out, *n);
     *out = NULL;
@@ -147,5 +150,8 @@ int hp__session_exit_code(const hp_session *s)
       return HP_EXIT_RUNFAIL;
     threshold |= hp_cause_fails(kind);
   }
+  /* A reference gate is not a pass's own cause: it is read from the causes it left. */
+  for (i = 0; i < s->ncauses; i++)
+    threshold |= s->causes[i].kind == HP_CAUSE_REFERENCE;
   return threshold ? HP_EXIT_THRESHOLD : HP_EXIT_OK;
 }

@@ -1,11 +1,13 @@
 /*
  * hprun compare OLD NEW, the numbers: every pass and variant present in both sessions, every
  * metric, tested as the overhead is (Mann-Whitney p and a bootstrap interval of the ratio of
- * medians). A change is a regression only when it is significant AND worse than the tolerance, so
+ * medians). A change is a regression only when its whole interval lies beyond the tolerance, so
  * run-to-run noise does not fail CI (the complaint users have about hand-rolled gates, see
- * docs/ci.md). What OLD measured and NEW did not (a pass or variant removed, a metric renamed, a
+ * docs/ci.md), and it is unchanged only when its whole interval lies inside it: the rest is
+ * inconclusive, never passed off as "no change". What OLD measured and NEW did not (a pass or variant removed, a metric renamed, a
  * metric that printed nothing) fails the comparison too: a slower NEW must not pass by losing the
- * number that would show it. The Markdown table is written by lib/report/md/compare_md.c.
+ * number that would show it. The causes are worded in compare_causes.c; the Markdown table is
+ * written by lib/report/md/compare_md.c and the JUnit file by lib/report/junit/junit_compare.c.
  */
 #include "analyze/compare.h"
 #include "analyze/results.h"
@@ -37,24 +39,78 @@ static long find_metric(const hp_pass_result *pr, const char *name)
   return -1;
 }
 
-/* What a change amounts to, from how much worse it is (> 0: worse, as a fraction) and whether
- * it is significant. */
-static hp__change classify(double worse, double tol, hp_significance sig)
+/* x beyond limit, both changes in the worse direction: relative changes with the threshold
+ * tolerance on the ratio 1 + limit (hp_stats_beyond), differences with the same tolerance on the
+ * limit itself, so that a change of exactly the tolerance is never beyond it. */
+static int beyond(double x, double limit, int absolute)
 {
-  /* With the threshold tolerance: a change of exactly the tolerance is within it. */
-  int worse_beyond = hp_stats_beyond(worse, tol), better_beyond = hp_stats_beyond(-worse, tol);
+  if (!absolute)
+    return hp_stats_beyond(x, limit);
+  return x > limit + limit * HP_STATS_REL_TOL;
+}
 
+/* The verdict from the worse-direction interval [lo, hi] (NaN: none) and the point change. */
+static hp__change classify(double worse, double lo, double hi, double tol, int absolute)
+{
   if (isnan(worse))
     return HP__CHANGE_NO_DATA;
-  if (worse_beyond && sig == HP_SIG_YES)
-    return HP__CHANGE_REGRESSION;
-  if (worse_beyond && sig == HP_SIG_UNKNOWN)
+  if (isnan(lo) || isnan(hi))
     return HP__CHANGE_UNCONFIRMED;
-  if (better_beyond && sig == HP_SIG_YES)
+  if (beyond(lo, tol, absolute))
+    return HP__CHANGE_REGRESSION;
+  if (beyond(-hi, tol, absolute))
     return HP__CHANGE_IMPROVED;
-  if (sig == HP_SIG_YES)
-    return HP__CHANGE_WITHIN;
-  return HP__CHANGE_NONE;
+  if (!beyond(hi, tol, absolute) && !beyond(-lo, tol, absolute))
+    return HP__CHANGE_UNCHANGED;
+  return HP__CHANGE_INCONCLUSIVE;
+}
+
+/* The row's tolerance and where it came from: the metric's absolute one, the command line, the
+ * metric's own, the default. */
+static void pick_tolerance(const hp_metric_result *m, const hp_compare_opts *o,
+                           hp__compare_row *row)
+{
+  row->tol_source = HP__TOL_DEFAULT;
+  row->tolerance = o->tolerance;
+  /* An absolute tolerance is of another kind than --tolerance's fraction: it stays, since a
+   * metric that can be 0 has no relative change for the command line's to apply to. */
+  if (m->abs_tolerance >= 0) {
+    row->tol_source = HP__TOL_PLAN_ABS;
+    row->tolerance = m->abs_tolerance;
+  } else if (o->tolerance_given) {
+    row->tol_source = HP__TOL_COMMAND_LINE;
+  } else if (m->tolerance >= 0) {
+    row->tol_source = HP__TOL_PLAN;
+    row->tolerance = m->tolerance;
+  }
+}
+
+/* The change in the worse direction, its point value into row->worse and its interval into
+ * *lo, *hi: a fraction from the ratio's interval, or a difference under an absolute tolerance
+ * (whose interval is bootstrapped here, with the same seed and level as the ratio's). */
+static int worse_interval(const double *a, const double *c, const hp_compare_opts *o,
+                          hp__compare_row *row, double *lo, double *hi)
+{
+  double dlo = NAN, dhi = NAN;
+  int r = 0;
+
+  if (row->tol_source == HP__TOL_PLAN_ABS) {
+    if (row->n_old >= HP_STATS_MIN_N && row->n_new >= HP_STATS_MIN_N)
+      r = hp_stats_bootstrap_diff(a, row->n_old, c, row->n_new, 0, 1 - o->alpha, o->seed, &dlo,
+                                  &dhi);
+    row->ci_lo = dlo;
+    row->ci_hi = dhi;
+    row->worse = row->new_median - row->old_median;
+    *lo = row->higher_is_better ? -dhi : dlo;
+    *hi = row->higher_is_better ? -dlo : dhi;
+    if (row->higher_is_better)
+      row->worse = -row->worse;
+    return r;
+  }
+  row->worse = row->higher_is_better ? 1.0 / row->ratio - 1.0 : row->ratio - 1.0;
+  *lo = row->higher_is_better ? 1.0 / row->ci_hi - 1.0 : row->ci_lo - 1.0;
+  *hi = row->higher_is_better ? 1.0 / row->ci_lo - 1.0 : row->ci_hi - 1.0;
+  return 0;
 }
 
 /* Metric om of the old pass against metric m of the new one, into row. */
@@ -63,7 +119,8 @@ static int compare_metric(const hp_pass_result *op, size_t om, const hp_pass_res
 {
   const hp_metric_result *old_m = &op->metrics[om], *new_m = &np->metrics[m];
   hp_significance sig = HP_SIG_UNKNOWN;
-  double *a, *c, worse, tol, ratio;
+  double *a, *c, ratio, lo = NAN, hi = NAN;
+  int r;
 
   row->n_old = hp__counted_values(op, om, &a);
   row->n_new = hp__counted_values(np, m, &c);
@@ -73,26 +130,30 @@ static int compare_metric(const hp_pass_result *op, size_t om, const hp_pass_res
     return HP_ENOMEM;
   }
   row->p = row->ci_lo = row->ci_hi = NAN;
-  hp_stats_compare(a, row->n_old, c, row->n_new, o->alpha, o->seed, &sig, &ratio, &row->p,
-                   &row->ci_lo, &row->ci_hi);
-  free(a);
-  free(c);
   row->pass = np->name;
   row->metric = new_m->name;
   row->old_median = old_m->st.median;
   row->new_median = new_m->st.median;
+  row->higher_is_better = new_m->higher_is_better;
+  pick_tolerance(new_m, o, row);
+  r = hp_stats_compare(a, row->n_old, c, row->n_new, o->alpha, o->seed, &sig, &ratio, &row->p,
+                       &row->ci_lo, &row->ci_hi);
   /* The ratio of the stored medians, the figure the session's own report showed. */
   row->ratio = old_m->st.median != 0 ? new_m->st.median / old_m->st.median : NAN;
-  worse = new_m->higher_is_better ? 1.0 / row->ratio - 1.0 : row->ratio - 1.0;
-  /* A metric's own tolerance in the (new) plan wins over the command line's default. */
-  tol = new_m->tolerance >= 0 ? new_m->tolerance : o->tolerance;
-  row->change = classify(worse, tol, sig);
+  if (r == 0)
+    r = worse_interval(a, c, o, row, &lo, &hi);
+  free(a);
+  free(c);
+  if (r == HP_ENOMEM)
+    return r;
+  row->change = classify(row->worse, lo, hi, row->tolerance, row->tol_source == HP__TOL_PLAN_ABS);
   /* OLD had a value and NEW has none: the metric is missing from NEW, not merely "no data". */
   if (row->change == HP__CHANGE_NO_DATA && !isnan(row->old_median) && isnan(row->new_median))
     row->change = HP__CHANGE_MISSING;
-  row->tolerance = tol;
-  row->higher_is_better = new_m->higher_is_better;
   row->note_only = m > 0 && new_m->name && strcmp(new_m->name, HP_WALL_METRIC) == 0;
+  /* Times under a distorting profiler are attributions, not performance: shown, not gated. */
+  row->distorted = np->expect_distorted || op->expect_distorted || np->flag == HP_FLAG_DISTORTED;
+  row->gated = !row->distorted || o->all_passes;
   return 0;
 }
 
@@ -121,127 +182,89 @@ static void add_uncompared(hp__comparison *c, hp__change change, const char *pas
   row->change = change;
 }
 
-/* Everything of old_s that new_s lacks: its passes, and the metrics of the passes both have. */
-static void find_missing(const hp_session *old_s, const hp_session *new_s, hp__comparison *c)
+/* Everything of old_s that new_s lacks: its passes, and the metrics of the passes both have, as
+ * far as the filters look. */
+static void find_missing(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
+                         hp__comparison *c)
 {
   size_t i, m;
 
   for (i = 0; i < old_s->npasses; i++) {
     const hp_pass_result *op = &old_s->passes[i], *np = find_pass(new_s, op->name);
+    if (!hp__compare_wanted(o->passes, o->npasses, op->name))
+      continue;
     if (np == NULL) {
-      add_uncompared(c, HP__CHANGE_MISSING, op->name, NULL, NAN, 0);
+      if (o->nmetrics == 0)
+        add_uncompared(c, HP__CHANGE_MISSING, op->name, NULL, NAN, 0);
       continue;
     }
     for (m = 0; m < op->nmetrics; m++)
-      if (op->metrics[m].name && find_metric(np, op->metrics[m].name) < 0)
+      if (op->metrics[m].name && find_metric(np, op->metrics[m].name) < 0 &&
+          hp__compare_wanted(o->metrics, o->nmetrics, op->metrics[m].name))
         add_uncompared(c, HP__CHANGE_MISSING, op->name, op->metrics[m].name,
                        op->metrics[m].st.median, op->metrics[m].st.n);
   }
 }
 
-/* "t +30.00%", or for a higher-is-better metric "gbps -23.08% (1.30x slower)". */
-static void change_text(const hp__compare_row *row, char *out, size_t len)
+/* The rows of pass np of NEW against op of OLD, into out. */
+static int compare_pass(const hp_pass_result *op, const hp_pass_result *np,
+                        const hp_compare_opts *o, hp__comparison *out)
 {
-  char a[32], b[32];
+  size_t m;
+  int r;
 
-  hp__fmt_overhead(a, sizeof(a), row->ratio);
-  if (row->higher_is_better)
-    snprintf(out, len, "%s %s (%s slower)", row->metric, a,
-             hp__fmt_overhead(b, sizeof(b), 1.0 / row->ratio));
-  else
-    snprintf(out, len, "%s %s", row->metric, a);
-}
-
-/* The cause a row gives, if any: its kind in *kind and its text (NULL when none). */
-static char *row_cause(const hp__compare_row *row, int allow_missing, hp_cause_kind *kind)
-{
-  char what[160], x[32];
-
-  if (row->change == HP__CHANGE_MISSING) {
-    *kind = allow_missing ? HP_CAUSE_NOTE : HP_CAUSE_MISSING;
-    if (row->metric == NULL)
-      return hp__asprintf("missing from NEW (OLD has this pass)%s",
-                          allow_missing ? "; allowed by --allow-missing" : "");
-    if (!isnan(row->old_median) && row->n_old && row->n_new)
-      return hp__asprintf("%s has no value in NEW (OLD median %s)%s", row->metric,
-                          hp__fmt_num(x, sizeof(x), row->old_median),
-                          allow_missing ? "; allowed by --allow-missing" : "");
-    return hp__asprintf("metric %s is missing from NEW%s", row->metric,
-                        allow_missing ? "; allowed by --allow-missing" : "");
-  }
-  if (row->change != HP__CHANGE_REGRESSION && row->change != HP__CHANGE_UNCONFIRMED)
-    return NULL;
-  change_text(row, what, sizeof(what));
-  if (row->note_only) {
-    *kind = HP_CAUSE_NOTE;
-    return hp__asprintf("%s is worse than the tolerance %.3g%%: wall time beside the app's own "
-                        "metric, a note only",
-                        what, row->tolerance * 100);
-  }
-  if (row->change == HP__CHANGE_REGRESSION) {
-    *kind = HP_CAUSE_REGRESSION;
-    return hp__asprintf("%s > tolerance %.3g%% (p=%.3g)", what, row->tolerance * 100, row->p);
-  }
-  *kind = HP_CAUSE_NOTE;
-  return hp__asprintf("%s is worse than the tolerance %.3g%%, but %zu and %zu run(s) are too few "
-                      "to test it: not counted (use repeat >= 5)",
-                      what, row->tolerance * 100, row->n_old, row->n_new);
-}
-
-static int add_causes(hp__comparison *c, int allow_missing)
-{
-  hp_cause_kind kind = HP_CAUSE_NOTE;
-  size_t i;
-  int r = 0;
-
-  for (i = 0; i < c->nrows && r == 0; i++) {
-    char *text = row_cause(&c->rows[i], allow_missing, &kind);
-    if (text == NULL)
+  for (m = 0; m < np->nmetrics; m++) {
+    long om = np->metrics[m].name ? find_metric(op, np->metrics[m].name) : -1;
+    if (om < 0 || !hp__compare_wanted(o->metrics, o->nmetrics, np->metrics[m].name))
       continue;
-    r = hp__cause_add(&c->causes, &c->ncauses, kind, c->rows[i].pass, text);
-    c->nfailures += r == 0 && hp_cause_fails(kind);
-    free(text);
+    if ((r = compare_metric(op, (size_t)om, np, m, o, &out->rows[out->nrows])) != 0)
+      return r;
+    out->nrows++;
   }
-  return r;
+  return 0;
+}
+
+static void count_rows(hp__comparison *c)
+{
+  size_t i;
+
+  for (i = 0; i < c->nrows; i++) {
+    const hp__compare_row *row = &c->rows[i];
+    c->nmissing += row->change == HP__CHANGE_MISSING;
+    if (row->note_only || !row->gated)
+      continue;
+    c->nregressions += row->change == HP__CHANGE_REGRESSION;
+    c->ninconclusive += row->change == HP__CHANGE_INCONCLUSIVE;
+    c->nunconfirmed += row->change == HP__CHANGE_UNCONFIRMED &&
+        beyond(row->worse, row->tolerance, row->tol_source == HP__TOL_PLAN_ABS);
+  }
 }
 
 int hp__compare_sessions(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
                          hp__comparison *out)
 {
-  size_t i, m;
-  int r;
+  size_t i;
+  int r = 0;
 
   memset(out, 0, sizeof(*out));
   out->rows = calloc(max_rows(new_s) + max_rows(old_s) + 1, sizeof(*out->rows));
   if (out->rows == NULL)
     return HP_ENOMEM;
-  for (i = 0; i < new_s->npasses; i++) {
+  for (i = 0; i < new_s->npasses && r == 0; i++) {
     const hp_pass_result *np = &new_s->passes[i], *op = find_pass(old_s, np->name);
-    if (op == NULL) {
+    if (!hp__compare_wanted(o->passes, o->npasses, np->name))
+      continue;
+    if (op == NULL)
       add_uncompared(out, HP__CHANGE_NEW_PASS, np->name, NULL, NAN, 0);
-      continue;
-    }
-    for (m = 0; m < np->nmetrics; m++) {
-      long om = np->metrics[m].name ? find_metric(op, np->metrics[m].name) : -1;
-      hp__compare_row *row = &out->rows[out->nrows];
-      if (om < 0)
-        continue;
-      if ((r = compare_metric(op, (size_t)om, np, m, o, row)) != 0) {
-        hp__comparison_free(out);
-        return r;
-      }
-      out->nrows++;
-    }
+    else
+      r = compare_pass(op, np, o, out);
   }
-  find_missing(old_s, new_s, out);
-  for (i = 0; i < out->nrows; i++) {
-    if (out->rows[i].note_only)
-      continue;
-    out->nregressions += out->rows[i].change == HP__CHANGE_REGRESSION;
-    out->nunconfirmed += out->rows[i].change == HP__CHANGE_UNCONFIRMED;
-    out->nmissing += out->rows[i].change == HP__CHANGE_MISSING;
+  if (r == 0) {
+    find_missing(old_s, new_s, o, out);
+    count_rows(out);
+    r = hp__compare_causes(old_s, new_s, o, out);
   }
-  if ((r = add_causes(out, o->allow_missing)) != 0)
+  if (r != 0)
     hp__comparison_free(out);
   return r;
 }
@@ -256,7 +279,8 @@ void hp__comparison_free(hp__comparison *c)
 }
 
 /* Sessions of different plans measure different things: comparing them would call a changed plan
- * a regression (or hide one). The first 12 hex digits name a plan well enough for a person. */
+ * a regression (or hide one). Another version of the same plan (in CI the plan changes with the
+ * code) is compared on what both measured; hp__compare_causes notes what changed. */
 int hp_compare_same_plan(const hp_session *old_s, const hp_session *new_s, int *same, char **why)
 {
   const char *a = old_s->name ? old_s->name : "?", *b = new_s->name ? new_s->name : "?";
@@ -271,12 +295,6 @@ int hp_compare_same_plan(const hp_session *old_s, const hp_session *new_s, int *
   } else if (strcmp(a, b) != 0) {
     *same = 0;
     *why = hp__asprintf("OLD is session `%s` and NEW is session `%s`: different plans", a, b);
-  } else if (old_s->plan_sha256 && new_s->plan_sha256 &&
-             strcmp(old_s->plan_sha256, new_s->plan_sha256) != 0) {
-    *same = 0;
-    *why = hp__asprintf("OLD and NEW ran different versions of plan `%s` (sha256 %.12s… and "
-                        "%.12s…)",
-                        a, old_s->plan_sha256, new_s->plan_sha256);
   }
   return *same || *why ? 0 : HP_ENOMEM;
 }

@@ -22,7 +22,7 @@ static void metric_result_reset(hp_metric_result *m)
   m->st.min = m->st.max = NAN;
   m->ratio = m->ci_lo = m->ci_hi = m->p = m->delta = NAN;
   m->sig = HP_SIG_UNKNOWN;
-  m->tolerance = -1;
+  m->tolerance = m->abs_tolerance = -1;
 }
 
 int hp__pass_result_init(hp_pass_result *pr, size_t nmetrics)
@@ -214,6 +214,7 @@ static void measure_pass(hp_pass_result *pr, const hp_plan *plan)
         pr->metrics[m].unit = hp__strdup(plan->metrics[m].unit);
       pr->metrics[m].higher_is_better = plan->metrics[m].higher_is_better;
       pr->metrics[m].tolerance = plan->metrics[m].tolerance;
+      pr->metrics[m].abs_tolerance = plan->metrics[m].abs_tolerance;
     }
     if (v)
       hp_stats_summarize(v, n, 0, &pr->metrics[m].st);

@@ -38,6 +38,11 @@ void hp__causes_free(hp_cause *c, size_t n);
 int hp__cause_add(hp_cause **c, size_t *n, hp_cause_kind kind, const char *pass, const char *text);
 /* The exit code a finished session deserves (HP_EXIT_*), from the same causes. */
 int hp__session_exit_code(const hp_session *s);
+/* reference.c: one cause per `reference:` of the plan that applies on this host (the first entry
+ * per pass and metric whose host pattern matches): a failure when the metric's interval lies
+ * wholly outside the reference's tolerance, else a note that shows the reference next to the
+ * measured value. Appended to *out. Returns 0 or HP_ENOMEM. */
+int hp__reference_causes(const hp_session *s, const hp_plan *plan, hp_cause **out, size_t *n);
 
 /* How much slower a pass is than the baseline, as a ratio where 1 means no change: the ratio of
  * medians, or its inverse for a higher-is-better metric. NaN when unknown. */

@@ -305,8 +305,9 @@ done:
 /* ---------------------------------------------------------------------------------------------- */
 /* Bootstrap                                                                                        */
 
-int hp_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
-                             double level, uint64_t seed, double *lo, double *hi)
+/* The interval of median(b) / median(a), or of median(b) - median(a) when diff is 1. */
+static int bootstrap_medians(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
+                             double level, uint64_t seed, int diff, double *lo, double *hi)
 {
   double *fa = NULL, *fb = NULL, *ratios = NULL, r;
   hp__resampler ra = {0}, rb = {0};
@@ -341,7 +342,7 @@ int hp_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t
   for (it = 0; it < iters; it++) {
     double ma_ = hp__resample_median(&ra, &rng);
     double mb_ = hp__resample_median(&rb, &rng);
-    r = mb_ / ma_;
+    r = diff ? mb_ - ma_ : mb_ / ma_;
     if (!isnan(r))
       ratios[m++] = r;
   }
@@ -361,6 +362,18 @@ fail:
   free(fa);
   free(fb);
   return err;
+}
+
+int hp_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
+                             double level, uint64_t seed, double *lo, double *hi)
+{
+  return bootstrap_medians(a, na, b, nb, iters, level, seed, 0, lo, hi);
+}
+
+int hp_stats_bootstrap_diff(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
+                            double level, uint64_t seed, double *lo, double *hi)
+{
+  return bootstrap_medians(a, na, b, nb, iters, level, seed, 1, lo, hi);
 }
 
 /* ---------------------------------------------------------------------------------------------- */

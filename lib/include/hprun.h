@@ -149,6 +149,7 @@ typedef struct hp_metric_spec {
   char *unit;           /* may be NULL */
   int higher_is_better; /* `better: higher`; default lower (times) */
   double tolerance;     /* `hprun compare`'s regression tolerance for this metric; < 0 unset */
+  double abs_tolerance; /* the same as an absolute difference (metrics that can be 0); < 0 unset */
   long line;            /* where it was declared, for messages; 0 for the built-in wall_ms */
   int wall;             /* the built-in `wall_ms`: its value is the run's wall time, no pattern */
 } hp_metric_spec;
@@ -211,6 +212,18 @@ typedef struct hp_gate {
   long line;
 } hp_gate;
 
+/* An absolute reference (`reference:`, docs/plan.md), as in ReFrame: a metric of a pass is
+ * expected at `value` within +-tolerance, on the hosts whose name matches `host` (an fnmatch
+ * pattern; NULL: every host). The first entry that matches a pass, metric and host applies. */
+typedef struct hp_reference {
+  char *pass;       /* the pass's name (the baseline's when not given) */
+  char *metric;     /* the metric's name (the primary metric's when not given) */
+  double value;     /* in the metric's unit */
+  double tolerance; /* a fraction; default 0.05 */
+  char *host;       /* NULL: any host */
+  long line;
+} hp_reference;
+
 /* One `parameters:` entry of a sweep: a name and its values, as written (YAML scalars). */
 typedef struct hp_param {
   char *name; /* [A-Za-z_][A-Za-z0-9_]*, none of the names other templates use (dir, app, rank) */
@@ -259,6 +272,8 @@ typedef struct hp_plan {
   size_t nvariants;
   hp_gate *gates;
   size_t ngates;
+  hp_reference *references;
+  size_t nreferences;
 
   struct {
     double warn;  /* relative overhead that marks a pass perturbed; default 0.05 */

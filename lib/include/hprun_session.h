@@ -82,9 +82,10 @@ typedef struct hp_metric_result {
   char *name;
   char *unit;
   int higher_is_better;
-  double tolerance;    /* the plan's per-metric compare tolerance; < 0 unset */
-  hp_summary_stats st; /* over counted, finite runs */
-  double ratio;        /* median / baseline median; NaN for the baseline or when unknown */
+  double tolerance;     /* the plan's per-metric compare tolerance; < 0 unset */
+  double abs_tolerance; /* the plan's per-metric absolute compare tolerance; < 0 unset */
+  hp_summary_stats st;  /* over counted, finite runs */
+  double ratio;         /* median / baseline median; NaN for the baseline or when unknown */
   /* The bootstrap interval of the ratio at level 1 - alpha (the session's thresholds.alpha: 95%
    * at the default 0.05); NaN with fewer than HP_STATS_MIN_N counted runs here or in the
    * baseline. */
@@ -148,6 +149,7 @@ typedef enum {
   HP_CAUSE_GATE,       /* an A/B candidate outside a numeric gate: rejected (numerics) (exit 1) */
   HP_CAUSE_REGRESSION, /* compare: significant and worse than the tolerance (exit 1) */
   HP_CAUSE_MISSING,    /* compare: in OLD but not in NEW (exit 1 unless --allow-missing) */
+  HP_CAUSE_REFERENCE,  /* a metric's interval wholly outside its plan `reference:` (exit 1) */
   HP_CAUSE_NOTE        /* never fails: a gate that could not be evaluated, an allowed absence */
 } hp_cause_kind;
 
@@ -274,10 +276,21 @@ int hp_report_html(const hp_session *s, char **out);
 /* Comparing two sessions (hprun compare).                                                         */
 
 typedef struct hp_compare_opts {
-  double tolerance; /* relative change beyond which a significant change is a regression */
+  double tolerance; /* relative change: the band +-tolerance that `unchanged` lies inside */
   double alpha;
   uint64_t seed;     /* the bootstrap's, for every row */
   int allow_missing; /* what OLD has and NEW lacks is a note, not a failure */
+  /* The command line gave the tolerance: it wins over each metric's own `tolerance:` in the plan
+   * (0: the plan's wins, then the tolerance above as the default). */
+  int tolerance_given;
+  int all_passes; /* gate distorted passes too (expect: distorted or flagged distorted) */
+  int strict;     /* an inconclusive change fails the comparison */
+  /* Only these passes and metrics are compared (and checked for being missing); none given:
+   * every one. The strings are the caller's. */
+  const char *const *passes;
+  size_t npasses;
+  const char *const *metrics;
+  size_t nmetrics;
 } hp_compare_opts;
 
 /* Compares every pass/variant and metric present in both sessions, and lists what OLD has and NEW
@@ -288,10 +301,17 @@ typedef struct hp_compare_opts {
 int hp_compare(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
                char **md, size_t *failures);
 
-/* Whether two sessions ran the same plan: the same session name and, where both hashes are
- * known, the same plan_sha256. *same is 1 or 0; when 0, *why (malloc'd, the caller frees it) says
- * what differs. Returns 0 or HP_ENOMEM. */
+/* Whether two sessions are of the same plan: the same session name, and both sweeps or neither.
+ * Another version of the plan (another plan_sha256) is the same plan: the comparison then sets
+ * what both measured side by side and notes what changed. *same is 1 or 0; when 0, *why
+ * (malloc'd, the caller frees it) says what differs. Returns 0 or HP_ENOMEM. */
 int hp_compare_same_plan(const hp_session *old_s, const hp_session *new_s, int *same, char **why);
+
+/* The comparison as JUnit XML: one <testsuite> per session pair (per combination for two sweeps),
+ * one <testcase> per compared pass and metric, a <failure> for each failing cause. *out is
+ * malloc'd. Returns 0, HP_ENOMEM, or HP_ENOTSUP for a sweep against a session. */
+int hp_compare_junit(const hp_session *old_s, const hp_session *new_s, const hp_compare_opts *o,
+                     char **out);
 
 #ifdef __cplusplus
 }

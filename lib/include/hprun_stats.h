@@ -79,6 +79,10 @@ int hp_stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb
  * Returns 0, HP_EINVAL (lo or hi NULL, level outside (0, 1)) or HP_ENOMEM. */
 int hp_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
                              double level, uint64_t seed, double *lo, double *hi);
+/* The same interval of median(b) - median(a), with the same resamples: for a change measured
+ * against an absolute tolerance (a metric whose old median can be 0). */
+int hp_stats_bootstrap_diff(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
+                            double level, uint64_t seed, double *lo, double *hi);
 
 /* A seeded PRNG (xoshiro256** seeded through splitmix64), used by the bootstrap and by hprun's
  * `random` run order. It is the same on every platform; the state is the caller's. */

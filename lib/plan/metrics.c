@@ -52,9 +52,11 @@ enum {
   M_UNIT,
   M_BETTER,
   M_TOLERANCE,
+  M_ABS_TOLERANCE,
   M_N
 };
-static const char *const metric_keys[] = {"name", "pattern", "unit", "better", "tolerance", NULL};
+static const char *const metric_keys[] = {"name",      "pattern",       "unit", "better",
+                                          "tolerance", "abs_tolerance", NULL};
 
 static void parse_metric(hp__loader *ld, yaml_node_t *it, hp_metric_spec *ms)
 {
@@ -64,7 +66,7 @@ static void parse_metric(hp__loader *ld, yaml_node_t *it, hp_metric_spec *ms)
   double tol;
 
   ms->line = hp__yaml_line(it);
-  ms->tolerance = -1;
+  ms->tolerance = ms->abs_tolerance = -1;
   if (it->type == YAML_SCALAR_NODE && !hp__yaml_is_null(it)) {
     if (hp__plan_ident(ld, "metrics", it, &ms->name) == 1 && ms->name &&
         (ms->pattern = shorthand_pattern(ms->name)) == NULL)
@@ -72,10 +74,10 @@ static void parse_metric(hp__loader *ld, yaml_node_t *it, hp_metric_spec *ms)
     return;
   }
   if (it->type != YAML_MAPPING_NODE) {
-    hp__plan_err(
-        ld, it,
-        "a metric must be a name or a mapping {name, pattern, unit, better, tolerance}, got %s",
-        hp__yaml_kind(it));
+    hp__plan_err(ld, it,
+                 "a metric must be a name or a mapping {name, pattern, unit, better, tolerance, "
+                 "abs_tolerance}, got %s",
+                 hp__yaml_kind(it));
     return;
   }
   hp__yaml_fields(ld, it, "metrics", metric_keys, e);
@@ -99,6 +101,16 @@ static void parse_metric(hp__loader *ld, yaml_node_t *it, hp_metric_spec *ms)
     else
       ms->tolerance = tol;
   }
+  /* An absolute tolerance, in the metric's unit: the one that works for a metric that can be 0
+   * (an error, a count), whose relative change is undefined. */
+  if (hp__plan_number(ld, "abs_tolerance", e[M_ABS_TOLERANCE].val, 0, &tol) == 1) {
+    if (!(tol >= 0))
+      hp__plan_err(ld, e[M_ABS_TOLERANCE].val,
+                   "`abs_tolerance` must be a number >= 0 in the metric's unit, got '%.80s'",
+                   hp__yaml_str(e[M_ABS_TOLERANCE].val));
+    else
+      ms->abs_tolerance = tol;
+  }
 }
 
 /* Appends the built-in `wall_ms` after the user's metrics: lower is better, in ms, and its value
@@ -108,7 +120,7 @@ static void add_wall_metric(hp__loader *ld, hp_plan *p)
 {
   hp_metric_spec *ms = &p->metrics[p->nmetrics]; /* zeroed: calloc'd with room for it */
 
-  ms->tolerance = -1;
+  ms->tolerance = ms->abs_tolerance = -1;
   ms->wall = 1;
   ms->name = hp__plan_dup(ld, HP_WALL_METRIC);
   ms->unit = hp__plan_dup(ld, "ms");

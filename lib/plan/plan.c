@@ -83,6 +83,12 @@ void hp_plan_free(hp_plan *p)
   for (i = 0; p->gates && i < p->ngates; i++)
     free(p->gates[i].metric);
   free(p->gates);
+  for (i = 0; p->references && i < p->nreferences; i++) {
+    free(p->references[i].pass);
+    free(p->references[i].metric);
+    free(p->references[i].host);
+  }
+  free(p->references);
   free(p->sampler.tool);
   hp_strv_free(&p->sampler.command);
   hp_categories_free(p->categories, p->ncategories);
@@ -145,12 +151,14 @@ enum {
   K_PARAMETERS,
   K_LAUNCHER,
   K_REPORT,
+  K_REFERENCE,
   K_N
 };
 static const char *const top_keys[] = {
-    "name",       "output",     "repeat",   "warmup",     "order",    "seed",       "app",
-    "profiler",   "metrics",    "passes",   "variants",   "gates",    "thresholds", "sampler",
-    "categories", "keep_going", "roofline", "parameters", "launcher", "report",     NULL};
+    "name",       "output",   "repeat",     "warmup",     "order",    "seed",
+    "app",        "profiler", "metrics",    "passes",     "variants", "gates",
+    "thresholds", "sampler",  "categories", "keep_going", "roofline", "parameters",
+    "launcher",   "report",   "reference",  NULL};
 static const char *const orders[] = {"interleaved", "sequential", "abba", "random", NULL};
 
 static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
@@ -185,6 +193,7 @@ static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
   hp__plan_parse_passes(ld, &e[K_PASSES], root, p);
   hp__plan_parse_variants(ld, e[K_VARIANTS].val, p);
   hp__plan_parse_gates(ld, e[K_GATES].val, p);
+  hp__plan_parse_references(ld, e[K_REFERENCE].val, p);
   hp__plan_parse_thresholds(ld, e[K_THRESHOLDS].val, p);
   hp__plan_parse_sampler(ld, e[K_SAMPLER].val, p);
   if (e[K_CATEGORIES].key)

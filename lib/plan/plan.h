@@ -181,6 +181,8 @@ void hp__plan_parse_profiler(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 void hp__plan_parse_passes(hp__loader *ld, const hp__mapent *e, yaml_node_t *root, hp_plan *p);
 void hp__plan_parse_metrics(hp__loader *ld, const hp__mapent *e, yaml_node_t *root, hp_plan *p);
 void hp__plan_parse_gates(hp__loader *ld, yaml_node_t *v, hp_plan *p);
+/* reference.c: `reference:`, after the metrics and passes it names. */
+void hp__plan_parse_references(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 void hp__plan_parse_thresholds(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 void hp__plan_parse_sampler(hp__loader *ld, yaml_node_t *v, hp_plan *p);
 /* roofline.c: `roofline:`, the ceilings (a peaks file and/or inline figures). */

@@ -10,11 +10,11 @@
 _hprun_commands="run check summarize report compare peaks help"
 _hprun_opts_global="-V --version" # with those of run: `hprun --dry-run plan.yaml` runs
 _hprun_opts_run="-h --help -n --dry-run -q --quiet --output --repeat --grace --keep-going --junit --markdown --ascii --bars"
-_hprun_opts_check="-h --help"
+_hprun_opts_check="-h --help --no-preflight"
 _hprun_opts_summarize="-h --help --format --top --categories --wide --quiet-warnings --roofline --peaks --metrics --region -j --jobs"
 _hprun_opts_report="-h --help --format --junit --markdown --html --ascii --bars --top"
 _hprun_opts_peaks="-h --help --binary --output --device --timeout"
-_hprun_opts_compare="-h --help --tolerance --alpha --markdown --allow-missing --force"
+_hprun_opts_compare="-h --help --tolerance --alpha --markdown --junit --pass --metric --all-passes --strict --allow-missing --force"
 
 # COMPREPLY += the words of $1 that start with $2.
 _hprun_words()
@@ -94,7 +94,7 @@ _hprun()
         peaks:--device|peaks:--timeout) return 0 ;;
         run:--output) _hprun_dirs "$cur"; return 0 ;;
         *:--junit|*:--markdown) _hprun_files "$cur"; return 0 ;;
-        *:--repeat|*:--grace|*:--top|*:--tolerance|*:--alpha) return 0 ;;
+        *:--repeat|*:--grace|*:--top|*:--tolerance|*:--alpha|*:--pass|*:--metric) return 0 ;;
         summarize:-j|summarize:--jobs) return 0 ;;
     esac
 

@@ -82,11 +82,15 @@ mkplan same 1.0
 mkplan slow 1.10
 OLD=$(ls -d "$T"/cmp/old-latest)
 expect_exit 1 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slow-latest)" --tolerance 5% --force
-grep -q "REGRESSION" "$T/out" || { cat "$T/out"; fail "compare table"; }
+grep -q "| \*\*regression\*\* |$" "$T/out" || { cat "$T/out"; fail "compare table"; }
 expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/same-latest)/summary.json" --tolerance 5% --force
 grep -q "0 regression" "$T/out" || { cat "$T/out"; fail "compare same"; }
-# A metric's own tolerance in the plan (20%) wins over --tolerance 5%: +10% is no regression.
+# A metric's own tolerance in the plan (20%) applies when the command line gives none: +10% is
+# no regression; --tolerance 5% on the command line wins over it, and the row says so.
 mkplan slowtol 1.10 "[{name: mean_kernel_ms, tolerance: 20%}]"
-expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slowtol-latest)" --tolerance 5% --force
+expect_exit 0 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slowtol-latest)" --force
+grep -q "| 6/6 | 20% (plan) | unchanged |$" "$T/out" || { cat "$T/out"; fail "plan tolerance"; }
+expect_exit 1 "$HPRUN" compare "$OLD" "$(ls -d "$T"/cmp/slowtol-latest)" --tolerance 5% --force
+grep -q "| 6/6 | 5% (command line) | \*\*regression\*\* |$" "$T/out" || { cat "$T/out"; fail "command-line tolerance"; }
 expect_exit 4 "$HPRUN" compare "$OLD" "$T/nope"
 ok "compare"

@@ -69,9 +69,29 @@ done
 grep -q "^  ncu  *normal, command, time, basic, full, default$" "$T/out" || fail "ncu's modes"
 grep -q "kernel-stack" "$T/out" && grep -q "hiptx-trace" "$T/out" || fail "hipprof's modes (wrapped)"
 
-# Every plan shipped in configs/ is valid (check does not need the programs to exist).
+# Every plan shipped in configs/ is valid (with --no-preflight, check needs no program to exist).
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-expect_exit 0 "$HPRUN" check "$ROOT"/configs/*.yaml "$ROOT"/configs/examples/*.yaml
+expect_exit 0 "$HPRUN" check --no-preflight "$ROOT"/configs/*.yaml "$ROOT"/configs/examples/*.yaml
+
+# The preflight: check refuses what the run would refuse, with the run's message and exit 2, and
+# --no-preflight checks the plan alone.
+cat >"$T/noprog.yaml" <<YAML
+name: noprog
+app: {command: [hprun-no-such-program, "1"]}
+passes: [normal]
+YAML
+printf 'name: noprof\napp: {command: [%s]}\nprofiler: {tool: hipprof}\npasses: [normal, stats]\n' \
+  "$FAKEAPP" >"$T/noprof.yaml"
+for p in noprog noprof; do
+  expect_exit 2 env PATH=/usr/bin:/bin "$HPRUN" check "$T/$p.yaml"
+  cp "$T/err" "$T/check-err"
+  expect_exit 2 env PATH=/usr/bin:/bin "$HPRUN" --output "$T/pf-out" "$T/$p.yaml"
+  cmp -s "$T/err" "$T/check-err" || { diff "$T/check-err" "$T/err"; fail "check and run differ on $p"; }
+  [ ! -e "$T/pf-out" ] || fail "the preflight or the refused run created $T/pf-out"
+  expect_exit 0 env PATH=/usr/bin:/bin "$HPRUN" check --no-preflight "$T/$p.yaml"
+done
+grep -q "^$T/noprof.yaml:4: error: pass 'stats': profiler 'hipprof' not found on PATH" "$T/check-err" \
+  || { cat "$T/check-err"; fail "the profiler preflight's message"; }
 
 cat >"$T/plan.yaml" <<YAML
 name: cli

@@ -96,7 +96,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 /* hprun compare, with the loaded session as OLD and as NEW. */
 static void compare(const hp_session *old_s, const hp_session *new_s)
 {
-  static const hp_compare_opts o = {0.05, 0.05, 1, 0};
+  static const hp_compare_opts o = {.tolerance = 0.05, .alpha = 0.05, .seed = 1};
   char *md = NULL;
   size_t nreg = 0;
 

@@ -872,7 +872,8 @@ static void test_err_unknown_key(void **state)
       BASE "colour: blue\n", 4, 1, "unknown key `colour`",
       "(known keys: name, output, "
       "repeat, warmup, order, seed, app, profiler, metrics, passes, variants, gates, "
-      "thresholds, sampler, categories, keep_going, roofline, parameters, launcher, report)",
+      "thresholds, sampler, categories, keep_going, roofline, parameters, launcher, report, "
+      "reference)",
       NULL);
   expect_error1("app: {command: x, cwdd: /tmp}\nmetrics: [m]\npasses: [normal]\n", 1, 19,
                 "unknown key `cwdd` in `app` (did you mean `cwd`?)", NULL);

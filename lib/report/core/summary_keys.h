@@ -72,6 +72,7 @@
 #define HP__K_METRIC_UNIT "unit"
 #define HP__K_METRIC_BETTER "better"
 #define HP__K_METRIC_TOLERANCE "tolerance"
+#define HP__K_METRIC_ABS_TOLERANCE "abs_tolerance"
 #define HP__K_METRIC_N "n"
 #define HP__K_METRIC_MEDIAN "median"
 #define HP__K_METRIC_MEAN "mean"

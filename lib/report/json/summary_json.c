@@ -48,6 +48,7 @@ static void write_metric(hp__json *j, const hp_metric_result *m, int baseline)
   hp__json_kstr(j, HP__K_METRIC_BETTER,
                 m->higher_is_better ? HP__V_BETTER_HIGHER : HP__V_BETTER_LOWER);
   hp__json_knum(j, HP__K_METRIC_TOLERANCE, m->tolerance >= 0 ? m->tolerance : NAN);
+  hp__json_knum(j, HP__K_METRIC_ABS_TOLERANCE, m->abs_tolerance >= 0 ? m->abs_tolerance : NAN);
   hp__json_kint(j, HP__K_METRIC_N, (long long)m->st.n);
   hp__json_knum(j, HP__K_METRIC_MEDIAN, m->st.median);
   hp__json_knum(j, HP__K_METRIC_MEAN, m->st.mean);

@@ -55,16 +55,21 @@ static int load_metrics(const hp__sf *pc, hp_pass_result *pr)
   for (i = 0; i < pr->nmetrics; i++) {
     hp_metric_result *m = &pr->metrics[i];
     const char *better;
-    double tol;
+    double tol, abs_tol;
     hp__sf mc;
     if ((r = hp__sf_item(pc, HP__K_PASS_METRICS, i, &mc)) != 0 ||
         (r = hp__sf_str(&mc, HP__K_METRIC_NAME, HP__SF_REQUIRED, &m->name)) != 0 ||
         (r = hp__sf_str(&mc, HP__K_METRIC_UNIT, HP__SF_OPTIONAL, &m->unit)) != 0 ||
         (r = hp__sf_word(&mc, HP__K_METRIC_BETTER, &better)) != 0 ||
-        (r = hp__sf_num(&mc, HP__K_METRIC_TOLERANCE, HP__SF_OPTIONAL, &tol)) != 0)
+        (r = hp__sf_num(&mc, HP__K_METRIC_TOLERANCE, HP__SF_OPTIONAL, &tol)) != 0 ||
+        (r = hp__sf_num(&mc, HP__K_METRIC_ABS_TOLERANCE, HP__SF_OPTIONAL, &abs_tol)) != 0)
       return r;
     if (tol < 0)
       return hp__sf_fail(&mc, HP__K_METRIC_TOLERANCE, "%g is negative (a tolerance is >= 0)", tol);
+    if (abs_tol < 0)
+      return hp__sf_fail(&mc, HP__K_METRIC_ABS_TOLERANCE, "%g is negative (a tolerance is >= 0)",
+                         abs_tol);
+    m->abs_tolerance = isnan(abs_tol) ? -1 : abs_tol;
     m->higher_is_better = better && strcmp(better, HP__V_BETTER_HIGHER) == 0;
     m->tolerance = isnan(tol) ? -1 : tol;
     for (k = 0; k < i; k++)

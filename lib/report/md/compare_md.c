@@ -18,23 +18,26 @@ static const char *change_text(hp__change c)
   switch (c) {
   case HP__CHANGE_NEW_PASS: return "new pass";
   case HP__CHANGE_NO_DATA: return "no data";
-  case HP__CHANGE_REGRESSION: return "**REGRESSION**";
-  case HP__CHANGE_UNCONFIRMED: return "worse, unconfirmed (too few runs)";
+  case HP__CHANGE_REGRESSION: return "**regression**";
+  case HP__CHANGE_UNCONFIRMED: return "unconfirmed (too few runs)";
   case HP__CHANGE_IMPROVED: return "improved";
-  case HP__CHANGE_WITHIN: return "changed within tolerance";
-  case HP__CHANGE_NONE: return "no significant change";
+  case HP__CHANGE_UNCHANGED: return "unchanged";
+  case HP__CHANGE_INCONCLUSIVE: return "inconclusive";
   case HP__CHANGE_MISSING: return "**MISSING in NEW**";
   }
   return "?";
 }
 
-/* A note-only row (the built-in wall_ms beside the app's metric) is worse, never a regression. */
-static const char *row_change_text(const hp__compare_row *row)
+/* A row that cannot fail the comparison says so next to its verdict. */
+static const char *row_note(const hp__compare_row *row)
 {
-  if (row->note_only &&
-      (row->change == HP__CHANGE_REGRESSION || row->change == HP__CHANGE_UNCONFIRMED))
-    return "worse (wall time: a note only)";
-  return change_text(row->change);
+  if (row->change != HP__CHANGE_REGRESSION && row->change != HP__CHANGE_INCONCLUSIVE)
+    return "";
+  if (row->note_only)
+    return " (wall time: a note only)";
+  if (!row->gated)
+    return " (distorted pass: not gated)";
+  return "";
 }
 
 static int write_head(hp__buf *b, const hp_session *old_s, const hp_session *new_s,
@@ -44,32 +47,41 @@ static int write_head(hp__buf *b, const hp_session *old_s, const hp_session *new
 
   hp__buf_printf(b, "## hprun compare: `%s` → `%s`\n\n", old_s->name ? old_s->name : "?",
                  new_s->name ? new_s->name : "?");
+  if (o->tolerance_given)
+    hp__buf_printf(b, "Tolerance %.3g%% from the command line, for every metric",
+                   o->tolerance * 100);
+  else
+    hp__buf_printf(b, "Tolerance: each metric's own from the plan, else %.3g%%",
+                   o->tolerance * 100);
   hp__buf_printf(b,
-                 "Tolerance %.3g%%, alpha %.3g. A regression is a change that is "
-                 "significant and worse than the tolerance.\n\n",
-                 o->tolerance * 100, o->alpha);
+                 "; alpha %.3g. A change is a regression when its interval lies wholly beyond the "
+                 "tolerance, unchanged when it lies inside it, inconclusive otherwise%s.\n\n",
+                 o->alpha, o->strict ? " (which fails, --strict)" : "");
   return hp__buf_printf(b,
-                        "| pass | metric | old median | new median | change | %s of ratio | p | n "
-                        "old/new | verdict |\n"
-                        "|---|---|---:|---:|---:|---|---:|---|---|\n",
+                        "| pass | metric | old median | new median | change | %s | p | n "
+                        "old/new | tolerance | verdict |\n"
+                        "|---|---|---:|---:|---:|---|---:|---|---|---|\n",
                         hp__report_ci_label(ci, sizeof(ci), o->alpha));
 }
 
 static int write_row(hp__buf *b, const hp__compare_row *row)
 {
-  char x[32], y[32], z[32], ci[64];
+  char x[32], y[32], z[32], ci[64], tol[48];
 
   if (row->change == HP__CHANGE_NEW_PASS || (row->change == HP__CHANGE_MISSING && !row->metric))
-    return hp__buf_printf(b, "| %s | - | - | - | - | - | - | - | %s |\n", row->pass,
-                          row_change_text(row));
-  hp__buf_printf(b, "| %s | %s | %s | %s | %s | ", row->pass, row->metric,
-                 hp__fmt_num(x, sizeof(x), row->old_median),
-                 hp__fmt_num(y, sizeof(y), row->new_median),
-                 hp__fmt_overhead(z, sizeof(z), row->ratio));
+    return hp__buf_printf(b, "| %s | - | - | - | - | - | - | - | - | %s |\n", row->pass,
+                          change_text(row->change));
+  hp__buf_printf(
+      b, "| %s | %s | %s | %s | %s | ", row->pass, row->metric,
+      hp__fmt_num(x, sizeof(x), row->old_median), hp__fmt_num(y, sizeof(y), row->new_median),
+      row->change == HP__CHANGE_MISSING ? "-" : hp__compare_change_text(row, z, sizeof(z)));
   hp__buf_adds(
       b, isnan(row->ci_lo) ? "-" : hp__fmt_ci(ci, sizeof(ci), row->ci_lo, row->ci_hi, HP__CI_MD));
-  return hp__buf_printf(b, " | %s | %zu/%zu | %s |\n", hp__fmt_num(x, sizeof(x), row->p),
-                        row->n_old, row->n_new, row_change_text(row));
+  return hp__buf_printf(
+      b, " | %s | %zu/%zu | %s | %s%s |\n", hp__fmt_num(x, sizeof(x), row->p), row->n_old,
+      row->n_new,
+      row->change == HP__CHANGE_MISSING ? "-" : hp__compare_tol_text(row, tol, sizeof(tol)),
+      change_text(row->change), row_note(row));
 }
 
 /* The count line, then one bullet per cause (the terminal's `fail:` and `note:` lines). Returns
@@ -79,6 +91,9 @@ static int write_tail(hp__buf *b, const hp__comparison *c, const hp_compare_opts
   hp__causes causes = {c->causes, c->ncauses, c->ncauses, NULL};
 
   hp__buf_printf(b, "\n%zu regression(s)", c->nregressions);
+  if (c->ninconclusive)
+    hp__buf_printf(b, "; %zu inconclusive%s", c->ninconclusive,
+                   o->strict ? " (failing, --strict)" : "");
   if (c->nmissing)
     hp__buf_printf(b, "; %zu item(s) of OLD missing from NEW%s", c->nmissing,
                    o->allow_missing ? " (allowed)" : "");
