@@ -19,6 +19,9 @@ pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev clang-format valg
 # make fuzz builds with clang. libFuzzer (libclang_rt.fuzzer-x86_64.a) is in libclang-rt-<N>-dev,
 # which clang only recommends, and recommends are not installed below.
 [ "${HPRUN_NO_FUZZ:-0}" = 1 ] || pkgs="$pkgs clang libclang-rt-dev"
+# tests/e2e/test_ci_journey.sh reads the CI example files with PyYAML and moves main's session as
+# a zip artifact, as GitLab does.
+pkgs="$pkgs python3-yaml zip unzip git"
 # tests/e2e/test_html.sh checks report.html as XML (xmllint) and renders it in headless Chromium.
 pkgs="$pkgs libxml2-utils"
 [ "${HPRUN_NO_BROWSER:-0}" = 1 ] || pkgs="$pkgs chromium"
