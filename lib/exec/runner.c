@@ -468,7 +468,7 @@ int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result 
     goto done;
   start_timers(&c, loop);
   if (spec->sampler && spec->sampler->n &&
-      hp__sampler_start(&c.sampler, loop, spec->sampler) == 0) {
+      hp__sampler_start(&c.sampler, loop, spec->sampler, spec->env) == 0) {
     c.left.skip_pgid = c.sampler.proc.pid; /* its own group: stopped by the sampler code */
     hp__guard_watch(c.sampler.proc.pid);
   }

@@ -72,7 +72,7 @@ static void on_kill_timer(uv_timer_t *t)
     uv_kill(-s->proc.pid, SIGKILL);
 }
 
-int hp__sampler_start(hp__sampler *s, uv_loop_t *loop, const hp_strv *argv)
+int hp__sampler_start(hp__sampler *s, uv_loop_t *loop, const hp_strv *argv, char **env)
 {
   uv_process_options_t o;
   uv_stdio_container_t io[3];
@@ -86,6 +86,7 @@ int hp__sampler_start(hp__sampler *s, uv_loop_t *loop, const hp_strv *argv)
   io[2].flags = UV_IGNORE;
   o.file = argv->v[0];
   o.args = argv->v;
+  o.env = env; /* the run's, so a tool that env_script puts on PATH finds its libraries */
   o.flags = UV_PROCESS_DETACHED; /* its own group, so a stop reaches every process it started */
   o.stdio_count = 3;
   o.stdio = io;

@@ -23,8 +23,9 @@ static const char *const known_programs[] = {
     "hipprof",  "rocprof",           "rocprofv3", "rocgdb",  "mpirun", "srun",   NULL};
 
 /* Resolves the program of an argv: a word with a slash is made absolute against the app's folder
- * (so it does not depend on where a run starts); a bare name is looked up on PATH now, so a typo
- * fails before anything runs. A dry run checks the same, so that it exits as the run would. */
+ * (so it does not depend on where a run starts); a bare name is looked up now on the PATH the
+ * runs get (env_script's, else hprun's), so a typo fails before anything runs. A dry run checks
+ * the same, so that it exits as the run would. */
 static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, const char *what,
                            long line)
 {
@@ -45,7 +46,7 @@ static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, c
       return HP_ENOENT;
     }
   } else {
-    r = hp__which(argv->v[0], &p);
+    r = hp__which_env(argv->v[0], c->base_env, &p);
     if (r == HP_ENOENT) {
       const char *hint = hp__plan_suggest(argv->v[0], known_programs);
       hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, line, 0,
@@ -84,7 +85,7 @@ static char **unit_env(hp__session_ctx *c, const hp_app *app)
 }
 
 /* Finds the profiler of a profiled pass: profiler.path when the pass uses the plan's tool, else
- * the tool's name on PATH. A dry run with env_script shows the bare name of a tool not found. */
+ * the tool's name on the runs' PATH, where env_script puts DTK's tools. */
 static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
 {
   const hp_plan *plan = c->plan;
@@ -107,18 +108,18 @@ static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
     return 0;
   }
   tool = hp__driver_name(u->driver);
-  r = hp__which(tool, &u->tool_path);
+  r = hp__which_env(tool, c->base_env, &u->tool_path);
   if (r == HP_ENOENT) {
-    /* A dry run does not source env_script, which usually puts the profiler on PATH: it shows
-     * the bare name then. Without one, it fails as the run would. */
-    if (c->opts->dry_run && plan->profiler.env_script) {
-      u->tool_path = hp__strdup(tool);
-      return 0;
-    }
-    hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, p->line, 0,
-                 "pass '%s': profiler '%s' not found on PATH (set profiler.path, or "
-                 "profiler.env_script to a DTK env.sh)",
-                 p->name, tool);
+    if (plan->profiler.env_script)
+      hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, p->line, 0,
+                   "pass '%s': profiler '%s' is not on the PATH that profiler.env_script '%s' "
+                   "leaves (set profiler.path, or fix the script)",
+                   p->name, tool, plan->profiler.env_script);
+    else
+      hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, p->line, 0,
+                   "pass '%s': profiler '%s' not found on PATH (set profiler.path, or "
+                   "profiler.env_script to a DTK env.sh)",
+                   p->name, tool);
     return HP_ENOENT;
   }
   return r;
@@ -263,7 +264,7 @@ static int setup_sampler(hp__session_ctx *c)
     return hp__strv_copy(&c->sampler, &c->plan->sampler.command);
   if (strcmp(tool, "auto") == 0) {
     for (i = 0; autos[i]; i++)
-      if (hp__which(autos[i], &found) == 0)
+      if (hp__which_env(autos[i], c->base_env, &found) == 0)
         break;
     if (autos[i] == NULL) {
       c->sampler_note = hp__strdup("no GPU memory query tool on PATH (nvidia-smi, rocm-smi, "
@@ -271,7 +272,7 @@ static int setup_sampler(hp__session_ctx *c)
       return 0;
     }
     tool = autos[i];
-  } else if (hp__which(tool, &found) != 0) {
+  } else if (hp__which_env(tool, c->base_env, &found) != 0) {
     c->sampler_note = hp__asprintf("sampler %s not found on PATH: device memory not sampled", tool);
     return 0;
   }
@@ -297,13 +298,14 @@ int hp__session_prepare(hp__session_ctx *c)
     char *script = hp__session_abspath(plan->dir, plan->profiler.env_script);
     if (script == NULL)
       return HP_ENOMEM;
-    /* A dry run sources nothing, but a missing script fails it as it would fail the run. */
-    if (!c->opts->dry_run) {
-      r = hp__env_from_script(&c->loop, script, &c->base_env, c->diags);
-    } else if (access(script, R_OK) != 0) {
+    /* A dry run sources it too: the script is what puts the node's tools on PATH, so without
+     * it a dry run (or a check built on this) could not give the run's answer. */
+    if (access(script, R_OK) != 0) {
       hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, 0, 0,
                    "profiler.env_script '%s' cannot be read (%s)", script, strerror(errno));
       r = HP_ENOENT;
+    } else {
+      r = hp__env_from_script(&c->loop, script, &c->base_env, c->diags);
     }
     free(script);
     if (r)
