@@ -171,6 +171,11 @@ void hp__session_ctx_free(hp__session_ctx *c);
 
 /* argv.c */
 
+/* `w` with every {dir} replaced by `dir` (malloc'd; NULL on HP_ENOMEM): the run folder's
+ * placeholder in app.command, app.env values, the hooks and a pass's args, counters and command. */
+char *hp__expand_dir(const char *w, const char *dir);
+/* hp__expand_dir of every word of `in` into *out (new); 0 or HP_ENOMEM (*out empty then). */
+int hp__expand_dir_v(const hp_strv *in, const char *dir, hp_strv *out);
 /* The argv of one run of unit `u` in folder `dir`, run locally. A profiler's input file the
  * driver could not write gives hp__write_file's code (util/sys/fsutil.h: its kind, and why). */
 int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out);

@@ -29,10 +29,19 @@ typedef struct hp__mode {
 typedef int (*hp__argv_fn)(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
                            hp_strv *out);
 
+/* Where a tool's command line carries a pass's `kernel`, `counters` and `launch_count`: in no
+ * mode, in its counter modes only, or in every mode. The argv functions below are the evidence. */
+enum {
+  TAKES_NONE,
+  TAKES_PMC,
+  TAKES_ALL
+};
+
 struct hp__driver {
   const char *tool;
   const hp__mode *modes;
   hp__argv_fn argv;
+  unsigned char takes[HP__PASS_KEY_N]; /* by hp__pass_key */
 };
 
 /* hipprof (DTK). The app follows the options directly, with no `--` (profiler-formats.md §1.1).
@@ -250,11 +259,15 @@ static int ncu_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *
   return r;
 }
 
-static const hp__driver drivers[] = {{"hipprof", hipprof_modes, hipprof_argv},
-                                     {"rocprofv3", rocprofv3_modes, rocprofv3_argv},
-                                     {"rocprof", rocprof_modes, rocprof_argv},
-                                     {"ncu", ncu_modes, ncu_argv},
-                                     {NULL, NULL, NULL}};
+/* hipprof filters by kernel only when it collects counters (--kernel-name), selects counters by
+ * group with its mode, and has no launch count; rocprofv3 filters every mode by kernel and takes
+ * counters in pmc; rocprof v1 writes both into its pmc input file; ncu takes all three. */
+static const hp__driver drivers[] = {
+    {"hipprof", hipprof_modes, hipprof_argv, {TAKES_PMC, TAKES_NONE, TAKES_NONE}},
+    {"rocprofv3", rocprofv3_modes, rocprofv3_argv, {TAKES_ALL, TAKES_PMC, TAKES_NONE}},
+    {"rocprof", rocprof_modes, rocprof_argv, {TAKES_PMC, TAKES_PMC, TAKES_NONE}},
+    {"ncu", ncu_modes, ncu_argv, {TAKES_ALL, TAKES_ALL, TAKES_ALL}},
+    {NULL, NULL, NULL, {0, 0, 0}}};
 
 /* The modes every tool has: normal runs the app without a profiler, command runs it inside an
  * argv template. They are listed before each tool's own modes. */
@@ -353,6 +366,15 @@ const char *hp__driver_tools(void)
     for (i = 0; drivers[i].tool; i++)
       join(list, sizeof(list), drivers[i].tool);
   return list;
+}
+
+int hp__driver_takes(const hp__driver *d, const char *mode, hp__pass_key key)
+{
+  const hp__mode *m = find_mode(d, mode);
+
+  if (m == NULL || key < 0 || key >= HP__PASS_KEY_N)
+    return 0;
+  return d->takes[key] == TAKES_ALL || (d->takes[key] == TAKES_PMC && m->pmc);
 }
 
 const char *hp__driver_mode_doc(const hp__driver *d, const char *mode)

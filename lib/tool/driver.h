@@ -11,6 +11,14 @@
 
 typedef struct hp__driver hp__driver;
 
+/* The pass keys that only some tools and modes can apply. */
+typedef enum hp__pass_key {
+  HP__PASS_KERNEL,       /* `kernel:`, a kernel filter */
+  HP__PASS_COUNTERS,     /* `counters:`, a list of counters or metrics */
+  HP__PASS_LAUNCH_COUNT, /* `launch_count:`, ncu's --launch-count */
+  HP__PASS_KEY_N
+} hp__pass_key;
+
 /* The tool a plan profiles with when it names none (profiler.tool). */
 #define HP__DEFAULT_TOOL "hipprof"
 
@@ -41,6 +49,9 @@ const char *hp__driver_tools(void);
 /* 1 for the modes every tool has: normal (no profiler) and command (an argv template). */
 int hp__mode_is_generic(const char *mode);
 const char *hp__driver_name(const hp__driver *d);
+/* 1 when a pass of `mode` (one of d's own modes) hands `key` to the tool, 0 when the tool's
+ * command line would drop it (the plan refuses it then; docs/plan.md has the table). */
+int hp__driver_takes(const hp__driver *d, const char *mode, hp__pass_key key);
 /* One line describing a mode, or NULL. */
 const char *hp__driver_mode_doc(const hp__driver *d, const char *mode);
 /* Builds the whole argv of one run of a profiled pass into *out (new; free with hp_strv_free).
