@@ -63,7 +63,7 @@ static int profiled_argv(hp__session_ctx *c, const hp__unit *u, const char *dir,
 {
   hp_pass pass = *u->pass;
   hp_strv argv = {NULL, 0, 0};
-  hp__run_spec rs = {c->plan, &pass, u->tool_path, dir, app};
+  hp__run_spec rs = {c->plan, &pass, u->tool_path, dir, app, u->caps};
   int r;
 
   hp__strv_init(&pass.args);

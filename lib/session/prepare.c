@@ -12,6 +12,7 @@
 #include "util/base/strv.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -125,6 +126,55 @@ static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
   return r;
 }
 
+/* The HP__CAP_* options the tool's own `-h` lists (tool/driver.h), read once per session and
+ * tool: the help text is the one account of what an installed hipprof version accepts. A tool
+ * whose help cannot be read gets none of them, and its files are moved in as before. */
+static unsigned help_caps(hp__session_ctx *c, const char *tool)
+{
+  hp__buf cap = HP__BUF_INIT;
+  hp_strv argv = {NULL, 0, 0};
+  hp__child_spec spec;
+  hp__child_result res;
+  unsigned caps = 0;
+
+  if (c->help_tool && strcmp(c->help_tool, tool) == 0)
+    return c->help_caps;
+  hp__strv_push(&argv, tool);
+  hp__strv_push(&argv, "-h");
+  spec = (hp__child_spec){
+      .argv = &argv, .env = c->base_env, .capture = &cap, .timeout_s = 10, .grace_s = 1};
+  if (hp__strv_error(&argv) == 0 && hp__child_run(&c->loop, &spec, &res) == 0 && cap.data)
+    caps = hp__driver_help_caps(cap.data);
+  hp_strv_free(&argv);
+  hp__buf_free(&cap);
+  free(c->help_tool);
+  c->help_tool = hp__strdup(tool);
+  c->help_caps = caps;
+  return caps;
+}
+
+/* 1 when the app's program starts its real work in a child: a shell or Python (by name), or a
+ * script (a file that starts with "#!"). */
+static int app_is_wrapper(const char *prog)
+{
+  static const char *const names[] = {"sh", "bash", "dash", "zsh", "ksh", "env", "torchrun", NULL};
+  const char *b = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+  char head[2] = {0, 0};
+  FILE *fp;
+  int i;
+
+  for (i = 0; names[i]; i++)
+    if (strcmp(b, names[i]) == 0)
+      return 1;
+  if (strncmp(b, "python", 6) == 0)
+    return 1;
+  if ((fp = fopen(prog, "rb")) == NULL)
+    return 0;
+  i = fread(head, 1, 2, fp) == 2 && head[0] == '#' && head[1] == '!';
+  fclose(fp);
+  return i;
+}
+
 /* A `command` pass's program (its template's first word once {app} and {dir} are filled in) is
  * checked like the app's, so that a misspelled wrapper fails before the baseline runs. */
 static int check_wrapper(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
@@ -144,6 +194,7 @@ static int check_wrapper(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
 static int setup_pass(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
 {
   const hp_plan *plan = c->plan;
+  unsigned caps;
   int r;
 
   u->pass = p;
@@ -161,7 +212,13 @@ static int setup_pass(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
     return check_wrapper(c, u, p);
   if (hp__mode_is_generic(p->mode))
     return 0;
-  return find_tool(c, u, p);
+  if ((r = find_tool(c, u, p)) != 0 || !hp__driver_reads_help(u->driver))
+    return r;
+  caps = help_caps(c, u->tool_path);
+  u->caps = caps & (HP__CAP_OUTPUT | HP__CAP_DATA_DIR);
+  if ((caps & HP__CAP_FOLLOW_FORK) && app_is_wrapper(u->app.v[0]))
+    u->caps |= HP__CAP_FOLLOW_FORK;
+  return 0;
 }
 
 /* A variant runs its own command (or the app's), from its own folder (or the app's). */
@@ -345,6 +402,7 @@ void hp__session_ctx_free(hp__session_ctx *c)
   hp__schedule_free(c->slots);
   hp__metrics_free(c->metrics);
   hp__env_free(c->base_env);
+  free(c->help_tool);
   hp_strv_free(&c->sampler);
   free(c->sampler_note);
   free(c->app_cwd);

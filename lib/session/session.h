@@ -48,6 +48,7 @@ typedef struct hp__unit {
   hp_strv app;     /* resolved argv of the program */
   char **env;      /* the environment its runs get */
   char *tool_path; /* the profiler, for profiled passes */
+  unsigned caps;   /* the HP__CAP_* options its tool's help lists that its runs use */
   const hp__driver *driver;
   double timeout;
   int dir_made; /* hprun created its folder <session>/<name> (at its first run) */
@@ -69,8 +70,10 @@ typedef struct hp__session_ctx {
   hp__slot *slots; /* every run in the order it runs */
   size_t nslots;
   hp__metrics *metrics;
-  char *app_cwd;        /* absolute folder relative app paths are resolved against */
-  char **base_env;      /* env_script's environment, or NULL for hprun's own */
+  char *app_cwd;   /* absolute folder relative app paths are resolved against */
+  char **base_env; /* env_script's environment, or NULL for hprun's own */
+  char *help_tool; /* the profiler whose help text was read (prepare.c), and what it lists */
+  unsigned help_caps;
   hp_strv sampler;      /* device-memory sampler command, empty when none */
   double sampler_scale; /* its readings times this give MiB */
   char *sampler_note;   /* why memory is not sampled, or NULL */

@@ -125,6 +125,12 @@ static void push_extra(hp_strv *out, const hp__run_spec *rs)
   hp__strv_append(out, &rs->pass->args);
 }
 
+/* With -o DIR/ (a path ending in '/' is a folder, per DTK 26.04's help) hipprof writes its files
+ * into the run's folder under its own names, so nothing is moved in from the app's folder; -d
+ * keeps its temporary data there too, off the /tmp that every session on the node shares. A
+ * version without them writes into the app's folder, and the run's new files are moved in from
+ * there (lib/session/runfiles.c). --follow-fork is for an app that starts its GPU work in a child
+ * (a shell script, python3 and its workers). */
 static int hipprof_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
                         hp_strv *out)
 {
@@ -135,6 +141,16 @@ static int hipprof_argv(const hp__driver *d, const hp__mode *m, const hp__run_sp
     hp__strv_push(out, "--kernel-name");
     hp__strv_push(out, rs->pass->kernel);
   }
+  if (rs->caps & HP__CAP_OUTPUT) {
+    hp__strv_push(out, "-o");
+    hp__strv_push_own(out, hp__asprintf("%s/", rs->run_dir));
+  }
+  if (rs->caps & HP__CAP_DATA_DIR) {
+    hp__strv_push(out, "-d");
+    hp__strv_push(out, rs->run_dir);
+  }
+  if (rs->caps & HP__CAP_FOLLOW_FORK)
+    hp__strv_push(out, "--follow-fork");
   push_extra(out, rs);
   hp__strv_append(out, rs->app);
   return hp__strv_error(out);
@@ -375,6 +391,44 @@ int hp__driver_takes(const hp__driver *d, const char *mode, hp__pass_key key)
   if (m == NULL || key < 0 || key >= HP__PASS_KEY_N)
     return 0;
   return d->takes[key] == TAKES_ALL || (d->takes[key] == TAKES_PMC && m->pmc);
+}
+
+int hp__driver_reads_help(const hp__driver *d)
+{
+  return d && strcmp(d->tool, "hipprof") == 0;
+}
+
+/* 1 when some line of `help` starts, after blanks, with `opt` followed by a blank or its end. */
+static int help_lists(const char *help, const char *opt)
+{
+  const char *p = help;
+  size_t n = strlen(opt);
+
+  while (p && *p) {
+    while (*p == ' ' || *p == '\t')
+      p++;
+    if (strncmp(p, opt, n) == 0 && (p[n] == ' ' || p[n] == '\t' || p[n] == '\n' || !p[n]))
+      return 1;
+    p = strchr(p, '\n');
+    if (p)
+      p++;
+  }
+  return 0;
+}
+
+unsigned hp__driver_help_caps(const char *help)
+{
+  unsigned caps = 0;
+
+  if (help == NULL)
+    return 0;
+  if (help_lists(help, "-o"))
+    caps |= HP__CAP_OUTPUT;
+  if (help_lists(help, "-d"))
+    caps |= HP__CAP_DATA_DIR;
+  if (help_lists(help, "--follow-fork"))
+    caps |= HP__CAP_FOLLOW_FORK;
+  return caps;
 }
 
 const char *hp__driver_mode_doc(const hp__driver *d, const char *mode)
