@@ -301,6 +301,48 @@ static void sampler_smi_loop(hp__session_ctx *c, const char *found, double iv)
   hp__strv_push(&c->sampler, found);
 }
 
+/* The value of `name` in the runs' environment: the app's `env:`, else the base environment. */
+static const char *run_getenv(const hp__session_ctx *c, const char *name)
+{
+  size_t i, n = strlen(name);
+
+  for (i = 0; i < c->plan->app.nenv; i++)
+    if (strcmp(c->plan->app.env[i].key, name) == 0)
+      return c->plan->app.env[i].value;
+  for (i = 0; c->base_env && c->base_env[i]; i++)
+    if (strncmp(c->base_env[i], name, n) == 0 && c->base_env[i][n] == '=')
+      return c->base_env[i] + n + 1;
+  return c->base_env ? NULL : getenv(name);
+}
+
+/* amdgpu's device-memory file of the app's first visible GPU: the k-th card (by number) under
+ * <root>/class/drm/ that has device/mem_info_vram_used, k being the first entry of
+ * HIP_VISIBLE_DEVICES or ROCR_VISIBLE_DEVICES (0 without one, or for a UUID). The root is /sys;
+ * HPRUN_TEST_SYSFS_ROOT replaces it, for hprun's tests only. NULL when there is none. */
+static char *find_vram_file(const hp__session_ctx *c)
+{
+  const char *root = getenv("HPRUN_TEST_SYSFS_ROOT"), *vis = run_getenv(c, "HIP_VISIBLE_DEVICES");
+  long want = 0, card, seen = 0;
+  char *path;
+
+  if (root == NULL || root[0] == '\0')
+    root = "/sys";
+  if (vis == NULL || vis[0] == '\0')
+    vis = run_getenv(c, "ROCR_VISIBLE_DEVICES");
+  if (vis && vis[0] >= '0' && vis[0] <= '9')
+    want = strtol(vis, NULL, 10);
+  /* Card numbers are small and dense; 64 covers the largest nodes. */
+  for (card = 0; card < 64; card++) {
+    path = hp__asprintf("%s/class/drm/card%ld/device/mem_info_vram_used", root, card);
+    if (path == NULL)
+      return NULL;
+    if (access(path, R_OK) == 0 && seen++ == want)
+      return path;
+    free(path);
+  }
+  return NULL;
+}
+
 /* Chooses the device-memory sampler. Readings are the line's last number: MiB for nvidia-smi and
  * commands, bytes for rocm-smi/hy-smi. Device memory is the whole GPU's, not only the app's. A
  * sampler that cannot be found is a note in the results, never an error. */
@@ -308,14 +350,26 @@ static int setup_sampler(hp__session_ctx *c)
 {
   const char *tool = c->plan->sampler.tool ? c->plan->sampler.tool : "auto";
   double iv = c->plan->sampler.interval_ms > 0 ? c->plan->sampler.interval_ms : 2.0;
-  static const char *const autos[] = {"nvidia-smi", "rocm-smi", "hy-smi", NULL};
+  static const char *const autos[] = {"nvidia-smi", "hy-smi", "rocm-smi", NULL};
   char *found = NULL;
   int i;
 
   c->sampler_scale = 1.0;
+  c->sampler_iv_ms = iv;
   if (strcmp(tool, "none") == 0) {
     c->sampler_note = hp__strdup("sampler: none in the plan");
     return 0;
+  }
+  /* On AMD and DCU, amdgpu's sysfs file is read in-process: no process per reading beside the
+   * app being timed (a rocm-smi loop starts a Python interpreter each time). */
+  if (strcmp(tool, "auto") == 0 || strcmp(tool, "sysfs") == 0) {
+    if ((c->sampler_vram = find_vram_file(c)) != NULL)
+      return 0;
+    if (strcmp(tool, "sysfs") == 0) {
+      c->sampler_note = hp__strdup("sampler sysfs: no mem_info_vram_used under "
+                                   "/sys/class/drm/card*/device/: device memory not sampled");
+      return 0;
+    }
   }
   if (strcmp(tool, "command") == 0)
     return hp__strv_copy(&c->sampler, &c->plan->sampler.command);
@@ -324,8 +378,9 @@ static int setup_sampler(hp__session_ctx *c)
       if (hp__which_env(autos[i], c->base_env, &found) == 0)
         break;
     if (autos[i] == NULL) {
-      c->sampler_note = hp__strdup("no GPU memory query tool on PATH (nvidia-smi, rocm-smi, "
-                                   "hy-smi): device memory not sampled");
+      c->sampler_note = hp__strdup("no amdgpu mem_info_vram_used in sysfs and no GPU memory "
+                                   "query tool on PATH (nvidia-smi, hy-smi, rocm-smi): device "
+                                   "memory not sampled");
       return 0;
     }
     tool = autos[i];
@@ -403,6 +458,7 @@ void hp__session_ctx_free(hp__session_ctx *c)
   hp__metrics_free(c->metrics);
   hp__env_free(c->base_env);
   free(c->help_tool);
+  free(c->sampler_vram);
   hp_strv_free(&c->sampler);
   free(c->sampler_note);
   free(c->app_cwd);

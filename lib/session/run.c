@@ -194,6 +194,8 @@ static int run_child(hp__session_ctx *c, const hp__unit *u, run_io *io, hp__chil
     spec.sampler_scale = c->sampler_scale;
     spec.sampler_path = io->memp = hp__path_join(io->dir, "hprun-memory.txt");
   }
+  spec.vram_file = c->sampler_vram;
+  spec.vram_interval_ms = c->sampler_iv_ms;
   return hp__child_run(&c->loop, &spec, res);
 }
 

@@ -76,6 +76,8 @@ typedef struct hp__session_ctx {
   unsigned help_caps;
   hp_strv sampler;      /* device-memory sampler command, empty when none */
   double sampler_scale; /* its readings times this give MiB */
+  char *sampler_vram;   /* the amdgpu sysfs file read in-process instead (prepare.c), or NULL */
+  double sampler_iv_ms; /* how often it is read */
   char *sampler_note;   /* why memory is not sampled, or NULL */
   hp_session *s;        /* the record being filled; NULL in a dry run */
   int dirfd;            /* the session folder, open (O_CLOEXEC) from its creation to the end; every
