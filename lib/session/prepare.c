@@ -139,8 +139,12 @@ static unsigned help_caps(hp__session_ctx *c, const char *tool)
 
   if (c->help_tool && strcmp(c->help_tool, tool) == 0)
     return c->help_caps;
+  /* Through sh, so that a help printed on stderr is read too (which stream DTK uses is not
+   * recorded: the public copy of it was saved with 2>&1). */
+  hp__strv_push(&argv, "/bin/sh");
+  hp__strv_push(&argv, "-c");
+  hp__strv_push(&argv, "exec \"$0\" -h 2>&1");
   hp__strv_push(&argv, tool);
-  hp__strv_push(&argv, "-h");
   spec = (hp__child_spec){
       .argv = &argv, .env = c->base_env, .capture = &cap, .timeout_s = 10, .grace_s = 1};
   if (hp__strv_error(&argv) == 0 && hp__child_run(&c->loop, &spec, &res) == 0 && cap.data)
