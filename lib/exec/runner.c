@@ -46,6 +46,7 @@ typedef struct child {
   hp__proc proc;        /* the leader: a vfork-like clone and a pidfd, or uv_spawn (exec/spawn.h) */
   uv_timer_t timer;     /* timeout, then the grace periods between stop phases, then the drain */
   uv_timer_t rss_timer; /* samples the group's peak RSS */
+  uv_timer_t vram_timer; /* reads spec->vram_file into the sampler's readings */
   uv_timer_t left_timer; /* after the leader's exit: waits for what it left behind to end */
   hp__output out, err;
   hp__sampler sampler;
@@ -102,6 +103,16 @@ static void on_rss_timer(uv_timer_t *t)
     c->res->max_rss_kb = kb;
   c->rss_iv_ms = rss_next_ms(c, c->rss_base_ms);
   uv_timer_start(&c->rss_timer, on_rss_timer, c->rss_iv_ms, 0);
+}
+
+/* Device memory from amdgpu's sysfs file: a read(2) per reading, no process beside the app. */
+static void on_vram_timer(uv_timer_t *t)
+{
+  child *c = t->data;
+  double mib;
+
+  if (!c->exited && hp__sampler_read_vram(c->spec->vram_file, &mib) == 0)
+    hp__sampler_add(&c->sampler, mib);
 }
 
 static double grace_ms(const child *c)
@@ -250,6 +261,8 @@ static void on_exit_cb(hp__proc *p, int64_t status, int sig)
   hp__sampler_stop(&c->sampler);
   uv_timer_stop(&c->rss_timer);
   hp__exec_close((uv_handle_t *)&c->rss_timer);
+  uv_timer_stop(&c->vram_timer);
+  hp__exec_close((uv_handle_t *)&c->vram_timer);
   hp__proc_close(p);
   if (c->out.open || c->err.open)
     uv_timer_start(&c->timer, on_drain, DRAIN_MS, 0);
@@ -396,7 +409,13 @@ static void start_timers(child *c, uv_loop_t *loop)
   uv_timer_init(loop, &c->timer);
   uv_timer_init(loop, &c->rss_timer);
   uv_timer_init(loop, &c->left_timer);
-  c->timer.data = c->rss_timer.data = c->left_timer.data = c;
+  uv_timer_init(loop, &c->vram_timer);
+  c->timer.data = c->rss_timer.data = c->left_timer.data = c->vram_timer.data = c;
+  if (spec->vram_file) {
+    uint64_t viv = spec->vram_interval_ms >= 1 ? (uint64_t)spec->vram_interval_ms : 1;
+    on_vram_timer(&c->vram_timer); /* one reading as the child starts */
+    uv_timer_start(&c->vram_timer, on_vram_timer, viv, viv);
+  }
   if (spec->timeout_s > 0)
     uv_timer_start(&c->timer, on_timeout, (uint64_t)llround(spec->timeout_s * 1000.0), 0);
   /* The first look comes early, so short runs are seen too; RUSAGE_CHILDREN covers the rest.
@@ -468,7 +487,7 @@ int hp__child_run(uv_loop_t *loop, const hp__child_spec *spec, hp__child_result 
     goto done;
   start_timers(&c, loop);
   if (spec->sampler && spec->sampler->n &&
-      hp__sampler_start(&c.sampler, loop, spec->sampler) == 0) {
+      hp__sampler_start(&c.sampler, loop, spec->sampler, spec->env) == 0) {
     c.left.skip_pgid = c.sampler.proc.pid; /* its own group: stopped by the sampler code */
     hp__guard_watch(c.sampler.proc.pid);
   }

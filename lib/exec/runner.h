@@ -41,7 +41,10 @@ typedef struct hp__child_spec {
                                line (the line's last number); NULL: none */
   double sampler_scale;     /* multiplies each reading to give MiB; 0: 1 */
   const char *sampler_path; /* its raw output is saved here; NULL: not saved */
-  int use_dirfd;            /* the three files are created in folder `dirfd` (by their paths' last
+  const char *vram_file;    /* an amdgpu mem_info_vram_used file (bytes), read in-process every
+                               vram_interval_ms instead of a sampler command; NULL: none */
+  double vram_interval_ms;
+  int use_dirfd; /* the three files are created in folder `dirfd` (by their paths' last
                     component, openat with O_NOFOLLOW), which the caller holds open; the paths
                     are still what messages name */
   int dirfd;

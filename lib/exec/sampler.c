@@ -6,10 +6,12 @@
  */
 #include "exec/sampler.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void add_line(hp__output *o, const char *line, size_t n);
 
@@ -38,18 +40,44 @@ int hp__sampler_reading(const char *line, size_t n, double scale, double *mib)
   return 0;
 }
 
+void hp__sampler_add(hp__sampler *s, double mib)
+{
+  if (s->done)
+    return;
+  s->samples++;
+  s->sum += mib;
+  if (isnan(s->peak) || mib > s->peak)
+    s->peak = mib;
+}
+
+int hp__sampler_read_vram(const char *path, double *mib)
+{
+  char buf[64], *end;
+  ssize_t n;
+  double v;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+  if (fd < 0)
+    return HP_EIO;
+  n = read(fd, buf, sizeof(buf) - 1);
+  close(fd);
+  if (n <= 0)
+    return HP_EIO;
+  buf[n] = '\0';
+  v = strtod(buf, &end);
+  if (end == buf)
+    return HP_EIO;
+  *mib = v / (1024.0 * 1024.0);
+  return 0;
+}
+
 /* One line of the sampler's output (out.on_line): a reading, unless the child has ended. */
 static void add_line(hp__output *o, const char *line, size_t n)
 {
-  hp__sampler *s = o->data;
   double v;
 
-  if (hp__sampler_reading(line, n, s->scale, &v) != 0 || s->done)
-    return;
-  s->samples++;
-  s->sum += v;
-  if (isnan(s->peak) || v > s->peak)
-    s->peak = v;
+  if (hp__sampler_reading(line, n, ((hp__sampler *)o->data)->scale, &v) == 0)
+    hp__sampler_add(o->data, v);
 }
 
 static void on_exit_cb(uv_process_t *p, int64_t status, int sig)
@@ -72,7 +100,7 @@ static void on_kill_timer(uv_timer_t *t)
     uv_kill(-s->proc.pid, SIGKILL);
 }
 
-int hp__sampler_start(hp__sampler *s, uv_loop_t *loop, const hp_strv *argv)
+int hp__sampler_start(hp__sampler *s, uv_loop_t *loop, const hp_strv *argv, char **env)
 {
   uv_process_options_t o;
   uv_stdio_container_t io[3];
@@ -86,6 +114,7 @@ int hp__sampler_start(hp__sampler *s, uv_loop_t *loop, const hp_strv *argv)
   io[2].flags = UV_IGNORE;
   o.file = argv->v[0];
   o.args = argv->v;
+  o.env = env; /* the run's, so a tool that env_script puts on PATH finds its libraries */
   o.flags = UV_PROCESS_DETACHED; /* its own group, so a stop reaches every process it started */
   o.stdio_count = 3;
   o.stdio = io;

@@ -29,12 +29,18 @@ typedef struct hp__sampler {
 
 /* Empties *s: no readings, no file, not running. */
 void hp__sampler_init(hp__sampler *s, double scale);
-/* Starts argv (argv->v[0] looked up on PATH) in a new process group, its stdout read into *s.
- * Returns 0, or HP_ESPAWN with the libuv code in s->error (its handles are closing then). */
-int hp__sampler_start(hp__sampler *s, uv_loop_t *loop, const hp_strv *argv);
+/* Starts argv (argv->v[0] looked up on env's PATH) in a new process group with the environment
+ * `env` (NULL: hprun's), its stdout read into *s. Returns 0, or HP_ESPAWN with the libuv code in
+ * s->error (its handles are closing then). */
+int hp__sampler_start(hp__sampler *s, uv_loop_t *loop, const hp_strv *argv, char **env);
 /* The child ended: ignores later readings and stops the sampler's group, SIGTERM then SIGKILL
  * after 1 s. Safe to call when it never started. */
 void hp__sampler_stop(hp__sampler *s);
+/* Adds one reading of `mib` while the child lives (ignored once it has ended). */
+void hp__sampler_add(hp__sampler *s, double mib);
+/* Reads an amdgpu sysfs memory file (`mem_info_vram_used`: one number, bytes) as MiB: 0, or
+ * HP_EIO when it cannot be read or holds no number. No process is started. */
+int hp__sampler_read_vram(const char *path, double *mib);
 /* Closes the saved file; 0, or the errno of its first failed write or of the close. */
 int hp__sampler_finish(hp__sampler *s);
 /* Closes the saved file (if hp__sampler_finish did not) and frees the partial line. Accepts

@@ -297,7 +297,7 @@ enum {
 };
 static const char *const sampler_keys[] = {"tool", "command", "interval", NULL};
 static const char *const sampler_tools[] = {"auto",   "none",    "nvidia-smi", "rocm-smi",
-                                            "hy-smi", "command", NULL};
+                                            "hy-smi", "command", "sysfs",      NULL};
 #define SAMPLER_COMMAND 5
 
 void hp__plan_parse_sampler(hp__loader *ld, yaml_node_t *v, hp_plan *p)

@@ -84,6 +84,7 @@ void hp__plan_parse_profiler(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 
 typedef struct pass_at {
   yaml_node_t *item, *name, *mode, *command;
+  yaml_node_t *keys[HP__PASS_KEY_N]; /* kernel, counters and launch_count, where given */
   int tool_bad;   /* the pass's own `tool` was wrong (reported): its mode cannot be judged */
   int command_ok; /* `command` was read without error, so its template can be checked */
 } pass_at;
@@ -149,10 +150,15 @@ static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at
   if (r == 1 && ps->tool)
     check_tool(ld, "tool", e[S_TOOL].val, ps->tool, &tool_ok);
   at->tool_bad = r < 0 || !tool_ok;
-  hp__plan_str(ld, "kernel", e[S_KERNEL].val, HP__NONEMPTY, &ps->kernel);
+  if (hp__plan_str(ld, "kernel", e[S_KERNEL].val, HP__NONEMPTY, &ps->kernel) == 1 && ps->kernel)
+    at->keys[HP__PASS_KERNEL] = e[S_KERNEL].val;
   hp__plan_words(ld, "args", e[S_ARGS].val, &ps->args);
-  hp__plan_words(ld, "counters", e[S_COUNTERS].val, &ps->counters);
-  hp__plan_long(ld, "launch_count", e[S_LAUNCH_COUNT].val, 1, MAX_LAUNCH_COUNT, &ps->launch_count);
+  if (hp__plan_words(ld, "counters", e[S_COUNTERS].val, &ps->counters) == 1 && ps->counters.n)
+    at->keys[HP__PASS_COUNTERS] = e[S_COUNTERS].val;
+  if (hp__plan_long(ld, "launch_count", e[S_LAUNCH_COUNT].val, 1, MAX_LAUNCH_COUNT,
+                    &ps->launch_count) == 1 &&
+      ps->launch_count > 0)
+    at->keys[HP__PASS_LAUNCH_COUNT] = e[S_LAUNCH_COUNT].val;
   hp__plan_duration(ld, "timeout", e[S_TIMEOUT].val, &ps->timeout);
   hp__plan_enum(ld, "expect", e[S_EXPECT].val, expect, &ps->expect_distorted);
   if (!hp__yaml_is_null(e[S_LAUNCHER].val) &&
@@ -212,6 +218,54 @@ static void check_mode(hp__loader *ld, const hp_plan *p, const hp_pass *ps, cons
                hp__driver_modes(d), hint ? "; did you mean `" : "", hint ? hint : "",
                hint ? "`?" : "");
   free(modes);
+}
+
+/* Why the tool drops `key` in this pass, for the message; the keys' own names are in it. */
+static const char *dropped_why(const char *tool, hp__pass_key key)
+{
+  if (key == HP__PASS_COUNTERS && strcmp(tool, "hipprof") == 0)
+    return "hipprof takes no list of counters: it selects a counter group by mode (pmc: --pmc, "
+           "pmc-read: --pmc-read, pmc-write: --pmc-write); drop `counters` and choose the mode";
+  if (key == HP__PASS_LAUNCH_COUNT)
+    return "it is ncu's --launch-count, and hprun passes no such option to this tool (give the "
+           "tool's own option in `args:`)";
+  if (key == HP__PASS_KERNEL && strcmp(tool, "hipprof") == 0)
+    return "hipprof's --kernel-name filters only its counter modes (pmc, pmc-read, pmc-write), "
+           "and its other modes record every kernel (docs/plan.md, \"What `kernel:` means\")";
+  if (key == HP__PASS_KERNEL)
+    return "rocprof's `kernel:` filter goes into its pmc input file, which only mode pmc writes "
+           "(docs/plan.md, \"What `kernel:` means\")";
+  return "this tool takes a list of counters only in mode pmc";
+}
+
+/* `kernel`, `counters` and `launch_count` must reach the tool: a key its command line would drop
+ * would still mark the pass's capture partial, and say nothing. */
+static void check_applies(hp__loader *ld, const hp_plan *p, const hp_pass *ps, const pass_at *at)
+{
+  static const char *const keys[HP__PASS_KEY_N] = {"kernel", "counters", "launch_count"};
+  const hp__driver *d = NULL;
+  const char *tool;
+  int k;
+
+  if (at->tool_bad || (ps->tool == NULL && !ld->tool_ok))
+    return; /* the tool is unknown: reported already */
+  tool = ps->tool ? ps->tool : p->profiler.tool ? p->profiler.tool : HP__DEFAULT_TOOL;
+  if (!hp__mode_is_generic(ps->mode) && (d = hp__driver_find(tool)) == NULL)
+    return;
+  if (d && !hp__driver_has_mode(d, ps->mode))
+    return; /* a wrong mode: reported by check_mode */
+  for (k = 0; k < HP__PASS_KEY_N; k++) {
+    if (at->keys[k] == NULL)
+      continue;
+    if (d == NULL)
+      hp__plan_err(ld, at->keys[k],
+                   "`%s` has no effect in mode `%s`: hprun drives no profiler there (put the "
+                   "option in the pass's own command line)",
+                   keys[k], ps->mode);
+    else if (!hp__driver_takes(d, ps->mode, (hp__pass_key)k))
+      hp__plan_err(ld, at->keys[k], "`%s` does not apply to %s mode `%s`: %s", keys[k], tool,
+                   ps->mode, dropped_why(tool, (hp__pass_key)k));
+  }
 }
 
 /* Pass i's name becomes its folder: a valid name, not one of the session's own files, and not the
@@ -275,6 +329,7 @@ void hp__plan_parse_passes(hp__loader *ld, const hp__mapent *e, yaml_node_t *roo
     check_name(ld, p, i, at[i].name);
     if (ps->mode == NULL)
       continue;
+    check_applies(ld, p, ps, &at[i]);
     if (strcmp(ps->mode, "command") == 0) {
       if (at[i].command == NULL)
         hp__plan_err(ld, at[i].mode,

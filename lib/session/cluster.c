@@ -29,7 +29,7 @@ static int check_program(hp__session_ctx *c, const hp_launcher *l)
     prog = l->kind == HP_LAUNCH_SLURM ? "srun" : "mpirun";
   if (strchr(prog, '/'))
     return 0; /* started as given; a missing one fails its runs with the system's reason */
-  r = hp__which(prog, &found);
+  r = hp__which_env(prog, c->base_env, &found);
   free(found);
   if (r == HP_ENOENT)
     hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, l->line, 0,

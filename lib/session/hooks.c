@@ -2,7 +2,8 @@
  * The app's `prepare` and `cleanup` hooks: commands run before and after each run, outside its
  * timing, so that setting up and tearing down (clearing a cache, writing an input) never counts
  * as the app's time. Each runs in the app's folder with the run's environment (HPRUN_RUN_DIR and
- * the others), and its output goes to <run>/<hook>.stdout.txt and <run>/<hook>.stderr.txt.
+ * the others), {dir} in its words is the run's folder, and its output goes to
+ * <run>/<hook>.stdout.txt and <run>/<hook>.stderr.txt.
  */
 #include "exec/runner.h"
 #include "session/session.h"
@@ -33,6 +34,7 @@ int hp__run_hook(hp__session_ctx *c, const char *which, const hp_strv *argv, con
 {
   hp__child_spec spec;
   hp__child_result res;
+  hp_strv words = {NULL, 0, 0};
   char *outp, *errp, *name = NULL, prefix[64];
   int r;
 
@@ -41,12 +43,12 @@ int hp__run_hook(hp__session_ctx *c, const char *which, const hp_strv *argv, con
     return 0;
   outp = hp__asprintf("%s/%s.stdout.txt", dir, which);
   errp = hp__asprintf("%s/%s.stderr.txt", dir, which);
-  if (outp == NULL || errp == NULL) {
+  if (outp == NULL || errp == NULL || hp__expand_dir_v(argv, dir, &words) != 0) {
     r = HP_ENOMEM;
     goto fail;
   }
   snprintf(prefix, sizeof(prefix), "[%s] ", which);
-  spec = (hp__child_spec){.argv = argv,
+  spec = (hp__child_spec){.argv = &words,
                           .env = env,
                           .cwd = c->app_cwd,
                           .grace_s = c->opts->grace_s,
@@ -64,6 +66,7 @@ int hp__run_hook(hp__session_ctx *c, const char *which, const hp_strv *argv, con
   }
 
 fail:
+  hp_strv_free(&words);
   free(name);
   free(outp);
   free(errp);

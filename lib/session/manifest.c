@@ -7,6 +7,7 @@
  */
 #include "session/manifest.h"
 #include "exec/runner.h"
+#include "session/session.h"
 #include "util/base/buf.h"
 #include "util/sys/fsutil.h"
 #include "util/json/json.h"
@@ -24,7 +25,8 @@ extern char **environ;
 
 /* Runs a probe command for at most 10 s and returns its output (stdout, then stderr), cut to
  * `max` bytes; NULL when it could not start. */
-static char *probe(uv_loop_t *loop, const char *const *argv, size_t max, long long *status)
+static char *probe(uv_loop_t *loop, const char *const *argv, char **env, size_t max,
+                   long long *status)
 {
   hp__buf out = HP__BUF_INIT;
   hp_strv v = {NULL, 0, 0};
@@ -39,7 +41,7 @@ static char *probe(uv_loop_t *loop, const char *const *argv, size_t max, long lo
     hp_strv_free(&v);
     return NULL;
   }
-  spec = (hp__child_spec){.argv = &v, .capture = &out, .timeout_s = 10, .grace_s = 1};
+  spec = (hp__child_spec){.argv = &v, .env = env, .capture = &out, .timeout_s = 10, .grace_s = 1};
   r = hp__child_run(loop, &spec, &res);
   hp_strv_free(&v);
   if (r) {
@@ -89,18 +91,18 @@ static int interesting(const char *kv)
 }
 
 static void probe_member(hp__json *j, uv_loop_t *loop, const char *key, const char *const *argv,
-                         size_t max)
+                         char **env, size_t max)
 {
   char *found = NULL, *out;
   long long st = -1;
 
   hp__json_key(j, key);
-  if (hp__which(argv[0], &found) != 0) {
+  if (hp__which_env(argv[0], env, &found) != 0) {
     hp__json_null(j);
     return;
   }
   free(found);
-  out = probe(loop, argv, max, &st);
+  out = probe(loop, argv, env, max, &st);
   hp__json_obj_begin(j);
   hp__json_key(j, "command");
   hp__json_arr_begin(j);
@@ -127,6 +129,32 @@ static void plan_member(hp__json *j, const hp_plan *plan)
   hp__json_obj_end(j);
 }
 
+/* The env_script the runs' environment came from, and the SHA-256 of its text as it was read at
+ * the end of the session (null without one; a sha256 of null when it can no longer be read). */
+static void env_script_member(hp__json *j, const hp_plan *plan)
+{
+  char hash[65], *path, *text = NULL;
+  size_t len = 0;
+
+  hp__json_key(j, "env_script");
+  if (plan->profiler.env_script == NULL) {
+    hp__json_null(j);
+    return;
+  }
+  path = hp__session_abspath(plan->dir, plan->profiler.env_script);
+  hp__json_obj_begin(j);
+  hp__json_kstr(j, "file", path);
+  if (path && hp__read_file(path, &text, &len) == 0) {
+    hp__sha256_hex(text, len, hash);
+    hp__json_kstr(j, "sha256", hash);
+  } else {
+    hp__json_kstr(j, "sha256", NULL);
+  }
+  hp__json_obj_end(j);
+  free(text);
+  free(path);
+}
+
 /* Every run's folder and command line, in the order they ran. */
 static void commands_member(hp__json *j, const hp_session *s)
 {
@@ -145,7 +173,7 @@ static void commands_member(hp__json *j, const hp_session *s)
 }
 
 /* Each profiler's own answer to --version. */
-static void tools_member(hp__json *j, uv_loop_t *loop, const hp_strv *tools)
+static void tools_member(hp__json *j, uv_loop_t *loop, const hp_strv *tools, char **env)
 {
   size_t i;
 
@@ -154,7 +182,7 @@ static void tools_member(hp__json *j, uv_loop_t *loop, const hp_strv *tools)
   for (i = 0; tools && i < tools->n; i++) {
     const char *argv[] = {tools->v[i], "--version", NULL};
     long long st = -1;
-    char *out = probe(loop, argv, 4096, &st);
+    char *out = probe(loop, argv, env, 4096, &st);
     hp__json_obj_begin(j);
     hp__json_kstr(j, "path", tools->v[i]);
     hp__json_kstr(j, "version_output", out);
@@ -208,7 +236,7 @@ static void host_member(hp__json *j)
 }
 
 /* The GPU as each vendor's tool that is present describes it. */
-static void gpu_member(hp__json *j, uv_loop_t *loop)
+static void gpu_member(hp__json *j, uv_loop_t *loop, char **env)
 {
   static const char *const nvsmi[] = {"nvidia-smi",
                                       "--query-gpu=index,name,driver_version,"
@@ -220,10 +248,10 @@ static void gpu_member(hp__json *j, uv_loop_t *loop)
 
   hp__json_key(j, "gpu");
   hp__json_obj_begin(j);
-  probe_member(j, loop, "nvidia-smi", nvsmi, 4096);
-  probe_member(j, loop, "rocm-smi", rocmsmi, 4096);
-  probe_member(j, loop, "hy-smi", hysmi, 4096);
-  probe_member(j, loop, "rocminfo", rocminfo, 16384);
+  probe_member(j, loop, "nvidia-smi", nvsmi, env, 4096);
+  probe_member(j, loop, "rocm-smi", rocmsmi, env, 4096);
+  probe_member(j, loop, "hy-smi", hysmi, env, 4096);
+  probe_member(j, loop, "rocminfo", rocminfo, env, 16384);
   hp__json_obj_end(j);
 }
 
@@ -241,8 +269,8 @@ static void app_git_member(hp__json *j, uv_loop_t *loop, const char *cwd)
     return;
   }
   if (hp__which("git", &found) == 0) {
-    h = probe(loop, head, 256, &st);
-    d = probe(loop, dirty, 65536, &st2);
+    h = probe(loop, head, NULL, 256, &st);
+    d = probe(loop, dirty, NULL, 65536, &st2);
   }
   free(found);
   if (h && st == 0) {
@@ -274,11 +302,12 @@ int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s
   hp__json_kstr(&j, "started", s->started);
   hp__json_kstr(&j, "finished", s->finished);
   plan_member(&j, plan);
+  env_script_member(&j, plan);
   commands_member(&j, s);
-  tools_member(&j, loop, tools);
+  tools_member(&j, loop, tools, env);
   environment_member(&j, env);
   host_member(&j);
-  gpu_member(&j, loop);
+  gpu_member(&j, loop, env);
   cwd = hp__path_join(plan->dir, plan->app.cwd ? plan->app.cwd : ".");
   app_git_member(&j, loop, cwd);
   hp__json_obj_end(&j);

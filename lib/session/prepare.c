@@ -12,6 +12,7 @@
 #include "util/base/strv.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -23,8 +24,9 @@ static const char *const known_programs[] = {
     "hipprof",  "rocprof",           "rocprofv3", "rocgdb",  "mpirun", "srun",   NULL};
 
 /* Resolves the program of an argv: a word with a slash is made absolute against the app's folder
- * (so it does not depend on where a run starts); a bare name is looked up on PATH now, so a typo
- * fails before anything runs. A dry run checks the same, so that it exits as the run would. */
+ * (so it does not depend on where a run starts); a bare name is looked up now on the PATH the
+ * runs get (env_script's, else hprun's), so a typo fails before anything runs. A dry run checks
+ * the same, so that it exits as the run would. */
 static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, const char *what,
                            long line)
 {
@@ -45,7 +47,7 @@ static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, c
       return HP_ENOENT;
     }
   } else {
-    r = hp__which(argv->v[0], &p);
+    r = hp__which_env(argv->v[0], c->base_env, &p);
     if (r == HP_ENOENT) {
       const char *hint = hp__plan_suggest(argv->v[0], known_programs);
       hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, line, 0,
@@ -84,7 +86,7 @@ static char **unit_env(hp__session_ctx *c, const hp_app *app)
 }
 
 /* Finds the profiler of a profiled pass: profiler.path when the pass uses the plan's tool, else
- * the tool's name on PATH. A dry run with env_script shows the bare name of a tool not found. */
+ * the tool's name on the runs' PATH, where env_script puts DTK's tools. */
 static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
 {
   const hp_plan *plan = c->plan;
@@ -107,21 +109,74 @@ static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
     return 0;
   }
   tool = hp__driver_name(u->driver);
-  r = hp__which(tool, &u->tool_path);
+  r = hp__which_env(tool, c->base_env, &u->tool_path);
   if (r == HP_ENOENT) {
-    /* A dry run does not source env_script, which usually puts the profiler on PATH: it shows
-     * the bare name then. Without one, it fails as the run would. */
-    if (c->opts->dry_run && plan->profiler.env_script) {
-      u->tool_path = hp__strdup(tool);
-      return 0;
-    }
-    hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, p->line, 0,
-                 "pass '%s': profiler '%s' not found on PATH (set profiler.path, or "
-                 "profiler.env_script to a DTK env.sh)",
-                 p->name, tool);
+    if (plan->profiler.env_script)
+      hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, p->line, 0,
+                   "pass '%s': profiler '%s' is not on the PATH that profiler.env_script '%s' "
+                   "leaves (set profiler.path, or fix the script)",
+                   p->name, tool, plan->profiler.env_script);
+    else
+      hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, p->line, 0,
+                   "pass '%s': profiler '%s' not found on PATH (set profiler.path, or "
+                   "profiler.env_script to a DTK env.sh)",
+                   p->name, tool);
     return HP_ENOENT;
   }
   return r;
+}
+
+/* The HP__CAP_* options the tool's own `-h` lists (tool/driver.h), read once per session and
+ * tool: the help text is the one account of what an installed hipprof version accepts. A tool
+ * whose help cannot be read gets none of them, and its files are moved in as before. */
+static unsigned help_caps(hp__session_ctx *c, const char *tool)
+{
+  hp__buf cap = HP__BUF_INIT;
+  hp_strv argv = {NULL, 0, 0};
+  hp__child_spec spec;
+  hp__child_result res;
+  unsigned caps = 0;
+
+  if (c->help_tool && strcmp(c->help_tool, tool) == 0)
+    return c->help_caps;
+  /* Through sh, so that a help printed on stderr is read too (which stream DTK uses is not
+   * recorded: the public copy of it was saved with 2>&1). */
+  hp__strv_push(&argv, "/bin/sh");
+  hp__strv_push(&argv, "-c");
+  hp__strv_push(&argv, "exec \"$0\" -h 2>&1");
+  hp__strv_push(&argv, tool);
+  spec = (hp__child_spec){
+      .argv = &argv, .env = c->base_env, .capture = &cap, .timeout_s = 10, .grace_s = 1};
+  if (hp__strv_error(&argv) == 0 && hp__child_run(&c->loop, &spec, &res) == 0 && cap.data)
+    caps = hp__driver_help_caps(cap.data);
+  hp_strv_free(&argv);
+  hp__buf_free(&cap);
+  free(c->help_tool);
+  c->help_tool = hp__strdup(tool);
+  c->help_caps = caps;
+  return caps;
+}
+
+/* 1 when the app's program starts its real work in a child: a shell or Python (by name), or a
+ * script (a file that starts with "#!"). */
+static int app_is_wrapper(const char *prog)
+{
+  static const char *const names[] = {"sh", "bash", "dash", "zsh", "ksh", "env", "torchrun", NULL};
+  const char *b = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+  char head[2] = {0, 0};
+  FILE *fp;
+  int i;
+
+  for (i = 0; names[i]; i++)
+    if (strcmp(b, names[i]) == 0)
+      return 1;
+  if (strncmp(b, "python", 6) == 0)
+    return 1;
+  if ((fp = fopen(prog, "rb")) == NULL)
+    return 0;
+  i = fread(head, 1, 2, fp) == 2 && head[0] == '#' && head[1] == '!';
+  fclose(fp);
+  return i;
 }
 
 /* A `command` pass's program (its template's first word once {app} and {dir} are filled in) is
@@ -143,6 +198,7 @@ static int check_wrapper(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
 static int setup_pass(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
 {
   const hp_plan *plan = c->plan;
+  unsigned caps;
   int r;
 
   u->pass = p;
@@ -160,7 +216,13 @@ static int setup_pass(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
     return check_wrapper(c, u, p);
   if (hp__mode_is_generic(p->mode))
     return 0;
-  return find_tool(c, u, p);
+  if ((r = find_tool(c, u, p)) != 0 || !hp__driver_reads_help(u->driver))
+    return r;
+  caps = help_caps(c, u->tool_path);
+  u->caps = caps & (HP__CAP_OUTPUT | HP__CAP_DATA_DIR);
+  if ((caps & HP__CAP_FOLLOW_FORK) && app_is_wrapper(u->app.v[0]))
+    u->caps |= HP__CAP_FOLLOW_FORK;
+  return 0;
 }
 
 /* A variant runs its own command (or the app's), from its own folder (or the app's). */
@@ -243,6 +305,48 @@ static void sampler_smi_loop(hp__session_ctx *c, const char *found, double iv)
   hp__strv_push(&c->sampler, found);
 }
 
+/* The value of `name` in the runs' environment: the app's `env:`, else the base environment. */
+static const char *run_getenv(const hp__session_ctx *c, const char *name)
+{
+  size_t i, n = strlen(name);
+
+  for (i = 0; i < c->plan->app.nenv; i++)
+    if (strcmp(c->plan->app.env[i].key, name) == 0)
+      return c->plan->app.env[i].value;
+  for (i = 0; c->base_env && c->base_env[i]; i++)
+    if (strncmp(c->base_env[i], name, n) == 0 && c->base_env[i][n] == '=')
+      return c->base_env[i] + n + 1;
+  return c->base_env ? NULL : getenv(name);
+}
+
+/* amdgpu's device-memory file of the app's first visible GPU: the k-th card (by number) under
+ * <root>/class/drm/ that has device/mem_info_vram_used, k being the first entry of
+ * HIP_VISIBLE_DEVICES or ROCR_VISIBLE_DEVICES (0 without one, or for a UUID). The root is /sys;
+ * HPRUN_TEST_SYSFS_ROOT replaces it, for hprun's tests only. NULL when there is none. */
+static char *find_vram_file(const hp__session_ctx *c)
+{
+  const char *root = getenv("HPRUN_TEST_SYSFS_ROOT"), *vis = run_getenv(c, "HIP_VISIBLE_DEVICES");
+  long want = 0, card, seen = 0;
+  char *path;
+
+  if (root == NULL || root[0] == '\0')
+    root = "/sys";
+  if (vis == NULL || vis[0] == '\0')
+    vis = run_getenv(c, "ROCR_VISIBLE_DEVICES");
+  if (vis && vis[0] >= '0' && vis[0] <= '9')
+    want = strtol(vis, NULL, 10);
+  /* Card numbers are small and dense; 64 covers the largest nodes. */
+  for (card = 0; card < 64; card++) {
+    path = hp__asprintf("%s/class/drm/card%ld/device/mem_info_vram_used", root, card);
+    if (path == NULL)
+      return NULL;
+    if (access(path, R_OK) == 0 && seen++ == want)
+      return path;
+    free(path);
+  }
+  return NULL;
+}
+
 /* Chooses the device-memory sampler. Readings are the line's last number: MiB for nvidia-smi and
  * commands, bytes for rocm-smi/hy-smi. Device memory is the whole GPU's, not only the app's. A
  * sampler that cannot be found is a note in the results, never an error. */
@@ -250,28 +354,41 @@ static int setup_sampler(hp__session_ctx *c)
 {
   const char *tool = c->plan->sampler.tool ? c->plan->sampler.tool : "auto";
   double iv = c->plan->sampler.interval_ms > 0 ? c->plan->sampler.interval_ms : 2.0;
-  static const char *const autos[] = {"nvidia-smi", "rocm-smi", "hy-smi", NULL};
+  static const char *const autos[] = {"nvidia-smi", "hy-smi", "rocm-smi", NULL};
   char *found = NULL;
   int i;
 
   c->sampler_scale = 1.0;
+  c->sampler_iv_ms = iv;
   if (strcmp(tool, "none") == 0) {
     c->sampler_note = hp__strdup("sampler: none in the plan");
     return 0;
+  }
+  /* On AMD and DCU, amdgpu's sysfs file is read in-process: no process per reading beside the
+   * app being timed (a rocm-smi loop starts a Python interpreter each time). */
+  if (strcmp(tool, "auto") == 0 || strcmp(tool, "sysfs") == 0) {
+    if ((c->sampler_vram = find_vram_file(c)) != NULL)
+      return 0;
+    if (strcmp(tool, "sysfs") == 0) {
+      c->sampler_note = hp__strdup("sampler sysfs: no mem_info_vram_used under "
+                                   "/sys/class/drm/card*/device/: device memory not sampled");
+      return 0;
+    }
   }
   if (strcmp(tool, "command") == 0)
     return hp__strv_copy(&c->sampler, &c->plan->sampler.command);
   if (strcmp(tool, "auto") == 0) {
     for (i = 0; autos[i]; i++)
-      if (hp__which(autos[i], &found) == 0)
+      if (hp__which_env(autos[i], c->base_env, &found) == 0)
         break;
     if (autos[i] == NULL) {
-      c->sampler_note = hp__strdup("no GPU memory query tool on PATH (nvidia-smi, rocm-smi, "
-                                   "hy-smi): device memory not sampled");
+      c->sampler_note = hp__strdup("no amdgpu mem_info_vram_used in sysfs and no GPU memory "
+                                   "query tool on PATH (nvidia-smi, hy-smi, rocm-smi): device "
+                                   "memory not sampled");
       return 0;
     }
     tool = autos[i];
-  } else if (hp__which(tool, &found) != 0) {
+  } else if (hp__which_env(tool, c->base_env, &found) != 0) {
     c->sampler_note = hp__asprintf("sampler %s not found on PATH: device memory not sampled", tool);
     return 0;
   }
@@ -297,13 +414,14 @@ int hp__session_prepare(hp__session_ctx *c)
     char *script = hp__session_abspath(plan->dir, plan->profiler.env_script);
     if (script == NULL)
       return HP_ENOMEM;
-    /* A dry run sources nothing, but a missing script fails it as it would fail the run. */
-    if (!c->opts->dry_run) {
-      r = hp__env_from_script(&c->loop, script, &c->base_env, c->diags);
-    } else if (access(script, R_OK) != 0) {
+    /* A dry run sources it too: the script is what puts the node's tools on PATH, so without
+     * it a dry run (or a check built on this) could not give the run's answer. */
+    if (access(script, R_OK) != 0) {
       hp_diags_add(c->diags, HP_DIAG_ERROR, plan->file, 0, 0,
                    "profiler.env_script '%s' cannot be read (%s)", script, strerror(errno));
       r = HP_ENOENT;
+    } else {
+      r = hp__env_from_script(&c->loop, script, &c->base_env, c->diags);
     }
     free(script);
     if (r)
@@ -343,6 +461,8 @@ void hp__session_ctx_free(hp__session_ctx *c)
   hp__schedule_free(c->slots);
   hp__metrics_free(c->metrics);
   hp__env_free(c->base_env);
+  free(c->help_tool);
+  free(c->sampler_vram);
   hp_strv_free(&c->sampler);
   free(c->sampler_note);
   free(c->app_cwd);

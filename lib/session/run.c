@@ -112,19 +112,63 @@ static int run_paths(hp__session_ctx *c, hp__unit *u, const hp__slot *sl, hp_run
   return 0;
 }
 
+/* The plan's `env:` entries (the app's, then a variant's) whose values hold {dir}, with this run's
+ * folder in: they go on top of the unit's environment. *n of them in *out (each key and value
+ * malloc'd; free with free_dir_env). 0 or HP_ENOMEM. */
+static int dir_env(const hp__session_ctx *c, const hp__unit *u, const char *dir, hp_kv **out,
+                   size_t *n)
+{
+  const hp_app *apps[2] = {&c->plan->app, u->variant ? &u->variant->app : NULL};
+  size_t a, i, max = c->plan->app.nenv + (u->variant ? u->variant->app.nenv : 0);
+
+  *n = 0;
+  *out = calloc(max + 1, sizeof(**out));
+  if (*out == NULL)
+    return HP_ENOMEM;
+  for (a = 0; a < 2; a++)
+    for (i = 0; apps[a] && i < apps[a]->nenv; i++) {
+      const hp_kv *kv = &apps[a]->env[i];
+      if (kv->value == NULL || strstr(kv->value, "{dir}") == NULL)
+        continue;
+      (*out)[*n].key = kv->key;
+      if (((*out)[(*n)++].value = hp__expand_dir(kv->value, dir)) == NULL)
+        return HP_ENOMEM;
+    }
+  return 0;
+}
+
+static void free_dir_env(hp_kv *set, size_t n)
+{
+  size_t i;
+
+  for (i = 0; set && i < n; i++)
+    free(set[i].value); /* the keys are the plan's */
+  free(set);
+}
+
 /* The unit's environment plus where this run is: scripts and seeded test programs use these. */
 static char **run_env(const hp__session_ctx *c, const hp__unit *u, const hp__slot *sl, int round,
                       const char *dir)
 {
-  char round_s[24], idx_s[24];
+  char round_s[24], idx_s[24], **env = NULL;
   hp_kv set[6] = {{"HPRUN_PASS", (char *)u->name},          {"HPRUN_RUN", idx_s},
                   {"HPRUN_WARMUP", sl->warmup ? "1" : "0"}, {"HPRUN_ROUND", round_s},
                   {"HPRUN_RUN_DIR", (char *)dir},           {"HPRUN_APP_CWD", c->app_cwd}};
+  hp_kv *all = NULL, *dset = NULL;
+  size_t nd = 0;
 
   snprintf(round_s, sizeof(round_s), "%d", round);
   snprintf(idx_s, sizeof(idx_s), "%d", sl->k);
-  /* u->env lives as long as the session: only the six entries are new (one allocation). */
-  return hp__env_overlay(u->env, set, 6);
+  if (dir_env(c, u, dir, &dset, &nd) == 0 && (all = calloc(nd + 6, sizeof(*all))) != NULL) {
+    memcpy(all, dset, nd * sizeof(*all));
+    memcpy(all + nd, set, sizeof(set));
+    /* u->env lives as long as the session: only these entries are new (one allocation, which
+     * copies them). */
+    env = hp__env_overlay(u->env, all, nd + 6);
+  }
+  free(all);
+  free_dir_env(dset, nd);
+  return env;
 }
 
 /* Runs the child in its folder, with the unit's timeout and, when there is one, the sampler. */
@@ -150,6 +194,8 @@ static int run_child(hp__session_ctx *c, const hp__unit *u, run_io *io, hp__chil
     spec.sampler_scale = c->sampler_scale;
     spec.sampler_path = io->memp = hp__path_join(io->dir, "hprun-memory.txt");
   }
+  spec.vram_file = c->sampler_vram;
+  spec.vram_interval_ms = c->sampler_iv_ms;
   return hp__child_run(&c->loop, &spec, res);
 }
 

@@ -48,6 +48,7 @@ typedef struct hp__unit {
   hp_strv app;     /* resolved argv of the program */
   char **env;      /* the environment its runs get */
   char *tool_path; /* the profiler, for profiled passes */
+  unsigned caps;   /* the HP__CAP_* options its tool's help lists that its runs use */
   const hp__driver *driver;
   double timeout;
   int dir_made; /* hprun created its folder <session>/<name> (at its first run) */
@@ -69,10 +70,14 @@ typedef struct hp__session_ctx {
   hp__slot *slots; /* every run in the order it runs */
   size_t nslots;
   hp__metrics *metrics;
-  char *app_cwd;        /* absolute folder relative app paths are resolved against */
-  char **base_env;      /* env_script's environment, or NULL for hprun's own */
+  char *app_cwd;   /* absolute folder relative app paths are resolved against */
+  char **base_env; /* env_script's environment, or NULL for hprun's own */
+  char *help_tool; /* the profiler whose help text was read (prepare.c), and what it lists */
+  unsigned help_caps;
   hp_strv sampler;      /* device-memory sampler command, empty when none */
   double sampler_scale; /* its readings times this give MiB */
+  char *sampler_vram;   /* the amdgpu sysfs file read in-process instead (prepare.c), or NULL */
+  double sampler_iv_ms; /* how often it is read */
   char *sampler_note;   /* why memory is not sampled, or NULL */
   hp_session *s;        /* the record being filled; NULL in a dry run */
   int dirfd;            /* the session folder, open (O_CLOEXEC) from its creation to the end; every
@@ -171,6 +176,11 @@ void hp__session_ctx_free(hp__session_ctx *c);
 
 /* argv.c */
 
+/* `w` with every {dir} replaced by `dir` (malloc'd; NULL on HP_ENOMEM): the run folder's
+ * placeholder in app.command, app.env values, the hooks and a pass's args, counters and command. */
+char *hp__expand_dir(const char *w, const char *dir);
+/* hp__expand_dir of every word of `in` into *out (new); 0 or HP_ENOMEM (*out empty then). */
+int hp__expand_dir_v(const hp_strv *in, const char *dir, hp_strv *out);
 /* The argv of one run of unit `u` in folder `dir`, run locally. A profiler's input file the
  * driver could not write gives hp__write_file's code (util/sys/fsutil.h: its kind, and why). */
 int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out);

@@ -29,10 +29,19 @@ typedef struct hp__mode {
 typedef int (*hp__argv_fn)(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
                            hp_strv *out);
 
+/* Where a tool's command line carries a pass's `kernel`, `counters` and `launch_count`: in no
+ * mode, in its counter modes only, or in every mode. The argv functions below are the evidence. */
+enum {
+  TAKES_NONE,
+  TAKES_PMC,
+  TAKES_ALL
+};
+
 struct hp__driver {
   const char *tool;
   const hp__mode *modes;
   hp__argv_fn argv;
+  unsigned char takes[HP__PASS_KEY_N]; /* by hp__pass_key */
 };
 
 /* hipprof (DTK). The app follows the options directly, with no `--` (profiler-formats.md §1.1).
@@ -116,6 +125,12 @@ static void push_extra(hp_strv *out, const hp__run_spec *rs)
   hp__strv_append(out, &rs->pass->args);
 }
 
+/* With -o DIR/ (a path ending in '/' is a folder, per DTK 26.04's help) hipprof writes its files
+ * into the run's folder under its own names, so nothing is moved in from the app's folder; -d
+ * keeps its temporary data there too, off the /tmp that every session on the node shares. A
+ * version without them writes into the app's folder, and the run's new files are moved in from
+ * there (lib/session/runfiles.c). --follow-fork is for an app that starts its GPU work in a child
+ * (a shell script, python3 and its workers). */
 static int hipprof_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
                         hp_strv *out)
 {
@@ -126,6 +141,16 @@ static int hipprof_argv(const hp__driver *d, const hp__mode *m, const hp__run_sp
     hp__strv_push(out, "--kernel-name");
     hp__strv_push(out, rs->pass->kernel);
   }
+  if (rs->caps & HP__CAP_OUTPUT) {
+    hp__strv_push(out, "-o");
+    hp__strv_push_own(out, hp__asprintf("%s/", rs->run_dir));
+  }
+  if (rs->caps & HP__CAP_DATA_DIR) {
+    hp__strv_push(out, "-d");
+    hp__strv_push(out, rs->run_dir);
+  }
+  if (rs->caps & HP__CAP_FOLLOW_FORK)
+    hp__strv_push(out, "--follow-fork");
   push_extra(out, rs);
   hp__strv_append(out, rs->app);
   return hp__strv_error(out);
@@ -250,11 +275,15 @@ static int ncu_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *
   return r;
 }
 
-static const hp__driver drivers[] = {{"hipprof", hipprof_modes, hipprof_argv},
-                                     {"rocprofv3", rocprofv3_modes, rocprofv3_argv},
-                                     {"rocprof", rocprof_modes, rocprof_argv},
-                                     {"ncu", ncu_modes, ncu_argv},
-                                     {NULL, NULL, NULL}};
+/* hipprof filters by kernel only when it collects counters (--kernel-name), selects counters by
+ * group with its mode, and has no launch count; rocprofv3 filters every mode by kernel and takes
+ * counters in pmc; rocprof v1 writes both into its pmc input file; ncu takes all three. */
+static const hp__driver drivers[] = {
+    {"hipprof", hipprof_modes, hipprof_argv, {TAKES_PMC, TAKES_NONE, TAKES_NONE}},
+    {"rocprofv3", rocprofv3_modes, rocprofv3_argv, {TAKES_ALL, TAKES_PMC, TAKES_NONE}},
+    {"rocprof", rocprof_modes, rocprof_argv, {TAKES_PMC, TAKES_PMC, TAKES_NONE}},
+    {"ncu", ncu_modes, ncu_argv, {TAKES_ALL, TAKES_ALL, TAKES_ALL}},
+    {NULL, NULL, NULL, {0, 0, 0}}};
 
 /* The modes every tool has: normal runs the app without a profiler, command runs it inside an
  * argv template. They are listed before each tool's own modes. */
@@ -353,6 +382,53 @@ const char *hp__driver_tools(void)
     for (i = 0; drivers[i].tool; i++)
       join(list, sizeof(list), drivers[i].tool);
   return list;
+}
+
+int hp__driver_takes(const hp__driver *d, const char *mode, hp__pass_key key)
+{
+  const hp__mode *m = find_mode(d, mode);
+
+  if (m == NULL || key < 0 || key >= HP__PASS_KEY_N)
+    return 0;
+  return d->takes[key] == TAKES_ALL || (d->takes[key] == TAKES_PMC && m->pmc);
+}
+
+int hp__driver_reads_help(const hp__driver *d)
+{
+  return d && strcmp(d->tool, "hipprof") == 0;
+}
+
+/* 1 when some line of `help` starts, after blanks, with `opt` followed by a blank or its end. */
+static int help_lists(const char *help, const char *opt)
+{
+  const char *p = help;
+  size_t n = strlen(opt);
+
+  while (p && *p) {
+    while (*p == ' ' || *p == '\t')
+      p++;
+    if (strncmp(p, opt, n) == 0 && (p[n] == ' ' || p[n] == '\t' || p[n] == '\n' || !p[n]))
+      return 1;
+    p = strchr(p, '\n');
+    if (p)
+      p++;
+  }
+  return 0;
+}
+
+unsigned hp__driver_help_caps(const char *help)
+{
+  unsigned caps = 0;
+
+  if (help == NULL)
+    return 0;
+  if (help_lists(help, "-o"))
+    caps |= HP__CAP_OUTPUT;
+  if (help_lists(help, "-d"))
+    caps |= HP__CAP_DATA_DIR;
+  if (help_lists(help, "--follow-fork"))
+    caps |= HP__CAP_FOLLOW_FORK;
+  return caps;
 }
 
 const char *hp__driver_mode_doc(const hp__driver *d, const char *mode)

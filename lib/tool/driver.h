@@ -11,8 +11,22 @@
 
 typedef struct hp__driver hp__driver;
 
+/* The pass keys that only some tools and modes can apply. */
+typedef enum hp__pass_key {
+  HP__PASS_KERNEL,       /* `kernel:`, a kernel filter */
+  HP__PASS_COUNTERS,     /* `counters:`, a list of counters or metrics */
+  HP__PASS_LAUNCH_COUNT, /* `launch_count:`, ncu's --launch-count */
+  HP__PASS_KEY_N
+} hp__pass_key;
+
 /* The tool a plan profiles with when it names none (profiler.tool). */
 #define HP__DEFAULT_TOOL "hipprof"
+
+/* Options that only some versions of a tool have, used when its own help text lists them
+ * (tests/fixtures/real/hipprof/dtk-26.04-help/ is DTK 26.04's). */
+#define HP__CAP_OUTPUT 1u      /* hipprof `-o <output file>`: its files go into the run folder */
+#define HP__CAP_DATA_DIR 2u    /* hipprof `-d <data directory>`: its temporary data too */
+#define HP__CAP_FOLLOW_FORK 4u /* hipprof `--follow-fork`: it follows the app's children */
 
 /* Everything a driver needs to build one run's command line. Nothing here is owned. */
 typedef struct hp__run_spec {
@@ -21,6 +35,7 @@ typedef struct hp__run_spec {
   const char *tool_path; /* the profiler's resolved path */
   const char *run_dir;   /* the run's own folder (absolute) */
   const hp_strv *app;    /* the app's argv, resolved */
+  unsigned caps;         /* the HP__CAP_* options to use */
 } hp__run_spec;
 
 /* Finds a driver by tool name: hipprof, rocprof, rocprofv3, ncu (NULL: HP__DEFAULT_TOOL). NULL
@@ -41,6 +56,14 @@ const char *hp__driver_tools(void);
 /* 1 for the modes every tool has: normal (no profiler) and command (an argv template). */
 int hp__mode_is_generic(const char *mode);
 const char *hp__driver_name(const hp__driver *d);
+/* 1 when a pass of `mode` (one of d's own modes) hands `key` to the tool, 0 when the tool's
+ * command line would drop it (the plan refuses it then; docs/plan.md has the table). */
+int hp__driver_takes(const hp__driver *d, const char *mode, hp__pass_key key);
+/* 1 when the driver reads its tool's help text (`-h`) for HP__CAP_* options: hipprof. */
+int hp__driver_reads_help(const hp__driver *d);
+/* The HP__CAP_* options that a help text lists, each as an option line of its own ("  -o <...",
+ * "  --follow-fork ..."); 0 for NULL. */
+unsigned hp__driver_help_caps(const char *help);
 /* One line describing a mode, or NULL. */
 const char *hp__driver_mode_doc(const hp__driver *d, const char *mode);
 /* Builds the whole argv of one run of a profiled pass into *out (new; free with hp_strv_free).

@@ -8,6 +8,10 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/hprun-e2e.XXXXXX")
 # A command failing under `set -e` ends the test silently: say so, with the status.
 trap 'rc=$?; rm -rf "$T"; [ "$rc" = 0 ] || echo "test ended with status $rc (see above; set -e stops at a failing command)" >&2' EXIT
 
+# The host's amdgpu sysfs files never reach a test: the sampler looks under this empty root
+# (a test that wants a stand-in tree sets its own).
+export HPRUN_TEST_SYSFS_ROOT="${HPRUN_TEST_SYSFS_ROOT:-$T/no-sysfs}"
+
 # Debian's python3 when present: a version manager's shim on PATH can cost half a second a call.
 if [ -x /usr/bin/python3 ]; then PY=/usr/bin/python3; else PY=python3; fi
 

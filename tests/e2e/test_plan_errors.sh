@@ -29,3 +29,30 @@ printf 'name: [unclosed\n' >"$T/syntax.yaml"
 expect_exit 2 "$HPRUN" check "$T/syntax.yaml"
 grep -q "syntax.yaml:[0-9]*:[0-9]*: error:" "$T/err" || { cat "$T/err"; fail "YAML syntax error"; }
 ok "plan errors"
+
+# Keys a pass's tool would drop are refused where they are written, with the reason.
+cat >"$T/keys.yaml" <<'YAML'
+name: keys
+app: {command: [/bin/true]}
+profiler: {tool: hipprof}
+metrics: [mean_kernel_ms]
+passes:
+  - normal
+  - {name: s, mode: stats, kernel: vector_add}
+  - {name: p, mode: pmc, counters: [SQ_WAVES]}
+  - {name: q, mode: pmc-read, launch_count: 3}
+  - {name: n, mode: normal2, tool: ncu}
+  - {name: r, mode: kernel-trace, tool: rocprofv3, counters: [SQ_WAVES]}
+  - {name: c, mode: command, command: [strace, "{app}"], kernel: k}
+  - {name: ok1, mode: pmc, kernel: vector_add}
+  - {name: ok2, mode: time, tool: ncu, kernel: k, launch_count: 2, counters: [a]}
+  - {name: ok3, mode: kernel-trace, tool: rocprofv3, kernel: k}
+YAML
+expect_exit 2 "$HPRUN" check "$T/keys.yaml"
+grep -q "keys.yaml:7:36: error: .kernel. does not apply to hipprof mode .stats.: hipprof's --kernel-name filters only its counter modes" "$T/err" || { cat "$T/err"; fail "kernel on hipprof stats"; }
+grep -q "keys.yaml:8:36: error: .counters. does not apply to hipprof mode .pmc.: .*--pmc, .*--pmc-read, .*--pmc-write" "$T/err" || { cat "$T/err"; fail "counters on hipprof"; }
+grep -q "keys.yaml:9:45: error: .launch_count. does not apply to hipprof mode .pmc-read.: it is ncu's --launch-count" "$T/err" || { cat "$T/err"; fail "launch_count on hipprof"; }
+grep -q "keys.yaml:11:62: error: .counters. does not apply to rocprofv3 mode .kernel-trace." "$T/err" || { cat "$T/err"; fail "counters on rocprofv3 kernel-trace"; }
+grep -q "keys.yaml:12:66: error: .kernel. has no effect in mode .command." "$T/err" || { cat "$T/err"; fail "kernel on a command pass"; }
+assert_eq "$(grep -c "error:" "$T/err")" 6 "errors (the five keys and the bad mode; ok1..ok3 are fine)"
+ok "keys a tool would drop are plan errors"

@@ -59,11 +59,11 @@ enum mode {
 static const double default_factors[M_COUNT] = {1.0127, 1.0127, 1.0207, 79.83, 1.004};
 
 typedef struct options {
-  int hip_trace, stats, kernel_stack, pmc, memory;
+  int hip_trace, stats, kernel_stack, pmc, memory, follow_fork;
   int pmc_type;       /* -1 when not given */
   const char *kernel; /* --kernel-name */
   const char *out;    /* -o */
-  const char *dir;    /* -d */
+  const char *dir;    /* -d: the temporary data folder (its contents are not imitated) */
   const char *db;     /* --db */
   int app;            /* index in argv of the app */
 } options;
@@ -72,17 +72,112 @@ typedef struct names {
   char *hiptrace, *kernel, *db, *journal, *stack, *pmc_csv, *pmc_txt;
 } names;
 
+/* The options of DTK 26.04's `hipprof -h` (tests/fixtures/real/hipprof/dtk-26.04-help/), in its
+ * order: the flags, then the options that take a value. The double accepts every one of them and
+ * lists exactly these in -h, so hprun's reading of the help text is tested against the real set;
+ * tests/e2e/test_hipprof_output.sh compares the two lists. */
+static const char *const help_flags[] = {"-h",
+                                         "--hiptx-trace",
+                                         "--hiptx-kernel",
+                                         "--hip-trace",
+                                         "--libc-trace",
+                                         "--hsa-trace",
+                                         "--cl-trace",
+                                         "--omp-trace",
+                                         "--rccl-trace",
+                                         "--mpi-trace",
+                                         "--barrier",
+                                         "--kernel-stack",
+                                         "--no-export",
+                                         "--stats",
+                                         "--show-pid",
+                                         "--group-stream",
+                                         "--trace-args",
+                                         "--print-trace",
+                                         "--trace-off",
+                                         "--show-trace-id",
+                                         "--exit-cleanup",
+                                         "--follow-fork",
+                                         "--master",
+                                         "--slave",
+                                         "--leak-check",
+                                         "--memory-usage",
+                                         "--record-memfreeinfo",
+                                         "--show-nodes",
+                                         "--start",
+                                         "--stop",
+                                         "--flush",
+                                         "--exit",
+                                         "--pmc",
+                                         "--pmc-read",
+                                         "--pmc-write",
+                                         "--pmc-off",
+                                         NULL};
+static const char *const help_valued[] = {"-o",
+                                          "-d",
+                                          "--output-type",
+                                          "--segment-size",
+                                          "--devices",
+                                          "--mask-trace",
+                                          "--libc-trace-level",
+                                          "--db",
+                                          "--db-path",
+                                          "--db-merge",
+                                          "--merge-type",
+                                          "--set-trace-id",
+                                          "--index-range",
+                                          "--flush-interval",
+                                          "--buffer-size",
+                                          "--port",
+                                          "--node-list",
+                                          "--data-mode",
+                                          "--master-address",
+                                          "--netcard",
+                                          "--pid-file",
+                                          "--check-minsize",
+                                          "--time-range",
+                                          "--show-limit",
+                                          "--session",
+                                          "--session-client",
+                                          "--pmc-type",
+                                          "--kernel-name",
+                                          "--kernel-profile-mode",
+                                          "--input-core",
+                                          "--codeobj-analyze",
+                                          NULL};
+/* What an older DTK without them would lack (HIPPROF_FAKE_HELP=old): a constructed case, for the
+ * fallback that moves files in; no such help text has been seen. */
+static const char *const newer_options[] = {"-o", "-d", "--follow-fork", NULL};
+
+static int listed(const char *const *v, const char *a)
+{
+  for (; *v; v++)
+    if (strcmp(*v, a) == 0)
+      return 1;
+  return 0;
+}
+
+/* One line per option, as DTK's help has them ("  -o <value>  - ..."), after a line that says
+ * what this is. */
 static void usage(FILE *fp)
 {
-  fputs("usage: hipprof [options] <app> [app args]\n"
-        "hprun TEST DOUBLE of DTK hipprof: runs the app, scales its *_ms/_us/_ns/_s outputs by a\n"
+  const char *old = getenv("HIPPROF_FAKE_HELP");
+  int is_old = old && strcmp(old, "old") == 0;
+  size_t i;
+
+  fputs("hprun TEST DOUBLE of DTK hipprof: runs the app, scales its *_ms/_us/_ns/_s outputs by a\n"
         "per-mode factor and writes hipprof-like CSV files. It profiles nothing.\n"
-        "modes: --hip-trace (default), --stats, --kernel-stack, --pmc/--pmc-read/--pmc-write,\n"
-        "       --memory-usage, --leak-check\n"
-        "value options: --pmc-type N, --kernel-name K, -o OUT, -d DIR, --output-type N,\n"
-        "       --devices N, --buffer-size N, --flush-interval MS, --index-range A:B, --db FILE\n"
-        "flags: --hsa-trace --hiptx-trace --show-pid --group-stream --trace-args\n"
-        "env: HIPPROF_FAKE_FACTORS=\"stats=1.05,pmc=10\", HIPPROF_FAKE_LATE_MS=N\n",
+        "Usage:\n  hipprof [options] <app command line>\n\nOptions:\n",
+        fp);
+  for (i = 0; help_flags[i]; i++)
+    if (!(is_old && listed(newer_options, help_flags[i])))
+      fprintf(fp, "  %-28s- (test double)\n", help_flags[i]);
+  for (i = 0; help_valued[i]; i++)
+    if (!(is_old && listed(newer_options, help_valued[i])))
+      fprintf(fp, "  %s <value>%*s- (test double)\n", help_valued[i],
+              (int)(20 - strlen(help_valued[i]) > 0 ? 20 - strlen(help_valued[i]) : 1), "");
+  fputs("env: HIPPROF_FAKE_FACTORS=\"stats=1.05,pmc=10\", HIPPROF_FAKE_LATE_MS=N,\n"
+        "     HIPPROF_FAKE_HELP=old (refuse -o, -d and --follow-fork, as an older DTK would)\n",
         fp);
 }
 
@@ -101,27 +196,12 @@ static int int_value(const char *opt, const char *v, long lo, long hi)
 
 static void parse_args(int argc, char **argv, options *o)
 {
-  static const char *const flags[] = {
-      "--hip-trace", "--hsa-trace",    "--hiptx-trace", "--stats",        "--kernel-stack",
-      "--pmc",       "--pmc-read",     "--pmc-write",   "--memory-usage", "--leak-check",
-      "--show-pid",  "--group-stream", "--trace-args"};
-  static const char *const valued[] = {"--pmc-type",
-                                       "--kernel-name",
-                                       "-o",
-                                       "-d",
-                                       "--output-type",
-                                       "--devices",
-                                       "--buffer-size",
-                                       "--flush-interval",
-                                       "--index-range",
-                                       "--db"};
-  int i;
-  size_t k;
+  const char *help = getenv("HIPPROF_FAKE_HELP");
+  int is_old = help && strcmp(help, "old") == 0, i;
 
   o->pmc_type = -1;
   for (i = 1; i < argc; i++) {
-    const char *a = argv[i], *v = NULL, *eq;
-    size_t alen;
+    const char *a = argv[i], *v = NULL;
 
     if (a[0] != '-') {
       o->app = i;
@@ -137,51 +217,44 @@ static void parse_args(int argc, char **argv, options *o)
     }
     if (strcmp(a, "--") == 0)
       die("unknown option '--': hipprof takes the app right after its options, with no '--'");
-    eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
-    alen = eq ? (size_t)(eq - a) : strlen(a);
-    for (k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
-      if (!eq && strcmp(a, flags[k]) == 0)
-        break;
-    if (k < sizeof(flags) / sizeof(flags[0])) {
+    if (is_old && listed(newer_options, a))
+      die("unknown option '%s' (HIPPROF_FAKE_HELP=old: this DTK has no such option)", a);
+    if (listed(help_flags, a)) {
       if (strcmp(a, "--hip-trace") == 0)
         o->hip_trace = 1;
       else if (strcmp(a, "--stats") == 0)
         o->stats = 1;
       else if (strcmp(a, "--kernel-stack") == 0)
         o->kernel_stack = 1;
-      else if (strncmp(a, "--pmc", 5) == 0)
+      else if (strcmp(a, "--pmc") == 0 || strcmp(a, "--pmc-read") == 0 ||
+               strcmp(a, "--pmc-write") == 0)
         o->pmc = 1;
       else if (strcmp(a, "--memory-usage") == 0 || strcmp(a, "--leak-check") == 0)
         o->memory = 1;
+      else if (strcmp(a, "--follow-fork") == 0)
+        o->follow_fork = 1;
       continue;
     }
-    for (k = 0; k < sizeof(valued) / sizeof(valued[0]); k++)
-      if (strlen(valued[k]) == alen && strncmp(a, valued[k], alen) == 0)
-        break;
-    if (k == sizeof(valued) / sizeof(valued[0]))
-      die("unknown option '%s' (try --help)", a);
-    if (eq) {
-      v = eq + 1;
-    } else {
-      if (i + 1 >= argc)
-        die("option %s needs a value", a);
-      v = argv[++i];
-    }
-    if (strcmp(valued[k], "--pmc-type") == 0)
-      o->pmc_type = int_value(valued[k], v, 0, 3);
-    else if (strcmp(valued[k], "--output-type") == 0)
-      (void)int_value(valued[k], v, 0, 2);
-    else if (strcmp(valued[k], "--kernel-name") == 0)
+    if (!listed(help_valued, a))
+      die("unknown option '%s' (try -h)", a);
+    if (i + 1 >= argc)
+      die("option %s needs a value", a);
+    v = argv[++i];
+    if (strcmp(a, "--pmc-type") == 0)
+      o->pmc_type = int_value(a, v, 0, 3);
+    else if (strcmp(a, "--output-type") == 0)
+      (void)int_value(a, v, 0, 2);
+    else if (strcmp(a, "--kernel-name") == 0)
       o->kernel = v;
-    else if (strcmp(valued[k], "-o") == 0) {
+    else if (strcmp(a, "-o") == 0) {
       if (*v == '\0')
         die("option -o needs a non-empty value");
       o->out = v;
-    } else if (strcmp(valued[k], "-d") == 0) {
+    } else if (strcmp(a, "-d") == 0) {
       if (*v == '\0')
         die("option -d needs a non-empty value");
       o->dir = v;
-    } else if (strcmp(valued[k], "--db") == 0)
+    } else if (strcmp(a, "--db") == 0)
       o->db = v;
   }
   if (o->db)
@@ -191,13 +264,14 @@ static void parse_args(int argc, char **argv, options *o)
   exit(1);
 }
 
-/* File names, following profiler-formats.md §1.2: without -o the old `result_<pid>.*` scheme in
- * the -d folder (else the cwd); with -o X the DTK 26 scheme `X.<suffix>`, suffix appended, never
- * replaced. A relative X is taken inside the -d folder; an X ending in '/' is a folder that gets
- * the old names. */
+/* File names, following profiler-formats.md §1.2 and DTK 26.04's help ("-o <output file> - for
+ * the output filepath[a/, a/b/, /a/b/] and filename[a, a/b, /a/b/c]"): without -o the old
+ * `result_<pid>.*` scheme in the working directory; with -o X the DTK 26 scheme `X.<suffix>`,
+ * suffix appended, never replaced; an X ending in '/' is a folder that gets the old names. -d is
+ * the temporary data folder, never where the results go. */
 static void make_names(const options *o, names *n)
 {
-  const char *dir = o->dir ? o->dir : ".";
+  const char *dir = ".";
   long pid = (long)getpid();
 
   mkdirs(dir);

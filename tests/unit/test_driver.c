@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "hprun.h"
+#include "util/sys/fsutil.h"
 #include "tool/driver.h"
 
 #define TOOL "/opt/tool/bin/prof"
@@ -70,10 +71,12 @@ static void set_words(hp_strv *v, const char *s)
 
 /* Builds the command line of `f`'s pass with `tool`'s driver and compares it word by word with
  * the NULL-terminated list that follows. "@" in an expected word stands for the run folder. */
+static unsigned g_caps; /* the HP__CAP_* options expect_argv's runs use */
+
 static void expect_argv(fixture *f, const char *tool, ...)
 {
   const hp__driver *d = hp__driver_find(tool);
-  hp__run_spec rs = {&f->plan, &f->pass, TOOL, f->run_dir, &f->app};
+  hp__run_spec rs = {&f->plan, &f->pass, TOOL, f->run_dir, &f->app, g_caps};
   hp_strv got = {NULL, 0, 0};
   const char *w;
   char want[256];
@@ -218,6 +221,46 @@ static void test_argv_hipprof(void **state)
               "./app", "--n", "3", NULL);
 }
 
+/* DTK 26.04's real help text (tests/fixtures/real/hipprof/dtk-26.04-help/, its source named in
+ * tests/fixtures/real/README.md) lists -o, -d and --follow-fork, each on an option line. */
+static void test_help_caps_dtk2604(void **state)
+{
+  char *help = NULL, *p;
+  size_t len;
+
+  (void)state;
+  assert_int_equal(
+      hp__read_file("tests/fixtures/real/hipprof/dtk-26.04-help/hipprof_help.txt", &help, &len), 0);
+  assert_int_equal(hp__driver_help_caps(help),
+                   HP__CAP_OUTPUT | HP__CAP_DATA_DIR | HP__CAP_FOLLOW_FORK);
+  /* Without its --follow-fork line, the same text offers the other two only: the option is read
+   * from its own line, never from another option's description. */
+  p = strstr(help, "  --follow-fork");
+  assert_non_null(p);
+  p[2] = 'X';
+  assert_int_equal(hp__driver_help_caps(help), HP__CAP_OUTPUT | HP__CAP_DATA_DIR);
+  free(help);
+  assert_int_equal(hp__driver_help_caps("  --stats  - like -o and -d, says nothing\n"), 0);
+  assert_int_equal(hp__driver_help_caps(NULL), 0);
+}
+
+/* With the options of the help text, hipprof writes into the run folder (-o ending in '/', a
+ * folder), keeps its temporary data there (-d), and follows a wrapper's children. */
+static void test_argv_hipprof_caps(void **state)
+{
+  fixture *f = *state;
+
+  f->pass.mode = "stats";
+  g_caps = HP__CAP_OUTPUT | HP__CAP_DATA_DIR;
+  expect_argv(f, "hipprof", TOOL, "--hip-trace", "--stats", "-o", "@/", "-d", "@", "./app", "--n",
+              "3", NULL);
+  g_caps = HP__CAP_OUTPUT | HP__CAP_DATA_DIR | HP__CAP_FOLLOW_FORK;
+  f->pass.mode = "pmc";
+  expect_argv(f, "hipprof", TOOL, "--pmc", "--pmc-type", "3", "-o", "@/", "-d", "@",
+              "--follow-fork", "./app", "--n", "3", NULL);
+  g_caps = 0;
+}
+
 static void test_argv_rocprofv3(void **state)
 {
   fixture *f = *state;
@@ -289,7 +332,7 @@ static void test_argv_rocprof(void **state)
 static void test_argv_not_a_tool_mode(void **state)
 {
   fixture *f = *state;
-  hp__run_spec rs = {&f->plan, &f->pass, TOOL, f->run_dir, &f->app};
+  hp__run_spec rs = {&f->plan, &f->pass, TOOL, f->run_dir, &f->app, 0};
   hp_strv out = {(char **)&rs, 7, 0};
 
   /* Generic modes are run by the session itself, never through a driver. */
@@ -310,6 +353,8 @@ int main(void)
       cmocka_unit_test(test_has_mode),
       cmocka_unit_test(test_mode_lists),
       cmocka_unit_test_setup_teardown(test_argv_hipprof, setup, teardown),
+      cmocka_unit_test(test_help_caps_dtk2604),
+      cmocka_unit_test_setup_teardown(test_argv_hipprof_caps, setup, teardown),
       cmocka_unit_test_setup_teardown(test_argv_rocprofv3, setup, teardown),
       cmocka_unit_test_setup_teardown(test_argv_ncu, setup, teardown),
       cmocka_unit_test_setup_teardown(test_argv_rocprof, setup, teardown),

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,28 @@ static void test_reading_scale(void **state)
   assert_true(reading("512", -4) == 512.0);
 }
 
+/* amdgpu's mem_info_vram_used holds one number of bytes and a newline. */
+static void test_read_vram(void **state)
+{
+  char path[] = "/tmp/hprun-vram-XXXXXX";
+  int fd = mkstemp(path);
+  double mib = -1;
+
+  (void)state;
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, "3221225472\n", 11), 11);
+  close(fd);
+  assert_int_equal(hp__sampler_read_vram(path, &mib), 0);
+  assert_true(mib == 3072.0);
+  fd = open(path, O_WRONLY | O_TRUNC);
+  assert_true(fd >= 0);
+  assert_int_equal(write(fd, "n/a\n", 4), 4);
+  close(fd);
+  assert_int_equal(hp__sampler_read_vram(path, &mib), HP_EIO);
+  unlink(path);
+  assert_int_equal(hp__sampler_read_vram(path, &mib), HP_EIO);
+}
+
 static void sh(hp_strv *v, const char *script)
 {
   assert_int_equal(hp__strv_push(v, "/bin/sh"), 0);
@@ -142,6 +165,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_reading_is_last_number),
+      cmocka_unit_test(test_read_vram),
       cmocka_unit_test(test_reading_scale),
       cmocka_unit_test(test_sampler_beside_child),
   };

@@ -459,6 +459,7 @@ int hp__parse_text(hp__pctx *x)
 {
   hp__pmctext pt;
   hp__santext san;
+  hp__console con = {-1, {-1, -1, -1, -1}};
   const char *s;
   size_t n;
   long line;
@@ -476,6 +477,11 @@ int hp__parse_text(hp__pctx *x)
       return hp__parse_ncu(x);
     }
     if (n >= 9 && s[0] == '=' && (r = hp__san_line(x, &san, s, n, line)) != 0) {
+      if (r < 0)
+        break;
+      continue;
+    }
+    if ((r = hp__console_line(x, &con, s, n, line)) != 0) {
       if (r < 0)
         break;
       continue;

@@ -32,6 +32,16 @@ int hp__pmc_text_line(hp__pctx *x, hp__pmctext *st, const char *s, size_t n, lon
 /* Frees the state; it may be used again for another file. */
 void hp__pmc_text_end(hp__pmctext *st);
 
+/* hipprof's console tables (`HIP API statistics`, `HIPOPS API statistics`), read line by line
+ * inside hp__parse_text; this is its state (parse_console.c). */
+typedef struct hp__console {
+  int table;  /* the HP__T_* table a title opened, or -1 */
+  int col[4]; /* its Name, Calls, TotalDurationNs and AverageNs columns, or -1 */
+} hp__console;
+/* Takes one text line: 1 if it belonged to a console table, 0 if not, HP_ENOMEM. A table's rows
+ * are added only where no stats CSV beside the file gives them (x->use_api, ...). */
+int hp__console_line(hp__pctx *x, hp__console *st, const char *s, size_t n, long line);
+
 /* Kernel-stack CSV, and text files: leak checks, PMC text, ncu in stdout (parse_hipprof.c). */
 int hp__parse_stack(hp__pctx *x);
 int hp__parse_text(hp__pctx *x);

@@ -361,7 +361,23 @@ char *hp__path_join(const char *a, const char *b)
   return hp__asprintf("%s/%s", a, b);
 }
 
+/* The value of PATH in `env`, or hprun's own when env is NULL or has none. */
+static const char *env_path(char *const *env)
+{
+  size_t i;
+
+  for (i = 0; env && env[i]; i++)
+    if (strncmp(env[i], "PATH=", 5) == 0)
+      return env[i] + 5;
+  return getenv("PATH");
+}
+
 int hp__which(const char *prog, char **out)
+{
+  return hp__which_env(prog, NULL, out);
+}
+
+int hp__which_env(const char *prog, char *const *env, char **out)
 {
   const char *path, *p, *end;
   char *cand;
@@ -373,7 +389,7 @@ int hp__which(const char *prog, char **out)
     *out = hp__strdup(prog);
     return *out ? 0 : HP_ENOMEM;
   }
-  path = getenv("PATH");
+  path = env_path(env);
   if (path == NULL)
     path = "/usr/local/bin:/usr/bin:/bin";
   for (p = path;; p = end + 1) {

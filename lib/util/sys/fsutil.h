@@ -45,6 +45,9 @@ int hp__mkdirs(const char *path, int mode);
 char *hp__path_join(const char *a, const char *b);
 /* Looks `prog` up on PATH as execvp would; *out is malloc'd. HP_ENOENT when not found. */
 int hp__which(const char *prog, char **out);
+/* hp__which with the PATH of `env` (a NULL-terminated K=V array, as a child gets it); a NULL
+ * env, or one without PATH, means hprun's own PATH. */
+int hp__which_env(const char *prog, char *const *env, char **out);
 
 /* Opens the existing folder `path` (a symbolic link to one is followed: the path is the user's)
  * for the _at functions: *fd is O_RDONLY | O_DIRECTORY | O_CLOEXEC. */
