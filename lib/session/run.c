@@ -306,7 +306,8 @@ int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_r
    * a warning, since they are expected. */
   if (u->cwd && !hp__cwd_seen_same(&u->seen, u->cwd) &&
       (r = hp__cwd_move_new(c, u->cwd, &u->seen.names, run->dir,
-                            u->driver && !strcmp(hp__driver_name(u->driver), "hipprof"))))
+                            u->driver && !strcmp(hp__driver_name(u->driver), "hipprof"),
+                            &run->error)))
     goto fail;
   /* What the run lost is said before it is recorded, so that its record (ok, advice) says so. */
   if (werr && (r = hp__run_lost_output(c, run, wpath, werr)) == HP_ENOMEM)

@@ -226,10 +226,12 @@ int hp__cwd_list(const char *dir, hp_strv *out);
 int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out);
 /* Moves every top-level file or folder that appeared in `cwd` since `before` was listed into the
  * run's folder `rel` (below the session folder, reached without following a link), never
- * replacing anything there; each move is warned about unless `quiet`. Returns 0 or HP_ENOMEM; what
- * cannot be moved is warned about and left. */
+ * replacing anything there (hp__move_at: across file systems by copy); each move is warned about
+ * unless `quiet`. Returns 0 or HP_ENOMEM; what cannot be moved is said as an error and left, and
+ * the first such file is described in *lost (malloc'd, the caller's; set only while NULL), the
+ * reason its run failed. */
 int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before, const char *rel,
-                     int quiet);
+                     int quiet, char **lost);
 
 /* runfiles.c */
 

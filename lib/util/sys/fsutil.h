@@ -73,4 +73,11 @@ char *hp__tmp_name(const char *name);
  * replacing write, where only that name can be in the way). malloc'd; NULL when out of memory. */
 char *hp__fs_error(const char *verb, const char *dir, const char *rel, int e);
 
+/* Moves the entry `name` (a file, link or folder) from folder sfd to folder dfd under the same
+ * name, never replacing anything there (reason EEXIST). On another file system (EXDEV) it is
+ * copied, links kept as links, and the original removed once its copy is complete; a folder goes
+ * entry by entry, so what could not be copied stays in sfd. A FIFO, socket or device cannot cross
+ * (reason EXDEV). Returns 0 or a code of kind HP_EIO with the system's reason. */
+int hp__move_at(int sfd, const char *name, int dfd);
+
 #endif /* HPRUN_UTIL_FSUTIL_H */
