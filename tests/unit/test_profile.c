@@ -952,12 +952,14 @@ static void test_calls_saturate(void **state)
 
   (void)state;
   mk_tmp();
-  free(put_str("a/results.stats.csv", "Name,Calls,TotalDurationNs,AverageNs,Percentage\n"
-                                 "k,9223372036854775807,1,1,50\n"
-                                 "k,1,1,1,50\n"));
-  free(put_str("b/results.stats.csv", "Name,Calls,TotalDurationNs,AverageNs,Percentage\n"
-                                 "k1,9223372036854775806,1,1,50\n"
-                                 "k2,5,1,1,50\n"));
+  free(put_str("a/results.stats.csv",
+               "Name,Calls,TotalDurationNs,AverageNs,Percentage\n"
+               "k,9223372036854775807,1,1,50\n"
+               "k,1,1,1,50\n"));
+  free(put_str("b/results.stats.csv",
+               "Name,Calls,TotalDurationNs,AverageNs,Percentage\n"
+               "k1,9223372036854775806,1,1,50\n"
+               "k2,5,1,1,50\n"));
   hp_diags_init(&d);
   dir = hp__path_join(tmpdir, "a");
   p = load(dir, &d);

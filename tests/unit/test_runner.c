@@ -338,9 +338,10 @@ static void test_env_and_capture(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_exit_and_output), cmocka_unit_test(test_echo_prefix),
-      cmocka_unit_test(test_spawn_failure), cmocka_unit_test(test_echo_long_line_in_pieces),   cmocka_unit_test(test_timeout_kills_group),
-      cmocka_unit_test(test_env_and_capture), cmocka_unit_test(test_dirfd_and_size),
+      cmocka_unit_test(test_exit_and_output),     cmocka_unit_test(test_echo_prefix),
+      cmocka_unit_test(test_spawn_failure),       cmocka_unit_test(test_echo_long_line_in_pieces),
+      cmocka_unit_test(test_timeout_kills_group), cmocka_unit_test(test_env_and_capture),
+      cmocka_unit_test(test_dirfd_and_size),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

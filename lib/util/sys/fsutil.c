@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,6 +290,23 @@ char *hp__fs_error(const char *verb, const char *dir, const char *rel, int e)
 
 int hp__read_file(const char *path, char **out, size_t *len)
 {
+  return hp__read_file_max(path, 0, out, len);
+}
+
+/* Refuses what is not a regular file, or one over `max` bytes (0: no limit). */
+static int check_regular(int fd, size_t max)
+{
+  struct stat st;
+
+  if (fstat(fd, &st) != 0)
+    return errno_to_hp(errno);
+  if (!S_ISREG(st.st_mode))
+    return HP_EINVAL;
+  return max && (uint64_t)st.st_size > (uint64_t)max ? HP_ERANGE : 0;
+}
+
+int hp__read_file_max(const char *path, size_t max, char **out, size_t *len)
+{
   hp__buf b = HP__BUF_INIT;
   char chunk[65536];
   int fd, r = 0;
@@ -297,10 +315,18 @@ int hp__read_file(const char *path, char **out, size_t *len)
   *out = NULL;
   if (len)
     *len = 0;
-  fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
+  fd = open(path, O_RDONLY | O_CLOEXEC | (max ? O_NONBLOCK : 0));
   if (fd < 0)
     return errno_to_hp(errno);
+  if (max && (r = check_regular(fd, max)) != 0)
+    goto fail;
   for (;;) {
+    /* A file that grows while it is read is held to the limit too. */
+    if (max && b.len > max) {
+      r = HP_ERANGE;
+      goto fail;
+    }
     n = read(fd, chunk, sizeof(chunk));
     if (n < 0 && errno == EINTR)
       continue;

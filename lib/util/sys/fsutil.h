@@ -39,6 +39,11 @@ int hp__fs_errno(int r);
 int hp__write_file(const char *path, const char *data, size_t len, int exclusive);
 /* Reads a whole file (NUL-terminated). *out is malloc'd; the caller frees it. */
 int hp__read_file(const char *path, char **out, size_t *len);
+/* The same for a file that may be hostile (a stored session's summary.json, manifest.json, plan
+ * copy): with `max` > 0 it reads only a regular file (HP_EINVAL for a device, FIFO, socket or
+ * folder, without waiting on a FIFO) of at most `max` bytes (HP_ERANGE past that, checked before
+ * and while it is read), so memory and time stay bounded. max 0 is hp__read_file. */
+int hp__read_file_max(const char *path, size_t max, char **out, size_t *len);
 /* mkdir -p. Existing folders are fine (so it is for the user's folders, never a session's). */
 int hp__mkdirs(const char *path, int mode);
 /* Joins two path parts with one slash. Returns NULL on HP_ENOMEM. */
