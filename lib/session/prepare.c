@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Programs a plan often names, for the "did you mean" of a typo. */
@@ -29,6 +30,7 @@ static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, c
                            long line)
 {
   char *p = NULL;
+  struct stat st;
   int r;
 
   if (argv->n == 0)
@@ -37,10 +39,11 @@ static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, c
     p = hp__session_abspath(cwd, argv->v[0]);
     if (p == NULL)
       return HP_ENOMEM;
-    if (access(p, X_OK) != 0) {
+    if (access(p, X_OK) != 0 || (stat(p, &st) == 0 && S_ISDIR(st.st_mode))) {
+      /* A folder passes access(X_OK) but can never be run. */
       hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, line, 0,
                    "%s: program '%s' does not exist or is not executable (%s)", what, p,
-                   strerror(errno));
+                   strerror(access(p, X_OK) != 0 ? errno : EISDIR));
       free(p);
       return HP_ENOENT;
     }
