@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -176,4 +177,77 @@ void hp__run_failed_show(hp__session_ctx *c, const hp__unit *u, const hp_run *ru
           "run anyway\n");
   free(path);
   free(text);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* One session per app folder.                                                                     */
+
+/* The pid the lock's holder wrote, into buf (empty when it cannot be read). */
+static void lock_holder(int fd, char *buf, size_t size)
+{
+  ssize_t n = pread(fd, buf, size - 1, 0);
+
+  buf[n > 0 ? n : 0] = '\0';
+  buf[strcspn(buf, "\n")] = '\0';
+}
+
+int hp__cwd_lock(hp__session_ctx *c)
+{
+  char *path, pid[32];
+  struct stat a, b;
+  int fd = -1, tries, r = 0;
+
+  if (c->opts->dry_run || c->plan->app.workdir_run || c->app_cwd == NULL)
+    return 0;
+  if ((path = hp__path_join(c->app_cwd, HP__CWD_LOCK)) == NULL)
+    return HP_ENOMEM;
+  /* A lock taken on a file that its holder removed in the meantime locks nothing: retried. */
+  for (tries = 0; tries < 8; tries++) {
+    if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0)
+      break;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      lock_holder(fd, pid, sizeof(pid));
+      hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, 0, 0,
+                   "another hprun session (pid %s) is running in %s, and the files its runs "
+                   "leave there would be taken by this session's runs: wait for it, or set "
+                   "`app.workdir: run`",
+                   pid[0] ? pid : "unknown", c->app_cwd);
+      r = HP_EINVAL;
+      break;
+    }
+    if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+      break;
+    close(fd);
+    fd = -1;
+  }
+  if (fd >= 0 && r == 0) {
+    snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, strlen(pid), 0) < 0)
+      pid[0] = '\0'; /* the lock holds without its note */
+    c->cwd_lock = fd;
+    c->cwd_lock_path = path;
+    return 0;
+  }
+  /* A folder where no lock can be made (read-only, say) is one where no run can leave a file. */
+  if (fd < 0 && r == 0)
+    fprintf(hp__session_log(c),
+            "hprun: warning: cannot lock %s (%s): another session there "
+            "would not be noticed\n",
+            path, strerror(errno));
+  if (fd >= 0)
+    close(fd);
+  free(path);
+  return r;
+}
+
+void hp__cwd_unlock(hp__session_ctx *c)
+{
+  if (c->cwd_lock < 0)
+    return;
+  /* Removed while held, so that a session that opens it next finds it gone and makes a new one. */
+  unlink(c->cwd_lock_path);
+  close(c->cwd_lock);
+  c->cwd_lock = -1;
+  free(c->cwd_lock_path);
+  c->cwd_lock_path = NULL;
 }

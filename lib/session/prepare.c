@@ -328,6 +328,7 @@ int hp__session_ctx_init(hp__session_ctx *c, const hp_plan *plan, const hp_run_o
   c->opts = opts;
   c->diags = diags;
   c->dirfd = -1;
+  c->cwd_lock = -1;
   return uv_loop_init(&c->loop) ? HP_EIO : 0;
 }
 
