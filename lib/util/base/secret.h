@@ -1,8 +1,8 @@
 /*
- * Which environment variables hold secrets, and which values look like one (lib/util/base/
- * secret.c). Every place hprun shows or stores an environment or a command line (manifest.json,
- * summary.json, the plan copy, the terminal) asks here and shows HP__REDACTED instead, so one rule
- * decides what is never copied. Only hp__redact allocates; the caller owns every string.
+ * Which environment variables hold secrets, and which values look like one (secret.c). Every
+ * place hprun shows or stores an environment or a command line (manifest.json, summary.json, the
+ * plan copy, the terminal) asks here and shows HP__REDACTED instead, so one rule decides what is
+ * never copied. Only hp__redact allocates; the caller owns every string.
  */
 #ifndef HPRUN_UTIL_SECRET_H
 #define HPRUN_UTIL_SECRET_H
