@@ -2,7 +2,8 @@
  * A child's output: each of its stdout and stderr comes through a pipe, so the same bytes can be
  * saved to the run's folder, collected for the caller and shown live with a prefix such as
  * "[stats 2] ". Echo works on whole lines, so the output of a run stays readable next to hprun's
- * own messages; a partial line waits for its newline, or for EOF.
+ * own messages; a partial line waits for its newline, or for EOF, and a line longer than
+ * HP__OUTPUT_LINE_MAX is handed on in pieces of that size, so memory stays bounded.
  */
 #include "exec/output.h"
 #include "util/base/buf.h"
@@ -85,6 +86,25 @@ static void line_out(hp__output *o)
   hp__buf_reset(&o->line);
 }
 
+/* Adds p[0..n) to the partial line. A line never holds more than HP__OUTPUT_LINE_MAX bytes: once it
+ * is full and more of it comes, the full piece is handed on as a line of its own. An app that
+ * prints a gigabyte without a newline would otherwise keep all of it in memory, only for the
+ * echo (the saved file gets every byte as it comes either way). */
+static void add_part(hp__output *o, const char *p, size_t n)
+{
+  while (n > 0) {
+    size_t take;
+
+    if (o->line.len >= HP__OUTPUT_LINE_MAX)
+      line_out(o);
+    take = HP__OUTPUT_LINE_MAX - o->line.len;
+    take = take < n ? take : n;
+    hp__buf_add(&o->line, p, take);
+    p += take;
+    n -= take;
+  }
+}
+
 /* Hands on every complete line; keeps a partial one for later, which at EOF is echoed only. */
 static void take_lines(hp__output *o, const char *p, size_t n, int eof)
 {
@@ -95,12 +115,12 @@ static void take_lines(hp__output *o, const char *p, size_t n, int eof)
   for (i = 0; i < n; i++) {
     if (p[i] != '\n')
       continue;
-    hp__buf_add(&o->line, p + start, i - start);
+    add_part(o, p + start, i - start);
     line_out(o);
     start = i + 1;
   }
   if (start < n)
-    hp__buf_add(&o->line, p + start, n - start);
+    add_part(o, p + start, n - start);
   if (eof && o->line.len && o->echo)
     fprintf(o->echo, "%s%s\n", o->prefix ? o->prefix : "", o->line.data);
   if (eof)

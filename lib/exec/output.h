@@ -15,6 +15,10 @@
 #include <stdio.h>
 #include <uv.h>
 
+/* The longest line that is echoed or handed to on_line whole; a longer one comes in pieces of
+ * this many bytes, each as a line of its own (docs/internals/runner.md). */
+#define HP__OUTPUT_LINE_MAX 65536
+
 typedef struct hp__output hp__output;
 
 /* Called once the pipe reached EOF (every writer is gone) and its handle is closing. */
@@ -28,7 +32,8 @@ struct hp__output {
   hp__buf *capture;   /* if set, the bytes are collected here too */
   FILE *echo;         /* live copy, complete lines behind `prefix`; NULL: quiet */
   const char *prefix; /* never NULL when echo is set */
-  hp__buf line;       /* a partial line waiting for its newline (echo and on_line only) */
+  hp__buf line;       /* a partial line waiting for its newline (echo and on_line only), at
+                       * most HP__OUTPUT_LINE_MAX bytes */
   int open;           /* the pipe is being read: no EOF yet, not cut */
   int werr;           /* errno of the first failed write of the file (then closed), or 0 */
   hp__output_eof_cb on_eof;

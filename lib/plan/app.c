@@ -5,11 +5,14 @@
  * session never looks at `app` for it.
  */
 #include "plan/plan.h"
+#include "util/base/buf.h"
 #include "util/base/strv.h"
+#include "util/sys/fsutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 enum {
   A_COMMAND,
@@ -30,6 +33,30 @@ static const char *const app_keys[] = {
     "cleanup", "workdir", "iterations", "iterations_metric", "region", NULL};
 static const char *const workdirs[] = {"cwd", "run", NULL};
 
+/* A program given by a path that names a folder can never run: said now, at the key, so that
+ * `hprun check` refuses it as the session would (a path that does not exist yet may come from
+ * the build, and is checked before the runs). */
+static void check_not_folder(hp__loader *ld, const yaml_node_t *at, const hp_app *a)
+{
+  const char *prog = a->command.n ? a->command.v[0] : NULL;
+  char *base = NULL, *path = NULL;
+  struct stat st;
+
+  if (ld->dir == NULL || prog == NULL || strchr(prog, '/') == NULL)
+    return;
+  if (prog[0] != '/')
+    base = a->cwd && a->cwd[0] == '/' ? hp__strdup(a->cwd)
+        : a->cwd                      ? hp__path_join(ld->dir, a->cwd)
+                                      : hp__strdup(ld->dir);
+  path = prog[0] == '/' ? hp__strdup(prog) : base ? hp__path_join(base, prog) : NULL;
+  if (path == NULL)
+    ld->oom = 1;
+  else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    hp__plan_err(ld, at, "`app.command`: '%s' is a folder, not a program", prog);
+  free(base);
+  free(path);
+}
+
 /* The fields an app and a variant share. `prefix` starts each key in messages ("app." or ""). */
 static void parse_app_fields(hp__loader *ld, yaml_node_t *m, const char *prefix,
                              const hp__mapent *e, hp_app *a)
@@ -48,6 +75,8 @@ static void parse_app_fields(hp__loader *ld, yaml_node_t *m, const char *prefix,
   hp__plan_env(ld, what, e[A_ENV].val, &a->env, &a->nenv);
   snprintf(what, sizeof(what), "%scwd", prefix);
   hp__plan_str(ld, what, e[A_CWD].val, HP__NONEMPTY, &a->cwd);
+  if (strcmp(prefix, "app.") == 0)
+    check_not_folder(ld, e[A_COMMAND].val, a);
   snprintf(what, sizeof(what), "%stimeout", prefix);
   hp__plan_duration(ld, what, e[A_TIMEOUT].val, &a->timeout);
   snprintf(what, sizeof(what), "%sbuild", prefix);

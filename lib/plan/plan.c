@@ -253,6 +253,7 @@ static int read_combo(hp_plan *p, yaml_document_t *doc, size_t k, hp_diags *diag
   char *name = NULL;
 
   hp__plan_loader_init(&ld, p->file, p->text, p->text_len, (long)k, doc);
+  ld.dir = p->dir;
   one = plan_new(&ld, p->file, p->dir, p->text, p->text_len);
   if (one && !ld.oom)
     parse_plan(&ld, yaml_document_get_root_node(doc), one);
@@ -306,6 +307,7 @@ int hp_plan_load_string(const char *name, const char *dir, const char *text, siz
   if (name == NULL)
     name = "<string>";
   hp__plan_loader_init(&ld, name, text ? text : "", len, -1, &doc);
+  ld.dir = dir ? dir : ".";
   if (len > HP__PLAN_MAX_BYTES)
     return hp__plan_err_size(diags, name, len, 0);
   /* Counted before libyaml sees the text, which is what the depth limit is for. */

@@ -49,8 +49,9 @@ typedef struct hp__loader {
   hp_diags diags; /* this load's messages; sorted into the caller's list at the end */
   size_t nerrors;
   int oom;
-  int tool_ok; /* the plan's profiler.tool is known */
-  long combo;  /* the sweep combination the plan is read for, or -1 */
+  int tool_ok;     /* the plan's profiler.tool is known */
+  long combo;      /* the sweep combination the plan is read for, or -1 */
+  const char *dir; /* the plan's folder, for paths checked while it is read; NULL: not checked */
   /* A combination's replaced scalars with their text as written, for hp__plan_placeholders_undo
    * to put back before the next combination is read from the same document. */
   struct hp__yaml_saved *saved;

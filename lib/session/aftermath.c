@@ -3,8 +3,9 @@
  *
  * Runs start in the app's folder (app.cwd), so relative paths work as in a shell; an app that
  * writes a file there would then mix the outputs of every run. Each run's new top-level files in
- * that folder are moved into the run's own folder, with a warning; a file that was there before
- * the run is never touched.
+ * that folder are moved into the run's own folder, with a warning (copied, then removed, when
+ * the two lie on different file systems); a file that was there before the run is never touched.
+ * A file that cannot be moved fails its run: its profile would otherwise be silently empty.
  *
  * A first run that fails usually means every later one fails the same way (a missing file, a bad
  * option), so running them only costs time: the baseline's failing first run stops the session,
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -65,24 +67,17 @@ int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out)
   return r;
 }
 
-/* Moves `name` from folder cfd into folder rfd, never replacing what is there (the run's own
- * stdout.txt, say): renameat2's RENAME_NOREPLACE, or a check first where the file system lacks it.
- * Returns 0 or a code that holds the system's reason (hp__fs_errno). */
-static int move_noreplace(int cfd, int rfd, const char *name)
+/* The run's first file that could not be moved, as its record says it (*lost, if still NULL). */
+static void set_lost(char **lost, const char *name, const char *cwd, const char *rel, int o)
 {
-  struct stat st;
-
-  if (renameat2(cfd, name, rfd, name, RENAME_NOREPLACE) == 0)
-    return 0;
-  if (errno != EINVAL && errno != ENOSYS)
-    return hp__fs_code(HP_EIO, errno);
-  if (fstatat(rfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-    return hp__fs_code(HP_EIO, EEXIST);
-  return renameat(cfd, name, rfd, name) == 0 ? 0 : hp__fs_code(HP_EIO, errno);
+  if (*lost == NULL)
+    *lost = hp__asprintf("its file '%s' could not be moved from %s into %s/ (%s), so what it "
+                         "wrote there is not in its folder",
+                         name, cwd, rel, strerror(hp__fs_errno(o)));
 }
 
 int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before, const char *rel,
-                     int quiet)
+                     int quiet, char **lost)
 {
   hp_strv after = {NULL, 0, 0}, fresh = {NULL, 0, 0};
   int cfd = -1, rfd = -1, r, o;
@@ -95,18 +90,20 @@ int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before,
   if (fresh.n &&
       ((o = hp__dir_open(cwd, &cfd)) != 0 || (o = hp__dir_open_at(c->dirfd, rel, &rfd)) != 0)) {
     fprintf(hp__session_log(c),
-            "hprun: warning: run %s left %zu file%s in %s; they could not be "
+            "hprun: error: run %s left %zu file%s in %s; they could not be "
             "moved into %s/ (%s)\n",
             rel, fresh.n, fresh.n == 1 ? "" : "s", cwd, rel, strerror(hp__fs_errno(o)));
+    set_lost(lost, fresh.v[0], cwd, rel, o);
     goto fail;
   }
   for (i = 0; i < fresh.n; i++) {
-    if ((o = move_noreplace(cfd, rfd, fresh.v[i])) != 0)
+    if ((o = hp__move_at(cfd, fresh.v[i], rfd)) != 0) {
       fprintf(hp__session_log(c),
-              "hprun: warning: run %s left '%s' in %s; it could not be moved "
+              "hprun: error: run %s left '%s' in %s; it could not be moved "
               "into %s/ (%s)\n",
               rel, fresh.v[i], cwd, rel, strerror(hp__fs_errno(o)));
-    else if (!quiet)
+      set_lost(lost, fresh.v[i], cwd, rel, o);
+    } else if (!quiet)
       fprintf(hp__session_log(c), "hprun: warning: run %s left '%s' in %s: moved into %s/\n", rel,
               fresh.v[i], cwd, rel);
   }
@@ -180,4 +177,77 @@ void hp__run_failed_show(hp__session_ctx *c, const hp__unit *u, const hp_run *ru
           "run anyway\n");
   free(path);
   free(text);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* One session per app folder.                                                                     */
+
+/* The pid the lock's holder wrote, into buf (empty when it cannot be read). */
+static void lock_holder(int fd, char *buf, size_t size)
+{
+  ssize_t n = pread(fd, buf, size - 1, 0);
+
+  buf[n > 0 ? n : 0] = '\0';
+  buf[strcspn(buf, "\n")] = '\0';
+}
+
+int hp__cwd_lock(hp__session_ctx *c)
+{
+  char *path, pid[32];
+  struct stat a, b;
+  int fd = -1, tries, r = 0;
+
+  if (c->opts->dry_run || c->plan->app.workdir_run || c->app_cwd == NULL)
+    return 0;
+  if ((path = hp__path_join(c->app_cwd, HP__CWD_LOCK)) == NULL)
+    return HP_ENOMEM;
+  /* A lock taken on a file that its holder removed in the meantime locks nothing: retried. */
+  for (tries = 0; tries < 8; tries++) {
+    if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0)
+      break;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      lock_holder(fd, pid, sizeof(pid));
+      hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, 0, 0,
+                   "another hprun session (pid %s) is running in %s, and the files its runs "
+                   "leave there would be taken by this session's runs: wait for it, or set "
+                   "`app.workdir: run`",
+                   pid[0] ? pid : "unknown", c->app_cwd);
+      r = HP_EINVAL;
+      break;
+    }
+    if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+      break;
+    close(fd);
+    fd = -1;
+  }
+  if (fd >= 0 && r == 0) {
+    snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, strlen(pid), 0) < 0)
+      pid[0] = '\0'; /* the lock holds without its note */
+    c->cwd_lock = fd;
+    c->cwd_lock_path = path;
+    return 0;
+  }
+  /* A folder where no lock can be made (read-only, say) is one where no run can leave a file. */
+  if (fd < 0 && r == 0)
+    fprintf(hp__session_log(c),
+            "hprun: warning: cannot lock %s (%s): another session there "
+            "would not be noticed\n",
+            path, strerror(errno));
+  if (fd >= 0)
+    close(fd);
+  free(path);
+  return r;
+}
+
+void hp__cwd_unlock(hp__session_ctx *c)
+{
+  if (c->cwd_lock < 0)
+    return;
+  /* Removed while held, so that a session that opens it next finds it gone and makes a new one. */
+  unlink(c->cwd_lock_path);
+  close(c->cwd_lock);
+  c->cwd_lock = -1;
+  free(c->cwd_lock_path);
+  c->cwd_lock_path = NULL;
 }

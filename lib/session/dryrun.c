@@ -6,12 +6,23 @@
  */
 #include "session/session.h"
 #include "util/base/buf.h"
+#include "util/base/secret.h"
 #include "util/base/strv.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 /* Prints slot i (0-based) of the schedule, its folder under the session folder `sdir`. */
+/* A command line as printed: without its tokens or URL passwords (util/base/secret.h); `line` is
+ * freed. NULL when out of memory. */
+static char *redacted(char *line)
+{
+  char *r = hp__redact(line);
+
+  free(line);
+  return r;
+}
+
 static int print_slot(hp__session_ctx *c, size_t i, const char *sdir, FILE *fp)
 {
   const hp__slot *sl = &c->slots[i];
@@ -36,6 +47,7 @@ static int print_slot(hp__session_ctx *c, size_t i, const char *sdir, FILE *fp)
     return r;
   }
   line = hp__strv_shell_join(&argv);
+  line = redacted(line);
   fprintf(fp, "%3zu  %s%s\n     %s\n", i + 1, dir, sl->warmup ? "  (warmup)" : "",
           line ? line : "?");
   if (u->driver && hp__driver_mode_doc(u->driver, u->pass->mode))
@@ -56,6 +68,7 @@ static void print_command(FILE *fp, const char *head, const char *in, const hp_s
   if (argv->n == 0)
     return;
   line = hp__strv_shell_join(argv);
+  line = redacted(line);
   fprintf(fp, "%s%s%s:\n  %s\n", head, in ? in : "", in ? ")" : "", line ? line : "?");
   free(line);
 }

@@ -9,8 +9,10 @@
  */
 #include "session/session.h"
 #include "util/base/buf.h"
+#include "util/base/secret.h"
 #include "util/sys/fsutil.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,13 +137,60 @@ int hp__session_dir_make(const char *parent, const char *name, char **out, int *
   return r;
 }
 
+/* Replaces in `text` every occurrence of `value` that stands as a whole word (no letter, digit
+ * or '_' on either side) by HP__REDACTED, into a new string; *text is freed. 0 or HP_ENOMEM. */
+static int redact_word(char **text, const char *value)
+{
+  hp__buf b = HP__BUF_INIT;
+  size_t n = strlen(value);
+  const char *t = *text, *at;
+
+  while ((at = strstr(t, value)) != NULL) {
+    int alone = (at == *text || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')) &&
+        !(isalnum((unsigned char)at[n]) || at[n] == '_');
+    hp__buf_add(&b, t, (size_t)(at - t));
+    hp__buf_adds(&b, alone ? HP__REDACTED : value);
+    t = at + n;
+  }
+  hp__buf_adds(&b, t);
+  if (hp__buf_error(&b)) {
+    hp__buf_free(&b);
+    return HP_ENOMEM;
+  }
+  free(*text);
+  *text = hp__buf_steal(&b);
+  return *text ? 0 : HP_ENOMEM;
+}
+
+/* The env values of `a` whose variable's name says they are secret, out of the text. Values of
+ * fewer than 3 bytes are left: replacing every "1" of a plan would make it unreadable. */
+static int redact_env(char **text, const hp_app *a)
+{
+  size_t i;
+  int r = 0;
+
+  for (i = 0; i < a->nenv && r == 0; i++)
+    if (a->env[i].value && strlen(a->env[i].value) >= 3 && hp__env_is_secret(a->env[i].key))
+      r = redact_word(text, a->env[i].value);
+  return r;
+}
+
 /* The plan as it was when the session ran, beside the results (its hash is in the manifest), so
- * a later edit of the plan file cannot change what a session says it ran. It is the user's text,
- * verbatim (docs/summary.md says so: secrets belong in the environment, which is redacted). */
+ * a later edit of the plan file cannot change what a session says it ran. It is the user's text
+ * with its secrets redacted (docs/summary.md, "Secrets"): the value of every app and variant
+ * `env` entry whose name says it is secret, and every token shape or URL password anywhere. */
 int hp__session_copy_plan(const hp_plan *plan, int dirfd)
 {
-  return hp__write_file_at(dirfd, "plan.yaml", plan->text ? plan->text : "",
-                           plan->text ? plan->text_len : 0, 1);
+  char *text = hp__redact(plan->text ? plan->text : "");
+  size_t i;
+  int r = text ? redact_env(&text, &plan->app) : HP_ENOMEM;
+
+  for (i = 0; r == 0 && i < plan->nvariants; i++)
+    r = redact_env(&text, &plan->variants[i].app);
+  if (r == 0)
+    r = hp__write_file_at(dirfd, "plan.yaml", text, strlen(text), 1);
+  free(text);
+  return r;
 }
 
 int hp__session_io_error(hp__session_ctx *c, const char *verb, const char *rel, int e)

@@ -194,7 +194,8 @@ static void tools_member(hp__json *j, uv_loop_t *loop, const hp_strv *tools, cha
 }
 
 /* The variables of the runs' base environment (env_script's, else hprun's) that matter, secrets
- * among them by name only (util/base/secret.h). */
+ * among them redacted by name, and by value where a value holds a token or a URL's password
+ * (util/base/secret.h). */
 static void environment_member(hp__json *j, char **env)
 {
   size_t i;
@@ -203,13 +204,15 @@ static void environment_member(hp__json *j, char **env)
   hp__json_obj_begin(j);
   for (i = 0; (env ? env : environ)[i]; i++) {
     const char *kv = (env ? env : environ)[i], *eq = strchr(kv, '=');
-    char *key;
+    char *key, *val;
     if (!eq || !interesting(kv))
       continue;
     key = hp__strndup(kv, (size_t)(eq - kv));
+    val = key && !hp__env_is_secret(key) ? hp__redact(eq + 1) : NULL;
     if (key)
-      hp__json_kstr(j, key, hp__env_shown(key, eq + 1));
+      hp__json_kstr(j, key, val ? val : HP__REDACTED);
     free(key);
+    free(val);
   }
   hp__json_obj_end(j);
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Programs a plan often names, for the "did you mean" of a typo. */
@@ -31,6 +32,7 @@ static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, c
                            long line)
 {
   char *p = NULL;
+  struct stat st;
   int r;
 
   if (argv->n == 0)
@@ -39,10 +41,11 @@ static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, c
     p = hp__session_abspath(cwd, argv->v[0]);
     if (p == NULL)
       return HP_ENOMEM;
-    if (access(p, X_OK) != 0) {
+    if (access(p, X_OK) != 0 || (stat(p, &st) == 0 && S_ISDIR(st.st_mode))) {
+      /* A folder passes access(X_OK) but can never be run. */
       hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, line, 0,
                    "%s: program '%s' does not exist or is not executable (%s)", what, p,
-                   strerror(errno));
+                   strerror(access(p, X_OK) != 0 ? errno : EISDIR));
       free(p);
       return HP_ENOENT;
     }
@@ -443,6 +446,7 @@ int hp__session_ctx_init(hp__session_ctx *c, const hp_plan *plan, const hp_run_o
   c->opts = opts;
   c->diags = diags;
   c->dirfd = -1;
+  c->cwd_lock = -1;
   return uv_loop_init(&c->loop) ? HP_EIO : 0;
 }
 

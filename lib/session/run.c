@@ -7,6 +7,7 @@
 #include "exec/runner.h"
 #include "session/session.h"
 #include "util/base/buf.h"
+#include "util/base/secret.h"
 #include "util/sys/fsutil.h"
 #include "util/base/strv.h"
 
@@ -88,6 +89,7 @@ static int run_mkdir(hp__session_ctx *c, hp__unit *u, const char *rel, int *dfd)
 /* Creates the run's folder and works out its argv and output files; logs the command line. */
 static int run_paths(hp__session_ctx *c, hp__unit *u, const hp__slot *sl, hp_run *run, run_io *io)
 {
+  char *cmd;
   int r;
 
   if ((io->dir = hp__path_join(c->s->dir, run->dir)) == NULL)
@@ -100,7 +102,11 @@ static int run_paths(hp__session_ctx *c, hp__unit *u, const hp__slot *sl, hp_run
     return hp__session_io_error(c, "write the profiler's input in", run->dir, hp__fs_errno(r));
   if (r)
     return hp__fs_kind(r);
-  run->command = hp__strv_shell_join(&io->argv);
+  /* Stored (summary.json, manifest.json) and printed as it ran, less any token or URL password
+   * in it: the results travel further than the machine they came from. */
+  if ((cmd = hp__strv_shell_join(&io->argv)) != NULL)
+    run->command = hp__redact(cmd);
+  free(cmd);
   io->outp = hp__path_join(io->dir, "stdout.txt");
   io->errp = hp__path_join(io->dir, "stderr.txt");
   if (run->command == NULL || io->outp == NULL || io->errp == NULL)
@@ -352,7 +358,8 @@ int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_r
    * a warning, since they are expected. */
   if (u->cwd && !hp__cwd_seen_same(&u->seen, u->cwd) &&
       (r = hp__cwd_move_new(c, u->cwd, &u->seen.names, run->dir,
-                            u->driver && !strcmp(hp__driver_name(u->driver), "hipprof"))))
+                            u->driver && !strcmp(hp__driver_name(u->driver), "hipprof"),
+                            &run->error)))
     goto fail;
   /* What the run lost is said before it is recorded, so that its record (ok, advice) says so. */
   if (werr && (r = hp__run_lost_output(c, run, wpath, werr)) == HP_ENOMEM)

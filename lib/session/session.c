@@ -302,14 +302,15 @@ int hp__session_run_in(const hp_plan *plan, const hp_run_opts *opts, const hp__s
     r = HP_ENOMEM;
     goto fail;
   }
-  if ((r = hp__session_prepare(&c)) != 0 || (r = session_open(&c)) != 0 ||
-      (r = passes_init(&c)) != 0)
+  if ((r = hp__session_prepare(&c)) != 0 || (r = hp__cwd_lock(&c)) != 0 ||
+      (r = session_open(&c)) != 0 || (r = passes_init(&c)) != 0)
     goto fail;
   r = session_close(&c, run_schedule(&c));
   *out = c.s;
   c.s = NULL;
 
 fail:
+  hp__cwd_unlock(&c);
   hp_session_free(c.s);
   hp__session_ctx_free(&c);
   if (c.dirfd >= 0)

@@ -80,6 +80,8 @@ typedef struct hp__session_ctx {
   double sampler_iv_ms; /* how often it is read */
   char *sampler_note;   /* why memory is not sampled, or NULL */
   hp_session *s;        /* the record being filled; NULL in a dry run */
+  int cwd_lock;         /* the lock on app.cwd (aftermath.c), or -1 */
+  char *cwd_lock_path;  /* its file, removed at the end */
   int dirfd;            /* the session folder, open (O_CLOEXEC) from its creation to the end; every
                            file and folder of the session is made relative to it; -1 when none */
   int io_failed;        /* a file or folder of the session could not be written: exit 4 */
@@ -236,10 +238,21 @@ int hp__cwd_list(const char *dir, hp_strv *out);
 int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out);
 /* Moves every top-level file or folder that appeared in `cwd` since `before` was listed into the
  * run's folder `rel` (below the session folder, reached without following a link), never
- * replacing anything there; each move is warned about unless `quiet`. Returns 0 or HP_ENOMEM; what
- * cannot be moved is warned about and left. */
+ * replacing anything there (hp__move_at: across file systems by copy); each move is warned about
+ * unless `quiet`. Returns 0 or HP_ENOMEM; what cannot be moved is said as an error and left, and
+ * the first such file is described in *lost (malloc'd, the caller's; set only while NULL), the
+ * reason its run failed. */
+/* The file in app.cwd that one session at a time holds (flock), with its pid in it. */
+#define HP__CWD_LOCK ".hprun.lock"
+/* Takes the lock on app.cwd, unless runs start in their own folders (`app.workdir: run`) or this
+ * is a dry run: another live session there would take the files this one's runs leave, and the
+ * other way round. HP_EINVAL, with an error naming the other session's pid, when it is held; a
+ * folder where no lock can be made is warned about. The lock goes when hprun ends, however. */
+int hp__cwd_lock(hp__session_ctx *c);
+/* Removes and releases the lock, if held. */
+void hp__cwd_unlock(hp__session_ctx *c);
 int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before, const char *rel,
-                     int quiet);
+                     int quiet, char **lost);
 
 /* runfiles.c */
 

@@ -40,18 +40,21 @@ ok "a relative script and input work from another cwd"
 
 # A stray file is moved into its run's folder, with a warning; the plan's files stay.
 rm -rf "$T/sessions"
-STRAY=1 expect_exit 0 "$HPRUN" --quiet "$P/plan.yaml"
+# The stray stdout.txt cannot be moved (the run's own is there), which fails that run: exit 3.
+STRAY=1 expect_exit 3 "$HPRUN" --quiet "$P/plan.yaml"
 S=$(session_dir "$T/sessions")
 [ ! -e "$P/results.csv" ] || fail "results.csv was left in the app's folder"
 [ -f "$S/normal/2/results.csv" ] || fail "results.csv was not moved into normal/2/"
 grep -q "warning: run normal/2 left 'results.csv' in .*: moved into normal/2/" "$T/err" ||
   fail "no warning: $(cat "$T/err")"
 [ -f "$P/app.py" ] && [ -f "$P/plan.yaml" ] && [ -f "$P/data/x.txt" ] || fail "a plan file moved"
-# A stray with the name of one of the run's own files replaces nothing: it stays, with a warning.
+# A stray with the name of one of the run's own files replaces nothing: it stays, with an error,
+# and its run fails, named in a fail: line.
 grep -q "m=42" "$S/normal/2/stdout.txt" || fail "the run's stdout.txt was replaced"
 [ -f "$P/stdout.txt" ] || fail "the stray stdout.txt vanished"
-grep -q "left 'stdout.txt' in .*could not be moved into normal/2/ (File exists)" "$T/err" ||
-  fail "no warning for stdout.txt: $(cat "$T/err")"
+grep -q "error: run normal/2 left 'stdout.txt' in .*could not be moved into normal/2/ (File exists)" "$T/err" ||
+  fail "no error for stdout.txt: $(cat "$T/err")"
+grep -q "^fail: .*'stdout.txt' could not be moved" "$T/out" "$T/err" || fail "no fail: line for stdout.txt"
 rm "$P/stdout.txt"
 ok "a stray file is moved with a warning"
 

@@ -28,13 +28,13 @@ static hp_session *fixed;
 /* The fixed session for hp_compare: the baseline and a stats pass, two runs and two metrics each. */
 static const char fixed_json[] =
     "{\"schema\": 1, \"name\": \"fixed\", \"seed\": 1, \"repeat\": 2, \"warmup\": 0, \"passes\": ["
-    "{\"name\": \"normal\", \"mode\": \"normal\", \"baseline\": true,"
+    "{\"name\": \"normal\", \"mode\": \"normal\", \"flag\": \"baseline\", \"baseline\": true,"
     " \"metrics\": [{\"name\": \"mean_kernel_ms\"}, {\"name\": \"proxy\", \"better\": \"higher\"}],"
     " \"runs\": [{\"index\": 1, \"round\": 1, \"dir\": \"normal/1\", \"exit_status\": 0,"
     " \"signal\": 0, \"ok\": true, \"values\": {\"mean_kernel_ms\": 1.0, \"proxy\": 33.9}},"
     " {\"index\": 2, \"round\": 3, \"dir\": \"normal/2\", \"exit_status\": 0, \"signal\": 0,"
     " \"ok\": true, \"values\": {\"mean_kernel_ms\": 1.1, \"proxy\": 33.8}}]},"
-    "{\"name\": \"stats\", \"mode\": \"stats\", \"tool\": \"hipprof\","
+    "{\"name\": \"stats\", \"mode\": \"stats\", \"flag\": \"ok\", \"tool\": \"hipprof\","
     " \"metrics\": [{\"name\": \"mean_kernel_ms\"}, {\"name\": \"proxy\", \"better\": \"higher\"}],"
     " \"runs\": [{\"index\": 1, \"round\": 2, \"dir\": \"stats/1\", \"exit_status\": 0,"
     " \"signal\": 0, \"ok\": true, \"values\": {\"mean_kernel_ms\": 1.2, \"proxy\": 33.9}},"

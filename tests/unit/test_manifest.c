@@ -339,6 +339,42 @@ static void manifest_refuses_planted_tmp(void **state)
   assert_int_equal(access(target, F_OK), -1);
 }
 
+/* Redaction by value: each token shape is replaced whole, a URL keeps its user and host, and the
+ * look-alikes that are no token (too short, no boundary, a URL without a password) stay. */
+static void redaction_by_value(void **state)
+{
+  static const char *const cases[][2] = {
+      {"--token=ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z x", "--token=<redacted> x"},
+      {"github_pat_11ABCDEFG0123456789_abcdefghij", "<redacted>"},
+      {"glpat-xY12abCD34efGH56ijKL", "<redacted>"},
+      {"a xoxb-123456789012-abcdefghijkl b", "a <redacted> b"},
+      {"xoxp-123456789012-mnopqrstuvwx", "<redacted>"},
+      {"key=AKIAIOSFODNN7EXAMPLE;", "key=<redacted>;"},
+      {"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n",
+       "<redacted>"},
+      {"postgres://u:pw@h/db", "postgres://u:<redacted>@h/db"},
+      {"s3://AKID:se/cret@bucket", "s3://AKID:se/cret@bucket"}, /* '/' ends the authority */
+      {"https://host:8443/path", "https://host:8443/path"},
+      {"https://user@host/path", "https://user@host/path"},
+      {"ghp_short", "ghp_short"},
+      {"xghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z", "xghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z"},
+      {"AKIAIOSFODNN7EXAMPLEX", "AKIAIOSFODNN7EXAMPLEX"},
+      {"eyJhbGciOiJIUzI1NiJ9", "eyJhbGciOiJIUzI1NiJ9"},
+      {"", ""},
+  };
+  size_t i;
+  char *r;
+
+  (void)state;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    r = hp__redact(cases[i][0]);
+    assert_non_null(r);
+    assert_string_equal(r, cases[i][1]);
+    free(r);
+  }
+  assert_null(hp__redact(NULL));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -346,6 +382,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(plan_without_text, setup, teardown),
       cmocka_unit_test_setup_teardown(members, setup, teardown),
       cmocka_unit_test(redaction_rule),
+      cmocka_unit_test(redaction_by_value),
       cmocka_unit_test_setup_teardown(manifest_redacts_secrets, setup, teardown),
       cmocka_unit_test_setup_teardown(manifest_refuses_planted_tmp, setup, teardown),
   };

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -938,6 +939,52 @@ static void test_write_error(void **state)
   hp_profile_free(p);
 }
 
+/* Counts near the 64-bit limit: two rows of one kernel, and two kernels of one category, whose sums
+ * do not fit. The sum is held at the largest count (docs/summarize.md), never wrapped negative. */
+static void test_calls_saturate(void **state)
+{
+  hp_profile *p;
+  hp_diags d;
+  hp__catstat *c;
+  hp_profile_totals tot;
+  size_t n;
+  char *text, *dir;
+
+  (void)state;
+  mk_tmp();
+  free(put_str("a/results.stats.csv",
+               "Name,Calls,TotalDurationNs,AverageNs,Percentage\n"
+               "k,9223372036854775807,1,1,50\n"
+               "k,1,1,1,50\n"));
+  free(put_str("b/results.stats.csv",
+               "Name,Calls,TotalDurationNs,AverageNs,Percentage\n"
+               "k1,9223372036854775806,1,1,50\n"
+               "k2,5,1,1,50\n"));
+  hp_diags_init(&d);
+  dir = hp__path_join(tmpdir, "a");
+  p = load(dir, &d);
+  free(dir);
+  assert_true(tstat(p, HP__T_KERNEL, "k")->calls == LLONG_MAX);
+  text = render(p, HP_FMT_TEXT, 0, 60);
+  assert_null(strstr(text, "-9223372036854775808"));
+  free(text);
+  hp_profile_free(p);
+
+  dir = hp__path_join(tmpdir, "b");
+  p = load(dir, &d);
+  free(dir);
+  assert_int_equal(hp_profile_set_categories(p, NULL, 0), 0);
+  assert_int_equal(hp__profile_categories(p, &c, &n), 0);
+  assert_int_equal(n, 1);
+  assert_true(c[0].calls == LLONG_MAX);
+  free(c);
+  assert_int_equal(hp_profile_get_totals(p, &tot), 0);
+  assert_true(tot.launches == LLONG_MAX);
+  hp_profile_free(p);
+  hp_diags_free(&d);
+  rm_tree(tmpdir);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -958,6 +1005,7 @@ int main(void)
       cmocka_unit_test(test_stack_interleaving),
       cmocka_unit_test(test_pmc_replays_and_leak_lines),
       cmocka_unit_test(test_write_error),
+      cmocka_unit_test(test_calls_saturate),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);

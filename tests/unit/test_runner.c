@@ -184,6 +184,45 @@ static void test_echo_prefix(void **state)
   close_loop(&loop);
 }
 
+/* A line longer than the echo's cap (64 KiB) is echoed in pieces of 64 KiB, each behind the
+ * prefix, so hprun never holds more than one piece of it: 200000 bytes are 3 full pieces and a
+ * rest of 3392 bytes; the line after it is echoed as usual. */
+static void test_echo_long_line_in_pieces(void **state)
+{
+  uv_loop_t loop;
+  hp_strv argv = {NULL, 0, 0};
+  hp__child_spec spec;
+  hp__child_result res;
+  char *echo = NULL, *line, *nl;
+  size_t echo_len = 0, lens[8], n = 0;
+  FILE *fp = open_memstream(&echo, &echo_len);
+
+  (void)state;
+  assert_non_null(fp);
+  assert_int_equal(uv_loop_init(&loop), 0);
+  sh(&argv, "head -c 200000 /dev/zero | tr '\\0' a; echo; echo after");
+  memset(&spec, 0, sizeof(spec));
+  spec.argv = &argv;
+  spec.echo = fp;
+  spec.prefix = "[t 1] ";
+  assert_int_equal(hp__child_run(&loop, &spec, &res), 0);
+  assert_int_equal(fclose(fp), 0);
+  for (line = echo; (nl = strchr(line, '\n')) != NULL && n < 8; line = nl + 1) {
+    assert_memory_equal(line, "[t 1] ", 6);
+    lens[n++] = (size_t)(nl - line) - 6;
+  }
+  assert_int_equal(n, 5);
+  assert_int_equal(lens[0], 65536);
+  assert_int_equal(lens[1], 65536);
+  assert_int_equal(lens[2], 65536);
+  assert_int_equal(lens[3], 200000 - 3 * 65536);
+  assert_int_equal(lens[4], 5);
+  assert_memory_equal(echo + echo_len - 6, "after\n", 6);
+  free(echo);
+  hp_strv_free(&argv);
+  close_loop(&loop);
+}
+
 static void test_spawn_failure(void **state)
 {
   uv_loop_t loop;
@@ -299,9 +338,10 @@ static void test_env_and_capture(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_exit_and_output), cmocka_unit_test(test_echo_prefix),
-      cmocka_unit_test(test_spawn_failure),   cmocka_unit_test(test_timeout_kills_group),
-      cmocka_unit_test(test_env_and_capture), cmocka_unit_test(test_dirfd_and_size),
+      cmocka_unit_test(test_exit_and_output),     cmocka_unit_test(test_echo_prefix),
+      cmocka_unit_test(test_spawn_failure),       cmocka_unit_test(test_echo_long_line_in_pieces),
+      cmocka_unit_test(test_timeout_kills_group), cmocka_unit_test(test_env_and_capture),
+      cmocka_unit_test(test_dirfd_and_size),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

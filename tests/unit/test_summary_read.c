@@ -72,7 +72,8 @@ static void assert_refused(const char *json, const char *want)
 #define HEAD "{\"schema\": 1, \"name\": \"s\", \"seed\": 1, \"repeat\": 1, \"warmup\": 0, "
 /* A baseline pass measuring `t`, whose one run has the given members. */
 #define NORMAL(run)                                                                                \
-  "{\"name\": \"normal\", \"mode\": \"normal\", \"baseline\": true, \"metrics\": [{\"name\": "     \
+  "{\"name\": \"normal\", \"mode\": \"normal\", \"flag\": \"baseline\", \"baseline\": true, "      \
+  "\"metrics\": [{\"name\": "                                                                      \
   "\"t\"}], \"runs\": [{" run "}]}"
 /* The members of a good run of that pass, except those given after it. */
 #define RUN_IDS "\"index\": 1, \"round\": 1, \"dir\": \"normal/1\", "
@@ -89,13 +90,13 @@ static void test_fuzz_reproducers(void **state)
   /* run-without-dir.json: the profile pass joined a NULL folder to the session's. */
   assert_refused(
       HEAD "\"passes\": [" NORMAL(
-          RUN_OK) ", {\"name\": \"stats\", \"mode\": \"stats\", "
+          RUN_OK) ", {\"name\": \"stats\", \"mode\": \"stats\", \"flag\": \"ok\", "
                   "\"metrics\": [{\"name\": \"t\"}], \"runs\": [{\"index\": 1, \"round\": 2, "
                   "\"exit_status\": 0, \"signal\": 0, \"ok\": true, \"values\": {\"t\": 1}}]}]}",
       "passes[1].runs[0].dir: missing or not a string");
   /* more-metrics-than-baseline.json: the comparison read past the baseline's values. */
   assert_refused(HEAD "\"passes\": [" NORMAL(
-                     RUN_OK) ", {\"name\": \"stats\", \"mode\": \"stats\", "
+                     RUN_OK) ", {\"name\": \"stats\", \"mode\": \"stats\", \"flag\": \"ok\", "
                              "\"metrics\": [{\"name\": \"t\"}, {\"name\": \"u\"}], \"runs\": []}]}",
                  "passes[1].metrics: pass \"stats\" has 2 metrics, but pass \"normal\" (passes[0]) "
                  "has 1: every pass measures the same metrics");
@@ -105,7 +106,8 @@ static void test_fuzz_reproducers(void **state)
   /* rss-out-of-range.json and app-launches-out-of-range.json: checked for NaN, not for range. */
   assert_refused(ONE_RUN(RUN_OK ", \"max_rss_kb\": 1e300"),
                  "passes[0].runs[0].max_rss_kb: 1e300 is out of range (0 to 9223372036854775807)");
-  assert_refused(HEAD "\"passes\": [{\"name\": \"normal\", \"mode\": \"normal\", \"metrics\": [], "
+  assert_refused(HEAD "\"passes\": [{\"name\": \"normal\", \"mode\": \"normal\", \"flag\": "
+                      "\"baseline\", \"metrics\": [], "
                       "\"crosscheck\": {\"app_launches\": 1e300}, \"runs\": []}]}",
                  "passes[0].crosscheck.app_launches: 1e300 is out of range (0 to "
                  "9223372036854775807)");
@@ -214,12 +216,13 @@ static void test_values_fit_the_metrics(void **state)
                  "passes[0].runs[0].values.t: not a number");
   assert_refused(ONE_RUN(RUN_IDS "\"exit_status\": 0, \"signal\": 0, \"values\": [1]"),
                  "passes[0].runs[0].values: missing or not an object");
-  assert_refused(HEAD
-                 "\"passes\": [" NORMAL(RUN_OK) ", {\"name\": \"stats\", \"mode\": \"stats\", "
-                                                "\"metrics\": [{\"name\": \"u\"}], \"runs\": []}]}",
+  assert_refused(HEAD "\"passes\": [" NORMAL(
+                     RUN_OK) ", {\"name\": \"stats\", \"mode\": \"stats\", \"flag\": \"ok\", "
+                             "\"metrics\": [{\"name\": \"u\"}], \"runs\": []}]}",
                  "passes[1].metrics: pass \"stats\" has metric \"u\" where pass \"normal\" "
                  "(passes[0]) has \"t\": every pass measures the same metrics");
-  assert_refused(HEAD "\"passes\": [{\"name\": \"normal\", \"mode\": \"normal\", \"metrics\": "
+  assert_refused(HEAD "\"passes\": [{\"name\": \"normal\", \"mode\": \"normal\", \"flag\": "
+                      "\"baseline\", \"metrics\": "
                       "[{\"name\": \"t\"}, {\"name\": \"t\"}], \"runs\": []}]}",
                  "passes[0].metrics[1].name: \"t\" is also the name of metrics[0]");
 }
@@ -230,9 +233,11 @@ static void test_shapes_checked(void **state)
 {
   (void)state;
   assert_refused(HEAD "\"passes\": [" NORMAL(RUN_OK) ", 3]}", "passes[1]: not an object");
-  assert_refused(HEAD "\"passes\": [{\"mode\": \"normal\", \"metrics\": [], \"runs\": []}]}",
+  assert_refused(HEAD "\"passes\": [{\"mode\": \"normal\", \"flag\": \"baseline\", \"metrics\": "
+                      "[], \"runs\": []}]}",
                  "passes[0].name: missing or not a string");
-  assert_refused(HEAD "\"passes\": [{\"name\": \"n\", \"mode\": \"normal\", \"runs\": []}]}",
+  assert_refused(HEAD "\"passes\": [{\"name\": \"n\", \"mode\": \"normal\", \"flag\": "
+                      "\"baseline\", \"runs\": []}]}",
                  "passes[0].metrics: missing or not an array");
   assert_refused(ONE_RUN(RUN_IDS "\"exit_status\": 0, \"signal\": 0, \"ok\": 1, \"values\": "
                                  "{\"t\": 1}"),
@@ -264,7 +269,8 @@ static void test_nullable_members_load(void **state)
   load(&l,
        HEAD "\"order\": null, \"error\": null, \"exit_code\": null, \"causes\": null, "
             "\"thresholds\": {\"warn\": null, \"fail\": null, \"alpha\": null}, "
-            "\"passes\": [{\"name\": \"normal\", \"mode\": \"normal\", \"baseline\": true, "
+            "\"passes\": [{\"name\": \"normal\", \"mode\": \"normal\", \"flag\": \"baseline\", "
+            "\"baseline\": true, "
             "\"tool\": null, \"kernel\": null, \"advice\": null, \"crosscheck\": null, "
             "\"memory\": {\"note\": null}, \"metrics\": [{\"name\": \"t\", \"unit\": null, "
             "\"tolerance\": null}], \"runs\": [{" RUN_IDS "\"exit_status\": 0, \"signal\": 0, "
@@ -280,8 +286,27 @@ static void test_nullable_members_load(void **state)
   assert_int_equal(l.s->passes[0].runs[0].mem_samples, 0);
   assert_true(l.s->passes[0].metrics[0].tolerance < 0);
   assert_true(l.s->warn == 0.05 && l.s->alpha == 0.05 && l.s->fail < 0);
-  assert_int_equal(l.s->passes[0].flag, HP_FLAG_FAILED); /* no stored flag: failed, never better */
+  assert_int_equal(l.s->passes[0].flag, HP_FLAG_BASELINE);
   unload(&l);
+}
+
+/* A pass flag that is missing, null or unknown refuses the file, naming the member: read as
+ * `failed` it would invent a failed run that the stored runs do not show. */
+static void test_flag_required_and_known(void **state)
+{
+  (void)state;
+  assert_refused(HEAD "\"passes\": [{\"name\": \"normal\", \"mode\": \"normal\", \"baseline\": "
+                      "true, \"metrics\": [{\"name\": \"t\"}], \"runs\": [{" RUN_OK "}]}]}",
+                 "passes[0].flag: missing or not a string");
+  assert_refused(HEAD "\"passes\": [{\"name\": \"normal\", \"mode\": \"normal\", \"flag\": null, "
+                      "\"baseline\": true, \"metrics\": [{\"name\": \"t\"}], \"runs\": [{" RUN_OK
+                      "}]}]}",
+                 "passes[0].flag: missing or not a string");
+  assert_refused(
+      HEAD "\"passes\": [" NORMAL(
+          RUN_OK) ", {\"name\": \"stats\", \"mode\": \"stats\", "
+                  "\"flag\": \"healthy\", \"metrics\": [{\"name\": \"t\"}], \"runs\": []}]}",
+      "passes[1].flag: \"healthy\" is not a flag this hprun knows");
 }
 
 int main(void)
@@ -294,6 +319,7 @@ int main(void)
       cmocka_unit_test(test_values_fit_the_metrics),
       cmocka_unit_test(test_shapes_checked),
       cmocka_unit_test(test_nullable_members_load),
+      cmocka_unit_test(test_flag_required_and_known),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,7 +53,7 @@ static void tstat_merge(hp__tstat *a, const hp__tstat *b, unsigned fileoff, int 
   if (b->nsources > 0)
     a->last_file = b->last_file + fileoff;
   a->nsources += b->nsources - same;
-  a->calls += b->calls;
+  a->calls = hp__calls_add(a->calls, b->calls);
   hp__csum_add(&a->total_ns, &a->total_c, b->total_ns);
   a->total_c += b->total_c;
   a->nominmax += b->nominmax;

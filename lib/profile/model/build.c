@@ -9,6 +9,7 @@
 #include "util/csv/csv.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,17 @@ int hp__ttable_get(hp__ttable *t, const char *name, size_t n, hp__tstat **out)
   return 0;
 }
 
+long long hp__calls_add(long long a, long long b)
+{
+  long long r;
+
+  /* A profiler's count is read as it was printed, so a hostile or corrupt file can hold counts
+   * whose sum does not fit: wrapping would be undefined behaviour and print a negative count. */
+  if (__builtin_add_overflow(a, b, &r))
+    return b > 0 ? LLONG_MAX : LLONG_MIN;
+  return r;
+}
+
 void hp__tstat_add_stats(hp__tstat *s, long long calls, double total_ns, double avg_ns,
                          double min_ns, double max_ns)
 {
@@ -39,7 +51,7 @@ void hp__tstat_add_stats(hp__tstat *s, long long calls, double total_ns, double 
    * the entry, because a merged average must come from the merged totals. */
   s->avg_reported = s->nsources == 0 ? avg_ns : NAN;
   s->nsources++;
-  s->calls += calls;
+  s->calls = hp__calls_add(s->calls, calls);
   s->total_ns += total_ns;
   if (isnan(min_ns) || isnan(max_ns)) {
     s->nominmax++;
@@ -57,7 +69,7 @@ void hp__tstat_add_trace(hp__tstat *s, double dur_ns, unsigned file)
     s->last_file = file;
     s->avg_reported = NAN;
   }
-  s->calls++;
+  s->calls = hp__calls_add(s->calls, 1);
   s->total_ns += dur_ns;
   s->min_ns = s->have_minmax && s->min_ns < dur_ns ? s->min_ns : dur_ns;
   s->max_ns = s->have_minmax && s->max_ns > dur_ns ? s->max_ns : dur_ns;

@@ -27,6 +27,9 @@ int hp__ttable_get(hp__ttable *t, const char *name, size_t n, hp__tstat **out);
 /* One stats row: calls and total; avg/min/max are NaN when the file has no such column. */
 void hp__tstat_add_stats(hp__tstat *s, long long calls, double total_ns, double avg_ns,
                          double min_ns, double max_ns);
+/* a + b, held at LLONG_MAX or LLONG_MIN where the true sum is beyond them: a call count summed over
+ * rows or kernels saturates rather than wrapping (docs/summarize.md, "Calls saturate"). */
+long long hp__calls_add(long long a, long long b);
 /* One traced call or dispatch of `dur_ns`, from the file with sequence number `file`. */
 void hp__tstat_add_trace(hp__tstat *s, double dur_ns, unsigned file);
 /* The HP__TB_* bit of time table `table` (an HP__T_* value). */

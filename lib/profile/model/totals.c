@@ -33,7 +33,7 @@ int hp_profile_get_totals(const hp_profile *p, hp_profile_totals *out)
   out->launches = 0;
   out->kernel_ns = 0;
   for (i = 0; i < t->names.n; i++) {
-    out->launches += t->st[i].calls;
+    out->launches = hp__calls_add(out->launches, t->st[i].calls);
     if (!isnan(t->st[i].total_ns)) {
       out->kernel_ns += t->st[i].total_ns;
       timed = 1;

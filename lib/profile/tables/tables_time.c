@@ -4,6 +4,7 @@
  * by total time; everything derived (average, percent, category) is computed when a cell is
  * fetched, in O(1), so a table costs one sort of its distinct names.
  */
+#include "profile/model/build.h"
 #include "profile/tables/out.h"
 #include "profile/tables/table.h"
 
@@ -135,7 +136,7 @@ int hp__profile_categories(const hp_profile *p, hp__catstat **out, size_t *n)
         break;
     if (k == nc)
       k = p->ncats;
-    c[k].calls += t->st[i].calls;
+    c[k].calls = hp__calls_add(c[k].calls, t->st[i].calls);
     c[k].total_ns += t->st[i].total_ns;
     c[k].percent = 1; /* marks a category that has kernels */
   }

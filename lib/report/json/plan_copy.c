@@ -6,6 +6,8 @@
  * summary.json): the session is still read, with a warning.
  */
 #include "report/json/plan_copy.h"
+#include "plan/plan.h"
+#include "report/json/summary.h"
 #include "util/base/buf.h"
 #include "util/sys/fsutil.h"
 #include "util/json/jsonread.h"
@@ -23,7 +25,7 @@ static char *manifest_hash(const char *dir)
   const char *h;
   size_t len;
 
-  if (path && hp__read_file(path, &text, &len) == 0 &&
+  if (path && hp__read_file_max(path, HP__MANIFEST_MAX_BYTES, &text, &len) == 0 &&
       hp__jv_parse(text, len, &root, err, sizeof(err)) == 0) {
     h = hp__jv_str(hp__jv_path(root, "plan/sha256"));
     if (h && strlen(h) == 64)
@@ -41,7 +43,7 @@ static char *copy_hash(const char *path)
   char *text = NULL, hex[65];
   size_t len;
 
-  if (hp__read_file(path, &text, &len) != 0)
+  if (hp__read_file_max(path, HP__PLAN_MAX_BYTES, &text, &len) != 0)
     return NULL;
   hp__sha256_hex(text, len, hex);
   free(text);
@@ -64,6 +66,7 @@ static char *why_not(const char *path, const hp_diags *pd, int r)
 int hp__session_plan_copy(hp_session *s, hp_plan **plan, hp_diags *diags)
 {
   char *path = hp__path_join(s->dir, "plan.yaml"), *why;
+  struct stat st;
   hp_diags pd;
   int r;
 
@@ -73,6 +76,14 @@ int hp__session_plan_copy(hp_session *s, hp_plan **plan, hp_diags *diags)
   s->plan_sha256 = manifest_hash(s->dir);
   if (s->plan_sha256 == NULL)
     s->plan_sha256 = copy_hash(path);
+  /* A device or FIFO in its place would be read for ever (or waited on): it is no plan. */
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    hp_diags_add(diags, HP_DIAG_WARNING, path, 0, 0,
+                 "the plan copy is not a regular file: profiles are summarised with the built-in "
+                 "kernel categories; everything else is as stored in summary.json");
+    free(path);
+    return 0;
+  }
   /* The plan was checked when it ran; its warnings then need not be repeated now. */
   hp_diags_init(&pd);
   r = hp_plan_load(path, plan, &pd);

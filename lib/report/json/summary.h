@@ -26,9 +26,16 @@ void hp__summary_head_json(hp__json *j, const hp_session *s);
 /* A parameters object, name -> value, in the plan's order (a combination's, a sweep's). */
 void hp__summary_params_json(hp__json *j, const hp_kv *kv, size_t n);
 
+/* The largest summary.json that is read back (docs/summary.md, "Reading it back"): generous, since
+ * a 300 000-run session writes about 36 MB, but a bound on what a hostile file can cost. */
+#define HP__SUMMARY_MAX_BYTES ((size_t)512 << 20)
+/* The largest manifest.json that is read back for the plan's hash. */
+#define HP__MANIFEST_MAX_BYTES ((size_t)16 << 20)
+
 /* summary_read.c: reads and parses the file that `path` names (a session folder means its
- * summary.json). *file gets the file's path (the caller frees it, also on failure), *root the
- * parsed file (free it with hp__jv_free); errors go to diags. */
+ * summary.json): only a regular file of at most HP__SUMMARY_MAX_BYTES. *file gets the file's path
+ * (the caller frees it, also on failure), *root the parsed file (free it with hp__jv_free); errors
+ * go to diags. */
 int hp__summary_parse(const char *path, char **file, hp__jv **root, hp_diags *diags);
 /* The session whose summary.json `file` was parsed into `root` (it is not a sweep's). */
 int hp__summary_load(const char *file, const hp__jv *root, hp_session **out, hp_diags *diags);

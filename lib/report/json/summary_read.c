@@ -34,15 +34,21 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* An unknown flag name reads as failed: a file from a newer hprun must not look healthier. */
-static hp_flag flag_from(const char *s)
+/* The flag named s into *out: every name hp_flag_name knows (the enum runs from 0 until it
+ * answers "?"). A missing or unknown flag refuses the file: reading it as `failed` would invent a
+ * failed run that the stored runs do not show. */
+static int flag_from(const hp__sf *pc, const char *s, hp_flag *out)
 {
   int f;
 
-  for (f = HP_FLAG_BASELINE; f <= HP_FLAG_FAILED; f++)
-    if (s && strcmp(s, hp_flag_name((hp_flag)f)) == 0)
-      return (hp_flag)f;
-  return HP_FLAG_FAILED;
+  for (f = HP_FLAG_BASELINE; strcmp(hp_flag_name((hp_flag)f), "?") != 0; f++)
+    if (s && strcmp(s, hp_flag_name((hp_flag)f)) == 0) {
+      *out = (hp_flag)f;
+      return 0;
+    }
+  if (s == NULL)
+    return hp__sf_fail(pc, HP__K_PASS_FLAG, "missing or not a string");
+  return hp__sf_fail(pc, HP__K_PASS_FLAG, "\"%s\" is not a flag this hprun knows", s);
 }
 
 /* The metrics' names and settings; their statistics are recomputed from the runs. A run's values
@@ -202,7 +208,7 @@ static int load_run(const hp__sf *pc, size_t i, const hp_pass_result *pr, hp_run
 /* The members of a passes[] item other than its metrics and runs. */
 static int load_pass_head(const hp__sf *pc, hp_pass_result *pr)
 {
-  const char *expect, *flag;
+  const char *expect;
   hp__sf mem, xc;
   int e;
 
@@ -214,7 +220,6 @@ static int load_pass_head(const hp__sf *pc, hp_pass_result *pr)
       (e = hp__sf_bool(pc, HP__K_PASS_VARIANT, &pr->is_variant)) != 0 ||
       (e = hp__sf_bool(pc, HP__K_PASS_REFERENCE, &pr->is_reference)) != 0 ||
       (e = hp__sf_word(pc, HP__K_PASS_EXPECT, &expect)) != 0 ||
-      (e = hp__sf_word(pc, HP__K_PASS_FLAG, &flag)) != 0 ||
       (e = hp__sf_str(pc, HP__K_PASS_VERDICT, HP__SF_OPTIONAL, &pr->verdict)) != 0 ||
       (e = hp__sf_str(pc, HP__K_PASS_ADVICE, HP__SF_OPTIONAL, &pr->advice)) != 0 ||
       (e = hp__sf_object(pc, HP__K_PASS_MEMORY, HP__SF_OPTIONAL, &mem)) != 0 ||
@@ -225,7 +230,6 @@ static int load_pass_head(const hp__sf *pc, hp_pass_result *pr)
                         &pr->app_launches)) != 0)
     return e;
   pr->expect_distorted = expect && strcmp(expect, HP__V_EXPECT_DISTORTED) == 0;
-  pr->flag = flag_from(flag);
   return 0;
 }
 
@@ -350,9 +354,15 @@ int hp__summary_parse(const char *path, char **file, hp__jv **root, hp_diags *di
                                                       : hp__strdup(path);
   if (*file == NULL)
     return HP_ENOMEM;
-  if ((r = hp__read_file(*file, &text, &len)) != 0) {
-    hp_diags_add(diags, HP_DIAG_ERROR, *file, 0, 0, "cannot read: %s", hp_strerror(r));
-    return r;
+  if ((r = hp__read_file_max(*file, HP__SUMMARY_MAX_BYTES, &text, &len)) != 0) {
+    if (r == HP_EINVAL)
+      hp_diags_add(diags, HP_DIAG_ERROR, *file, 0, 0, "cannot read: not a regular file");
+    else if (r == HP_ERANGE)
+      hp_diags_add(diags, HP_DIAG_ERROR, *file, 0, 0, "cannot read: over the limit of %zu MiB",
+                   HP__SUMMARY_MAX_BYTES >> 20);
+    else
+      hp_diags_add(diags, HP_DIAG_ERROR, *file, 0, 0, "cannot read: %s", hp_strerror(r));
+    return r == HP_EINVAL || r == HP_ERANGE ? HP_EIO : r;
   }
   if ((r = hp__jv_parse(text, len, root, err, sizeof(err))) != 0) {
     long line = 0, col = 0;
@@ -378,6 +388,17 @@ static int load_passes(const hp__sf *rc, const hp__jv *passes, hp_session *s)
       return r;
     if (s->passes[i].is_baseline)
       s->baseline = i;
+  }
+  /* The flags last, once the shape of every pass is known good: a file broken in its shape is
+   * refused for that, the deeper fault. */
+  for (i = 0; i < s->npasses; i++) {
+    hp__sf pc;
+    const char *flag;
+
+    if ((r = hp__sf_item(rc, HP__K_SESSION_PASSES, i, &pc)) != 0 ||
+        (r = hp__sf_word(&pc, HP__K_PASS_FLAG, &flag)) != 0 ||
+        (r = flag_from(&pc, flag, &s->passes[i].flag)) != 0)
+      return r;
   }
   return 0;
 }

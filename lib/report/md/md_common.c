@@ -33,12 +33,32 @@ static size_t folder_len(const hp_session *s)
 /* When p starts with the session folder (n bytes of its name): how many bytes to drop, the
  * slashes after it included; *dot is set when p names the folder itself. 0 otherwise: p names
  * something else, such as a sibling "sessions/va-1b" of "sessions/va-1". */
+/* How many bytes of p spell the first n bytes of the folder's name, as written or as the profile
+ * writer's Markdown cells write it (a '|' as "\|", a line break as a space); 0 when p does not.
+ * Without the escaped forms a session path holding '|' or a line break stayed absolute. */
+static size_t folder_match(const char *dir, size_t n, const char *p)
+{
+  size_t i, k = 0;
+
+  for (i = 0; i < n; i++) {
+    if (p[k] == dir[i])
+      k++;
+    else if (dir[i] == '|' && p[k] == '\\' && p[k + 1] == '|')
+      k += 2;
+    else if ((dir[i] == '\n' || dir[i] == '\r') && p[k] == ' ')
+      k++;
+    else
+      return 0;
+  }
+  return k;
+}
+
 static size_t folder_at(const hp_session *s, size_t n, const char *p, int *dot)
 {
-  size_t k = n;
+  size_t k;
 
   *dot = 0;
-  if (n == 0 || strncmp(p, s->dir, n) != 0)
+  if (n == 0 || (k = folder_match(s->dir, n, p)) == 0)
     return 0;
   if (p[k] != '/') {
     if (path_char(p[k]))

@@ -9,9 +9,11 @@
 #include "util/sys/fsutil.h"
 #include "util/base/buf.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +290,23 @@ char *hp__fs_error(const char *verb, const char *dir, const char *rel, int e)
 
 int hp__read_file(const char *path, char **out, size_t *len)
 {
+  return hp__read_file_max(path, 0, out, len);
+}
+
+/* Refuses what is not a regular file, or one over `max` bytes (0: no limit). */
+static int check_regular(int fd, size_t max)
+{
+  struct stat st;
+
+  if (fstat(fd, &st) != 0)
+    return errno_to_hp(errno);
+  if (!S_ISREG(st.st_mode))
+    return HP_EINVAL;
+  return max && (uint64_t)st.st_size > (uint64_t)max ? HP_ERANGE : 0;
+}
+
+int hp__read_file_max(const char *path, size_t max, char **out, size_t *len)
+{
   hp__buf b = HP__BUF_INIT;
   char chunk[65536];
   int fd, r = 0;
@@ -296,10 +315,18 @@ int hp__read_file(const char *path, char **out, size_t *len)
   *out = NULL;
   if (len)
     *len = 0;
-  fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer before it can be refused. */
+  fd = open(path, O_RDONLY | O_CLOEXEC | (max ? O_NONBLOCK : 0));
   if (fd < 0)
     return errno_to_hp(errno);
+  if (max && (r = check_regular(fd, max)) != 0)
+    goto fail;
   for (;;) {
+    /* A file that grows while it is read is held to the limit too. */
+    if (max && b.len > max) {
+      r = HP_ERANGE;
+      goto fail;
+    }
     n = read(fd, chunk, sizeof(chunk));
     if (n < 0 && errno == EINTR)
       continue;
@@ -409,4 +436,127 @@ int hp__which_env(const char *prog, char *const *env, char **out)
       break;
   }
   return HP_ENOENT;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* Moving across file systems.                                                                     */
+
+/* How deep a moved folder may nest before the copy gives up (ELOOP): a bound on the recursion. */
+#define MOVE_DEPTH 32
+
+static int copy_entry(int sfd, const char *name, int dfd, int depth);
+
+/* Copies the regular file `name` from sfd to dfd (new, never through a link), keeping its mode;
+ * a copy that fails half way is removed. Returns 0 or an errno. */
+static int copy_file(int sfd, const char *name, int dfd, mode_t mode)
+{
+  char chunk[65536];
+  int in, out, w, e = 0;
+  ssize_t n;
+
+  if ((in = openat(sfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+    return errno;
+  if ((out = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)) < 0) {
+    e = errno;
+    close(in);
+    return e;
+  }
+  while (e == 0 && (n = read(in, chunk, sizeof(chunk))) != 0) {
+    if (n < 0)
+      e = errno == EINTR ? 0 : errno;
+    else if ((w = write_all(out, chunk, (size_t)n)) != 0)
+      e = hp__fs_errno(w);
+  }
+  if (close(out) != 0 && e == 0)
+    e = errno;
+  close(in);
+  if (e)
+    unlinkat(dfd, name, 0);
+  return e;
+}
+
+/* Copies the folder `name` from sfd to dfd, entry by entry; each entry copied is removed from the
+ * source, so what fails stays where it was. Returns 0 or an errno. */
+static int copy_dir(int sfd, const char *name, int dfd, mode_t mode, int depth)
+{
+  int s = -1, d = -1, e = 0;
+  DIR *dir = NULL;
+  struct dirent *ent;
+
+  if (depth >= MOVE_DEPTH)
+    return ELOOP;
+  if (mkdirat(dfd, name, mode | S_IRWXU) != 0)
+    return errno;
+  if ((s = openat(sfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+      (d = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+    e = errno;
+    goto fail;
+  }
+  if ((dir = fdopendir(s)) == NULL) {
+    e = errno;
+    goto fail;
+  }
+  while (e == 0 && (errno = 0, ent = readdir(dir)) != NULL)
+    if (strcmp(ent->d_name, ".") != 0 && strcmp(ent->d_name, "..") != 0)
+      e = copy_entry(dirfd(dir), ent->d_name, d, depth + 1);
+  if (e == 0 && errno != 0)
+    e = errno;
+
+fail:
+  if (dir)
+    closedir(dir);
+  else if (s >= 0)
+    close(s);
+  if (d >= 0)
+    close(d);
+  if (e == 0 && unlinkat(sfd, name, AT_REMOVEDIR) != 0)
+    e = errno;
+  return e;
+}
+
+/* Copies one entry (file, link or folder) from sfd to dfd and removes the source. Anything else
+ * (a FIFO, a socket, a device) cannot be copied: EXDEV, as the rename said. */
+static int copy_entry(int sfd, const char *name, int dfd, int depth)
+{
+  struct stat st;
+  char target[PATH_MAX];
+  ssize_t n;
+  int e;
+
+  if (fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+    return errno;
+  if (S_ISDIR(st.st_mode))
+    return copy_dir(sfd, name, dfd, st.st_mode & 07777, depth);
+  if (S_ISREG(st.st_mode))
+    e = copy_file(sfd, name, dfd, st.st_mode & 07777);
+  else if (S_ISLNK(st.st_mode)) {
+    n = readlinkat(sfd, name, target, sizeof(target) - 1);
+    if (n >= 0)
+      target[n] = '\0';
+    e = n < 0 ? errno : symlinkat(target, dfd, name) != 0 ? errno : 0;
+  } else
+    e = EXDEV;
+  if (e == 0 && unlinkat(sfd, name, 0) != 0)
+    e = errno;
+  return e;
+}
+
+int hp__move_at(int sfd, const char *name, int dfd)
+{
+  struct stat st;
+  int e;
+
+  if (renameat2(sfd, name, dfd, name, RENAME_NOREPLACE) == 0)
+    return 0;
+  e = errno;
+  /* A file system without RENAME_NOREPLACE: a check first, then a plain rename. */
+  if ((e == EINVAL || e == ENOSYS) && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+    return hp__fs_code(HP_EIO, EEXIST);
+  if (e == EINVAL || e == ENOSYS)
+    e = renameat(sfd, name, dfd, name) == 0 ? 0 : errno;
+  /* Another file system (the session on scratch or tmpfs, the app's folder on NFS): copy, then
+   * remove the original, so the run's files still reach its folder. */
+  if (e == EXDEV)
+    e = fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? EEXIST : copy_entry(sfd, name, dfd, 0);
+  return e ? hp__fs_code(HP_EIO, e) : 0;
 }

@@ -39,6 +39,11 @@ int hp__fs_errno(int r);
 int hp__write_file(const char *path, const char *data, size_t len, int exclusive);
 /* Reads a whole file (NUL-terminated). *out is malloc'd; the caller frees it. */
 int hp__read_file(const char *path, char **out, size_t *len);
+/* The same for a file that may be hostile (a stored session's summary.json, manifest.json, plan
+ * copy): with `max` > 0 it reads only a regular file (HP_EINVAL for a device, FIFO, socket or
+ * folder, without waiting on a FIFO) of at most `max` bytes (HP_ERANGE past that, checked before
+ * and while it is read), so memory and time stay bounded. max 0 is hp__read_file. */
+int hp__read_file_max(const char *path, size_t max, char **out, size_t *len);
 /* mkdir -p. Existing folders are fine (so it is for the user's folders, never a session's). */
 int hp__mkdirs(const char *path, int mode);
 /* Joins two path parts with one slash. Returns NULL on HP_ENOMEM. */
@@ -75,5 +80,12 @@ char *hp__tmp_name(const char *name);
  * "create" (a folder, or a file written exclusively), or the temporary name for VERB "write" (a
  * replacing write, where only that name can be in the way). malloc'd; NULL when out of memory. */
 char *hp__fs_error(const char *verb, const char *dir, const char *rel, int e);
+
+/* Moves the entry `name` (a file, link or folder) from folder sfd to folder dfd under the same
+ * name, never replacing anything there (reason EEXIST). On another file system (EXDEV) it is
+ * copied, links kept as links, and the original removed once its copy is complete; a folder goes
+ * entry by entry, so what could not be copied stays in sfd. A FIFO, socket or device cannot cross
+ * (reason EXDEV). Returns 0 or a code of kind HP_EIO with the system's reason. */
+int hp__move_at(int sfd, const char *name, int dfd);
 
 #endif /* HPRUN_UTIL_FSUTIL_H */
