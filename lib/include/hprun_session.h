@@ -15,11 +15,12 @@ typedef struct hp_profile hp_profile;
 
 typedef enum {
   HP_FLAG_BASELINE = 0, /* the uninstrumented pass (or the A/B reference) */
-  HP_FLAG_OK,           /* overhead within `warn`, or not significant */
-  HP_FLAG_UNCONFIRMED,  /* beyond `warn`, but too few runs to test significance */
-  HP_FLAG_PERTURBED,    /* beyond `warn` and significant (or ratio known exactly) */
-  HP_FLAG_DISTORTED,    /* ratio >= 2: its timing must never be read as performance */
-  HP_FLAG_FAILED        /* a run failed or printed no primary metric */
+  HP_FLAG_OK,           /* the whole interval of the overhead lies inside `warn` */
+  HP_FLAG_UNCONFIRMED,  /* too few runs for an interval */
+  HP_FLAG_PERTURBED,    /* the whole interval lies beyond `warn` */
+  HP_FLAG_DISTORTED,    /* ratio >= 2 and the interval's lower end beyond `warn` */
+  HP_FLAG_FAILED,       /* a run failed or printed no primary metric */
+  HP_FLAG_INCONCLUSIVE  /* the interval straddles `warn`: the data cannot place the overhead */
 } hp_flag;
 
 const char *hp_flag_name(hp_flag f);
@@ -175,6 +176,10 @@ typedef struct hp_session {
   char *order;
   uint64_t seed;
   int repeat, warmup;
+  /* The looks a `repeat: auto` session may take at each pass (1 for a fixed count): every
+   * interval is at level 1 - alpha / looks, so the error rate holds over all of them. */
+  int looks;
+  int strict; /* `thresholds.strict` or --strict: a pass the data cannot place fails */
   double warn, fail, alpha; /* fail < 0 when unset */
   size_t baseline;          /* index of the baseline pass in passes[] */
   hp_pass_result *passes;   /* profiling passes, then variants */

@@ -39,7 +39,7 @@ static hp_flag flag_from(const char *s)
 {
   int f;
 
-  for (f = HP_FLAG_BASELINE; f <= HP_FLAG_FAILED; f++)
+  for (f = HP_FLAG_BASELINE; f <= HP_FLAG_INCONCLUSIVE; f++)
     if (s && strcmp(s, hp_flag_name((hp_flag)f)) == 0)
       return (hp_flag)f;
   return HP_FLAG_FAILED;
