@@ -192,6 +192,9 @@ typedef struct hp_pass {
   long launch_count;    /* ncu --launch-count; 0 = unset */
   double timeout;       /* seconds; 0 = the app's timeout */
   int expect_distorted; /* `expect: distorted`: large overhead is reported, never a failure */
+  int repeat;           /* counted runs of this pass; 0: the plan's `repeat` */
+  hp_kv *env;           /* variables for this pass's runs only, over the app's `env` */
+  size_t nenv;
   long line;
   hp_launcher *launcher; /* the pass's own `launcher:`; NULL: the plan's */
 } hp_pass;
@@ -264,6 +267,7 @@ typedef struct hp_plan {
     double warn;  /* relative overhead that marks a pass perturbed; default 0.05 */
     double fail;  /* relative overhead beyond which hprun exits 1; < 0 when unset */
     double alpha; /* significance level; default 0.05 */
+    int strict;   /* `strict: true`: a pass flagged inconclusive or unconfirmed fails (exit 1) */
   } thresholds;
 
   struct {

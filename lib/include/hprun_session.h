@@ -234,6 +234,7 @@ typedef struct hp_run_opts {
   const char *output; /* overrides the plan's output folder */
   int repeat;         /* > 0 overrides the plan's repeat */
   int keep_going;     /* like the plan's keep_going: true */
+  int strict;         /* like the plan's thresholds.strict: true */
 } hp_run_opts;
 
 /* Runs the plan: builds (if any), then every run of every pass and variant, one at a time, each in

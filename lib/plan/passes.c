@@ -12,6 +12,8 @@
 /* The largest `launch_count` accepted: like the limits on repeat and warmup, it turns a typo
  * into an error instead of a session that never ends. */
 #define MAX_LAUNCH_COUNT 1000000000L
+/* A pass's own `repeat` has the plan's limit. */
+#define MAX_PASS_REPEAT 100000L
 
 /* Name i of the modes of tool d (the generic ones included), or with d NULL of the tools. */
 static const char *name_at(const hp__driver *d, size_t i)
@@ -100,17 +102,21 @@ enum {
   S_TIMEOUT,
   S_EXPECT,
   S_LAUNCHER,
+  S_REPEAT,
+  S_ENV,
   S_N
 };
 static const char *const pass_keys[] = {"name",    "mode",     "tool",         "kernel",
                                         "args",    "counters", "launch_count", "command",
-                                        "timeout", "expect",   "launcher",     NULL};
+                                        "timeout", "expect",   "launcher",     "repeat",
+                                        "env",     NULL};
 
 static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at)
 {
   static const char *const expect[] = {"ok", "distorted", NULL};
   hp__mapent e[S_N] = {{NULL, NULL}};
   int tool_ok = 1, r;
+  long rep;
 
   ps->line = hp__yaml_line(it);
   at->item = at->name = at->mode = it;
@@ -155,6 +161,9 @@ static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at
   hp__plan_long(ld, "launch_count", e[S_LAUNCH_COUNT].val, 1, MAX_LAUNCH_COUNT, &ps->launch_count);
   hp__plan_duration(ld, "timeout", e[S_TIMEOUT].val, &ps->timeout);
   hp__plan_enum(ld, "expect", e[S_EXPECT].val, expect, &ps->expect_distorted);
+  if (hp__plan_long(ld, "repeat", e[S_REPEAT].val, 1, MAX_PASS_REPEAT, &rep) == 1)
+    ps->repeat = (int)rep;
+  hp__plan_env(ld, "env", e[S_ENV].val, &ps->env, &ps->nenv);
   if (!hp__yaml_is_null(e[S_LAUNCHER].val) &&
       (ps->launcher = calloc(1, sizeof(*ps->launcher))) == NULL)
     ld->oom = 1;

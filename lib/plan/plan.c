@@ -41,7 +41,7 @@ static void app_free(hp_app *a)
  * and their counts are set at allocation, so unfilled entries are NULL. Accepts NULL. */
 void hp_plan_free(hp_plan *p)
 {
-  size_t i;
+  size_t i, k;
 
   if (p == NULL)
     return;
@@ -70,6 +70,11 @@ void hp_plan_free(hp_plan *p)
     hp_strv_free(&s->args);
     hp_strv_free(&s->command);
     hp_strv_free(&s->counters);
+    for (k = 0; k < s->nenv; k++) {
+      free(s->env[k].key);
+      free(s->env[k].value);
+    }
+    free(s->env);
     hp__plan_launcher_free(s->launcher);
     free(s->launcher);
   }

@@ -131,7 +131,7 @@ static void fill_state(const hp__progress *p, size_t i, hp__progress_state *st)
   st->unit = c->units[sl->unit].name;
   st->warmup = sl->warmup;
   st->run = sl->k;
-  st->runs = sl->warmup ? c->s->warmup : c->s->repeat;
+  st->runs = sl->warmup ? c->s->warmup : c->units[sl->unit].repeat;
   st->elapsed_s = (double)(uv_hrtime() - p->t0) / 1e9;
   st->eta_s = hp__progress_eta(p->pass, c->nunits);
   st->last = p->have_last ? p->last : NULL;

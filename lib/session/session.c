@@ -99,6 +99,7 @@ int hp__session_record_init(hp_session *s, const hp_plan *plan, const hp_run_opt
   s->warn = plan->thresholds.warn;
   s->fail = plan->thresholds.fail;
   s->alpha = plan->thresholds.alpha;
+  s->strict = plan->thresholds.strict || opts->strict;
   return s->name && s->started ? 0 : HP_ENOMEM;
 }
 
@@ -166,7 +167,7 @@ static int passes_init(hp__session_ctx *c)
     pr->expect_distorted = u->pass && u->pass->expect_distorted;
     if (c->sampler_note && (pr->mem_note = hp__strdup(c->sampler_note)) == NULL)
       return HP_ENOMEM;
-    pr->runs = calloc((size_t)(s->repeat + s->warmup) + 1, sizeof(*pr->runs));
+    pr->runs = calloc((size_t)(u->repeat + s->warmup) + 1, sizeof(*pr->runs));
     if (pr->name == NULL || pr->mode == NULL || pr->runs == NULL)
       return HP_ENOMEM;
   }

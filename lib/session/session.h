@@ -50,6 +50,7 @@ typedef struct hp__unit {
   char *tool_path; /* the profiler, for profiled passes */
   const hp__driver *driver;
   double timeout;
+  int repeat;   /* its counted runs: the pass's own `repeat`, else --repeat, else the plan's */
   int dir_made; /* hprun created its folder <session>/<name> (at its first run) */
   char *cwd;    /* where its runs start (absolute); NULL: each run's own folder (workdir: run) */
   int skip;     /* its first run failed: the rest are recorded as skipped, not run */
