@@ -192,3 +192,51 @@ int hp__session_analyze(hp_session *s, const hp_plan *plan)
   s->ncauses = 0;
   return hp__session_causes(s, plan, &s->causes, &s->ncauses);
 }
+
+int hp__look_next(int min, int max, int n)
+{
+  int k = min, next;
+
+  while (k <= n && k < max) {
+    next = (3 * k + 1) / 2; /* 1.5 times, rounded up */
+    k = next > k ? next : k + 1;
+  }
+  if (k > max)
+    k = max;
+  return k > n ? k : 0;
+}
+
+int hp__look_count(int min, int max)
+{
+  int n = 1, k = min;
+
+  while ((k = hp__look_next(min, max, k)) != 0)
+    n++;
+  return n;
+}
+
+int hp__pass_resolved(const hp_pass_result *pr, double precision)
+{
+  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
+
+  if (m == NULL || pr->flag == HP_FLAG_FAILED)
+    return 1;
+  /* A pass expected to distort is there for its tables: its ratio only needs to be known well. */
+  if (pr->expect_distorted)
+    return !isnan(m->ci_lo) && !isnan(m->ci_hi) && m->ratio > 0 &&
+           !hp_stats_beyond(m->ci_hi / m->ratio - 1, precision) &&
+           !hp_stats_beyond(1 - m->ci_lo / m->ratio, precision);
+  return pr->flag == HP_FLAG_OK || pr->flag == HP_FLAG_PERTURBED || pr->flag == HP_FLAG_DISTORTED;
+}
+
+int hp__session_look(hp_session *s, const hp_plan *plan)
+{
+  size_t i;
+  int r;
+
+  if ((r = hp__session_measure(s, plan)) != 0)
+    return r;
+  for (i = 0; i < s->npasses; i++)
+    flag_pass(s, &s->passes[i]);
+  return 0;
+}

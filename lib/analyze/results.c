@@ -74,6 +74,7 @@ void hp__pass_result_free(hp_pass_result *pr)
   free(pr->metrics);
   free(pr->verdict);
   free(pr->advice);
+  free(pr->stopped);
   free(pr->mem_note);
   free(pr->xk_name);
   free(pr->ncu_metrics);

@@ -193,6 +193,7 @@ typedef struct hp_pass {
   double timeout;       /* seconds; 0 = the app's timeout */
   int expect_distorted; /* `expect: distorted`: large overhead is reported, never a failure */
   int repeat;           /* counted runs of this pass; 0: the plan's `repeat` */
+  double precision;     /* `repeat: auto`, expect: distorted: stop at +-this of the ratio; 0: 10% */
   hp_kv *env;           /* variables for this pass's runs only, over the app's `env` */
   size_t nenv;
   long line;
@@ -236,7 +237,14 @@ typedef struct hp_plan {
 
   char *name;   /* session name; default: the plan file's base name without extension */
   char *output; /* parent folder of sessions; default "hprun-out" */
-  int repeat;   /* counted runs per pass; default 1 */
+  int repeat;   /* counted runs per pass; default 1; with `repeat: auto`, the most (auto.max) */
+  /* `repeat: auto` or `repeat: {min, max, budget}` (docs/plan.md): runs go in rounds, and a pass
+   * stops once its flag is resolved; on is 0 for a fixed count. */
+  struct {
+    int on;
+    int min, max;
+    double budget_s; /* 0: none */
+  } autorep;
   int warmup;   /* uncounted runs per pass before the counted ones; default 0 */
   hp_order order;
   int keep_going; /* `keep_going: true`: a failing first run neither stops nor skips anything */

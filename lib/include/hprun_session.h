@@ -111,6 +111,8 @@ typedef struct hp_pass_result {
   hp_flag flag;
   char *verdict; /* variants: accepted, rejected (numerics), rejected (slower), inconclusive */
   char *advice;  /* one line for the user, or NULL */
+  /* `repeat: auto`: why its runs stopped (resolved, max, budget, interrupted); NULL otherwise. */
+  char *stopped;
   double mem_mean_mib, mem_peak_mib; /* over counted runs; NaN when not sampled */
   char *mem_note;                    /* why memory was not sampled, or NULL */
   long max_rss_kb;
