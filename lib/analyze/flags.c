@@ -105,6 +105,24 @@ static char *inconclusive_advice(const hp_session *s, const hp_metric_result *m,
                       more);
 }
 
+hp_flag hp__flag_of(double lo, double hi, double sd, double warn)
+{
+  int above, below;
+
+  if (isnan(lo) || isnan(hi))
+    return HP_FLAG_UNCONFIRMED;
+  /* With a tolerance: an end of exactly `warn` (1.05 / 1.0) is within it. */
+  above = hp_stats_beyond(lo - 1.0, warn);
+  below = hp_stats_beyond(1.0 - hi, warn);
+  if (above && sd >= 2.0)
+    return HP_FLAG_DISTORTED;
+  if (above || below)
+    return HP_FLAG_PERTURBED;
+  if (!hp_stats_beyond(hi - 1.0, warn) && !hp_stats_beyond(1.0 - lo, warn))
+    return HP_FLAG_OK;
+  return HP_FLAG_INCONCLUSIVE;
+}
+
 /* The flag of a pass whose runs all completed, and its advice (the baseline's is set apart): the
  * rule of docs/summary.md ("Flags") on the interval of the overhead, as two one-sided tests do. */
 static void flag_measured(const hp_session *s, hp_pass_result *pr)
@@ -112,36 +130,27 @@ static void flag_measured(const hp_session *s, hp_pass_result *pr)
   const hp_metric_result *m = &pr->metrics[0];
   double sd = hp__slowdown(m), over = sd - 1.0, lo, hi;
   const char *what = pr->is_variant ? "this variant" : pr->mode;
-  int above, below;
 
   slowdown_interval(m, &lo, &hi);
-  if (isnan(lo) || isnan(hi)) {
-    pr->flag = HP_FLAG_UNCONFIRMED;
+  pr->flag = hp__flag_of(lo, hi, sd, s->warn);
+  if (pr->flag == HP_FLAG_UNCONFIRMED) {
     pr->advice = hp__asprintf("%+.2f%% from %zu run(s): too few runs for a %g%% interval, so "
                               "neither ok nor beyond warn (%.1f%%) can be shown: use repeat >= 5",
                               over * 100, m->st.n, (1 - s->alpha) * 100, s->warn * 100);
     return;
   }
-  /* With a tolerance: an end of exactly `warn` (1.05 / 1.0) is within it. */
-  above = hp_stats_beyond(lo - 1.0, s->warn);
-  below = hp_stats_beyond(1.0 - hi, s->warn);
-  if (above && sd >= 2.0) {
-    pr->flag = HP_FLAG_DISTORTED;
+  if (pr->flag == HP_FLAG_DISTORTED) {
     pr->advice = hp__asprintf("%s makes %s read %.2fx the baseline: use it to attribute, never "
                               "quote its time as performance%s",
                               what, m->name ? m->name : "the metric", sd,
                               pr->expect_distorted ? " (expected)" : "");
-  } else if (above || below) {
-    pr->flag = HP_FLAG_PERTURBED;
+  } else if (pr->flag == HP_FLAG_PERTURBED) {
     /* A variant's change is the point of the A/B run; its verdict and summary say it. */
     if (!pr->is_variant)
       pr->advice = hp__asprintf("%s changes %s by %+.2f%% (interval [%.4g, %.4g], wholly beyond "
                                 "warn): compare times only within this mode",
                                 what, m->name ? m->name : "the metric", over * 100, lo, hi);
-  } else if (!hp_stats_beyond(hi - 1.0, s->warn) && !hp_stats_beyond(1.0 - lo, s->warn)) {
-    pr->flag = HP_FLAG_OK;
-  } else {
-    pr->flag = HP_FLAG_INCONCLUSIVE;
+  } else if (pr->flag == HP_FLAG_INCONCLUSIVE) {
     pr->advice = inconclusive_advice(s, m, lo, hi);
   }
 }
