@@ -127,7 +127,10 @@ static char *cause_text(const hp_session *s, const hp_plan *plan, const hp_pass_
   if (kind == HP_CAUSE_THRESHOLD && s->fail > 0 && hp_stats_beyond(lo - 1.0, s->fail))
     return hp__asprintf("%s > fail %.3g%% (interval [%.4g, %.4g])", what, s->fail * 100, lo, hi);
   if (kind == HP_CAUSE_THRESHOLD)
-    return hp__asprintf("%s is %s (strict): %s", what, hp_flag_name(pr->flag),
+    return hp__asprintf("%s is %s (strict): %s", what,
+                        pr->flag == HP_FLAG_INCONCLUSIVE      ? "inconclusive"
+                            : pr->flag == HP_FLAG_UNCONFIRMED ? "unconfirmed"
+                                                              : "not placed",
                         pr->advice ? pr->advice : "the interval reaches beyond fail");
   if (isnan(lo))
     return hp__asprintf("%s is beyond fail %.3g%%, but %zu run(s) against the baseline's %zu are "

@@ -233,8 +233,8 @@ int hp__pass_resolved(const hp_pass_result *pr, double precision)
   /* A pass expected to distort is there for its tables: its ratio only needs to be known well. */
   if (pr->expect_distorted)
     return !isnan(m->ci_lo) && !isnan(m->ci_hi) && m->ratio > 0 &&
-           !hp_stats_beyond(m->ci_hi / m->ratio - 1, precision) &&
-           !hp_stats_beyond(1 - m->ci_lo / m->ratio, precision);
+        !hp_stats_beyond(m->ci_hi / m->ratio - 1, precision) &&
+        !hp_stats_beyond(1 - m->ci_lo / m->ratio, precision);
   return pr->flag == HP_FLAG_OK || pr->flag == HP_FLAG_PERTURBED || pr->flag == HP_FLAG_DISTORTED;
 }
 

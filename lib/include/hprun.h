@@ -245,7 +245,7 @@ typedef struct hp_plan {
     int min, max;
     double budget_s; /* 0: none */
   } autorep;
-  int warmup;   /* uncounted runs per pass before the counted ones; default 0 */
+  int warmup; /* uncounted runs per pass before the counted ones; default 0 */
   hp_order order;
   int keep_going; /* `keep_going: true`: a failing first run neither stops nor skips anything */
   uint64_t seed;  /* for `random` order and the bootstrap; default 1 */

@@ -107,10 +107,10 @@ enum {
   S_PRECISION,
   S_N
 };
-static const char *const pass_keys[] = {"name",    "mode",     "tool",         "kernel",
-                                        "args",    "counters", "launch_count", "command",
-                                        "timeout", "expect",   "launcher",     "repeat",
-                                        "env",     "precision", NULL};
+static const char *const pass_keys[] = {
+    "name",     "mode",         "tool",    "kernel",    "args",
+    "counters", "launch_count", "command", "timeout",   "expect",
+    "launcher", "repeat",       "env",     "precision", NULL};
 
 static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at)
 {
@@ -167,8 +167,10 @@ static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at
   hp__plan_env(ld, "env", e[S_ENV].val, &ps->env, &ps->nenv);
   if (hp__plan_number(ld, "precision", e[S_PRECISION].val, 1, &ps->precision) == 1 &&
       !(ps->precision > 0 && ps->precision < 1)) {
-    hp__plan_err(ld, e[S_PRECISION].val, "`precision` must be between 0 and 1 (exclusive), got "
-                 "'%s'", hp__yaml_str(e[S_PRECISION].val));
+    hp__plan_err(ld, e[S_PRECISION].val,
+                 "`precision` must be between 0 and 1 (exclusive), got "
+                 "'%s'",
+                 hp__yaml_str(e[S_PRECISION].val));
     ps->precision = 0;
   }
   at->precision = e[S_PRECISION].val;
@@ -295,9 +297,9 @@ void hp__plan_parse_passes(hp__loader *ld, const hp__mapent *e, yaml_node_t *roo
       hp__plan_err(ld, at[i].precision,
                    "`precision` is when `repeat: auto` stops an `expect: distorted` pass; this "
                    "pass %s",
-                   !p->autorep.on ? "is in a plan with a fixed repeat"
-                   : ps->repeat   ? "has its own fixed repeat"
-                                  : "does not expect distorted");
+                   !p->autorep.on   ? "is in a plan with a fixed repeat"
+                       : ps->repeat ? "has its own fixed repeat"
+                                    : "does not expect distorted");
     if (ps->mode == NULL)
       continue;
     if (strcmp(ps->mode, "command") == 0) {

@@ -210,7 +210,8 @@ static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
     p->order = (hp_order)order;
   /* Sequential runs the baseline's runs all first: no pass could be looked at before it ends. */
   if (p->autorep.on && p->order == HP_ORDER_SEQUENTIAL)
-    hp__plan_err(ld, e[K_ORDER].val, "`repeat: auto` needs rounds that visit every pass: use "
+    hp__plan_err(ld, e[K_ORDER].val,
+                 "`repeat: auto` needs rounds that visit every pass: use "
                  "order interleaved, abba or random, not sequential");
   hp__plan_u64(ld, "seed", e[K_SEED].val, &p->seed);
   hp__plan_bool(ld, "keep_going", e[K_KEEP_GOING].val, &p->keep_going);

@@ -104,8 +104,8 @@ int hp__session_record_init(hp_session *s, const hp_plan *plan, const hp_run_opt
   s->strict = plan->thresholds.strict || opts->strict;
   /* `repeat: auto` looks at each pass several times: every interval is at 1 - alpha / looks. */
   s->looks = plan->autorep.on && opts->repeat <= 0
-                 ? hp__look_count(plan->autorep.min, plan->autorep.max)
-                 : 1;
+      ? hp__look_count(plan->autorep.min, plan->autorep.max)
+      : 1;
   return s->name && s->started ? 0 : HP_ENOMEM;
 }
 
@@ -232,8 +232,8 @@ static void auto_note(hp__session_ctx *c)
     const hp_metric_result *m = c->s->passes[i].metrics;
     if (c->units[i].done || i == c->plan->baseline || n >= sizeof(c->open_note) - 1)
       continue;
-    w = isnan(m->ci_lo) ? snprintf(c->open_note + n, sizeof(c->open_note) - n, "%s%s", n ? ", " : "",
-                                   c->units[i].name)
+    w = isnan(m->ci_lo) ? snprintf(c->open_note + n, sizeof(c->open_note) - n, "%s%s",
+                                   n ? ", " : "", c->units[i].name)
                         : snprintf(c->open_note + n, sizeof(c->open_note) - n, "%s%s [%.3g,%.3g]",
                                    n ? ", " : "", c->units[i].name, m->ci_lo, m->ci_hi);
     n += w > 0 ? (size_t)w : 0;

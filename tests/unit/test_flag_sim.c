@@ -28,11 +28,20 @@
 #define WARN 0.05
 #define ALPHA 0.05
 
-enum { LOGN_02, LOGN_2, LOGN_15, BIMODAL, OUTLIERS, DRIFT, NMODELS };
+enum {
+  LOGN_02,
+  LOGN_2,
+  LOGN_15,
+  BIMODAL,
+  OUTLIERS,
+  DRIFT,
+  NMODELS
+};
 
 static const char *const model_name[NMODELS] = {
-    "lognormal CV 0.2%", "lognormal CV 2%", "lognormal CV 15%",
-    "bimodal (half 10% slower), CV 1%", "5% outliers at 3x, CV 2%", "drift +10% over the session, CV 2%"};
+    "lognormal CV 0.2%",        "lognormal CV 2%",
+    "lognormal CV 15%",         "bimodal (half 10% slower), CV 1%",
+    "5% outliers at 3x, CV 2%", "drift +10% over the session, CV 2%"};
 
 static double uniform(hp_rng *r)
 {
@@ -77,9 +86,8 @@ static hp_flag session(hp_rng *r, int model, double truth, int looks, int *runs)
       a[n] = run_time(r, model, n);
       b[n] = truth * run_time(r, model, n);
     }
-    assert_int_equal(hp_stats_shift_interval(a, (size_t)n, b, (size_t)n, 1 - ALPHA / looks, &lo,
-                                             &hi),
-                     0);
+    assert_int_equal(
+        hp_stats_shift_interval(a, (size_t)n, b, (size_t)n, 1 - ALPHA / looks, &lo, &hi), 0);
     ratio = hp_stats_median(b, (size_t)n) / hp_stats_median(a, (size_t)n);
     f = hp__flag_of(lo, hi, ratio, WARN);
     if (f == HP_FLAG_OK || f == HP_FLAG_PERTURBED || f == HP_FLAG_DISTORTED)
@@ -109,8 +117,9 @@ static void test_wrong_flag_rates(void **state)
   (void)state;
   assert_int_equal(looks, 6); /* 5, 8, 12, 18, 27, 30 */
   hp_rng_seed(&r, 20261202);
-  print_message("| noise | true overhead | ok | inconclusive | perturbed/distorted | wrong [95%% CI] "
-                "| mean runs |\n");
+  print_message(
+      "| noise | true overhead | ok | inconclusive | perturbed/distorted | wrong [95%% CI] "
+      "| mean runs |\n");
   for (model = 0; model < NMODELS; model++)
     for (t = 0; t < 4; t++) {
       int ok = 0, inc = 0, beyond = 0, wrong, total_runs = 0;
@@ -127,10 +136,12 @@ static void test_wrong_flag_rates(void **state)
       wilson(wrong, SESSIONS, &lo, &hi);
       print_message("| %s | %s | %.1f%% | %.1f%% | %.1f%% | %.2f%% [%.2f, %.2f] | %.1f |\n",
                     model_name[model],
-                    t == 0 ? "0" : t == 1 ? "warn (5%)" : t == 2 ? "2 warn (10%)" : "50x",
+                    t == 0       ? "0"
+                        : t == 1 ? "warn (5%)"
+                        : t == 2 ? "2 warn (10%)"
+                                 : "50x",
                     100.0 * ok / SESSIONS, 100.0 * inc / SESSIONS, 100.0 * beyond / SESSIONS,
-                    100.0 * wrong / SESSIONS, 100 * lo, 100 * hi,
-                    (double)total_runs / SESSIONS);
+                    100.0 * wrong / SESSIONS, 100 * lo, 100 * hi, (double)total_runs / SESSIONS);
       if (wrong > worst)
         worst = wrong;
       if ((double)wrong / SESSIONS > ALPHA)

@@ -138,8 +138,7 @@ static void done_line(void **state)
 /* In a sweep the combination and its place among them come first. */
 static void sweep_lines(void **state)
 {
-  hp__progress_state st = {3,  12, "pmc", 0, 1, 2, 5, 10, "0.5 ms", "n=1024,dtype=fp16",
-                           2,  4,  NULL};
+  hp__progress_state st = {3, 12, "pmc", 0, 1, 2, 5, 10, "0.5 ms", "n=1024,dtype=fp16", 2, 4, NULL};
   char buf[256];
 
   (void)state;

@@ -175,7 +175,7 @@ static void test_unconfirmed_and_thresholds(void **state)
   hp__session_analyze(s, NULL);
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_THRESHOLD);
   s->passes[1].metrics[0].ci_lo = 1.0; /* an interval that straddles fail: never a CI failure */
-  s->passes[2].expect_distorted = 1;       /* PMC: reported, never a failure */
+  s->passes[2].expect_distorted = 1;   /* PMC: reported, never a failure */
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_OK);
   s->interrupted = 1;
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_INTERRUPTED);
@@ -298,7 +298,8 @@ static void test_causes(void **state)
   /* 6 against 6: P(U <= 5) = 0.0206 <= 0.025 < P(U <= 6), so the 95% interval runs from the 6th
    * smallest to the 6th largest of the 36 ratios b / a: 1.09 / 1.01 and 1.11 / 0.99 (checked by
    * enumerating all 924 rank assignments in Python). */
-  assert_cause(&s->causes[0], HP_CAUSE_THRESHOLD, "slow", "t +10.00% > fail 5% (interval [1.079, 1.121])");
+  assert_cause(&s->causes[0], HP_CAUSE_THRESHOLD, "slow",
+               "t +10.00% > fail 5% (interval [1.079, 1.121])");
   assert_true(hp_cause_fails(s->causes[0].kind));
   assert_string_equal(hp_cause_kind_name(s->causes[0].kind), "threshold");
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_THRESHOLD);
@@ -442,7 +443,7 @@ int main(void)
       cmocka_unit_test(test_unconfirmed_and_thresholds),
       cmocka_unit_test(test_higher_is_better),
       cmocka_unit_test(test_exact_warn),
-    cmocka_unit_test(test_inconclusive),
+      cmocka_unit_test(test_inconclusive),
       cmocka_unit_test(test_causes),
       cmocka_unit_test(test_gate_fails),
       cmocka_unit_test(test_more_metrics_than_baseline),
