@@ -19,7 +19,8 @@ enum {
   OPT_OUTPUT = CMD_OPT_OWN,
   OPT_REPEAT,
   OPT_GRACE,
-  OPT_KEEP_GOING
+  OPT_KEEP_GOING,
+  OPT_STRICT
 };
 
 static const struct option run_longopts[] = {CMD_LONG_HELP,
@@ -29,6 +30,7 @@ static const struct option run_longopts[] = {CMD_LONG_HELP,
                                              {"repeat", required_argument, NULL, OPT_REPEAT},
                                              {"grace", required_argument, NULL, OPT_GRACE},
                                              {"keep-going", no_argument, NULL, OPT_KEEP_GOING},
+                                             {"strict", no_argument, NULL, OPT_STRICT},
                                              CMD_LONG_JUNIT,
                                              CMD_LONG_MARKDOWN,
                                              CMD_LONG_ASCII,
@@ -74,6 +76,7 @@ static void run_usage(FILE *fp)
           "  --repeat N        counted runs per pass (overrides the plan)\n"
           "  --grace SECONDS   wait between SIGTERM and SIGKILL when stopping a run (default 5)\n"
           "  --keep-going      run every run even when a pass's first run fails\n"
+          "  --strict          exit 1 on a pass flagged inconclusive or unconfirmed\n"
           "  --junit FILE      also write JUnit XML (one testcase per pass and variant)\n"
           "  --markdown FILE   also write the Markdown report there\n"
           "  --ascii           no overhead bars in the table (they are drawn on a terminal)\n"
@@ -99,6 +102,7 @@ static int run_option(struct run_args *a, int c, const char *v)
   case 'n': a->opts.dry_run = 1; break;
   case 'q': a->opts.quiet = 1; break;
   case OPT_KEEP_GOING: a->opts.keep_going = 1; break;
+  case OPT_STRICT: a->opts.strict = 1; break;
   case OPT_OUTPUT:
     if (!(a->opts.output = v))
       return HP_EXIT_USAGE;

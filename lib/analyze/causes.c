@@ -33,15 +33,23 @@ int hp_cause_fails(hp_cause_kind k)
   return k != HP_CAUSE_NOTE;
 }
 
+/* The interval of the slowdown of m (NaN ends when there is none). */
+static void slowdown_ends(const hp_metric_result *m, double *lo, double *hi)
+{
+  *lo = m->higher_is_better ? 1.0 / m->ci_hi : m->ci_lo;
+  *hi = m->higher_is_better ? 1.0 / m->ci_lo : m->ci_hi;
+}
+
 /* The decision: whether pass pr has a cause, and of which kind. A failed run decides first; an
- * A/B candidate fails when a gate rejected it; a profiling pass fails when its slowdown is beyond
- * `fail` and significant, and gets a note when it is beyond but too few runs could test it
- * (never a failure: unconfirmed is not evidence). `expect: distorted` passes, the baseline and the
- * reference never trip `fail`, and neither does a slowdown shown to be noise. */
+ * A/B candidate fails when a gate rejected it; a profiling pass fails when the whole interval of
+ * its slowdown lies beyond `fail`, and gets a note when the interval (or, without one, the
+ * estimate) reaches beyond `fail` but does not lie wholly beyond it (never a failure unless
+ * strict: an interval that straddles the line is not evidence). `expect: distorted` passes, the
+ * baseline and the reference never trip `fail`. */
 static int pass_cause(const hp_session *s, const hp_pass_result *pr, hp_cause_kind *kind)
 {
   const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
-
+  double lo, hi;
   size_t i, counted = 0;
 
   /* A pass none of whose runs counted (the session was interrupted before or during them, or its
@@ -58,10 +66,26 @@ static int pass_cause(const hp_session *s, const hp_pass_result *pr, hp_cause_ki
     *kind = HP_CAUSE_GATE;
     return !pr->is_reference && pr->verdict && strcmp(pr->verdict, "rejected (numerics)") == 0;
   }
-  if (m == NULL || s->fail <= 0 || pr->is_baseline || pr->expect_distorted ||
-      !hp_stats_beyond(hp__slowdown(m) - 1.0, s->fail) || m->sig == HP_SIG_NO)
+  if (m == NULL || pr->is_baseline || pr->expect_distorted)
     return 0;
-  *kind = m->sig == HP_SIG_YES ? HP_CAUSE_THRESHOLD : HP_CAUSE_NOTE;
+  /* Strict: a pass whose interval straddles warn, or reaches beyond `fail` without lying wholly
+   * beyond it, is one the data cannot place, and fails instead of passing quietly. */
+  if (s->strict && (pr->flag == HP_FLAG_INCONCLUSIVE || pr->flag == HP_FLAG_UNCONFIRMED)) {
+    *kind = HP_CAUSE_THRESHOLD;
+    return 1;
+  }
+  if (s->fail <= 0)
+    return 0;
+  slowdown_ends(m, &lo, &hi);
+  /* The gate fails when the whole interval lies beyond `fail` (the lower end of the slowdown). */
+  if (hp_stats_beyond(lo - 1.0, s->fail)) {
+    *kind = HP_CAUSE_THRESHOLD;
+    return 1;
+  }
+  /* Straddling `fail`, or beyond it with no interval: not evidence either way. */
+  if (!hp_stats_beyond((isnan(hi) ? hp__slowdown(m) : hi) - 1.0, s->fail))
+    return 0;
+  *kind = s->strict ? HP_CAUSE_THRESHOLD : HP_CAUSE_NOTE;
   return 1;
 }
 
@@ -85,6 +109,7 @@ static char *cause_text(const hp_session *s, const hp_plan *plan, const hp_pass_
   const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
   const hp_pass_result *ref = NULL, *base = s->npasses ? &s->passes[s->baseline] : NULL;
   char what[160], *why, *text;
+  double lo, hi;
   size_t i;
 
   if (kind == HP_CAUSE_RUN_FAILED)
@@ -99,12 +124,24 @@ static char *cause_text(const hp_session *s, const hp_plan *plan, const hp_pass_
     return text;
   }
   change_text(m, what, sizeof(what));
+  slowdown_ends(m, &lo, &hi);
+  if (kind == HP_CAUSE_THRESHOLD && s->fail > 0 && hp_stats_beyond(lo - 1.0, s->fail))
+    return hp__asprintf("%s > fail %.3g%% (interval [%.4g, %.4g])", what, s->fail * 100, lo, hi);
   if (kind == HP_CAUSE_THRESHOLD)
-    return hp__asprintf("%s > fail %.3g%% (p=%.3g)", what, s->fail * 100, m->p);
-  return hp__asprintf("%s is beyond fail %.3g%%, but %zu run(s) against the baseline's %zu are "
-                      "too few to test it: the fail gate was not evaluated (use repeat >= 5)",
-                      what, s->fail * 100, m->st.n,
-                      base && base->nmetrics ? base->metrics[0].st.n : 0);
+    return hp__asprintf("%s is %s (strict): %s", what,
+                        pr->flag == HP_FLAG_INCONCLUSIVE      ? "inconclusive"
+                            : pr->flag == HP_FLAG_UNCONFIRMED ? "unconfirmed"
+                                                              : "not placed",
+                        pr->advice ? pr->advice : "the interval reaches beyond fail");
+  if (isnan(lo))
+    return hp__asprintf("%s is beyond fail %.3g%%, but %zu run(s) against the baseline's %zu are "
+                        "too few for an interval: the fail gate was not evaluated (use repeat >= "
+                        "5)",
+                        what, s->fail * 100, m->st.n,
+                        base && base->nmetrics ? base->metrics[0].st.n : 0);
+  return hp__asprintf("%s: its interval [%.4g, %.4g] straddles fail %.3g%%: the fail gate is "
+                      "inconclusive (more runs, or --strict to fail on it)",
+                      what, lo, hi, s->fail * 100);
 }
 
 int hp__session_causes(const hp_session *s, const hp_plan *plan, hp_cause **out, size_t *n)

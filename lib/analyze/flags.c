@@ -8,6 +8,7 @@
 #include "util/base/buf.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 const char *hp_flag_name(hp_flag f)
@@ -19,6 +20,7 @@ const char *hp_flag_name(hp_flag f)
   case HP_FLAG_PERTURBED: return "perturbed";
   case HP_FLAG_DISTORTED: return "distorted";
   case HP_FLAG_FAILED: return "failed";
+  case HP_FLAG_INCONCLUSIVE: return "inconclusive";
   }
   return "?";
 }
@@ -63,43 +65,93 @@ static int pass_failed(const hp_pass_result *pr)
   return counted == 0;
 }
 
-/* The flag of a pass whose runs all completed, and its advice (the baseline's is set apart). */
+/* The interval of the slowdown (the time ratio, or its inverse for a higher-is-better metric). */
+static void slowdown_interval(const hp_metric_result *m, double *lo, double *hi)
+{
+  *lo = m->higher_is_better ? 1.0 / m->ci_hi : m->ci_lo;
+  *hi = m->higher_is_better ? 1.0 / m->ci_lo : m->ci_hi;
+}
+
+/* How many runs per pass would likely make the interval [lo, hi] (of a pass of n runs) fit on one
+ * side of every warn line: its half-width shrinks as 1 / sqrt(runs), on the log scale where the
+ * interval is symmetric. 0 when the estimate sits on a line, where no count is likely to do. */
+static size_t runs_to_resolve(double lo, double hi, double warn, size_t n)
+{
+  double c = (log(lo) + log(hi)) / 2, h = (log(hi) - log(lo)) / 2;
+  double d = fabs(c - log1p(warn)), need;
+
+  if (warn < 1 && fabs(c - log1p(-warn)) < d)
+    d = fabs(c - log1p(-warn));
+  if (!(d > h / 20) || !(h > 0))
+    return 0;
+  need = ceil((double)n * (h / d) * (h / d));
+  return need > 100000 ? 100000 : (size_t)need;
+}
+
+/* The advice of an inconclusive pass: the interval, and what would likely resolve it. */
+static char *inconclusive_advice(const hp_session *s, const hp_metric_result *m, double lo,
+                                 double hi)
+{
+  size_t need = runs_to_resolve(lo, hi, s->warn, m->st.n);
+  char more[96];
+
+  if (need)
+    snprintf(more, sizeof(more), "about %zu runs per pass would likely resolve it", need);
+  else
+    snprintf(more, sizeof(more), "the overhead sits on warn, where more runs resolve it slowly");
+  return hp__asprintf("%+.2f%%, but its %g%% interval [%.4g, %.4g] straddles warn (%.1f%%): the "
+                      "data can neither rule out an overhead beyond warn nor show one; %s",
+                      (hp__slowdown(m) - 1.0) * 100, (1 - s->alpha) * 100, lo, hi, s->warn * 100,
+                      more);
+}
+
+hp_flag hp__flag_of(double lo, double hi, double sd, double warn)
+{
+  int above, below;
+
+  if (isnan(lo) || isnan(hi))
+    return HP_FLAG_UNCONFIRMED;
+  /* With a tolerance: an end of exactly `warn` (1.05 / 1.0) is within it. */
+  above = hp_stats_beyond(lo - 1.0, warn);
+  below = hp_stats_beyond(1.0 - hi, warn);
+  if (above && sd >= 2.0)
+    return HP_FLAG_DISTORTED;
+  if (above || below)
+    return HP_FLAG_PERTURBED;
+  if (!hp_stats_beyond(hi - 1.0, warn) && !hp_stats_beyond(1.0 - lo, warn))
+    return HP_FLAG_OK;
+  return HP_FLAG_INCONCLUSIVE;
+}
+
+/* The flag of a pass whose runs all completed, and its advice (the baseline's is set apart): the
+ * rule of docs/summary.md ("Flags") on the interval of the overhead, as two one-sided tests do. */
 static void flag_measured(const hp_session *s, hp_pass_result *pr)
 {
   const hp_metric_result *m = &pr->metrics[0];
-  double sd = hp__slowdown(m), over = sd - 1.0;
+  double sd = hp__slowdown(m), over = sd - 1.0, lo, hi;
   const char *what = pr->is_variant ? "this variant" : pr->mode;
 
-  if (sd >= 2.0) {
-    pr->flag = HP_FLAG_DISTORTED;
+  slowdown_interval(m, &lo, &hi);
+  pr->flag = hp__flag_of(lo, hi, sd, s->warn);
+  if (pr->flag == HP_FLAG_UNCONFIRMED) {
+    pr->advice = hp__asprintf("%+.2f%% from %zu run(s): too few runs for a %g%% interval, so "
+                              "neither ok nor beyond warn (%.1f%%) can be shown: use repeat >= 5",
+                              over * 100, m->st.n, (1 - s->alpha) * 100, s->warn * 100);
+    return;
+  }
+  if (pr->flag == HP_FLAG_DISTORTED) {
     pr->advice = hp__asprintf("%s makes %s read %.2fx the baseline: use it to attribute, never "
                               "quote its time as performance%s",
                               what, m->name ? m->name : "the metric", sd,
                               pr->expect_distorted ? " (expected)" : "");
-    return;
-  }
-  /* With a tolerance: a change of exactly `warn` (1.05 / 1.0) is within it. */
-  if (!hp_stats_beyond(fabs(over), s->warn)) {
-    pr->flag = HP_FLAG_OK;
-    return;
-  }
-  if (m->sig == HP_SIG_YES) {
-    pr->flag = HP_FLAG_PERTURBED;
+  } else if (pr->flag == HP_FLAG_PERTURBED) {
     /* A variant's change is the point of the A/B run; its verdict and summary say it. */
     if (!pr->is_variant)
-      pr->advice = hp__asprintf("%s changes %s by %+.2f%% (significant, p=%.3g): compare times "
-                                "only within this mode",
-                                what, m->name ? m->name : "the metric", over * 100, m->p);
-  } else if (m->sig == HP_SIG_NO) {
-    pr->flag = HP_FLAG_OK;
-    pr->advice = hp__asprintf("%+.2f%% is beyond warn but not significant (p=%.3g): within the "
-                              "run-to-run noise",
-                              over * 100, m->p);
-  } else {
-    pr->flag = HP_FLAG_UNCONFIRMED;
-    pr->advice = hp__asprintf("%+.2f%% is beyond warn (%.1f%%), but %zu run(s) are too few to "
-                              "tell it from noise: use repeat >= 5",
-                              over * 100, s->warn * 100, m->st.n);
+      pr->advice = hp__asprintf("%s changes %s by %+.2f%% (interval [%.4g, %.4g], wholly beyond "
+                                "warn): compare times only within this mode",
+                                what, m->name ? m->name : "the metric", over * 100, lo, hi);
+  } else if (pr->flag == HP_FLAG_INCONCLUSIVE) {
+    pr->advice = inconclusive_advice(s, m, lo, hi);
   }
 }
 
@@ -148,4 +200,52 @@ int hp__session_analyze(hp_session *s, const hp_plan *plan)
   s->causes = NULL;
   s->ncauses = 0;
   return hp__session_causes(s, plan, &s->causes, &s->ncauses);
+}
+
+int hp__look_next(int min, int max, int n)
+{
+  int k = min, next;
+
+  while (k <= n && k < max) {
+    next = (3 * k + 1) / 2; /* 1.5 times, rounded up */
+    k = next > k ? next : k + 1;
+  }
+  if (k > max)
+    k = max;
+  return k > n ? k : 0;
+}
+
+int hp__look_count(int min, int max)
+{
+  int n = 1, k = min;
+
+  while ((k = hp__look_next(min, max, k)) != 0)
+    n++;
+  return n;
+}
+
+int hp__pass_resolved(const hp_pass_result *pr, double precision)
+{
+  const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
+
+  if (m == NULL || pr->flag == HP_FLAG_FAILED)
+    return 1;
+  /* A pass expected to distort is there for its tables: its ratio only needs to be known well. */
+  if (pr->expect_distorted)
+    return !isnan(m->ci_lo) && !isnan(m->ci_hi) && m->ratio > 0 &&
+        !hp_stats_beyond(m->ci_hi / m->ratio - 1, precision) &&
+        !hp_stats_beyond(1 - m->ci_lo / m->ratio, precision);
+  return pr->flag == HP_FLAG_OK || pr->flag == HP_FLAG_PERTURBED || pr->flag == HP_FLAG_DISTORTED;
+}
+
+int hp__session_look(hp_session *s, const hp_plan *plan)
+{
+  size_t i;
+  int r;
+
+  if ((r = hp__session_measure(s, plan)) != 0)
+    return r;
+  for (i = 0; i < s->npasses; i++)
+    flag_pass(s, &s->passes[i]);
+  return 0;
 }

@@ -22,6 +22,22 @@ int hp__session_measure(hp_session *s, const hp_plan *plan);
 /* hp__session_measure, then every pass's flag and advice, the variants' verdicts (with the plan's
  * gates; none when plan is NULL) and s->causes. */
 int hp__session_analyze(hp_session *s, const hp_plan *plan);
+
+/* `repeat: auto` (flags.c, docs/internals/stats.md "Repeated looks"). A pass is looked at when its
+ * counted runs reach min, then 1.5 times the last look (rounded up), and max. hp__look_next is the
+ * look after n runs (0: none left); hp__look_count the number of looks, which divides alpha. */
+int hp__look_next(int min, int max, int n);
+/* The flag rule (docs/summary.md "Flags") on the interval [lo, hi] of a slowdown sd: unconfirmed
+ * without an interval (NaN), distorted (sd >= 2 and lo beyond warn), perturbed (wholly beyond
+ * warn, either way), ok (wholly inside), else inconclusive. The run and the simulation test
+ * (tests/unit/test_flag_sim.c) both decide with it. */
+hp_flag hp__flag_of(double lo, double hi, double sd, double warn);
+int hp__look_count(int min, int max);
+/* The statistics and flags of every pass, without verdicts or causes: a look during the run. */
+int hp__session_look(hp_session *s, const hp_plan *plan);
+/* Whether a pass needs no more runs: failed, flagged ok, perturbed or distorted, or (expect:
+ * distorted) its interval within +-precision of its ratio. */
+int hp__pass_resolved(const hp_pass_result *pr, double precision);
 /* The A/B verdict of every candidate against the reference, with the plan's gates. */
 void hp__session_verdicts(hp_session *s, const hp_plan *plan);
 /* Why a candidate fails the plan's numeric gates ("rejected (numerics): proxy moved by ..."), or

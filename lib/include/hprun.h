@@ -193,6 +193,10 @@ typedef struct hp_pass {
   long launch_count;    /* ncu --launch-count; 0 = unset */
   double timeout;       /* seconds; 0 = the app's timeout */
   int expect_distorted; /* `expect: distorted`: large overhead is reported, never a failure */
+  int repeat;           /* counted runs of this pass; 0: the plan's `repeat` */
+  double precision;     /* `repeat: auto`, expect: distorted: stop at +-this of the ratio; 0: 10% */
+  hp_kv *env;           /* variables for this pass's runs only, over the app's `env` */
+  size_t nenv;
   long line;
   hp_launcher *launcher; /* the pass's own `launcher:`; NULL: the plan's */
 } hp_pass;
@@ -246,8 +250,15 @@ typedef struct hp_plan {
 
   char *name;   /* session name; default: the plan file's base name without extension */
   char *output; /* parent folder of sessions; default "hprun-out" */
-  int repeat;   /* counted runs per pass; default 1 */
-  int warmup;   /* uncounted runs per pass before the counted ones; default 0 */
+  int repeat;   /* counted runs per pass; default 1; with `repeat: auto`, the most (auto.max) */
+  /* `repeat: auto` or `repeat: {min, max, budget}` (docs/plan.md): runs go in rounds, and a pass
+   * stops once its flag is resolved; on is 0 for a fixed count. */
+  struct {
+    int on;
+    int min, max;
+    double budget_s; /* 0: none */
+  } autorep;
+  int warmup; /* uncounted runs per pass before the counted ones; default 0 */
   hp_order order;
   int keep_going; /* `keep_going: true`: a failing first run neither stops nor skips anything */
   uint64_t seed;  /* for `random` order and the bootstrap; default 1 */
@@ -279,6 +290,7 @@ typedef struct hp_plan {
     double warn;  /* relative overhead that marks a pass perturbed; default 0.05 */
     double fail;  /* relative overhead beyond which hprun exits 1; < 0 when unset */
     double alpha; /* significance level; default 0.05 */
+    int strict;   /* `strict: true`: a pass flagged inconclusive or unconfirmed fails (exit 1) */
   } thresholds;
 
   struct {

@@ -15,11 +15,12 @@ typedef struct hp_profile hp_profile;
 
 typedef enum {
   HP_FLAG_BASELINE = 0, /* the uninstrumented pass (or the A/B reference) */
-  HP_FLAG_OK,           /* overhead within `warn`, or not significant */
-  HP_FLAG_UNCONFIRMED,  /* beyond `warn`, but too few runs to test significance */
-  HP_FLAG_PERTURBED,    /* beyond `warn` and significant (or ratio known exactly) */
-  HP_FLAG_DISTORTED,    /* ratio >= 2: its timing must never be read as performance */
-  HP_FLAG_FAILED        /* a run failed or printed no primary metric */
+  HP_FLAG_OK,           /* the whole interval of the overhead lies inside `warn` */
+  HP_FLAG_UNCONFIRMED,  /* too few runs for an interval */
+  HP_FLAG_PERTURBED,    /* the whole interval lies beyond `warn` */
+  HP_FLAG_DISTORTED,    /* ratio >= 2 and the interval's lower end beyond `warn` */
+  HP_FLAG_FAILED,       /* a run failed or printed no primary metric */
+  HP_FLAG_INCONCLUSIVE  /* the interval straddles `warn`: the data cannot place the overhead */
 } hp_flag;
 
 const char *hp_flag_name(hp_flag f);
@@ -111,6 +112,8 @@ typedef struct hp_pass_result {
   hp_flag flag;
   char *verdict; /* variants: accepted, rejected (numerics), rejected (slower), inconclusive */
   char *advice;  /* one line for the user, or NULL */
+  /* `repeat: auto`: why its runs stopped (resolved, max, budget, interrupted); NULL otherwise. */
+  char *stopped;
   double mem_mean_mib, mem_peak_mib; /* over counted runs; NaN when not sampled */
   char *mem_note;                    /* why memory was not sampled, or NULL */
   long max_rss_kb;
@@ -177,6 +180,10 @@ typedef struct hp_session {
   char *order;
   uint64_t seed;
   int repeat, warmup;
+  /* The looks a `repeat: auto` session may take at each pass (1 for a fixed count): every
+   * interval is at level 1 - alpha / looks, so the error rate holds over all of them. */
+  int looks;
+  int strict; /* `thresholds.strict` or --strict: a pass the data cannot place fails */
   double warn, fail, alpha; /* fail < 0 when unset */
   size_t baseline;          /* index of the baseline pass in passes[] */
   hp_pass_result *passes;   /* profiling passes, then variants */
@@ -231,6 +238,7 @@ typedef struct hp_run_opts {
   const char *output; /* overrides the plan's output folder */
   int repeat;         /* > 0 overrides the plan's repeat */
   int keep_going;     /* like the plan's keep_going: true */
+  int strict;         /* like the plan's thresholds.strict: true */
 } hp_run_opts;
 
 /* Runs the plan: builds (if any), then every run of every pass and variant, one at a time, each in

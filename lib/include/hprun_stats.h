@@ -84,6 +84,23 @@ int hp_stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t
 int hp_stats_bootstrap_diff(const double *a, size_t na, const double *b, size_t nb, unsigned iters,
                             double level, uint64_t seed, double *lo, double *hi);
 
+/* hp_stats_shift_interval gives no interval beyond this many pairs (na * nb): the pairwise
+ * differences are held in memory. */
+#define HP_STATS_SHIFT_MAX_PAIRS ((size_t)1 << 21)
+
+/* A distribution-free confidence interval, at `level`, of the factor by which b's distribution is
+ * a's scaled (b ~ a * r): the Hodges-Lehmann / Moses interval of the shift of log(b) against
+ * log(a), bounded by the k-th smallest and k-th largest of the na * nb pairwise differences of
+ * logs, with k from the Mann-Whitney null distribution (exact up to HP_STATS_MW_EXACT_MAX per
+ * sample, else its normal approximation). Its coverage is exact for any continuous distribution
+ * when b is a scaled like that, and under that model r is also the ratio of the medians. *lo and
+ * *hi are NaN (still success) when a sample has no finite value, a value is not positive, there
+ * are more than HP_STATS_SHIFT_MAX_PAIRS pairs, or the sizes are too small to bound the interval
+ * at this level (3 against 3 at 0.95: the extremes have probability 1/20 each). Returns 0,
+ * HP_EINVAL (lo or hi NULL, level outside (0, 1)) or HP_ENOMEM. docs/internals/stats.md. */
+int hp_stats_shift_interval(const double *a, size_t na, const double *b, size_t nb, double level,
+                            double *lo, double *hi);
+
 /* A seeded PRNG (xoshiro256** seeded through splitmix64), used by the bootstrap and by hprun's
  * `random` run order. It is the same on every platform; the state is the caller's. */
 typedef struct hp_rng {

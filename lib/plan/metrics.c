@@ -244,9 +244,10 @@ enum {
   T_WARN,
   T_FAIL,
   T_ALPHA,
+  T_STRICT,
   T_N
 };
-static const char *const threshold_keys[] = {"warn", "fail", "alpha", NULL};
+static const char *const threshold_keys[] = {"warn", "fail", "alpha", "strict", NULL};
 
 void hp__plan_parse_thresholds(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 {
@@ -287,6 +288,7 @@ void hp__plan_parse_thresholds(hp__loader *ld, yaml_node_t *v, hp_plan *p)
     p->thresholds.fail = f;
   if (ra == 1)
     p->thresholds.alpha = a;
+  hp__plan_bool(ld, "thresholds.strict", e[T_STRICT].val, &p->thresholds.strict);
 }
 
 enum {

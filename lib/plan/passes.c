@@ -12,6 +12,8 @@
 /* The largest `launch_count` accepted: like the limits on repeat and warmup, it turns a typo
  * into an error instead of a session that never ends. */
 #define MAX_LAUNCH_COUNT 1000000000L
+/* A pass's own `repeat` has the plan's limit. */
+#define MAX_PASS_REPEAT 100000L
 
 /* Name i of the modes of tool d (the generic ones included), or with d NULL of the tools. */
 static const char *name_at(const hp__driver *d, size_t i)
@@ -83,7 +85,7 @@ void hp__plan_parse_profiler(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 }
 
 typedef struct pass_at {
-  yaml_node_t *item, *name, *mode, *command;
+  yaml_node_t *item, *name, *mode, *command, *precision;
   yaml_node_t *keys[HP__PASS_KEY_N]; /* kernel, counters and launch_count, where given */
   int tool_bad;   /* the pass's own `tool` was wrong (reported): its mode cannot be judged */
   int command_ok; /* `command` was read without error, so its template can be checked */
@@ -101,17 +103,22 @@ enum {
   S_TIMEOUT,
   S_EXPECT,
   S_LAUNCHER,
+  S_REPEAT,
+  S_ENV,
+  S_PRECISION,
   S_N
 };
-static const char *const pass_keys[] = {"name",    "mode",     "tool",         "kernel",
-                                        "args",    "counters", "launch_count", "command",
-                                        "timeout", "expect",   "launcher",     NULL};
+static const char *const pass_keys[] = {
+    "name",     "mode",         "tool",    "kernel",    "args",
+    "counters", "launch_count", "command", "timeout",   "expect",
+    "launcher", "repeat",       "env",     "precision", NULL};
 
 static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at)
 {
   static const char *const expect[] = {"ok", "distorted", NULL};
   hp__mapent e[S_N] = {{NULL, NULL}};
   int tool_ok = 1, r;
+  long rep;
 
   ps->line = hp__yaml_line(it);
   at->item = at->name = at->mode = it;
@@ -161,6 +168,18 @@ static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at
     at->keys[HP__PASS_LAUNCH_COUNT] = e[S_LAUNCH_COUNT].val;
   hp__plan_duration(ld, "timeout", e[S_TIMEOUT].val, &ps->timeout);
   hp__plan_enum(ld, "expect", e[S_EXPECT].val, expect, &ps->expect_distorted);
+  if (hp__plan_long(ld, "repeat", e[S_REPEAT].val, 1, MAX_PASS_REPEAT, &rep) == 1)
+    ps->repeat = (int)rep;
+  hp__plan_env(ld, "env", e[S_ENV].val, &ps->env, &ps->nenv);
+  if (hp__plan_number(ld, "precision", e[S_PRECISION].val, 1, &ps->precision) == 1 &&
+      !(ps->precision > 0 && ps->precision < 1)) {
+    hp__plan_err(ld, e[S_PRECISION].val,
+                 "`precision` must be between 0 and 1 (exclusive), got "
+                 "'%s'",
+                 hp__yaml_str(e[S_PRECISION].val));
+    ps->precision = 0;
+  }
+  at->precision = e[S_PRECISION].val;
   if (!hp__yaml_is_null(e[S_LAUNCHER].val) &&
       (ps->launcher = calloc(1, sizeof(*ps->launcher))) == NULL)
     ld->oom = 1;
@@ -327,6 +346,14 @@ void hp__plan_parse_passes(hp__loader *ld, const hp__mapent *e, yaml_node_t *roo
   for (i = 0; i < n; i++) {
     ps = &p->passes[i];
     check_name(ld, p, i, at[i].name);
+    if (at[i].precision && !hp__yaml_is_null(at[i].precision) &&
+        (!ps->expect_distorted || !p->autorep.on || ps->repeat))
+      hp__plan_err(ld, at[i].precision,
+                   "`precision` is when `repeat: auto` stops an `expect: distorted` pass; this "
+                   "pass %s",
+                   !p->autorep.on   ? "is in a plan with a fixed repeat"
+                       : ps->repeat ? "has its own fixed repeat"
+                                    : "does not expect distorted");
     if (ps->mode == NULL)
       continue;
     check_applies(ld, p, ps, &at[i]);

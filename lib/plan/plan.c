@@ -41,7 +41,7 @@ static void app_free(hp_app *a)
  * and their counts are set at allocation, so unfilled entries are NULL. Accepts NULL. */
 void hp_plan_free(hp_plan *p)
 {
-  size_t i;
+  size_t i, k;
 
   if (p == NULL)
     return;
@@ -70,6 +70,11 @@ void hp_plan_free(hp_plan *p)
     hp_strv_free(&s->args);
     hp_strv_free(&s->command);
     hp_strv_free(&s->counters);
+    for (k = 0; k < s->nenv; k++) {
+      free(s->env[k].key);
+      free(s->env[k].value);
+    }
+    free(s->env);
     hp__plan_launcher_free(s->launcher);
     free(s->launcher);
   }
@@ -161,6 +166,34 @@ static const char *const top_keys[] = {
     "launcher",   "report",   "reference",  NULL};
 static const char *const orders[] = {"interleaved", "sequential", "abba", "random", NULL};
 
+/* `repeat: N`, `repeat: auto` (min 5, max 30) or `repeat: {min, max, budget}`. */
+static void parse_repeat(hp__loader *ld, yaml_node_t *v, hp_plan *p)
+{
+  static const char *const keys[] = {"min", "max", "budget", NULL};
+  hp__mapent e[3] = {{NULL, NULL}};
+  long lo = 5, hi = 30, n;
+
+  if (v && v->type == YAML_SCALAR_NODE && strcmp(hp__yaml_str(v), "auto") == 0) {
+    p->autorep.on = 1;
+  } else if (v && v->type == YAML_MAPPING_NODE) {
+    p->autorep.on = 1;
+    hp__yaml_fields(ld, v, "repeat", keys, e);
+    hp__plan_long(ld, "repeat.min", e[0].val, 2, MAX_REPEAT, &lo);
+    hp__plan_long(ld, "repeat.max", e[1].val, 2, MAX_REPEAT, &hi);
+    hp__plan_duration(ld, "repeat.budget", e[2].val, &p->autorep.budget_s);
+    if (lo > hi)
+      hp__plan_err(ld, e[1].val ? e[1].val : v, "`repeat.max` (%ld) is below `repeat.min` (%ld)",
+                   hi, lo);
+  } else {
+    if (hp__plan_long(ld, "repeat", v, 1, MAX_REPEAT, &n) == 1)
+      p->repeat = (int)n;
+    return;
+  }
+  p->autorep.min = (int)lo;
+  p->autorep.max = (int)hi;
+  p->repeat = (int)hi;
+}
+
 static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
 {
   hp__mapent e[K_N] = {{NULL, NULL}};
@@ -178,12 +211,16 @@ static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
   hp__plan_placeholders(ld, root, p);
   hp__plan_ident(ld, "name", e[K_NAME].val, &p->name);
   hp__plan_str(ld, "output", e[K_OUTPUT].val, HP__NONEMPTY, &p->output);
-  if (hp__plan_long(ld, "repeat", e[K_REPEAT].val, 1, MAX_REPEAT, &n) == 1)
-    p->repeat = (int)n;
+  parse_repeat(ld, e[K_REPEAT].val, p);
   if (hp__plan_long(ld, "warmup", e[K_WARMUP].val, 0, MAX_WARMUP, &n) == 1)
     p->warmup = (int)n;
   if (hp__plan_enum(ld, "order", e[K_ORDER].val, orders, &order) == 1)
     p->order = (hp_order)order;
+  /* Sequential runs the baseline's runs all first: no pass could be looked at before it ends. */
+  if (p->autorep.on && p->order == HP_ORDER_SEQUENTIAL)
+    hp__plan_err(ld, e[K_ORDER].val,
+                 "`repeat: auto` needs rounds that visit every pass: use "
+                 "order interleaved, abba or random, not sequential");
   hp__plan_u64(ld, "seed", e[K_SEED].val, &p->seed);
   hp__plan_bool(ld, "keep_going", e[K_KEEP_GOING].val, &p->keep_going);
   hp__plan_parse_app(ld, &e[K_APP], root, &p->app);

@@ -37,38 +37,54 @@ static void set_slot(hp__slot *s, size_t unit, int rd, int warmup)
   s->k = s->warmup ? rd + 1 : rd - warmup + 1;
 }
 
-int hp__schedule_build(size_t nunits, int repeat, int warmup, hp_order order, uint64_t seed,
-                       hp__slot **out, size_t *nout)
+/* Unit i's counted runs. */
+static int unit_repeat(int repeat, const int *repeats, size_t i)
+{
+  return repeats ? repeats[i] : repeat;
+}
+
+int hp__schedule_build(size_t nunits, int repeat, const int *repeats, int warmup, hp_order order,
+                       uint64_t seed, hp__slot **out, size_t *nout)
 {
   hp__slot *slots = NULL;
-  size_t *perm = NULL, i, n = 0, total;
-  int rounds, rd;
+  size_t *perm = NULL, i, n = 0, total = 0;
+  int rounds, rd, most = repeats ? 0 : repeat;
   hp_rng rng;
 
   *out = NULL;
   *nout = 0;
-  if (repeat < 0 || warmup < 0)
+  for (i = 0; repeats && i < nunits; i++)
+    if (repeats[i] > most)
+      most = repeats[i];
+  for (i = 0; repeats && i < nunits; i++)
+    if (repeats[i] < 0)
+      most = -1;
+  if (most < 0 || warmup < 0)
     return HP_EINVAL;
-  if (repeat > INT_MAX - warmup)
+  if (most > INT_MAX - warmup)
     return HP_ERANGE;
-  rounds = warmup + repeat;
+  rounds = warmup + most;
   if (nunits && (size_t)rounds > SIZE_MAX / nunits)
     return HP_ERANGE;
-  total = (size_t)rounds * nunits;
+  for (i = 0; i < nunits; i++)
+    total += (size_t)(warmup + unit_repeat(repeat, repeats, i));
   slots = calloc(total ? total : 1, sizeof(*slots));
   perm = calloc(nunits ? nunits : 1, sizeof(*perm));
   if (slots == NULL || perm == NULL)
     goto fail;
+  /* A unit with fewer counted runs than the others sits out the rounds after its last one; the
+   * rest keep their order, so a plan without per-unit counts is laid out as before. */
   if (order == HP_ORDER_SEQUENTIAL) {
     for (i = 0; i < nunits; i++)
-      for (rd = 0; rd < rounds; rd++)
+      for (rd = 0; rd < warmup + unit_repeat(repeat, repeats, i); rd++)
         set_slot(&slots[n++], i, rd, warmup);
   } else {
     hp_rng_seed(&rng, seed);
     for (rd = 0; rd < rounds; rd++) {
       round_order(order, rd, &rng, perm, nunits);
       for (i = 0; i < nunits; i++)
-        set_slot(&slots[n++], perm[i], rd, warmup);
+        if (rd < warmup + unit_repeat(repeat, repeats, perm[i]))
+          set_slot(&slots[n++], perm[i], rd, warmup);
     }
   }
   free(perm);

@@ -68,14 +68,14 @@ static int resolve_program(hp__session_ctx *c, const char *cwd, hp_strv *argv, c
 }
 
 /* The environment of a unit's runs: the base (env_script's or hprun's), the app's `env:` and a
- * variant's own `env:` on top. */
-static char **unit_env(hp__session_ctx *c, const hp_app *app)
+ * variant's own `env:` (or a pass's, `own`) on top. */
+static char **unit_env(hp__session_ctx *c, const hp_app *app, const hp_kv *own, size_t nown)
 {
   hp_kv *set;
   char **env;
   size_t i, n = 0;
 
-  set = calloc(app->nenv + c->plan->app.nenv + 1, sizeof(*set));
+  set = calloc(app->nenv + c->plan->app.nenv + nown + 1, sizeof(*set));
   if (set == NULL)
     return NULL;
   for (i = 0; i < c->plan->app.nenv; i++)
@@ -83,6 +83,8 @@ static char **unit_env(hp__session_ctx *c, const hp_app *app)
   if (app != &c->plan->app)
     for (i = 0; i < app->nenv; i++)
       set[n++] = app->env[i];
+  for (i = 0; i < nown; i++)
+    set[n++] = own[i];
   env = hp__env_build(c->base_env, set, n);
   free(set);
   return env;
@@ -206,12 +208,14 @@ static int setup_pass(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
 
   u->pass = p;
   u->name = p->name;
+  /* --repeat overrides the plan's count, not a pass's own. */
+  u->repeat = p->repeat > 0 ? p->repeat : c->opts->repeat > 0 ? c->opts->repeat : plan->repeat;
   u->timeout = p->timeout > 0 ? p->timeout : plan->app.timeout;
   if ((r = hp__strv_copy(&u->app, &plan->app.command)) != 0)
     return r;
   if ((r = resolve_program(c, c->app_cwd, &u->app, "app.command", 0)) != 0)
     return r;
-  if ((u->env = unit_env(c, &plan->app)) == NULL)
+  if ((u->env = unit_env(c, &plan->app, p->env, p->nenv)) == NULL)
     return HP_ENOMEM;
   if (!plan->app.workdir_run && (u->cwd = hp__strdup(c->app_cwd)) == NULL)
     return HP_ENOMEM;
@@ -238,6 +242,7 @@ static int setup_variant(hp__session_ctx *c, hp__unit *u, const hp_variant *v)
 
   u->variant = v;
   u->name = v->name;
+  u->repeat = c->opts->repeat > 0 ? c->opts->repeat : plan->repeat;
   u->timeout = v->app.timeout > 0 ? v->app.timeout : plan->app.timeout;
   if ((r = hp__strv_copy(&u->app, &app->command)) != 0)
     return r;
@@ -251,9 +256,25 @@ static int setup_variant(hp__session_ctx *c, hp__unit *u, const hp_variant *v)
     free(vcwd);
   if (r)
     return r;
-  if ((u->env = unit_env(c, &v->app)) == NULL)
+  if ((u->env = unit_env(c, &v->app, NULL, 0)) == NULL)
     return HP_ENOMEM;
   return 0;
+}
+
+/* Every unit's runs in order, each with its own count of counted runs. */
+static int build_schedule(hp__session_ctx *c)
+{
+  int *repeats = calloc(c->nunits ? c->nunits : 1, sizeof(*repeats)), r;
+  size_t i;
+
+  if (repeats == NULL)
+    return HP_ENOMEM;
+  for (i = 0; i < c->nunits; i++)
+    repeats[i] = c->units[i].repeat;
+  r = hp__schedule_build(c->nunits, 0, repeats, c->plan->warmup, c->plan->order, c->plan->seed,
+                         &c->slots, &c->nslots);
+  free(repeats);
+  return r;
 }
 
 static int setup_units(hp__session_ctx *c)
@@ -434,8 +455,7 @@ int hp__session_prepare(hp__session_ctx *c)
     return r;
   if ((r = setup_sampler(c)) != 0)
     return r;
-  return hp__schedule_build(c->nunits, c->opts->repeat > 0 ? c->opts->repeat : plan->repeat,
-                            plan->warmup, plan->order, plan->seed, &c->slots, &c->nslots);
+  return build_schedule(c);
 }
 
 int hp__session_ctx_init(hp__session_ctx *c, const hp_plan *plan, const hp_run_opts *opts,

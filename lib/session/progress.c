@@ -92,7 +92,9 @@ void hp__progress_status(const hp__progress_state *st, char *buf, size_t size)
   hp__progress_time(st->eta_s, eta, sizeof(eta));
   n += snprintf(buf + n, size - (size_t)n, " \xc2\xb7 %s elapsed \xc2\xb7 ETA %s", el, eta);
   if (st->last && (size_t)n < size)
-    snprintf(buf + n, size - (size_t)n, " \xc2\xb7 last %s", st->last);
+    n += snprintf(buf + n, size - (size_t)n, " \xc2\xb7 last %s", st->last);
+  if (st->open && n >= 0 && (size_t)n < size)
+    snprintf(buf + n, size - (size_t)n, " \xc2\xb7 open %s", st->open);
 }
 
 void hp__progress_done(const hp__progress_state *st, double wall_ms, char *buf, size_t size)
@@ -131,10 +133,11 @@ static void fill_state(const hp__progress *p, size_t i, hp__progress_state *st)
   st->unit = c->units[sl->unit].name;
   st->warmup = sl->warmup;
   st->run = sl->k;
-  st->runs = sl->warmup ? c->s->warmup : c->s->repeat;
+  st->runs = sl->warmup ? c->s->warmup : c->units[sl->unit].repeat;
   st->elapsed_s = (double)(uv_hrtime() - p->t0) / 1e9;
   st->eta_s = hp__progress_eta(p->pass, c->nunits);
   st->last = p->have_last ? p->last : NULL;
+  st->open = c->open_note[0] ? c->open_note : NULL;
   if (c->s->combo && c->plan->combo >= 0) {
     st->combo = c->s->combo;
     st->combo_k = (size_t)c->plan->combo + 1;

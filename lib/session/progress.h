@@ -41,6 +41,7 @@ typedef struct hp__progress_state {
   const char *combo;
   /* Its 1-based position among the sweep's combinations, and their number. */
   size_t combo_k, combo_n;
+  const char *open; /* `repeat: auto`: the passes still open and their intervals, or NULL */
 } hp__progress_state;
 
 /* Seconds as HH:MM:SS (hours grow past 99 as needed); "--:--:--" for a negative or NaN time. */

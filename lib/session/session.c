@@ -22,7 +22,9 @@
 #include "util/base/strv.h"
 #include "util/sys/fsutil.h"
 
+#include <math.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -99,6 +101,11 @@ int hp__session_record_init(hp_session *s, const hp_plan *plan, const hp_run_opt
   s->warn = plan->thresholds.warn;
   s->fail = plan->thresholds.fail;
   s->alpha = plan->thresholds.alpha;
+  s->strict = plan->thresholds.strict || opts->strict;
+  /* `repeat: auto` looks at each pass several times: every interval is at 1 - alpha / looks. */
+  s->looks = plan->autorep.on && opts->repeat <= 0
+      ? hp__look_count(plan->autorep.min, plan->autorep.max)
+      : 1;
   return s->name && s->started ? 0 : HP_ENOMEM;
 }
 
@@ -166,7 +173,7 @@ static int passes_init(hp__session_ctx *c)
     pr->expect_distorted = u->pass && u->pass->expect_distorted;
     if (c->sampler_note && (pr->mem_note = hp__strdup(c->sampler_note)) == NULL)
       return HP_ENOMEM;
-    pr->runs = calloc((size_t)(s->repeat + s->warmup) + 1, sizeof(*pr->runs));
+    pr->runs = calloc((size_t)(u->repeat + s->warmup) + 1, sizeof(*pr->runs));
     if (pr->name == NULL || pr->mode == NULL || pr->runs == NULL)
       return HP_ENOMEM;
   }
@@ -193,22 +200,111 @@ static int fail_fast(hp__session_ctx *c, hp__unit *u, const hp_run *run)
   return 0;
 }
 
+/* Counted runs of a pass so far. */
+static int counted(const hp_pass_result *pr)
+{
+  size_t i;
+  int n = 0;
+
+  for (i = 0; i < pr->nruns; i++)
+    n += !pr->runs[i].warmup;
+  return n;
+}
+
+/* Ends a unit's runs under `repeat: auto`, saying why. */
+static void auto_stop(hp__session_ctx *c, size_t unit, const char *why)
+{
+  hp_pass_result *pr = &c->s->passes[unit];
+
+  c->units[unit].done = 1;
+  if (pr->stopped == NULL)
+    pr->stopped = hp__strdup(why);
+}
+
+/* The progress line's list of open passes with their current intervals. */
+static void auto_note(hp__session_ctx *c)
+{
+  size_t i, n = 0;
+  int w;
+
+  c->open_note[0] = '\0';
+  for (i = 0; i < c->plan->npasses; i++) {
+    const hp_metric_result *m = c->s->passes[i].metrics;
+    if (c->units[i].done || i == c->plan->baseline || n >= sizeof(c->open_note) - 1)
+      continue;
+    w = isnan(m->ci_lo) ? snprintf(c->open_note + n, sizeof(c->open_note) - n, "%s%s",
+                                   n ? ", " : "", c->units[i].name)
+                        : snprintf(c->open_note + n, sizeof(c->open_note) - n, "%s%s [%.3g,%.3g]",
+                                   n ? ", " : "", c->units[i].name, m->ci_lo, m->ci_hi);
+    n += w > 0 ? (size_t)w : 0;
+  }
+}
+
+/* `repeat: auto`, after a run of `unit`: a pass at one of its looks (with as many baseline runs)
+ * is judged again and stops once resolved; a pass at its count stops at max; the baseline stops
+ * when no profiling pass is open. A pass with its own `repeat` runs that count. Returns 0 or
+ * HP_ENOMEM. */
+static int auto_after(hp__session_ctx *c, size_t unit)
+{
+  const hp_plan *plan = c->plan;
+  hp_session *s = c->s;
+  hp__unit *u = &c->units[unit];
+  size_t i, base = plan->baseline;
+  int n = counted(&s->passes[unit]), k = plan->autorep.min, r, open = 0;
+
+  while (k && k < n)
+    k = hp__look_next(plan->autorep.min, plan->autorep.max, k);
+  if (unit != base && u->pass && u->pass->repeat == 0 && !u->done && k == n &&
+      counted(&s->passes[base]) >= n) {
+    if ((r = hp__session_look(s, plan)) != 0)
+      return r;
+    if (hp__pass_resolved(&s->passes[unit], u->pass->precision > 0 ? u->pass->precision : 0.1))
+      auto_stop(c, unit, "resolved");
+    auto_note(c);
+  }
+  if (!u->done && n >= u->repeat)
+    auto_stop(c, unit, "max");
+  for (i = 0; i < plan->npasses; i++)
+    open += i != base && !c->units[i].done;
+  if (!open && !c->units[base].done)
+    auto_stop(c, base, "resolved");
+  return 0;
+}
+
+/* `repeat: auto` with a budget: once it is spent, every open unit stops. Returns 1 then. */
+static int auto_budget(hp__session_ctx *c, uint64_t t0)
+{
+  size_t i;
+
+  if (!c->autorep || c->plan->autorep.budget_s <= 0 ||
+      (double)(uv_hrtime() - t0) / 1e9 < c->plan->autorep.budget_s)
+    return 0;
+  for (i = 0; i < c->plan->npasses; i++)
+    if (!c->units[i].done)
+      auto_stop(c, i, "budget");
+  return 1;
+}
+
 /* The build, then every slot until the end or a stop. A child stopped by a signal that hprun did
  * not see (sent to its group only) stops the schedule too. */
 static int run_schedule(hp__session_ctx *c)
 {
   hp_session *s = c->s;
+  uint64_t t0 = uv_hrtime();
   size_t i;
-  int r;
+  int r, spent = 0;
 
   if ((r = hp__run_build(c)) != 0 || (r = hp__cluster_open(c)) != 0 ||
       (r = hp__progress_open(c)) != 0) {
     hp__cluster_close(c);
     return r;
   }
-  for (i = 0; i < c->nslots && !c->stopping; i++) {
+  for (i = 0; i < c->nslots && !c->stopping && !(spent = auto_budget(c, t0)); i++) {
     hp_pass_result *pr = &s->passes[c->slots[i].unit];
-    hp_run *run = &pr->runs[pr->nruns++];
+    hp_run *run;
+    if (c->units[c->slots[i].unit].done)
+      continue; /* `repeat: auto`: this pass has stopped */
+    run = &pr->runs[pr->nruns++];
     if (c->units[c->slots[i].unit].skip) {
       if ((r = hp__run_skip(c, &c->slots[i], run, (int)i + 1)) != 0)
         break;
@@ -223,10 +319,16 @@ static int run_schedule(hp__session_ctx *c)
       c->stopping = 1;
     if (pr->nruns == 1 && !c->stopping && (r = fail_fast(c, &c->units[c->slots[i].unit], run)))
       break;
+    if (c->autorep && !run->warmup && !c->stopping && (r = auto_after(c, c->slots[i].unit)) != 0)
+      break;
   }
   hp__progress_close(c);
   hp__cluster_close(c);
-  s->complete = r == 0 && !c->stopping && i == c->nslots;
+  /* Under `repeat: auto` a spent budget ends the session as planned: it is complete. */
+  s->complete = r == 0 && !c->stopping && (i == c->nslots || spent);
+  for (i = 0; c->autorep && c->stopping && i < c->plan->npasses; i++)
+    if (!c->units[i].done)
+      auto_stop(c, i, "interrupted");
   return r;
 }
 
@@ -297,6 +399,7 @@ int hp__session_run_in(const hp_plan *plan, const hp_run_opts *opts, const hp__s
   if (hp__session_ctx_init(&c, plan, opts, diags))
     return HP_EIO;
   c.sub = sub;
+  c.autorep = plan->autorep.on && opts->repeat <= 0;
   signals_start(&c);
   if ((c.s = calloc(1, sizeof(*c.s))) == NULL) {
     r = HP_ENOMEM;

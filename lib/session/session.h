@@ -51,6 +51,8 @@ typedef struct hp__unit {
   unsigned caps;   /* the HP__CAP_* options its tool's help lists that its runs use */
   const hp__driver *driver;
   double timeout;
+  int repeat;   /* its counted runs: the pass's own `repeat`, else --repeat, else the plan's */
+  int done;     /* `repeat: auto`: its runs have stopped (s->passes[]'s `stopped` says why) */
   int dir_made; /* hprun created its folder <session>/<name> (at its first run) */
   char *cwd;    /* where its runs start (absolute); NULL: each run's own folder (workdir: run) */
   int skip;     /* its first run failed: the rest are recorded as skipped, not run */
@@ -90,6 +92,8 @@ typedef struct hp__session_ctx {
   FILE *log_wrap; /* on a terminal, the log through the status line (progress.c), or NULL */
   const struct hp__sweep_dir *sub; /* a sweep's combination: where its folder goes; else NULL */
   char *alloc_job;                 /* the session's own Slurm allocation (cluster.c), or NULL */
+  int autorep;                     /* `repeat: auto` applies (not overridden by --repeat) */
+  char open_note[160]; /* `repeat: auto`: the passes still open, for the progress line */
 } hp__session_ctx;
 
 /* Where a sweep's combination runs: the folder <dir>/<name>, made in the sweep's own session

@@ -1,7 +1,8 @@
 # The statistics issue's acceptance test: the stand-in hipprof injects the article's 1.27% overhead
 # over an app with about 0.5% run-to-run noise (seeded per round through HPRUN_ROUND). With 12
 # repeats hprun calls it significant and `perturbed`; with 2 it does not (too few runs to tell);
-# with 0% injected it flags nothing, in three sessions with different seeds.
+# with 0% injected it is never flagged beyond warn, in three sessions with different seeds: `ok`
+# when the interval fits inside warn (0.5%, as tight as the noise), else `inconclusive`.
 . "$(dirname "$0")/lib.sh"
 
 plan() { # NAME REPEAT SEED
@@ -33,7 +34,10 @@ assert_eq "$(flag two "p['overhead']['significant']")" unknown "2 runs: cannot t
 for seed in 2 3 4; do
   plan zero$seed 12 "$seed"
   HIPPROF_FAKE_FACTORS="stats=1.0" expect_exit 0 "$HPRUN" --quiet "$T/zero$seed.yaml"
-  assert_eq "$(flag zero$seed "p['flag']")" ok "0% injected, seed $seed: flag"
+  case "$(flag zero$seed "p['flag']")" in
+  ok | inconclusive) ;;
+  *) fail "0% injected, seed $seed: flag $(flag zero$seed "p['flag']")" ;;
+  esac
   [ "$(flag zero$seed "p['overhead']['significant']")" != yes ] || fail "0% injected, seed $seed: significant"
 done
 ok "significance"

@@ -90,8 +90,8 @@ grep -q '^slow  *2.00x  *2.00x  *3.00x *$' "$T/out" || fail "overview row: $(gre
 grep -q '^slow  *3.00x *$' "$T/out" || fail "overview, second table: $(grep '^slow' "$T/out")"
 ok "the terminal shows four tables and the overview"
 
-# Two runs are too few for an interval; a ratio of 2 or more is `distorted`.
-grep -q '^| slow | 2.00x distorted | 2.00x distorted | 3.00x distorted | 3.00x distorted |$' "$S/report.md" ||
+# Two runs are too few for an interval: even a ratio of 2 or more is `unconfirmed`.
+grep -q '^| slow | 2.00x unconfirmed | 2.00x unconfirmed | 3.00x unconfirmed | 3.00x unconfirmed |$' "$S/report.md" ||
   fail "report.md overview: $(grep slow "$S/report.md")"
 [ "$(grep -c '^### `n=' "$S/report.md")" = 4 ] || fail "report.md: not four combination sections"
 ok "report.md has the overview and one table per combination"

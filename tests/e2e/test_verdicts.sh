@@ -107,19 +107,19 @@ passes: [normal, stats, {name: pmc, mode: pmc, expect: distorted}]
 thresholds: {fail: 0.25}
 YAML
 HIPPROF_FAKE_FACTORS="stats=1.31" expect_exit 1 "$HPRUN" --quiet "$T/gate.yaml" --junit "$T/gate.xml"
-grep -q '^fail: stats: mean_kernel_ms +31.00% > fail 25% (p=0.00[0-9]*)$' "$T/out" \
+grep -q '^fail: stats: mean_kernel_ms +31.00% > fail 25% (interval \[1.31, 1.31\])$' "$T/out" \
   || { cat "$T/out"; fail "the threshold cause line"; }
 assert_eq "$(grep -c '^fail: ' "$T/out")" 1 "one cause (pmc is expected to distort)"
 G=$(ls -d "$T"/gate/gate-latest)
 grep -q '^## Why this session failed$' "$G/report.md" || fail "report.md has the section"
-grep -q '^- fail: stats: mean_kernel_ms +31.00% > fail 25% (p=' "$G/report.md" || fail "report.md has the line"
-grep -q '<failure type="threshold" message="mean_kernel_ms +31.00% &gt; fail 25% (p=' "$T/gate.xml" \
+grep -q '^- fail: stats: mean_kernel_ms +31.00% > fail 25% (interval ' "$G/report.md" || fail "report.md has the line"
+grep -q '<failure type="threshold" message="mean_kernel_ms +31.00% &gt; fail 25% (interval ' "$T/gate.xml" \
   || { cat "$T/gate.xml"; fail "JUnit has the cause"; }
 assert_eq "$(json_get "$G/summary.json" "d['causes'][0]['kind']")" threshold "summary.json cause"
 rm -rf "$T/gate"
 # Two runs: beyond `fail`, but too few to test. Not a failure; a note says the gate was not run.
 HIPPROF_FAKE_FACTORS="stats=1.31" expect_exit 0 "$HPRUN" --quiet "$T/gate.yaml" --repeat 2
-grep -q '^note: stats: mean_kernel_ms +31.00% is beyond fail 25%, but 2 run(s) against the baseline.s 2 are too few to test it: the fail gate was not evaluated' "$T/out" \
+grep -q '^note: stats: mean_kernel_ms +31.00% is beyond fail 25%, but 2 run(s) against the baseline.s 2 are too few for an interval: the fail gate was not evaluated' "$T/out" \
   || { cat "$T/out"; fail "the unconfirmed note"; }
 if grep -q '^fail: ' "$T/out"; then fail "unconfirmed must not fail"; fi
 ok "cause lines and the unconfirmed rule"

@@ -491,6 +491,33 @@ static void test_app_hooks(void **state)
 
 /* The shorthand `- name` means {name, pattern: 'name=([-+0-9.eE]+)'}; check it really matches
  * what the article's app prints. */
+/* A pass's own `repeat` and `env`, `thresholds.strict`, and their errors at line:col. */
+static void test_pass_repeat_env(void **state)
+{
+  hp_plan *p = load_ok("app: {command: x}\nrepeat: 10\nthresholds: {strict: true}\n"
+                       "passes:\n  - normal\n"
+                       "  - {name: memcheck, mode: command, command: [cs, '{app}'], repeat: 1,\n"
+                       "     env: {PYTORCH_NO_CUDA_MEMORY_CACHING: '1'}}\n");
+
+  (void)state;
+  assert_int_equal(p->repeat, 10);
+  assert_int_equal(p->passes[0].repeat, 0);
+  assert_int_equal(p->passes[1].repeat, 1);
+  assert_int_equal(p->passes[1].nenv, 1);
+  assert_string_equal(p->passes[1].env[0].key, "PYTORCH_NO_CUDA_MEMORY_CACHING");
+  assert_string_equal(p->passes[1].env[0].value, "1");
+  assert_int_equal(p->thresholds.strict, 1);
+  hp_plan_free(p);
+  expect_error1("app: {command: x}\npasses: [normal, {mode: command, command: [a, '{app}'], "
+                "repeat: 0}]\n",
+                2, 65, "`repeat` must be an integer >= 1", NULL);
+  expect_error1("app: {command: x}\npasses: [normal, {mode: command, command: [a, '{app}'], "
+                "env: [A]}]\n",
+                2, 62, "`env` must be a mapping", NULL);
+  expect_error1("app: {command: x}\nthresholds: {strict: yes}\npasses: [normal]\n", 2, 22,
+                "thresholds.strict", NULL);
+}
+
 static void test_metric_shorthand(void **state)
 {
   hp_plan *p = load_ok("app: {command: x}\nmetrics: [mean_kernel_ms, gpu.ms, {name: bw}]\n"
@@ -1521,6 +1548,7 @@ int main(void)
       cmocka_unit_test(test_metric_shorthand),
       cmocka_unit_test(test_no_metrics_wall_primary),
       cmocka_unit_test(test_app_hooks),
+      cmocka_unit_test(test_pass_repeat_env),
       cmocka_unit_test(test_modes_per_tool),
       cmocka_unit_test(test_sampler_forms),
       cmocka_unit_test(test_variants_reference_default),

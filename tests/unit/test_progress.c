@@ -102,7 +102,7 @@ static void outcomes(void **state)
 
 static void status_line(void **state)
 {
-  hp__progress_state st = {37, 120, "pmc", 0, 4, 10, 192, 340, "1.4812 ms", NULL, 0, 0};
+  hp__progress_state st = {37, 120, "pmc", 0, 4, 10, 192, 340, "1.4812 ms", NULL, 0, 0, NULL};
   char buf[256];
 
   (void)state;
@@ -122,7 +122,7 @@ static void status_line(void **state)
 
 static void done_line(void **state)
 {
-  hp__progress_state st = {37, 120, "pmc", 0, 4, 10, 192, 340, "1.4812 ms", NULL, 0, 0};
+  hp__progress_state st = {37, 120, "pmc", 0, 4, 10, 192, 340, "1.4812 ms", NULL, 0, 0, NULL};
   char buf[256];
 
   (void)state;
@@ -138,7 +138,7 @@ static void done_line(void **state)
 /* In a sweep the combination and its place among them come first. */
 static void sweep_lines(void **state)
 {
-  hp__progress_state st = {3, 12, "pmc", 0, 1, 2, 5, 10, "0.5 ms", "n=1024,dtype=fp16", 2, 4};
+  hp__progress_state st = {3, 12, "pmc", 0, 1, 2, 5, 10, "0.5 ms", "n=1024,dtype=fp16", 2, 4, NULL};
   char buf[256];
 
   (void)state;

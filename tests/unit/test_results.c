@@ -174,8 +174,8 @@ static void test_unconfirmed_and_thresholds(void **state)
   s->fail = 0.05;
   hp__session_analyze(s, NULL);
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_THRESHOLD);
-  s->passes[1].metrics[0].sig = HP_SIG_NO; /* shown to be noise: never a CI failure */
-  s->passes[2].expect_distorted = 1;       /* PMC: reported, never a failure */
+  s->passes[1].metrics[0].ci_lo = 1.0; /* an interval that straddles fail: never a CI failure */
+  s->passes[2].expect_distorted = 1;   /* PMC: reported, never a failure */
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_OK);
   s->interrupted = 1;
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_INTERRUPTED);
@@ -200,15 +200,15 @@ static void test_higher_is_better(void **state)
   hp_session_free(s);
 }
 
-/* A change of exactly `warn` is not beyond it, although both 1.05 / 1.0 - 1 and 0.021 / 0.02 - 1
- * are 0.050000000000000044 in binary. Six separated runs make each significant, so before the
- * tolerance both were flagged perturbed. */
+/* An interval end of exactly `warn` is not beyond it, although both 1.05 / 1.0 - 1 and
+ * 0.021 / 0.02 - 1 are 0.050000000000000044 in binary: runs that repeat one value give an
+ * interval of that one ratio, ok by the tolerance (perturbed without it). */
 static void test_exact_warn(void **state)
 {
-  static const double base[] = {1.00, 1.01, 0.99, 1.00, 1.02, 0.98};
-  static const double up5[] = {1.05, 1.06, 1.04, 1.05, 1.07, 1.03};
-  static const double small_base[] = {0.02, 0.0201, 0.0199, 0.02, 0.0202, 0.0198};
-  static const double small_up5[] = {0.021, 0.0211, 0.0209, 0.021, 0.0212, 0.0208};
+  static const double base[] = {1.00, 1.00, 1.00, 1.00, 1.00, 1.00};
+  static const double up5[] = {1.05, 1.05, 1.05, 1.05, 1.05, 1.05};
+  static const double small_base[] = {0.02, 0.02, 0.02, 0.02, 0.02, 0.02};
+  static const double small_up5[] = {0.021, 0.021, 0.021, 0.021, 0.021, 0.021};
   const char *names[] = {"normal", "stats"};
   const double *vals[] = {base, up5}, *small[] = {small_base, small_up5};
   size_t n[] = {6, 6};
@@ -217,20 +217,49 @@ static void test_exact_warn(void **state)
   (void)state;
   hp__session_analyze(s, NULL);
   assert_true(s->passes[1].metrics[0].ratio - 1.0 > 0.05);
-  assert_int_equal(s->passes[1].metrics[0].sig, HP_SIG_YES);
+  assert_true(fabs(s->passes[1].metrics[0].ci_lo - 1.05) < 1e-12);
   assert_int_equal(s->passes[1].flag, HP_FLAG_OK);
   hp_session_free(s);
 
   s = session(2, names, small, n);
   hp__session_analyze(s, NULL);
   assert_true(s->passes[1].metrics[0].ratio == 0.021 / 0.02);
-  assert_int_equal(s->passes[1].metrics[0].sig, HP_SIG_YES);
   assert_int_equal(s->passes[1].flag, HP_FLAG_OK);
   /* Exactly `fail` does not trip it either. */
   s->fail = 0.05;
   hp__session_analyze(s, NULL);
   assert_int_equal(s->ncauses, 0);
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_OK);
+  hp_session_free(s);
+}
+
+/* +2.5% with 3% noise, 6 runs each: the interval straddles warn, so the pass is inconclusive (the
+ * "not significant" reading would have called it ok), its advice gives the interval and a run
+ * count, and only --strict makes it fail. */
+static void test_inconclusive(void **state)
+{
+  static const double base[] = {1.00, 1.01, 0.99, 1.00, 1.02, 0.98};
+  static const double up5[] = {1.02, 1.08, 0.97, 1.03, 1.06, 0.99};
+  const char *names[] = {"normal", "stats"};
+  const double *vals[] = {base, up5};
+  size_t n[] = {6, 6};
+  hp_session *s = session(2, names, vals, n);
+
+  (void)state;
+  hp__session_analyze(s, NULL);
+  assert_int_equal(s->passes[1].flag, HP_FLAG_INCONCLUSIVE);
+  assert_string_equal(hp_flag_name(s->passes[1].flag), "inconclusive");
+  assert_true(s->passes[1].metrics[0].ci_lo < 1.05 && s->passes[1].metrics[0].ci_hi > 1.05);
+  assert_non_null(strstr(s->passes[1].advice, "straddles warn (5.0%)"));
+  assert_non_null(strstr(s->passes[1].advice, "runs per pass would likely resolve it"));
+  assert_int_equal(s->ncauses, 0);
+  assert_int_equal(hp__session_exit_code(s), HP_EXIT_OK);
+  s->strict = 1;
+  hp__session_analyze(s, NULL);
+  assert_int_equal(s->ncauses, 1);
+  assert_int_equal(s->causes[0].kind, HP_CAUSE_THRESHOLD);
+  assert_non_null(strstr(s->causes[0].text, "is inconclusive (strict)"));
+  assert_int_equal(hp__session_exit_code(s), HP_EXIT_THRESHOLD);
   hp_session_free(s);
 }
 
@@ -266,9 +295,11 @@ static void test_causes(void **state)
   s->passes[2].expect_distorted = 1;
   hp__session_analyze(s, NULL);
   assert_int_equal(s->ncauses, 1);
-  /* 6 against 6, separated, with ties (1.00 and 1.10 twice each): the normal approximation,
-   * sigma^2 = 36/12 (13 - 12/132), z = (36 - 18 - 0.5) / sigma, p = erfc(z / sqrt 2) = 0.00492. */
-  assert_cause(&s->causes[0], HP_CAUSE_THRESHOLD, "slow", "t +10.00% > fail 5% (p=0.00492)");
+  /* 6 against 6: P(U <= 5) = 0.0206 <= 0.025 < P(U <= 6), so the 95% interval runs from the 6th
+   * smallest to the 6th largest of the 36 ratios b / a: 1.09 / 1.01 and 1.11 / 0.99 (checked by
+   * enumerating all 924 rank assignments in Python). */
+  assert_cause(&s->causes[0], HP_CAUSE_THRESHOLD, "slow",
+               "t +10.00% > fail 5% (interval [1.079, 1.121])");
   assert_true(hp_cause_fails(s->causes[0].kind));
   assert_string_equal(hp_cause_kind_name(s->causes[0].kind), "threshold");
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_THRESHOLD);
@@ -294,7 +325,7 @@ static void test_causes(void **state)
   assert_int_equal(s->ncauses, 1);
   assert_cause(&s->causes[0], HP_CAUSE_NOTE, "slow",
                "t +29.85% is beyond fail 5%, but 2 run(s) against the baseline's 2 are too few "
-               "to test it: the fail gate was not evaluated (use repeat >= 5)");
+               "for an interval: the fail gate was not evaluated (use repeat >= 5)");
   assert_false(hp_cause_fails(s->causes[0].kind));
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_OK);
   hp_session_free(s);
@@ -412,6 +443,7 @@ int main(void)
       cmocka_unit_test(test_unconfirmed_and_thresholds),
       cmocka_unit_test(test_higher_is_better),
       cmocka_unit_test(test_exact_warn),
+      cmocka_unit_test(test_inconclusive),
       cmocka_unit_test(test_causes),
       cmocka_unit_test(test_gate_fails),
       cmocka_unit_test(test_more_metrics_than_baseline),

@@ -30,7 +30,7 @@ static void check_order(size_t nunits, int repeat, int warmup, hp_order order, u
   hp__slot *s = NULL;
   size_t ns = 0, i;
 
-  assert_int_equal(hp__schedule_build(nunits, repeat, warmup, order, seed, &s, &ns), 0);
+  assert_int_equal(hp__schedule_build(nunits, repeat, NULL, warmup, order, seed, &s, &ns), 0);
   assert_non_null(s);
   assert_int_equal(ns, n);
   for (i = 0; i < n; i++)
@@ -99,6 +99,40 @@ static void sequential_blocks(void **state)
   CHECK(2, 3, 2, HP_ORDER_SEQUENTIAL, 1, w);
 }
 
+/* Per-unit counts (a pass's own `repeat`): unit 1 has one counted run, unit 2 three; after its
+ * last run a unit sits out the rounds, and the others keep their order. Sequential gives each
+ * unit its own block of its own length. */
+static void per_unit_repeat(void **state)
+{
+  static const int repeats[] = {2, 1, 3};
+  static const want inter[] = {
+      {0, 1, 1}, {1, 1, 1}, {2, 1, 1}, /* warmups: every unit */
+      {0, 0, 1}, {1, 0, 1}, {2, 0, 1}, /* counted 1 */
+      {0, 0, 2}, {2, 0, 2},            /* counted 2: unit 1 is done */
+      {2, 0, 3},                       /* counted 3: only unit 2 */
+  };
+  static const want seq[] = {{0, 0, 1}, {0, 0, 2}, {1, 0, 1}, {2, 0, 1}, {2, 0, 2}, {2, 0, 3}};
+  hp__slot *s = NULL;
+  size_t ns = 0, i;
+
+  (void)state;
+  assert_int_equal(hp__schedule_build(3, 99, repeats, 1, HP_ORDER_INTERLEAVED, 1, &s, &ns), 0);
+  assert_int_equal(ns, sizeof(inter) / sizeof(inter[0]));
+  for (i = 0; i < ns; i++) {
+    assert_int_equal(s[i].unit, inter[i].unit);
+    assert_int_equal(s[i].warmup, inter[i].warmup);
+    assert_int_equal(s[i].k, inter[i].k);
+  }
+  hp__schedule_free(s);
+  assert_int_equal(hp__schedule_build(3, 99, repeats, 0, HP_ORDER_SEQUENTIAL, 1, &s, &ns), 0);
+  assert_int_equal(ns, sizeof(seq) / sizeof(seq[0]));
+  for (i = 0; i < ns; i++) {
+    assert_int_equal(s[i].unit, seq[i].unit);
+    assert_int_equal(s[i].k, seq[i].k);
+  }
+  hp__schedule_free(s);
+}
+
 static void random_seed_7(void **state)
 {
   static const want w[] = {
@@ -134,7 +168,7 @@ static void random_properties(void **state)
 
   (void)state;
   for (seed = 0; seed < 50; seed++) {
-    assert_int_equal(hp__schedule_build(U, R, W, HP_ORDER_RANDOM, seed, &a, &na), 0);
+    assert_int_equal(hp__schedule_build(U, R, NULL, W, HP_ORDER_RANDOM, seed, &a, &na), 0);
     assert_int_equal(na, (size_t)U * (R + W));
     for (rd = 0; rd < R + W; rd++) {
       int seen[U] = {0};
@@ -147,13 +181,13 @@ static void random_properties(void **state)
       for (i = 0; i < U; i++)
         assert_int_equal(seen[i], 1);
     }
-    assert_int_equal(hp__schedule_build(U, R, W, HP_ORDER_RANDOM, seed, &b, &nb), 0);
+    assert_int_equal(hp__schedule_build(U, R, NULL, W, HP_ORDER_RANDOM, seed, &b, &nb), 0);
     assert_memory_equal(a, b, na * sizeof(*a));
     hp__schedule_free(a);
     hp__schedule_free(b);
   }
-  assert_int_equal(hp__schedule_build(4, 3, 1, HP_ORDER_RANDOM, 7, &a, &na), 0);
-  assert_int_equal(hp__schedule_build(4, 3, 1, HP_ORDER_RANDOM, 8, &b, &nb), 0);
+  assert_int_equal(hp__schedule_build(4, 3, NULL, 1, HP_ORDER_RANDOM, 7, &a, &na), 0);
+  assert_int_equal(hp__schedule_build(4, 3, NULL, 1, HP_ORDER_RANDOM, 8, &b, &nb), 0);
   for (i = 0; i < na && a[i].unit == b[i].unit; i++)
     ;
   assert_true(i < na);
@@ -168,19 +202,19 @@ static void edges(void **state)
 
   (void)state;
   /* No units, or no rounds: an empty schedule that is still an array to free. */
-  assert_int_equal(hp__schedule_build(0, 3, 1, HP_ORDER_INTERLEAVED, 1, &s, &n), 0);
+  assert_int_equal(hp__schedule_build(0, 3, NULL, 1, HP_ORDER_INTERLEAVED, 1, &s, &n), 0);
   assert_non_null(s);
   assert_int_equal(n, 0);
   hp__schedule_free(s);
-  assert_int_equal(hp__schedule_build(2, 0, 0, HP_ORDER_ABBA, 1, &s, &n), 0);
+  assert_int_equal(hp__schedule_build(2, 0, NULL, 0, HP_ORDER_ABBA, 1, &s, &n), 0);
   assert_int_equal(n, 0);
   hp__schedule_free(s);
   /* Bad counts allocate nothing and say so. */
-  assert_int_equal(hp__schedule_build(2, -1, 0, HP_ORDER_INTERLEAVED, 1, &s, &n), HP_EINVAL);
+  assert_int_equal(hp__schedule_build(2, -1, NULL, 0, HP_ORDER_INTERLEAVED, 1, &s, &n), HP_EINVAL);
   assert_null(s);
   assert_int_equal(n, 0);
-  assert_int_equal(hp__schedule_build(2, 1, -1, HP_ORDER_INTERLEAVED, 1, &s, &n), HP_EINVAL);
-  assert_int_equal(hp__schedule_build(SIZE_MAX, 2, 0, HP_ORDER_RANDOM, 1, &s, &n), HP_ERANGE);
+  assert_int_equal(hp__schedule_build(2, 1, NULL, -1, HP_ORDER_INTERLEAVED, 1, &s, &n), HP_EINVAL);
+  assert_int_equal(hp__schedule_build(SIZE_MAX, 2, NULL, 0, HP_ORDER_RANDOM, 1, &s, &n), HP_ERANGE);
   assert_null(s);
   hp__schedule_free(NULL);
 }
@@ -195,6 +229,7 @@ int main(void)
       cmocka_unit_test(sequential_blocks),
       cmocka_unit_test(random_seed_7),
       cmocka_unit_test(random_seed_42),
+      cmocka_unit_test(per_unit_repeat),
       cmocka_unit_test(random_properties),
       cmocka_unit_test(edges),
   };

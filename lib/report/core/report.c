@@ -85,3 +85,22 @@ hp_profile_opts hp__report_profile_opts(const hp_session *s, const hp_pass_resul
   o.metrics = pr ? pr->ncu_metrics : NULL;
   return o;
 }
+
+int hp__report_stops(hp__buf *b, const hp_session *s)
+{
+  int looks = s->looks > 1 ? s->looks : 1, k = 0;
+  size_t i, j, n;
+
+  for (i = 0; i < s->npasses; i++) {
+    const hp_pass_result *pr = &s->passes[i];
+    if (pr->stopped == NULL)
+      continue;
+    for (j = n = 0; j < pr->nruns; j++)
+      n += !pr->runs[j].warmup;
+    if (k++ == 0)
+      hp__buf_printf(b, "repeat auto (%d looks per pass, each interval at %.4g%%): ", looks,
+                     100 * (1 - s->alpha / looks));
+    hp__buf_printf(b, "%s%s %zu runs (%s)", k > 1 ? ", " : "", pr->name, n, pr->stopped);
+  }
+  return k;
+}

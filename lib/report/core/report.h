@@ -36,6 +36,10 @@ int hp__report_md_cell(hp__buf *b, const char *s);
  * 1 - alpha (alpha outside (0, 1) means HP_STATS_ALPHA, as hp_stats_compare reads it). Written
  * into buf (the caller's); returns buf. */
 char *hp__report_ci_label(char *buf, size_t len, double alpha);
+/* `repeat: auto`: appends one line (no newline) of each pass's counted runs and why they stopped
+ * ("repeat auto (6 looks per pass, ...): normal 12 runs (resolved), ..."); returns how many
+ * passes it named, 0 (nothing appended) for a fixed count. Check b's sticky error. */
+int hp__report_stops(hp__buf *b, const hp_session *s);
 
 /* The causes list, described once: what a report shows of the causes of the exit code. Each
  * format renders it with one loop (term/term.c, md/md_common.c, html/html.c): the heading, then

@@ -28,6 +28,7 @@
 #define HP__K_SESSION_SEED "seed"
 #define HP__K_SESSION_REPEAT "repeat"
 #define HP__K_SESSION_WARMUP "warmup"
+#define HP__K_SESSION_LOOKS "looks"
 #define HP__K_SESSION_THRESHOLDS "thresholds"
 #define HP__K_SESSION_BASELINE "baseline"
 #define HP__K_SESSION_PEAKS "peaks" /* only with `roofline:` */
@@ -54,6 +55,7 @@
 #define HP__K_PASS_EXPECT "expect"
 #define HP__K_PASS_FLAG "flag"
 #define HP__K_PASS_ADVICE "advice"
+#define HP__K_PASS_STOPPED "stopped"
 #define HP__K_PASS_VERDICT "verdict"
 #define HP__K_PASS_METRICS "metrics"
 #define HP__K_PASS_OVERHEAD "overhead"

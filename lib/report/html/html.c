@@ -201,8 +201,15 @@ fail:
 /* Advice and the reminder of what a profiled time means. */
 static int html_advice(hp__buf *b, const hp_session *s)
 {
+  hp__buf stops = HP__BUF_INIT;
   size_t i, n = 0;
 
+  if (hp__report_stops(&stops, s) && !hp__buf_error(&stops)) {
+    hp__buf_adds(b, "<p>");
+    hp__html_text(b, stops.data, 0);
+    hp__buf_adds(b, "</p>\n");
+  }
+  hp__buf_free(&stops);
   for (i = 0; i < s->npasses; i++)
     if (s->passes[i].advice) {
       hp__buf_adds(b, n++ ? "<li><strong>" : "<h2>Advice</h2>\n<ul>\n<li><strong>");

@@ -176,6 +176,7 @@ static void write_pass(hp__json *j, const hp_session *s, const hp_pass_result *p
                 pr->expect_distorted ? HP__V_EXPECT_DISTORTED : HP__V_EXPECT_OK);
   hp__json_kstr(j, HP__K_PASS_FLAG, hp_flag_name(pr->flag));
   hp__json_kstr(j, HP__K_PASS_ADVICE, pr->advice);
+  hp__json_kstr(j, HP__K_PASS_STOPPED, pr->stopped);
   hp__json_kstr(j, HP__K_PASS_VERDICT, pr->verdict);
   hp__json_key(j, HP__K_PASS_METRICS);
   hp__json_arr_begin(j);
@@ -272,6 +273,7 @@ void hp__summary_json(hp__json *j, const hp_session *s)
   hp__json_uint(j, s->seed);
   hp__json_kint(j, HP__K_SESSION_REPEAT, s->repeat);
   hp__json_kint(j, HP__K_SESSION_WARMUP, s->warmup);
+  hp__json_kint(j, HP__K_SESSION_LOOKS, s->looks > 1 ? s->looks : 1);
   hp__json_key(j, HP__K_SESSION_THRESHOLDS);
   hp__json_obj_begin(j);
   hp__json_knum(j, HP__K_THRESHOLD_WARN, s->warn);

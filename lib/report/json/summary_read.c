@@ -222,6 +222,7 @@ static int load_pass_head(const hp__sf *pc, hp_pass_result *pr)
       (e = hp__sf_word(pc, HP__K_PASS_EXPECT, &expect)) != 0 ||
       (e = hp__sf_str(pc, HP__K_PASS_VERDICT, HP__SF_OPTIONAL, &pr->verdict)) != 0 ||
       (e = hp__sf_str(pc, HP__K_PASS_ADVICE, HP__SF_OPTIONAL, &pr->advice)) != 0 ||
+      (e = hp__sf_str(pc, HP__K_PASS_STOPPED, HP__SF_OPTIONAL, &pr->stopped)) != 0 ||
       (e = hp__sf_object(pc, HP__K_PASS_MEMORY, HP__SF_OPTIONAL, &mem)) != 0 ||
       (e = hp__sf_str(&mem, HP__K_MEMORY_NOTE, HP__SF_OPTIONAL, &pr->mem_note)) != 0 ||
       (e = hp__sf_object(pc, HP__K_PASS_CROSSCHECK, HP__SF_OPTIONAL, &xc)) != 0 ||
@@ -286,6 +287,7 @@ static int load_session_head(const hp__sf *rc, hp_session *s)
       (e = hp__sf_u64(rc, HP__K_SESSION_SEED, &s->seed)) != 0 ||
       (e = hp__sf_int(rc, HP__K_SESSION_REPEAT, HP__SF_REQUIRED, 0, INT_MAX, &s->repeat)) != 0 ||
       (e = hp__sf_int(rc, HP__K_SESSION_WARMUP, HP__SF_REQUIRED, 0, INT_MAX, &s->warmup)) != 0 ||
+      (e = hp__sf_int(rc, HP__K_SESSION_LOOKS, HP__SF_OPTIONAL, 1, INT_MAX, &s->looks)) != 0 ||
       (e = hp__sf_object(rc, HP__K_SESSION_THRESHOLDS, HP__SF_OPTIONAL, &th)) != 0 ||
       (e = hp__sf_num(&th, HP__K_THRESHOLD_WARN, HP__SF_OPTIONAL, &s->warn)) != 0 ||
       (e = hp__sf_num(&th, HP__K_THRESHOLD_FAIL, HP__SF_OPTIONAL, &s->fail)) != 0 ||

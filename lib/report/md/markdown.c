@@ -75,9 +75,13 @@ static int md_crosscheck(hp__buf *b, const hp_session *s)
 /* One bullet per pass with advice, then the reminder of what a profiled time means. */
 static int md_advice(hp__buf *b, const hp_session *s)
 {
+  hp__buf stops = HP__BUF_INIT;
   size_t i;
 
   hp__buf_adds(b, "\n");
+  if (hp__report_stops(&stops, s) && !hp__buf_error(&stops))
+    hp__buf_printf(b, "- %s\n", stops.data);
+  hp__buf_free(&stops);
   for (i = 0; i < s->npasses; i++)
     if (s->passes[i].advice) {
       hp__buf_printf(b, "- **%s**: ", s->passes[i].name);

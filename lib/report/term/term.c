@@ -134,9 +134,13 @@ static void term_crosscheck(FILE *fp, const hp_pass_result *pr, const char *unit
 /* Advice, cross-checks, the session's error, and the reminder of what a profiled time means. */
 static void term_notes(FILE *fp, const hp_session *s)
 {
+  hp__buf stops = HP__BUF_INIT;
   size_t i;
 
   fputc('\n', fp);
+  if (hp__report_stops(&stops, s) && !hp__buf_error(&stops))
+    fprintf(fp, "  %s\n", stops.data);
+  hp__buf_free(&stops);
   for (i = 0; i < s->npasses; i++)
     if (s->passes[i].advice)
       fprintf(fp, "  %s: %s\n", s->passes[i].name, s->passes[i].advice);
