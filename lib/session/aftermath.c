@@ -182,72 +182,62 @@ void hp__run_failed_show(hp__session_ctx *c, const hp__unit *u, const hp_run *ru
 /* ---------------------------------------------------------------------------------------------- */
 /* One session per app folder.                                                                     */
 
-/* The pid the lock's holder wrote, into buf (empty when it cannot be read). */
-static void lock_holder(int fd, char *buf, size_t size)
+/* The pid that holds an flock on the inode `ino`, from /proc/locks ("1: FLOCK ADVISORY WRITE PID
+ * MAJ:MIN:INODE 0 EOF"), into buf; empty when it cannot be told. */
+static void lock_holder(ino_t ino, char *buf, size_t size)
 {
-  ssize_t n = pread(fd, buf, size - 1, 0);
+  char line[256], type[16], pid[32], id[64];
+  const char *colon;
+  FILE *fp = fopen("/proc/locks", "re");
 
-  buf[n > 0 ? n : 0] = '\0';
-  buf[strcspn(buf, "\n")] = '\0';
+  buf[0] = '\0';
+  while (fp && fgets(line, sizeof(line), fp))
+    if (sscanf(line, "%*s %15s %*s %*s %31s %63s", type, pid, id) == 3 &&
+        strcmp(type, "FLOCK") == 0 && (colon = strrchr(id, ':')) != NULL &&
+        strtoull(colon + 1, NULL, 10) == (unsigned long long)ino) {
+      snprintf(buf, size, "%s", pid);
+      break;
+    }
+  if (fp)
+    fclose(fp);
 }
 
 int hp__cwd_lock(hp__session_ctx *c)
 {
-  char *path, pid[32];
-  struct stat a, b;
-  int fd = -1, tries, r = 0;
+  char pid[32];
+  struct stat st;
+  int fd;
 
   if (c->opts->dry_run || c->plan->app.workdir_run || c->app_cwd == NULL)
     return 0;
-  if ((path = hp__path_join(c->app_cwd, HP__CWD_LOCK)) == NULL)
-    return HP_ENOMEM;
-  /* A lock taken on a file that its holder removed in the meantime locks nothing: retried. */
-  for (tries = 0; tries < 8; tries++) {
-    if ((fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0)
-      break;
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      lock_holder(fd, pid, sizeof(pid));
-      hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, 0, 0,
-                   "another hprun session (pid %s) is running in %s, and the files its runs "
-                   "leave there would be taken by this session's runs: wait for it, or set "
-                   "`app.workdir: run`",
-                   pid[0] ? pid : "unknown", c->app_cwd);
-      r = HP_EINVAL;
-      break;
-    }
-    if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev)
-      break;
-    close(fd);
-    fd = -1;
-  }
-  if (fd >= 0 && r == 0) {
-    snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, strlen(pid), 0) < 0)
-      pid[0] = '\0'; /* the lock holds without its note */
+  /* The lock is on the folder itself: nothing is written there, so a killed session leaves
+   * nothing behind, and the kernel drops the lock when its holder ends, however it ends. */
+  if ((fd = open(c->app_cwd, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+      flock(fd, LOCK_EX | LOCK_NB) == 0) {
     c->cwd_lock = fd;
-    c->cwd_lock_path = path;
     return 0;
   }
-  /* A folder where no lock can be made (read-only, say) is one where no run can leave a file. */
-  if (fd < 0 && r == 0)
+  if (errno != EWOULDBLOCK) {
+    /* A file system without flock (some NFS mounts): the session runs, unguarded. */
     fprintf(hp__session_log(c),
-            "hprun: warning: cannot lock %s (%s): another session there "
-            "would not be noticed\n",
-            path, strerror(errno));
-  if (fd >= 0)
+            "hprun: warning: cannot lock %s (%s): another session there would not be noticed\n",
+            c->app_cwd, strerror(errno));
     close(fd);
-  free(path);
-  return r;
+    return 0;
+  }
+  lock_holder(fstat(fd, &st) == 0 ? st.st_ino : 0, pid, sizeof(pid));
+  close(fd);
+  hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, 0, 0,
+               "another hprun session (pid %s) is running in %s, and the files its runs "
+               "leave there would be taken by this session's runs: wait for it, or set "
+               "`app.workdir: run`",
+               pid[0] ? pid : "unknown", c->app_cwd);
+  return HP_EINVAL;
 }
 
 void hp__cwd_unlock(hp__session_ctx *c)
 {
-  if (c->cwd_lock < 0)
-    return;
-  /* Removed while held, so that a session that opens it next finds it gone and makes a new one. */
-  unlink(c->cwd_lock_path);
-  close(c->cwd_lock);
+  if (c->cwd_lock >= 0)
+    close(c->cwd_lock);
   c->cwd_lock = -1;
-  free(c->cwd_lock_path);
-  c->cwd_lock_path = NULL;
 }

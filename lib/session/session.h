@@ -82,8 +82,7 @@ typedef struct hp__session_ctx {
   double sampler_iv_ms; /* how often it is read */
   char *sampler_note;   /* why memory is not sampled, or NULL */
   hp_session *s;        /* the record being filled; NULL in a dry run */
-  int cwd_lock;         /* the lock on app.cwd (aftermath.c), or -1 */
-  char *cwd_lock_path;  /* its file, removed at the end */
+  int cwd_lock;         /* app.cwd, open and flocked (aftermath.c), or -1 */
   int dirfd;            /* the session folder, open (O_CLOEXEC) from its creation to the end; every
                            file and folder of the session is made relative to it; -1 when none */
   int io_failed;        /* a file or folder of the session could not be written: exit 4 */
@@ -246,14 +245,13 @@ int hp__cwd_new_names(const hp_strv *before, const hp_strv *after, hp_strv *out)
  * unless `quiet`. Returns 0 or HP_ENOMEM; what cannot be moved is said as an error and left, and
  * the first such file is described in *lost (malloc'd, the caller's; set only while NULL), the
  * reason its run failed. */
-/* The file in app.cwd that one session at a time holds (flock), with its pid in it. */
-#define HP__CWD_LOCK ".hprun.lock"
-/* Takes the lock on app.cwd, unless runs start in their own folders (`app.workdir: run`) or this
- * is a dry run: another live session there would take the files this one's runs leave, and the
- * other way round. HP_EINVAL, with an error naming the other session's pid, when it is held; a
- * folder where no lock can be made is warned about. The lock goes when hprun ends, however. */
+/* Takes an flock on the folder app.cwd itself, unless runs start in their own folders
+ * (`app.workdir: run`) or this is a dry run: another live session there would take the files
+ * this one's runs leave, and the other way round. HP_EINVAL, with an error naming the other
+ * session's pid (from /proc/locks), when it is held; a folder that cannot be locked is warned
+ * about. Nothing is written; the kernel drops the lock when hprun ends, however it ends. */
 int hp__cwd_lock(hp__session_ctx *c);
-/* Removes and releases the lock, if held. */
+/* Releases the lock, if held. */
 void hp__cwd_unlock(hp__session_ctx *c);
 int hp__cwd_move_new(hp__session_ctx *c, const char *cwd, const hp_strv *before, const char *rel,
                      int quiet, char **lost);

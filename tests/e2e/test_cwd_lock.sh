@@ -1,11 +1,13 @@
 # Two sessions on one app.cwd would take each other's files: the second refuses to start (exit 2),
 # naming the first one's pid, unless runs start in their own folders (`app.workdir: run`). The
-# lock is an flock on app.cwd/.hprun.lock, so a SIGKILLed session leaves no lock that holds.
+# lock is an flock on the folder app.cwd itself: nothing is written there, and a SIGKILLed
+# session leaves no lock that holds.
 . "$(dirname "$0")/lib.sh"
 
 P="$T/app"
 mkdir -p "$P"
 cat >"$P/slow.sh" <<'SH'
+[ -z "${MARK:-}" ] || touch "$MARK"
 [ -z "${SLOW:-}" ] || sleep "$SLOW"
 echo "m=1"
 SH
@@ -25,11 +27,12 @@ YAML
 plan a; plan b; plan c run
 wait_lock() {
   i=0
-  while [ ! -s "$P/.hprun.lock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-  [ -s "$P/.hprun.lock" ] || fail "no lock appeared in app.cwd"
+  while [ ! -e "$T/started" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+  [ -e "$T/started" ] || fail "session a did not start its run"
+  rm -f "$T/started"
 }
 
-SLOW=4 "$HPRUN" --quiet "$P/a.yaml" >"$T/a.out" 2>&1 &
+MARK="$T/started" SLOW=4 "$HPRUN" --quiet "$P/a.yaml" >"$T/a.out" 2>&1 &
 A=$!
 wait_lock
 expect_exit 2 "$HPRUN" --quiet "$P/b.yaml"
@@ -37,12 +40,13 @@ grep -q "another hprun session (pid $A) is running in $P" "$T/err" || fail "b: $
 [ ! -e "$T/sessions" ] || ! ls "$T/sessions" | grep -q '^b-' || fail "b made a session folder"
 expect_exit 0 "$HPRUN" --quiet "$P/c.yaml"
 wait "$A" || fail "session a failed: $(cat "$T/a.out")"
-[ ! -e "$P/.hprun.lock" ] || fail "the lock was left behind"
+[ "$(ls -A "$P" | sort | tr '\n' ' ')" = "a.yaml b.yaml c.yaml slow.sh " ] ||
+  fail "something was left in app.cwd: $(ls -A "$P")"
 expect_exit 0 "$HPRUN" --quiet "$P/b.yaml"
 ok "a second session on one app.cwd refuses to start, unless app.workdir: run"
 
 # A SIGKILLed session's lock file stays, but holds nothing: the next session starts.
-SLOW=30 "$HPRUN" --quiet "$P/a.yaml" >"$T/a.out" 2>&1 &
+MARK="$T/started" SLOW=30 "$HPRUN" --quiet "$P/a.yaml" >"$T/a.out" 2>&1 &
 A=$!
 wait_lock
 kill -9 "$A"
