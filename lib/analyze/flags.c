@@ -184,7 +184,7 @@ static void flag_pass(const hp_session *s, hp_pass_result *pr)
   flag_measured(s, pr);
 }
 
-int hp__session_analyze(hp_session *s, const hp_plan *plan)
+int hp__session_look(hp_session *s, const hp_plan *plan)
 {
   size_t i;
   int r;
@@ -193,6 +193,16 @@ int hp__session_analyze(hp_session *s, const hp_plan *plan)
     return r;
   for (i = 0; i < s->npasses; i++)
     flag_pass(s, &s->passes[i]);
+  return 0;
+}
+
+int hp__session_analyze(hp_session *s, const hp_plan *plan)
+{
+  int r;
+
+  /* The statistics and flags are what a look between rounds of `repeat: auto` computes. */
+  if ((r = hp__session_look(s, plan)) != 0)
+    return r;
   /* Verdicts need the plan's gates; without a plan the verdicts are left as they are. */
   if (plan)
     hp__session_verdicts(s, plan);
@@ -236,16 +246,4 @@ int hp__pass_resolved(const hp_pass_result *pr, double precision)
         !hp_stats_beyond(m->ci_hi / m->ratio - 1, precision) &&
         !hp_stats_beyond(1 - m->ci_lo / m->ratio, precision);
   return pr->flag == HP_FLAG_OK || pr->flag == HP_FLAG_PERTURBED || pr->flag == HP_FLAG_DISTORTED;
-}
-
-int hp__session_look(hp_session *s, const hp_plan *plan)
-{
-  size_t i;
-  int r;
-
-  if ((r = hp__session_measure(s, plan)) != 0)
-    return r;
-  for (i = 0; i < s->npasses; i++)
-    flag_pass(s, &s->passes[i]);
-  return 0;
 }
