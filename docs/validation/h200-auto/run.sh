@@ -18,7 +18,7 @@ mkdir -p "$OUT"
   echo "torch: $(python3 -c 'import torch; print(torch.__version__)' 2>&1)"
   echo "hprun: $("$HPRUN" --version 2>&1 | head -n 1)"
 } >"$OUT/env.txt"
-for kind in auto fixed; do
+for kind in ${KINDS:-auto fixed}; do
   start=$(date +%s)
   "$HPRUN" "$D/plan-$kind.yaml" --output "$OUT/sessions" >"$OUT/$kind.txt" 2>"$OUT/$kind.err"
   echo "$kind: exit $? in $(($(date +%s) - start)) s wall" | tee -a "$OUT/env.txt"
@@ -29,7 +29,10 @@ done
 python3 - "$OUT" <<'PY' | tee "$OUT/compare.txt"
 import json, sys
 out = sys.argv[1]
+import os
 for kind in ("auto", "fixed"):
+    if not os.path.exists(f"{out}/{kind}.summary.json"):
+        continue
     d = json.load(open(f"{out}/{kind}.summary.json"))
     wall = sum(r.get("wall_ms") or 0 for p in d["passes"] for r in p["runs"]) / 1000
     print(f"{kind}: looks {d.get('looks')}, runs' wall {wall:.1f} s")
