@@ -88,6 +88,15 @@ static size_t runs_to_resolve(double lo, double hi, double warn, size_t n)
   return need > 100000 ? 100000 : (size_t)need;
 }
 
+/* The level of every interval of the session, in percent: 1 - alpha, or under `repeat: auto`
+ * 1 - alpha / looks (results.c), so that the advice names the level the interval was made at. */
+static double level_pct(const hp_session *s)
+{
+  double alpha = s->alpha <= 0 ? HP_STATS_ALPHA : s->alpha;
+
+  return (1 - alpha / (s->looks > 1 ? s->looks : 1)) * 100;
+}
+
 /* The advice of an inconclusive pass: the interval, and what would likely resolve it. */
 static char *inconclusive_advice(const hp_session *s, const hp_metric_result *m, double lo,
                                  double hi)
@@ -99,9 +108,9 @@ static char *inconclusive_advice(const hp_session *s, const hp_metric_result *m,
     snprintf(more, sizeof(more), "about %zu runs per pass would likely resolve it", need);
   else
     snprintf(more, sizeof(more), "the overhead sits on warn, where more runs resolve it slowly");
-  return hp__asprintf("%+.2f%%, but its %g%% interval [%.4g, %.4g] straddles warn (%.1f%%): the "
+  return hp__asprintf("%+.2f%%, but its %.4g%% interval [%.4g, %.4g] straddles warn (%.1f%%): the "
                       "data can neither rule out an overhead beyond warn nor show one; %s",
-                      (hp__slowdown(m) - 1.0) * 100, (1 - s->alpha) * 100, lo, hi, s->warn * 100,
+                      (hp__slowdown(m) - 1.0) * 100, level_pct(s), lo, hi, s->warn * 100,
                       more);
 }
 
@@ -134,9 +143,9 @@ static void flag_measured(const hp_session *s, hp_pass_result *pr)
   slowdown_interval(m, &lo, &hi);
   pr->flag = hp__flag_of(lo, hi, sd, s->warn);
   if (pr->flag == HP_FLAG_UNCONFIRMED) {
-    pr->advice = hp__asprintf("%+.2f%% from %zu run(s): too few runs for a %g%% interval, so "
+    pr->advice = hp__asprintf("%+.2f%% from %zu run(s): too few runs for a %.4g%% interval, so "
                               "neither ok nor beyond warn (%.1f%%) can be shown: use repeat >= 5",
-                              over * 100, m->st.n, (1 - s->alpha) * 100, s->warn * 100);
+                              over * 100, m->st.n, level_pct(s), s->warn * 100);
     return;
   }
   if (pr->flag == HP_FLAG_DISTORTED) {
