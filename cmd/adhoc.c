@@ -68,9 +68,8 @@ static void put_name(FILE *fp, const char *prog)
   if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
     base = "command";
   for (; *base; base++)
-    fputc(strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-", *base)
-              ? *base
-              : '_',
+    fputc(strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-", *base) ? *base
+                                                                                             : '_',
           fp);
 }
 
@@ -78,8 +77,9 @@ static void write_plan(FILE *fp, const cmd_adhoc *a, int repeat)
 {
   size_t i;
 
-  fprintf(fp, "# Made by hprun from its command line; `hprun --print-plan ... -- COMMAND` writes\n"
-              "# it. Keep it and edit it: docs/plan.md has every key.\nname: ");
+  fprintf(fp,
+          "# Made by hprun from its command line; `hprun --print-plan ... -- COMMAND` writes\n"
+          "# it. Keep it and edit it: docs/plan.md has every key.\nname: ");
   put_name(fp, a->argv[0]);
   fprintf(fp, "\nrepeat: %d\napp:\n  command: [", repeat);
   for (i = 0; i < a->argc; i++) {
