@@ -58,19 +58,33 @@ static void put_quoted(FILE *fp, const char *s)
   fputc('"', fp);
 }
 
-/* The session's name: the program's base name, with the characters a name may not hold (docs/plan.md,
- * "name") turned into `_`, as the loader does for a plan file's name. */
-static void put_name(FILE *fp, const char *prog)
+/* The session's name: the program's base name, or for an interpreter given a script (`python3
+ * train.py`, `bash run.sh`) the script's, since every such session would otherwise be called
+ * `python3`; without its extension. Characters a name may not hold (docs/plan.md, "name") become
+ * `_`, as the loader does for a plan file's name. */
+static void put_name(FILE *fp, const cmd_adhoc *a)
 {
-  const char *base = strrchr(prog, '/');
+  static const char *const interpreters[] = {"python", "python3", "sh",    "bash",    "perl",
+                                             "ruby",   "node",    "julia", "Rscript", NULL};
+  static const char ok[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-";
+  const char *word = a->argv[0], *base, *dot;
+  size_t i, len;
 
-  base = base ? base + 1 : prog;
-  if (*base == '\0' || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
-    base = "command";
-  for (; *base; base++)
-    fputc(strchr("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-", *base) ? *base
-                                                                                             : '_',
-          fp);
+  base = strrchr(word, '/') ? strrchr(word, '/') + 1 : word;
+  for (i = 0; interpreters[i] && a->argc > 1 && a->argv[1][0] != '-'; i++)
+    if (strcmp(base, interpreters[i]) == 0) {
+      word = a->argv[1];
+      base = strrchr(word, '/') ? strrchr(word, '/') + 1 : word;
+      break;
+    }
+  dot = strrchr(base, '.');
+  len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+  if (len == 0 || strcmp(base, ".") == 0 || strcmp(base, "..") == 0) {
+    fputs("command", fp);
+    return;
+  }
+  for (i = 0; i < len; i++)
+    fputc(strchr(ok, base[i]) ? base[i] : '_', fp);
 }
 
 static void write_plan(FILE *fp, const cmd_adhoc *a, int repeat)
@@ -80,7 +94,7 @@ static void write_plan(FILE *fp, const cmd_adhoc *a, int repeat)
   fprintf(fp,
           "# Made by hprun from its command line; `hprun --print-plan ... -- COMMAND` writes\n"
           "# it. Keep it and edit it: docs/plan.md has every key.\nname: ");
-  put_name(fp, a->argv[0]);
+  put_name(fp, a);
   fprintf(fp, "\nrepeat: %d\napp:\n  command: [", repeat);
   for (i = 0; i < a->argc; i++) {
     fputs(i ? ", " : "", fp);

@@ -46,6 +46,13 @@ expect_exit 0 env PATH="$T/bin:$PATH" "$HPRUN" --dry-run "$@"
 cmp -s "$T/dry.file" "$T/out" || { diff "$T/dry.file" "$T/out" || true; fail "the printed plan's dry run differs"; }
 ok "--print-plan's YAML is the session's plan.yaml, checks, and dry-runs the same commands"
 
+# ---- The session's name: the program's, or an interpreter's script's, without the extension.
+for c in "sh -c true:sh" "python3 dir/train.py --lr 1:train" "./a.out:a" "python3 -u t.py:python3"; do
+  expect_exit 0 "$HPRUN" --print-plan -- ${c%%:*}
+  assert_eq "$(grep '^name: ' "$T/out")" "name: ${c##*:}" "the name of ${c%%:*}"
+done
+ok "the session is named after the program, or the script an interpreter runs"
+
 # ---- Mistakes: usage errors (exit 2), the loader's message for a bad mode.
 expect_exit 2 "$HPRUN" --tool ncu --mode tme -- true
 grep -q "^(command line):[0-9]*:[0-9]*: error: mode \`tme\` is not a mode of ncu.*did you mean \`time\`" "$T/err" || { cat "$T/err"; fail "a bad --mode"; }
