@@ -31,6 +31,7 @@ static void usage(FILE *fp)
   fprintf(fp,
           "usage: hprun [run] PLAN.yaml [--dry-run] [--quiet] [--output DIR] [--repeat N]\n"
           "                 [--junit FILE] [--markdown FILE]\n"
+          "       hprun [run] [options] [--tool T --mode M...] [--metric NAME] -- COMMAND...\n"
           "       hprun COMMAND [ARGS]   (hprun COMMAND --help for its options)\n\ncommands:\n");
   for (i = 0; commands[i].name; i++)
     fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
