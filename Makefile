@@ -1,7 +1,8 @@
 # hprun: GNU Make build.
 #
 #   make            build build/hprun, the test programs and the demo apps
-#   make run        install missing Debian packages, build, run configs/quickstart.yaml
+#   make run        install the missing Debian packages the quickstart needs, build hprun and
+#                   its demo apps, run configs/quickstart.yaml
 #   make check      install missing packages, build with -Werror, run every test (unit, end-to-end, HIP compile,
 #                   and fuzz-check: the fuzz corpus replayed and each harness fuzzed FUZZ_SECONDS)
 #   make asan       run the unit and end-to-end tests under ASan/UBSan
@@ -61,14 +62,19 @@ HOOK_OBJ  := $(HOOK_SRC:%.c=$(BUILD)/hooks/%.o)
 LIBHPRUN_TEST := $(BUILD)/libhprun-test.a
 HPRUN_TEST := $(BUILD)/hprun-test
 
-.PHONY: all deps run check unit e2e asan static clean hip hip-check bench lint format format-check \
+.PHONY: all deps deps-run run check unit e2e asan static clean hip hip-check bench lint format format-check \
         fuzz fuzz-build fuzz-check install uninstall
 
 all: $(HPRUN) $(HPRUN_TEST) $(UNIT_BIN) $(FAKE_BIN) $(APP_BIN)
 
 # Every machine (and every CI run) starts bare: the project installs what it needs itself.
+# `deps` is the test stack `make check` needs; `deps-run` only what the quickstart needs
+# (scripts/deps.sh lists both, and its switches).
 deps:
-	@sh scripts/deps.sh
+	@sh scripts/deps.sh check
+
+deps-run:
+	@sh scripts/deps.sh run
 
 .PHONY: FORCE
 $(FLAGS_STAMP): FORCE
@@ -114,8 +120,9 @@ $(BUILD)/apps/%: tests/apps/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(FINAL_CFLAGS) -o $@ $< -lm
 
-run: deps
-	@$(MAKE) --no-print-directory all
+# Only hprun and the demo apps: the unit tests need cmocka, which `make run` does not install.
+run: deps-run
+	@$(MAKE) --no-print-directory $(HPRUN) $(APP_BIN)
 	./$(HPRUN) configs/quickstart.yaml
 
 unit: all

@@ -31,6 +31,7 @@ static void usage(FILE *fp)
   fprintf(fp,
           "usage: hprun [run] PLAN.yaml [--dry-run] [--quiet] [--output DIR] [--repeat N]\n"
           "                 [--junit FILE] [--markdown FILE]\n"
+          "       hprun [run] [options] [--tool T --mode M...] [--metric NAME] -- COMMAND...\n"
           "       hprun COMMAND [ARGS]   (hprun COMMAND --help for its options)\n\ncommands:\n");
   for (i = 0; commands[i].name; i++)
     fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
@@ -81,6 +82,21 @@ static int help(int argc, char **argv)
   return c->fn(2, av);
 }
 
+/* `hprun --plan-keys`, not in the usage: every key the plan loader accepts, one a line, as
+ * `section.key` (a top-level key bare), read from the loader's own tables. The docs are checked
+ * against it (tests/e2e/test_plan_keys.sh). */
+static int plan_keys(void)
+{
+  const char *const *keys;
+  const char *section;
+  size_t i, k;
+
+  for (i = 0; (section = hp_plan_keys(i, &keys)) != NULL; i++)
+    for (k = 0; keys[k]; k++)
+      printf("%s%s%s\n", section, *section ? "." : "", keys[k]);
+  return HP_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
   const struct subcommand *c;
@@ -95,6 +111,8 @@ int main(int argc, char **argv)
   }
   if (strcmp(argv[1], "help") == 0)
     return help(argc, argv);
+  if (strcmp(argv[1], "--plan-keys") == 0)
+    return plan_keys();
   if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
     printf("hprun %s (summary schema %d)\n", HPRUN_VERSION, HPRUN_SUMMARY_SCHEMA);
     return HP_EXIT_OK;

@@ -1,7 +1,9 @@
 /*
- * hprun run PLAN.yaml: run a session and print its table.
+ * hprun run PLAN.yaml: run a session and print its table. `hprun [options] -- COMMAND...` runs a
+ * plan made from the command line instead (cmd/adhoc.c).
  */
 #include "cmd.h"
+#include "adhoc.h"
 #include "args.h"
 
 #include <stdlib.h>
@@ -13,10 +15,11 @@ struct run_args {
   const char *plan;
   hp_run_opts opts;
   cmd_reports reports;
+  cmd_adhoc adhoc; /* a plan from the command line: adhoc.argc > 0 */
 };
 
 enum {
-  OPT_OUTPUT = CMD_OPT_OWN,
+  OPT_OUTPUT = CMD_OPT_ADHOC_END,
   OPT_REPEAT,
   OPT_GRACE,
   OPT_KEEP_GOING,
@@ -35,6 +38,7 @@ static const struct option run_longopts[] = {CMD_LONG_HELP,
                                              CMD_LONG_MARKDOWN,
                                              CMD_LONG_ASCII,
                                              CMD_LONG_BARS,
+                                             CMD_LONG_ADHOC,
                                              CMD_LONG_END};
 
 /* Columns of the tool list in the usage: names, then modes wrapped before this width. */
@@ -70,10 +74,11 @@ static void run_usage(FILE *fp)
 
   fprintf(fp,
           "usage: hprun [run] PLAN.yaml [options]\n"
+          "       hprun [run] [options] [--tool T --mode M...] [--metric NAME] -- COMMAND...\n"
           "  --dry-run         print every command line with its folder; run nothing\n"
           "  --quiet           do not show the programs' output live (it is saved anyway)\n"
           "  --output DIR      parent folder for the session (default: the plan's `output`)\n"
-          "  --repeat N        counted runs per pass (overrides the plan)\n"
+          "  -r, --repeat N    counted runs per pass (overrides the plan; without a plan: 5)\n"
           "  --grace SECONDS   wait between SIGTERM and SIGKILL when stopping a run (default 5)\n"
           "  --keep-going      run every run even when a pass's first run fails\n"
           "  --strict          exit 1 on a pass flagged inconclusive or unconfirmed\n"
@@ -81,6 +86,12 @@ static void run_usage(FILE *fp)
           "  --markdown FILE   also write the Markdown report there\n"
           "  --ascii           no overhead bars in the table (they are drawn on a terminal)\n"
           "  --bars            overhead bars in the table even when not on a terminal\n"
+          "without a plan file, COMMAND is the app, and its baseline is always run:\n"
+          "  --tool TOOL       the profiler of the --mode passes (default hipprof)\n"
+          "  --mode MODE       a pass in that mode (repeatable)\n"
+          "  --metric NAME     the app prints NAME=VALUE (repeatable; the first is primary;\n"
+          "                    default: wall time, wall_ms)\n"
+          "  --print-plan      write that plan as YAML and exit (keep it, edit it, run it)\n"
           "\ntools (plan: `profiler.tool` or a pass's `tool`) and modes (a pass's `mode`):\n");
   /* Read from the driver table, the one place that defines them (docs/drivers.md explains). */
   for (i = 0; i < hp_tool_count(); i++) {
@@ -107,6 +118,7 @@ static int run_option(struct run_args *a, int c, const char *v)
     if (!(a->opts.output = v))
       return HP_EXIT_USAGE;
     break;
+  case 'r':
   case OPT_REPEAT:
     n = v ? strtol(v, &end, 10) : 0;
     if (!v || *end || n < 1 || n > 100000) {
@@ -130,6 +142,13 @@ static int run_option(struct run_args *a, int c, const char *v)
     if (cmd_reports_option(&a->reports, c, v))
       return HP_EXIT_USAGE;
     break;
+  case CMD_OPT_ADHOC_TOOL:
+  case CMD_OPT_ADHOC_MODE:
+  case CMD_OPT_ADHOC_METRIC:
+  case CMD_OPT_ADHOC_PRINT:
+    if (cmd_adhoc_option(&a->adhoc, c, v))
+      return HP_EXIT_USAGE;
+    break;
   case CMD_ARG:
     if (a->plan != NULL) {
       fprintf(stderr, "hprun: one plan at a time ('%s' and '%s')\n", a->plan, v);
@@ -148,11 +167,26 @@ static int run_parse(int argc, char **argv, struct run_args *a)
   int c, code;
 
   memset(a, 0, sizeof(*a));
-  cmd_opts_init(&o, "run", "hnq", run_longopts);
-  while ((c = cmd_getopt(argc, argv, &o)) != -1)
+  cmd_opts_init(&o, "run", "hnqr:", run_longopts);
+  while ((c = cmd_getopt(argc, argv, &o)) != -1) {
+    if (c == CMD_ARG && o.rest) {
+      /* The first word after `--` starts the command, and the rest belongs to it. */
+      a->adhoc.argv = argv + optind - 1;
+      a->adhoc.argc = (size_t)(argc - optind + 1);
+      break;
+    }
     if ((code = run_option(a, c, o.arg)) != CMD_GO_ON)
       return code;
-  if (a->plan == NULL) {
+  }
+  if (a->plan && (a->adhoc.argc || cmd_adhoc_used(&a->adhoc))) {
+    fprintf(stderr, "hprun: a plan file or a command after `--`, not both\n");
+    return HP_EXIT_USAGE;
+  }
+  if (a->plan == NULL && a->adhoc.argc == 0 && cmd_adhoc_used(&a->adhoc)) {
+    fprintf(stderr, "hprun: no command after `--` (hprun -- python3 train.py)\n");
+    return HP_EXIT_USAGE;
+  }
+  if (a->plan == NULL && a->adhoc.argc == 0) {
     run_usage(stderr);
     return HP_EXIT_USAGE;
   }
@@ -215,7 +249,15 @@ int cmd_run(int argc, char **argv)
   if ((code = run_parse(argc, argv, &a)) != CMD_GO_ON)
     return code;
   hp_diags_init(&diags);
-  r = hp_plan_load(a.plan, &plan, &diags);
+  if (a.adhoc.argc) {
+    if ((code = cmd_adhoc_load(&a.adhoc, a.opts.repeat, &plan, &diags)) != CMD_GO_ON) {
+      hp_diags_free(&diags);
+      return code;
+    }
+    r = 0;
+  } else {
+    r = hp_plan_load(a.plan, &plan, &diags);
+  }
   if (r) {
     hp_diags_print(&diags, stderr);
     if (diags.count == 0)

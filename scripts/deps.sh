@@ -3,7 +3,12 @@
 # starts bare, so `make run` and `make check` call this first. It asks apt only when something is
 # missing, so on a prepared machine it costs one dpkg query.
 #
+#   sh scripts/deps.sh run     what `make run` needs: build hprun and run configs/quickstart.yaml
+#   sh scripts/deps.sh check   what `make check` needs: the above and the whole test stack (default)
+#
 #   HPRUN_NO_DEPS=1   skip this step (you manage packages yourself)
+#   HPRUN_DEPS_LIST=1 print the packages of the step, one a line, and install nothing
+#   For `check` only:
 #   HPRUN_NO_HIPCC=1  do not install hipcc (the HIP compile check is then skipped)
 #   HPRUN_NO_FUZZ=1   do not install clang and its libFuzzer runtime (make fuzz, make fuzz-check)
 #   HPRUN_NO_BROWSER=1  do not install chromium (the report.html browser test is then skipped)
@@ -11,22 +16,38 @@
 set -eu
 
 [ "${HPRUN_NO_DEPS:-0}" = 1 ] && exit 0
+what=${1:-check}
+case "$what" in
+  run | check) ;;
+  *) echo "deps: usage: sh scripts/deps.sh [run|check]" >&2; exit 2 ;;
+esac
 
-# Build and test needs (clang-format checks the style in make check); valgrind and strace are the quickstart's "profilers" on a machine with no GPU.
-# mandoc and man-db lint and render the man pages (tests/e2e/test_install.sh).
-pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev clang-format valgrind strace python3 mandoc man-db"
-[ "${HPRUN_NO_HIPCC:-0}" = 1 ] || pkgs="$pkgs hipcc"
-# make fuzz builds with clang. libFuzzer (libclang_rt.fuzzer-x86_64.a) is in libclang-rt-<N>-dev,
-# which clang only recommends, and recommends are not installed below.
-[ "${HPRUN_NO_FUZZ:-0}" = 1 ] || pkgs="$pkgs clang libclang-rt-dev"
-# tests/e2e/test_ci_journey.sh reads the CI example files with PyYAML and moves main's session as
-# a zip artifact, as GitLab does.
-pkgs="$pkgs python3-yaml zip unzip git"
-# tests/e2e/test_html.sh checks report.html as XML (xmllint) and renders it in headless Chromium.
-pkgs="$pkgs libxml2-utils"
-[ "${HPRUN_NO_BROWSER:-0}" = 1 ] || pkgs="$pkgs chromium"
-# The cluster tests run a real one-node Slurm (tests/cluster/slurm.sh) and Open MPI's mpirun.
-[ "${HPRUN_NO_CLUSTER:-0}" = 1 ] || pkgs="$pkgs slurm-wlm munge openmpi-bin"
+# The quickstart builds hprun and its demo kernel and runs them under valgrind and strace, its
+# "profilers" on a machine with no GPU. gcc only recommends libc6-dev, and recommends are not
+# installed below, so it is named.
+pkgs="gcc libc6-dev make pkg-config libyaml-dev libuv1-dev valgrind strace"
+if [ "$what" = check ]; then
+  # The unit tests (cmocka), the style check (clang-format), the scripts and checkers (python3);
+  # mandoc and man-db lint and render the man pages (tests/e2e/test_install.sh).
+  pkgs="$pkgs libcmocka-dev clang-format python3 mandoc man-db"
+  [ "${HPRUN_NO_HIPCC:-0}" = 1 ] || pkgs="$pkgs hipcc"
+  # make fuzz builds with clang. libFuzzer (libclang_rt.fuzzer-x86_64.a) is in libclang-rt-<N>-dev,
+  # which clang only recommends.
+  [ "${HPRUN_NO_FUZZ:-0}" = 1 ] || pkgs="$pkgs clang libclang-rt-dev"
+  # tests/e2e/test_ci_journey.sh reads the CI example files with PyYAML and moves main's session as
+  # a zip artifact, as GitLab does.
+  pkgs="$pkgs python3-yaml zip unzip git"
+  # tests/e2e/test_html.sh checks report.html as XML (xmllint) and renders it in headless Chromium.
+  pkgs="$pkgs libxml2-utils"
+  [ "${HPRUN_NO_BROWSER:-0}" = 1 ] || pkgs="$pkgs chromium"
+  # The cluster tests run a real one-node Slurm (tests/cluster/slurm.sh) and Open MPI's mpirun.
+  [ "${HPRUN_NO_CLUSTER:-0}" = 1 ] || pkgs="$pkgs slurm-wlm munge openmpi-bin"
+fi
+
+if [ "${HPRUN_DEPS_LIST:-0}" = 1 ]; then
+  printf '%s\n' $pkgs
+  exit 0
+fi
 
 missing=""
 for p in $pkgs; do

@@ -330,6 +330,12 @@ int hp_plan_load_string(const char *name, const char *dir, const char *text, siz
                         hp_plan **out, hp_diags *diags);
 void hp_plan_free(hp_plan *plan);
 
+/* The keys the loader accepts, section i at a time (lib/plan/keys.c): the section's name ("" for
+ * the top level, "app", "passes", "repeat" for `repeat: {min, max, budget}`, ...) with its
+ * NULL-terminated keys in *keys, or NULL past the last section. The tables are the loader's own;
+ * `hprun --plan-keys` prints them. */
+const char *hp_plan_keys(size_t i, const char *const **keys);
+
 /* The most combinations a sweep may have: a plan over it is refused (a typo in a list should not
  * start a session of thousands of sub-sessions). */
 #define HP_MAX_COMBINATIONS 256

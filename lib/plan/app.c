@@ -288,3 +288,7 @@ void hp__plan_parse_variants(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 done:
   free(name_at);
 }
+
+/* The key tables above, for the list of every plan key (keys.c). */
+const char *const *const hp__plan_keys_app = app_keys;
+const char *const *const hp__plan_keys_variants = variant_keys;

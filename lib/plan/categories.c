@@ -143,3 +143,6 @@ int hp_categories_load(const char *path, hp_category_rule **rules, size_t *n, hp
   *n = f.n;
   return 0;
 }
+
+/* The key tables above, for the list of every plan key (keys.c). */
+const char *const *const hp__plan_keys_categories = category_keys;

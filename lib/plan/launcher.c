@@ -174,3 +174,6 @@ void hp__plan_parse_launcher(hp__loader *ld, yaml_node_t *v, hp_launcher *l)
   if (hp__yaml_want_map(ld, "launcher", v) == 1)
     parse_map(ld, v, l);
 }
+
+/* The key tables above, for the list of every plan key (keys.c). */
+const char *const *const hp__plan_keys_launcher = launcher_keys;

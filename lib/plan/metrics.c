@@ -354,3 +354,9 @@ void hp__plan_parse_sampler(hp__loader *ld, yaml_node_t *v, hp_plan *p)
       p->sampler.interval_ms = secs * 1000.0;
   }
 }
+
+/* The key tables above, for the list of every plan key (keys.c). */
+const char *const *const hp__plan_keys_metrics = metric_keys;
+const char *const *const hp__plan_keys_gates = gate_keys;
+const char *const *const hp__plan_keys_thresholds = threshold_keys;
+const char *const *const hp__plan_keys_sampler = sampler_keys;

@@ -388,3 +388,7 @@ void hp__plan_parse_passes(hp__loader *ld, const hp__mapent *e, yaml_node_t *roo
     p->baseline = (size_t)base;
   free(at);
 }
+
+/* The key tables above, for the list of every plan key (keys.c). */
+const char *const *const hp__plan_keys_profiler = profiler_keys;
+const char *const *const hp__plan_keys_passes = pass_keys;

@@ -166,10 +166,11 @@ static const char *const top_keys[] = {
     "launcher",   "report",   "reference",  NULL};
 static const char *const orders[] = {"interleaved", "sequential", "abba", "random", NULL};
 
+static const char *const repeat_keys[] = {"min", "max", "budget", NULL};
+
 /* `repeat: N`, `repeat: auto` (min 5, max 30) or `repeat: {min, max, budget}`. */
 static void parse_repeat(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 {
-  static const char *const keys[] = {"min", "max", "budget", NULL};
   hp__mapent e[3] = {{NULL, NULL}};
   long lo = 5, hi = 30, n;
 
@@ -177,7 +178,7 @@ static void parse_repeat(hp__loader *ld, yaml_node_t *v, hp_plan *p)
     p->autorep.on = 1;
   } else if (v && v->type == YAML_MAPPING_NODE) {
     p->autorep.on = 1;
-    hp__yaml_fields(ld, v, "repeat", keys, e);
+    hp__yaml_fields(ld, v, "repeat", repeat_keys, e);
     hp__plan_long(ld, "repeat.min", e[0].val, 2, MAX_REPEAT, &lo);
     hp__plan_long(ld, "repeat.max", e[1].val, 2, MAX_REPEAT, &hi);
     hp__plan_duration(ld, "repeat.budget", e[2].val, &p->autorep.budget_s);
@@ -409,3 +410,7 @@ int hp_plan_load(const char *path, hp_plan **out, hp_diags *diags)
   free(text);
   return r;
 }
+
+/* The key tables above, for the list of every plan key (keys.c). */
+const char *const *const hp__plan_keys_top = top_keys;
+const char *const *const hp__plan_keys_repeat = repeat_keys;

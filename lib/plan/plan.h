@@ -1,7 +1,7 @@
 /*
  * The plan loader's internals, shared between the files of lib/plan/ and nothing else: the
- * public entry points are hp_plan_load, hp_plan_load_string, hp_plan_free, hp_categories_load and
- * hp_categories_free in hprun.h.
+ * public entry points are hp_plan_load, hp_plan_load_string, hp_plan_free, hp_plan_keys,
+ * hp_categories_load and hp_categories_free in hprun.h.
  *
  * The files, lowest first:
  *   diag.c        messages at file:line:col, sorted into the caller's list; "did you mean" hints
@@ -18,6 +18,7 @@
  *   placeholders.c  `{name}` in the expanded fields: checked, and replaced for a combination
  *   plan.c        the defaults, the top level, the public entry points, and a sweep's
  *                 combinations, each read from the one document the plan was parsed into
+ *   keys.c        the list of every section's keys (hp_plan_keys), from the tables above
  *
  * Ownership: an hp__loader lives on the stack of one public entry point and owns only its
  * message list (hp__plan_flush hands the messages over and frees it). The libyaml document and
@@ -219,5 +220,25 @@ void hp__plan_placeholders(hp__loader *ld, yaml_node_t *root, const hp_plan *p);
 /* Puts the text as written back into the scalars ld->saved holds, frees the replacements, and
  * empties the list, so that the document reads as the plan as written again. */
 void hp__plan_placeholders_undo(hp__loader *ld);
+
+/* ---- keys.c: every section's key table, for hp_plan_keys --------------------------------- */
+
+/* Each is the NULL-terminated table the section's parser walks its mapping with (hp__yaml_fields),
+ * defined beside it: the list of keys cannot differ from what the loader accepts. */
+extern const char *const *const hp__plan_keys_top;        /* plan.c */
+extern const char *const *const hp__plan_keys_repeat;     /* plan.c: repeat: {min, max, budget} */
+extern const char *const *const hp__plan_keys_app;        /* app.c */
+extern const char *const *const hp__plan_keys_variants;   /* app.c */
+extern const char *const *const hp__plan_keys_profiler;   /* passes.c */
+extern const char *const *const hp__plan_keys_passes;     /* passes.c */
+extern const char *const *const hp__plan_keys_metrics;    /* metrics.c */
+extern const char *const *const hp__plan_keys_gates;      /* metrics.c */
+extern const char *const *const hp__plan_keys_thresholds; /* metrics.c */
+extern const char *const *const hp__plan_keys_sampler;    /* metrics.c */
+extern const char *const *const hp__plan_keys_categories; /* categories.c */
+extern const char *const *const hp__plan_keys_launcher;   /* launcher.c */
+extern const char *const *const hp__plan_keys_reference;  /* reference.c */
+extern const char *const *const hp__plan_keys_report;     /* report.c */
+extern const char *const *const hp__plan_keys_roofline;   /* roofline.c */
 
 #endif /* HPRUN_PLAN_PLAN_H */

@@ -90,3 +90,6 @@ void hp__plan_parse_references(hp__loader *ld, yaml_node_t *v, hp_plan *p)
       parse_reference(ld, it, p, &p->references[i]);
   }
 }
+
+/* The key tables above, for the list of every plan key (keys.c). */
+const char *const *const hp__plan_keys_reference = reference_keys;

@@ -62,3 +62,6 @@ void hp__plan_check_region(hp__loader *ld, const hp_plan *p)
     return; /* one warning says it for every such pass */
   }
 }
+
+/* The key tables above, for the list of every plan key (keys.c). */
+const char *const *const hp__plan_keys_report = report_keys;

@@ -261,3 +261,6 @@ int hp_peaks_format(const hp_peaks *p, char **out)
   *out = hp__buf_steal(&b);
   return *out ? 0 : HP_ENOMEM;
 }
+
+/* The key tables above, for the list of every plan key (keys.c). */
+const char *const *const hp__plan_keys_roofline = peak_keys;

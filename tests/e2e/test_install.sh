@@ -88,32 +88,37 @@ render "$MAN5" >"$T/hprun-plan.5.txt" 2>"$T/man.err" || { cat "$T/man.err"; fail
 grep -q "^TOOLS AND MODES" "$T/hprun-plan.5.txt" || fail "hprun-plan(5) has no TOOLS AND MODES"
 ok "man -l renders hprun(1) and hprun-plan(5)"
 
-# Every key of docs/plan.md's key tables (rows with four cells: key, type, default, meaning) is an
-# item of hprun-plan(5).
-"$PY" - "$ROOT/docs/plan.md" >"$T/keys" <<'PY'
-import re, sys
-# Only the key tables count: those whose header row starts with "Key" (the tools' tables do not).
-in_keys = False
-for line in open(sys.argv[1]):
-    cells = [c.strip() for c in line.replace("\\|", "").strip().strip("|").split("|")]
-    if not line.startswith("|"):
-        in_keys = False
-    elif cells[0] == "Key":
-        in_keys = True
-    if in_keys and len(cells) == 4 and re.fullmatch(r"`[a-z_]+`", cells[0]):
-        print(cells[0].strip("`"))
-PY
-[ "$(wc -l <"$T/keys")" -ge 40 ] || fail "found only $(wc -l <"$T/keys") plan keys in docs/plan.md"
-for k in $(sort -u "$T/keys"); do
-  grep -q "^\.It Ic $k\( \|$\)" "$MAN5" || fail "hprun-plan(5) does not describe the key $k"
-done
+# Every key of the loader's own key tables (`hprun --plan-keys`) is a row of its section's table
+# in docs/plan.md, an item of its section of hprun-plan(5) and written in all-keys.yaml: the one
+# checker, scripts/check-plan-keys. The installed man page and example are the ones checked.
+"$HPRUN" --plan-keys >"$T/keys"
+[ "$(wc -l <"$T/keys")" -ge 100 ] || fail "hprun --plan-keys listed only $(wc -l <"$T/keys") keys"
+grep -qx "passes.repeat" "$T/keys" || fail "hprun --plan-keys lacks passes.repeat"
+ALLKEYS="$ROOTDIR/usr/share/hprun/configs/examples/all-keys.yaml"
+"$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$ROOT/docs/plan.md" "$MAN5" "$ALLKEYS" >"$T/ck.out" 2>"$T/ck.err" ||
+  { cat "$T/ck.err"; fail "scripts/check-plan-keys: a key of the loader is undocumented"; }
+# The checker can fail: a key planted as missing from a copy of each place is named.
+grep -v "^\.It Ic keep_going" "$MAN5" >"$T/planted.5"
+expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$ROOT/docs/plan.md" "$T/planted.5" "$ALLKEYS"
+grep -q "planted.5: \`keep_going\` is no \`.It Ic keep_going\` item" "$T/err" || { cat "$T/err"; fail "a key removed from hprun-plan(5) is not named"; }
+[ "$(grep -c "^check-plan-keys: .*\`" "$T/err")" = 1 ] || { cat "$T/err"; fail "one removed key gave other complaints"; }
+grep -v "^| \`precision\` |" "$ROOT/docs/plan.md" >"$T/planted.md"
+expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$T/planted.md" "$MAN5" "$ALLKEYS"
+grep -q "\`passes.precision\` is not a row" "$T/err" || { cat "$T/err"; fail "a key removed from docs/plan.md is not named"; }
+sed 's/exclusive:/exclusiv:/' "$ALLKEYS" >"$T/planted.yaml"
+expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$ROOT/docs/plan.md" "$MAN5" "$T/planted.yaml"
+grep -q "\`launcher.exclusive\` is not written" "$T/err" || { cat "$T/err"; fail "a key removed from all-keys.yaml is not named"; }
+# A key new to the loader, in none of them, is named three times.
+{ cat "$T/keys"; echo "passes.frobnicate"; } >"$T/keys+1"
+expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys+1" "$ROOT/docs/plan.md" "$MAN5" "$ALLKEYS"
+[ "$(grep -c "passes.frobnicate" "$T/err")" = 3 ] || { cat "$T/err"; fail "a new key of the loader is not named in all three"; }
 # Every tool and mode that `hprun run --help` lists is in hprun-plan(5).
 "$HPRUN" run --help | sed -n '/^tools/,/^docs/p' | sed '1d;$d' | tr ', ' '\n\n' | grep . >"$T/modes"
 [ "$(wc -l <"$T/modes")" -ge 20 ] || fail "found only $(wc -l <"$T/modes") tools and modes in hprun run --help"
 for m in $(cat "$T/modes"); do
   grep -q "^\.\(It \)\{0,1\}Cm $m\( \|$\)" "$MAN5" || fail "hprun-plan(5) does not name the tool or mode $m"
 done
-ok "hprun-plan(5) has all $(sort -u "$T/keys" | wc -l) plan keys and $(wc -l <"$T/modes") tools and modes"
+ok "$(cat "$T/ck.out"); hprun-plan(5) names $(wc -l <"$T/modes") tools and modes; planted gaps fail the check"
 
 # The linter: mandoc's, at every level, else groff's warnings. mandoc looks up cross-references
 # only in the system's manual folders, where hprun(1) and hprun-plan(5) are not during this test:
