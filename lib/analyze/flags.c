@@ -110,8 +110,7 @@ static char *inconclusive_advice(const hp_session *s, const hp_metric_result *m,
     snprintf(more, sizeof(more), "the overhead sits on warn, where more runs resolve it slowly");
   return hp__asprintf("%+.2f%%, but its %.4g%% interval [%.4g, %.4g] straddles warn (%.1f%%): the "
                       "data can neither rule out an overhead beyond warn nor show one; %s",
-                      (hp__slowdown(m) - 1.0) * 100, level_pct(s), lo, hi, s->warn * 100,
-                      more);
+                      (hp__slowdown(m) - 1.0) * 100, level_pct(s), lo, hi, s->warn * 100, more);
 }
 
 hp_flag hp__flag_of(double lo, double hi, double sd, double warn)
