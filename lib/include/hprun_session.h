@@ -231,7 +231,9 @@ void hp_session_free(hp_session *s);
 /* Running a session.                                                                              */
 
 typedef struct hp_run_opts {
-  int quiet;          /* do not show the children's output live */
+  int quiet;          /* no progress and no live output at all (--quiet) */
+  int show_output;    /* stream the children's output, each line prefixed (--show-output) */
+  int verbose;        /* also print each run's command line (-v; implies show_output) */
   int dry_run;        /* print every command line with its folder, run nothing */
   FILE *log;          /* progress and live output (stderr by default) */
   double grace_s;     /* between SIGTERM and SIGKILL; 0: 5 s */

@@ -9,7 +9,7 @@
 
 _hprun_commands="run check summarize report compare peaks help"
 _hprun_opts_global="-V --version" # with those of run: `hprun --dry-run plan.yaml` runs
-_hprun_opts_run="-h --help -n --dry-run -q --quiet --output --repeat --grace --keep-going --strict --junit --markdown --ascii --bars"
+_hprun_opts_run="-h --help -n --dry-run -q --quiet --show-output -v --verbose --output --repeat --grace --keep-going --strict --junit --markdown --ascii --bars"
 _hprun_opts_check="-h --help --no-preflight"
 _hprun_opts_summarize="-h --help --format --top --categories --wide --quiet-warnings --roofline --peaks --metrics --region -j --jobs"
 _hprun_opts_report="-h --help --format --junit --markdown --html --ascii --bars --top"
