@@ -120,15 +120,15 @@ static void test_overview_cells(void **state)
   assert_non_null(
       strstr(t, "\nnormal           baseline                baseline                not run\n"));
   assert_non_null(
-      strstr(t, "\npass1            2.00x [1.5,2.5]         +2.00% [0.52,1.52]      not run\n"));
+      strstr(t, "\npass1            2.00x [1.5x, 2.5x]      +2.00% [-48%, +52%]     not run\n"));
   assert_non_null(
-      strstr(t, "\npass2            failed                  3.50x [3,4]             not run\n"));
+      strstr(t, "\npass2            failed                  3.50x [3x, 4x]          not run\n"));
   assert_non_null(strstr(t, "=== combination 3 of 3: c3 ===\nnot run\n"));
   free(t);
   assert_int_equal(hp_report_markdown(s, &md), 0);
   assert_non_null(strstr(md, "\n| pass | c1 | c2 | c3 |\n|---|---:|---:|---:|\n"));
   assert_non_null(strstr(md,
-                         "\n| pass1 | 2.00x [1.5,2.5] distorted | +2.00% [0.52,1.52] distorted "
+                         "\n| pass1 | 2.00x [1.5x, 2.5x] distorted | +2.00% [-48%, +52%] distorted "
                          "| not run |\n"));
   assert_non_null(strstr(md, "\n### `c3`\n\nNot run.\n"));
   free(md);

@@ -49,7 +49,7 @@ char *hp__sweep_cell(char *buf, size_t len, const hp_combo *cb, const char *name
 {
   const hp_pass_result *pr = hp__sweep_pass(cb, name);
   const hp_metric_result *m = pr && pr->nmetrics ? &pr->metrics[0] : NULL;
-  char x[32], ci[48] = "";
+  char x[64];
 
   if (cb->s == NULL)
     snprintf(buf, len, "not run");
@@ -59,12 +59,10 @@ char *hp__sweep_cell(char *buf, size_t len, const hp_combo *cb, const char *name
     snprintf(buf, len, "%s", pr->is_baseline ? "baseline" : "reference");
   else if (pr->flag == HP_FLAG_FAILED && (m == NULL || isnan(m->ratio)))
     snprintf(buf, len, "failed");
-  else {
-    if (m && !isnan(m->ci_lo))
-      hp__fmt_ci(ci, sizeof(ci), m->ci_lo, m->ci_hi, HP__CI_CELL);
-    snprintf(buf, len, "%s%s%s%s%s", hp__fmt_overhead(x, sizeof(x), m ? m->ratio : NAN),
-             *ci ? " " : "", ci, flag ? " " : "", flag ? hp_flag_name(pr->flag) : "");
-  }
+  else
+    snprintf(buf, len, "%s%s%s",
+             m ? hp__fmt_change(x, sizeof(x), m->ratio, m->ci_lo, m->ci_hi, HP__CHG_BOTH) : "-",
+             flag ? " " : "", flag ? hp_flag_name(pr->flag) : "");
   return buf;
 }
 
@@ -84,6 +82,7 @@ const char *hp__sweep_metric(const hp_session *s, const char **unit)
 
 char *hp__sweep_ci_label(char *buf, size_t len, const hp_session *s)
 {
-  return hp__report_ci_label(buf, len,
-                             s->ncombos && s->combos[0].s ? s->combos[0].s->alpha : HP_STATS_ALPHA);
+  const hp_session *c = s->ncombos ? s->combos[0].s : NULL;
+
+  return hp__report_ci_label(buf, len, c ? c->alpha : HP_STATS_ALPHA, c ? c->looks : 1);
 }

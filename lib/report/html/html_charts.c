@@ -100,8 +100,10 @@ static int overhead_bar(hp__buf *b, const hp__axis *a, const hp_session *s,
   }
   x = hp__axis_px(a, m->ratio);
   snprintf(tip, sizeof(tip), "%.200s (%.40s): %s of the %s, %s %s, %s", pr->name, pr->mode, ov,
-           pr->is_variant ? "reference" : "baseline", hp__report_ci_label(ci, sizeof(ci), s->alpha),
-           hp__fmt_ci(iv, sizeof(iv), m->ci_lo, m->ci_hi, HP__CI_HTML), hp_flag_name(pr->flag));
+           pr->is_variant ? "reference" : "baseline",
+           hp__report_ci_label(ci, sizeof(ci), s->alpha, pr->is_variant ? 1 : s->looks),
+           hp__fmt_change(iv, sizeof(iv), m->ratio, m->ci_lo, m->ci_hi, HP__CHG_CI),
+           hp_flag_name(pr->flag));
   hp__svg_rect(b, fmin(x, x1), y + 5, fabs(x - x1), ROW - 10, cls, tip);
   if (isfinite(m->ci_lo) && isfinite(m->ci_hi)) {
     double l = hp__axis_px(a, m->ci_lo), h = hp__axis_px(a, m->ci_hi);
