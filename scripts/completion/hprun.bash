@@ -88,7 +88,7 @@ _hprun()
     # The value of an option that takes one.
     case "$cmd:$prev" in
         summarize:--format) _hprun_words "text json md csv" "$cur"; return 0 ;;
-        report:--format) _hprun_words "text md json junit html" "$cur"; return 0 ;;
+        report:--format) _hprun_words "text md json junit html csv" "$cur"; return 0 ;;
         summarize:--categories|summarize:--peaks) _hprun_files "$cur" yaml yml; return 0 ;;
         peaks:--binary|peaks:--output|report:--html) _hprun_files "$cur"; return 0 ;;
         peaks:--device|peaks:--timeout) return 0 ;;
