@@ -233,8 +233,10 @@ static int html_crosscheck(hp__buf *b, const hp_session *s)
   for (i = 0; i < s->npasses; i++) {
     hp__buf t = HP__BUF_INIT;
     if (hp__crosscheck_text(s, &s->passes[i], &t) == 0 && t.data) {
-      hp__buf_adds(b, n++ ? "<li><strong>" : "<h2>Cross-check: kernel time against the app's "
-                                             "own</h2>\n<ul class=\"crosscheck\">\n<li><strong>");
+      hp__buf_adds(b,
+                   n++ ? "<li><strong>"
+                       : "<h2>Cross-check: kernel time against the app's "
+                         "own</h2>\n<ul class=\"crosscheck\">\n<li><strong>");
       hp__html_text(b, s->passes[i].name, 0);
       hp__buf_adds(b, "</strong>: ");
       hp__html_text(b, t.data, 0);
