@@ -56,7 +56,8 @@ static int report_option(struct report_args *a, int c, const char *v)
 {
   switch (c) {
   case 'h':
-    printf("usage: hprun report SESSION [--format text|md|json|junit|html] [--junit FILE] "
+    printf("usage: hprun report SESSION [--format text|md|json|junit|html|csv] "
+           "[--junit FILE] "
            "[--markdown FILE]\n                    [--html FILE] [--ascii | --bars] [--top N]\n"
            "SESSION is a session folder or "
            "its summary.json. Prints the table (or the chosen format) and writes the requested "
@@ -105,12 +106,12 @@ static int report_parse(int argc, char **argv, struct report_args *a)
     if ((code = report_option(a, c, o.arg)) != CMD_GO_ON)
       return code;
   if (a->path == NULL) {
-    fprintf(stderr, "usage: hprun report SESSION [--format text|md|json|junit]\n");
+    fprintf(stderr, "usage: hprun report SESSION [--format text|md|json|junit|html|csv]\n");
     return HP_EXIT_USAGE;
   }
   if (strcmp(a->format, "text") && strcmp(a->format, "md") && strcmp(a->format, "json") &&
-      strcmp(a->format, "junit") && strcmp(a->format, "html")) {
-    fprintf(stderr, "hprun: --format must be text, md, json, junit or html\n");
+      strcmp(a->format, "junit") && strcmp(a->format, "html") && strcmp(a->format, "csv")) {
+    fprintf(stderr, "hprun: --format must be text, md, json, junit, html or csv\n");
     return HP_EXIT_USAGE;
   }
   return CMD_GO_ON;
@@ -141,6 +142,7 @@ int cmd_report(int argc, char **argv)
     r = strcmp(a.format, "md") == 0     ? hp_report_markdown(s, &text)
         : strcmp(a.format, "json") == 0 ? hp_report_json(s, &text)
         : strcmp(a.format, "html") == 0 ? hp_report_html(s, &text)
+        : strcmp(a.format, "csv") == 0  ? hp_report_csv(s, &text)
                                         : hp_report_junit(s, &text);
     if (r) {
       code = HP_EXIT_IO;

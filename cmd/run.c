@@ -23,12 +23,15 @@ enum {
   OPT_REPEAT,
   OPT_GRACE,
   OPT_KEEP_GOING,
-  OPT_STRICT
+  OPT_STRICT,
+  OPT_SHOW_OUTPUT
 };
 
 static const struct option run_longopts[] = {CMD_LONG_HELP,
                                              {"dry-run", no_argument, NULL, 'n'},
                                              {"quiet", no_argument, NULL, 'q'},
+                                             {"show-output", no_argument, NULL, OPT_SHOW_OUTPUT},
+                                             {"verbose", no_argument, NULL, 'v'},
                                              {"output", required_argument, NULL, OPT_OUTPUT},
                                              {"repeat", required_argument, NULL, OPT_REPEAT},
                                              {"grace", required_argument, NULL, OPT_GRACE},
@@ -76,7 +79,9 @@ static void run_usage(FILE *fp)
           "usage: hprun [run] PLAN.yaml [options]\n"
           "       hprun [run] [options] [--tool T --mode M...] [--metric NAME] -- COMMAND...\n"
           "  --dry-run         print every command line with its folder; run nothing\n"
-          "  --quiet           do not show the programs' output live (it is saved anyway)\n"
+          "  --quiet           no progress lines (the programs' output is saved anyway)\n"
+          "  --show-output     stream the programs' output, each line behind [pass run]\n"
+          "  -v, --verbose     --show-output, and print each run's command line\n"
           "  --output DIR      parent folder for the session (default: the plan's `output`)\n"
           "  -r, --repeat N    counted runs per pass (overrides the plan; without a plan: 5)\n"
           "  --grace SECONDS   wait between SIGTERM and SIGKILL when stopping a run (default 5)\n"
@@ -112,6 +117,8 @@ static int run_option(struct run_args *a, int c, const char *v)
   case 'h': run_usage(stdout); return HP_EXIT_OK;
   case 'n': a->opts.dry_run = 1; break;
   case 'q': a->opts.quiet = 1; break;
+  case 'v': a->opts.verbose = a->opts.show_output = 1; break;
+  case OPT_SHOW_OUTPUT: a->opts.show_output = 1; break;
   case OPT_KEEP_GOING: a->opts.keep_going = 1; break;
   case OPT_STRICT: a->opts.strict = 1; break;
   case OPT_OUTPUT:
@@ -167,7 +174,7 @@ static int run_parse(int argc, char **argv, struct run_args *a)
   int c, code;
 
   memset(a, 0, sizeof(*a));
-  cmd_opts_init(&o, "run", "hnqr:", run_longopts);
+  cmd_opts_init(&o, "run", "hnqvr:", run_longopts);
   while ((c = cmd_getopt(argc, argv, &o)) != -1) {
     if (c == CMD_ARG && o.rest) {
       /* The first word after `--` starts the command, and the rest belongs to it. */

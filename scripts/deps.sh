@@ -39,6 +39,8 @@ if [ "$what" = check ]; then
   pkgs="$pkgs python3-yaml zip unzip git"
   # tests/e2e/test_html.sh checks report.html as XML (xmllint) and renders it in headless Chromium.
   pkgs="$pkgs libxml2-utils"
+  # tests/e2e/test_terminal.sh runs the quickstart in a tmux pane and reads the screen as a person sees it.
+  pkgs="$pkgs tmux"
   [ "${HPRUN_NO_BROWSER:-0}" = 1 ] || pkgs="$pkgs chromium"
   # The cluster tests run a real one-node Slurm (tests/cluster/slurm.sh) and Open MPI's mpirun.
   [ "${HPRUN_NO_CLUSTER:-0}" = 1 ] || pkgs="$pkgs slurm-wlm munge openmpi-bin"

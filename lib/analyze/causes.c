@@ -108,7 +108,7 @@ static char *cause_text(const hp_session *s, const hp_plan *plan, const hp_pass_
 {
   const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;
   const hp_pass_result *ref = NULL, *base = s->npasses ? &s->passes[s->baseline] : NULL;
-  char what[160], *why, *text;
+  char what[160], iv[64], *why, *text;
   double lo, hi;
   size_t i;
 
@@ -126,7 +126,8 @@ static char *cause_text(const hp_session *s, const hp_plan *plan, const hp_pass_
   change_text(m, what, sizeof(what));
   slowdown_ends(m, &lo, &hi);
   if (kind == HP_CAUSE_THRESHOLD && s->fail > 0 && hp_stats_beyond(lo - 1.0, s->fail))
-    return hp__asprintf("%s > fail %.3g%% (interval [%.4g, %.4g])", what, s->fail * 100, lo, hi);
+    return hp__asprintf("%s > fail %.3g%% (interval %s)", what, s->fail * 100,
+                        hp__fmt_change(iv, sizeof(iv), hp__slowdown(m), lo, hi, HP__CHG_CI));
   if (kind == HP_CAUSE_THRESHOLD)
     return hp__asprintf("%s is %s (strict): %s", what,
                         pr->flag == HP_FLAG_INCONCLUSIVE      ? "inconclusive"
@@ -139,9 +140,10 @@ static char *cause_text(const hp_session *s, const hp_plan *plan, const hp_pass_
                         "5)",
                         what, s->fail * 100, m->st.n,
                         base && base->nmetrics ? base->metrics[0].st.n : 0);
-  return hp__asprintf("%s: its interval [%.4g, %.4g] straddles fail %.3g%%: the fail gate is "
+  return hp__asprintf("%s: its interval %s straddles fail %.3g%%: the fail gate is "
                       "inconclusive (more runs, or --strict to fail on it)",
-                      what, lo, hi, s->fail * 100);
+                      what, hp__fmt_change(iv, sizeof(iv), hp__slowdown(m), lo, hi, HP__CHG_CI),
+                      s->fail * 100);
 }
 
 int hp__session_causes(const hp_session *s, const hp_plan *plan, hp_cause **out, size_t *n)

@@ -93,6 +93,9 @@ int hp__compare_causes(const hp_session *old_s, const hp_session *new_s, const h
  * into buf; each returns buf. */
 char *hp__compare_tol_text(const hp__compare_row *row, char *buf, size_t len);
 char *hp__compare_change_text(const hp__compare_row *row, char *buf, size_t len);
+/* The row's interval in the unit of its change (hp__fmt_change): of the ratio, or of the
+ * difference under an absolute tolerance; "-" without one. */
+char *hp__compare_ci_text(const hp__compare_row *row, char *buf, size_t len);
 /* Whether name passes a --pass or --metric filter of n names (n 0: every name does). */
 int hp__compare_wanted(const char *const *names, size_t n, const char *name);
 

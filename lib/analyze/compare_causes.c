@@ -39,6 +39,14 @@ char *hp__compare_change_text(const hp__compare_row *row, char *buf, size_t len)
   return hp__fmt_overhead(buf, len, row->ratio);
 }
 
+char *hp__compare_ci_text(const hp__compare_row *row, char *buf, size_t len)
+{
+  if (row->tol_source == HP__TOL_PLAN_ABS)
+    return hp__fmt_change(buf, len, row->new_median - row->old_median, row->ci_lo, row->ci_hi,
+                          HP__CHG_CI | HP__CHG_DIFF);
+  return hp__fmt_change(buf, len, row->ratio, row->ci_lo, row->ci_hi, HP__CHG_CI);
+}
+
 /* "t +30.00%", "gbps -23.08% (1.30x slower)", or "err +0.001" under an absolute tolerance, then
  * the tolerance and where it came from, and the interval the verdict was read from. */
 static void what_text(const hp__compare_row *row, double alpha, char *out, size_t len)
@@ -60,7 +68,7 @@ static void what_text(const hp__compare_row *row, double alpha, char *out, size_
   else
     snprintf(out + n, len - (size_t)n, ", tolerance %s, %.3g%% CI %s",
              hp__compare_tol_text(row, tol, sizeof(tol)), (1 - alpha) * 100,
-             hp__fmt_ci(ci, sizeof(ci), row->ci_lo, row->ci_hi, HP__CI_MD));
+             hp__compare_ci_text(row, ci, sizeof(ci)));
 }
 
 static char *missing_cause(const hp__compare_row *row, int allow_missing, hp_cause_kind *kind)
@@ -98,7 +106,7 @@ static char *change_cause(const hp__compare_row *row, const hp_compare_opts *o, 
                         what);
   if (row->change == HP__CHANGE_REGRESSION) {
     *kind = HP_CAUSE_REGRESSION;
-    return hp__asprintf("%s: regression (p=%.3g)", what, row->p);
+    return hp__asprintf("%s: regression", what); /* the interval above says why; no p anywhere */
   }
   if (row->change == HP__CHANGE_INCONCLUSIVE && worse && row->gated) {
     *kind = o->strict ? HP_CAUSE_REGRESSION : HP_CAUSE_NOTE;

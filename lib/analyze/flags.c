@@ -6,6 +6,7 @@
  */
 #include "analyze/results.h"
 #include "util/base/buf.h"
+#include "util/num/fmt.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -88,11 +89,10 @@ static size_t runs_to_resolve(double lo, double hi, double warn, size_t n)
   return need > 100000 ? 100000 : (size_t)need;
 }
 
-/* The level of every interval of the session, in percent: 1 - alpha, or under `repeat: auto`
- * 1 - alpha / looks (results.c), so that the advice names the level the interval was made at. */
-static double level_pct(const hp_session *s)
+/* The level of a pass's interval in percent: 1 - alpha / looks (docs/summary.md, "Flags"). */
+static double level(const hp_session *s)
 {
-  double alpha = s->alpha <= 0 ? HP_STATS_ALPHA : s->alpha;
+  double alpha = s->alpha <= 0 ? HP_STATS_ALPHA : s->alpha; /* results.c's default, too */
 
   return (1 - alpha / (s->looks > 1 ? s->looks : 1)) * 100;
 }
@@ -108,9 +108,14 @@ static char *inconclusive_advice(const hp_session *s, const hp_metric_result *m,
     snprintf(more, sizeof(more), "about %zu runs per pass would likely resolve it", need);
   else
     snprintf(more, sizeof(more), "the overhead sits on warn, where more runs resolve it slowly");
-  return hp__asprintf("%+.2f%%, but its %.4g%% interval [%.4g, %.4g] straddles warn (%.1f%%): the "
-                      "data can neither rule out an overhead beyond warn nor show one; %s",
-                      (hp__slowdown(m) - 1.0) * 100, level_pct(s), lo, hi, s->warn * 100, more);
+  char sd[32], iv[64];
+
+  hp__fmt_overhead(sd, sizeof(sd), hp__slowdown(m));
+  hp__fmt_change(iv, sizeof(iv), hp__slowdown(m), lo, hi, HP__CHG_CI);
+  return hp__asprintf(
+      "%s, but its %.4g%% interval %s straddles warn (%.1f%%): the data can neither "
+      "rule out an overhead beyond warn nor show one; %s",
+      sd, level(s), iv, s->warn * 100, more);
 }
 
 hp_flag hp__flag_of(double lo, double hi, double sd, double warn)
@@ -137,6 +142,7 @@ static void flag_measured(const hp_session *s, hp_pass_result *pr)
 {
   const hp_metric_result *m = &pr->metrics[0];
   double sd = hp__slowdown(m), over = sd - 1.0, lo, hi;
+  char iv[96];
   const char *what = pr->is_variant ? "this variant" : pr->mode;
 
   slowdown_interval(m, &lo, &hi);
@@ -144,7 +150,7 @@ static void flag_measured(const hp_session *s, hp_pass_result *pr)
   if (pr->flag == HP_FLAG_UNCONFIRMED) {
     pr->advice = hp__asprintf("%+.2f%% from %zu run(s): too few runs for a %.4g%% interval, so "
                               "neither ok nor beyond warn (%.1f%%) can be shown: use repeat >= 5",
-                              over * 100, m->st.n, level_pct(s), s->warn * 100);
+                              over * 100, m->st.n, level(s), s->warn * 100);
     return;
   }
   if (pr->flag == HP_FLAG_DISTORTED) {
@@ -155,9 +161,10 @@ static void flag_measured(const hp_session *s, hp_pass_result *pr)
   } else if (pr->flag == HP_FLAG_PERTURBED) {
     /* A variant's change is the point of the A/B run; its verdict and summary say it. */
     if (!pr->is_variant)
-      pr->advice = hp__asprintf("%s changes %s by %+.2f%% (interval [%.4g, %.4g], wholly beyond "
-                                "warn): compare times only within this mode",
-                                what, m->name ? m->name : "the metric", over * 100, lo, hi);
+      pr->advice = hp__asprintf("%s changes %s by %s (wholly beyond warn): compare times only "
+                                "within this mode",
+                                what, m->name ? m->name : "the metric",
+                                hp__fmt_change(iv, sizeof(iv), sd, lo, hi, HP__CHG_BOTH));
   } else if (pr->flag == HP_FLAG_INCONCLUSIVE) {
     pr->advice = inconclusive_advice(s, m, lo, hi);
   }

@@ -78,8 +78,8 @@ static char *reference_text(const hp_session *s, const hp_reference *ref, const 
     verdict = "inconclusive: the interval straddles the tolerance (not counted)";
   ci[0] = '\0';
   if (!isnan(lo))
-    snprintf(ci, sizeof(ci), ", %.3g%% CI %s of the ratio", (1 - s->alpha) * 100,
-             hp__fmt_ci(iv, sizeof(iv), lo, hi, HP__CI_MD));
+    snprintf(ci, sizeof(ci), ", %.3g%% CI %s", (1 - s->alpha) * 100,
+             hp__fmt_change(iv, sizeof(iv), mr->st.median / ref->value, lo, hi, HP__CHG_CI));
   return hp__asprintf("%s %s%s%s against reference %s ±%.3g%%%s%s%s%s: %s", mr->name,
                       hp__fmt_num(med, sizeof(med), mr->st.median), mr->unit ? " " : "",
                       mr->unit ? mr->unit : "", hp__fmt_num(val, sizeof(val), ref->value),

@@ -7,6 +7,7 @@
  */
 #include "analyze/results.h"
 #include "util/base/buf.h"
+#include "util/num/fmt.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -55,14 +56,15 @@ char *hp__gate_breach(const hp_plan *plan, const hp_pass_result *ref, const hp_p
 static void variant_summary(const hp_pass_result *ref, hp_pass_result *pr)
 {
   hp__buf b = HP__BUF_INIT;
+  char iv[96];
   size_t k;
 
   if (pr->metrics[0].st.n == 0)
     return;
-  hp__buf_printf(&b, "%s %+.2f%%", pr->metrics[0].name ? pr->metrics[0].name : "time",
-                 (pr->metrics[0].ratio - 1.0) * 100.0);
-  if (pr->metrics[0].sig == HP_SIG_YES)
-    hp__buf_printf(&b, " (p=%.3g)", pr->metrics[0].p);
+  /* The change with its interval, as every table prints it (p is on no surface). */
+  hp__buf_printf(&b, "%s %s", pr->metrics[0].name ? pr->metrics[0].name : "time",
+                 hp__fmt_change(iv, sizeof(iv), pr->metrics[0].ratio, pr->metrics[0].ci_lo,
+                                pr->metrics[0].ci_hi, HP__CHG_BOTH));
   if (!isnan(pr->mem_mean_mib) && !isnan(ref->mem_mean_mib))
     hp__buf_printf(&b, ", sampled memory %+.1f MiB", pr->mem_mean_mib - ref->mem_mean_mib);
   for (k = 1; k < pr->nmetrics; k++)

@@ -231,7 +231,9 @@ void hp_session_free(hp_session *s);
 /* Running a session.                                                                              */
 
 typedef struct hp_run_opts {
-  int quiet;          /* do not show the children's output live */
+  int quiet;          /* no progress and no live output at all (--quiet) */
+  int show_output;    /* stream the children's output, each line prefixed (--show-output) */
+  int verbose;        /* also print each run's command line (-v; implies show_output) */
   int dry_run;        /* print every command line with its folder, run nothing */
   FILE *log;          /* progress and live output (stderr by default) */
   double grace_s;     /* between SIGTERM and SIGKILL; 0: 5 s */
@@ -276,6 +278,11 @@ void hp_report_table_bars(const hp_session *s, FILE *fp, int bars);
 int hp_report_json(const hp_session *s, char **out);
 int hp_report_markdown(const hp_session *s, char **out);
 int hp_report_junit(const hp_session *s, char **out);
+/* The overview as CSV, for plotting (docs/summary.md, "Parameter sweeps"): a header, then one row
+ * per combination and pass with raw numbers (median, the baseline's or reference's median, the
+ * ratio and its interval's ends, empty where none) and the flag; a sweep adds its parameters as
+ * columns. A plain session gives its passes, with an empty combination. *out is malloc'd. */
+int hp_report_csv(const hp_session *s, char **out);
 /* report.html: one self-contained page with the tables and inline SVG charts (no script, no
  * network; docs/report-html.md). *out is malloc'd. */
 int hp_report_html(const hp_session *s, char **out);

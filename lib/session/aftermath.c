@@ -135,7 +135,7 @@ const char *hp__failure_hint(const char *err, int timed_out, int cwd_is_run_dir)
           "so relative paths do not work; use absolute paths or drop `app.workdir: run`"
         : "a file was not found: relative paths are relative to app.cwd (default: the plan's "
           "folder); check the path or set app.cwd";
-  return "run the command shown above by hand to see why it fails";
+  return "run its command by hand to see why it fails";
 }
 
 /* The last TAIL_LINES lines of `text` (len bytes). */
@@ -163,6 +163,11 @@ void hp__run_failed_show(hp__session_ctx *c, const hp__unit *u, const hp_run *ru
 
   fprintf(log, "hprun: run %s failed%s; %s\n", run->dir, run->timed_out ? " (timed out)" : "",
           what);
+  /* Its command (unless -v printed it) and files are named here, since neither is printed while
+   * runs go well. */
+  if (run->command && !c->opts->verbose)
+    fprintf(log, "hprun: its command: %s\n", run->command);
+  fprintf(log, "hprun: its files: %s/%s/\n", c->s->dir, run->dir);
   /* A huge stderr is not read whole: its end is not worth hprun's memory. */
   if (path && stat(path, &st) == 0 && st.st_size < (4 << 20) &&
       hp__read_file(path, &text, &len) == 0 && len > 0) {
@@ -172,9 +177,10 @@ void hp__run_failed_show(hp__session_ctx *c, const hp__unit *u, const hp_run *ru
   }
   fprintf(log, "hprun: hint: %s\n",
           hp__failure_hint(text ? text : run->error, run->timed_out, u->cwd == NULL));
-  fprintf(log,
-          "hprun: set `keep_going: true` in the plan, or pass --keep-going, to run every "
-          "run anyway\n");
+  if (!c->plan->keep_going && !c->opts->keep_going)
+    fprintf(log,
+            "hprun: set `keep_going: true` in the plan, or pass --keep-going, to run every "
+            "run anyway\n");
   free(path);
   free(text);
 }

@@ -54,7 +54,7 @@ int hp__run_hook(hp__session_ctx *c, const char *which, const hp_strv *argv, con
                           .grace_s = c->opts->grace_s,
                           .stdout_path = outp,
                           .stderr_path = errp,
-                          .echo = c->opts->quiet ? NULL : hp__session_log(c),
+                          .echo = hp__session_echo(c),
                           .prefix = prefix};
   r = hp__child_run(&c->loop, &spec, &res);
   if (r == HP_EIO && res.write_errno != 0)

@@ -10,6 +10,7 @@
  */
 #include "session/progress.h"
 #include "session/session.h"
+#include "hprun_stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -106,6 +107,22 @@ void hp__progress_done(const hp__progress_state *st, double wall_ms, char *buf, 
              wall_ms / 1000.0);
 }
 
+void hp__progress_pass_line(const char *unit, int runs, int failed, double median,
+                            const char *munit, char *buf, size_t size)
+{
+  int n = snprintf(buf, size, "%s: %d run%s", unit, runs, runs == 1 ? "" : "s");
+
+  if (failed && n >= 0 && (size_t)n < size)
+    n += snprintf(buf + n, size - (size_t)n, ", %d failed", failed);
+  if (n < 0 || (size_t)n >= size)
+    return;
+  if (isnan(median))
+    snprintf(buf + n, size - (size_t)n, ", no value");
+  else
+    snprintf(buf + n, size - (size_t)n, ", median %.4g%s%s", median, munit && munit[0] ? " " : "",
+             munit ? munit : "");
+}
+
 /* ---- one session's progress ---- */
 
 typedef struct hp__progress {
@@ -117,6 +134,7 @@ typedef struct hp__progress {
   size_t cur; /* the slot that runs (or ran last) */
   uint64_t t0;
   hp__progress_pass *pass;
+  char *ended; /* per unit: its line was printed (hp__progress_pass_end) */
   char last[64];
   int have_last;
   uv_timer_t timer;
@@ -204,7 +222,10 @@ int hp__progress_open(hp__session_ctx *c)
   if (c->opts->quiet)
     return 0;
   if ((p = calloc(1, sizeof(*p))) == NULL ||
-      (p->pass = calloc(c->nunits ? c->nunits : 1, sizeof(*p->pass))) == NULL) {
+      (p->pass = calloc(c->nunits ? c->nunits : 1, sizeof(*p->pass))) == NULL ||
+      (p->ended = calloc(c->nunits ? c->nunits : 1, 1)) == NULL) {
+    if (p)
+      free(p->pass);
     free(p);
     return HP_ENOMEM;
   }
@@ -217,6 +238,7 @@ int hp__progress_open(hp__session_ctx *c)
     /* Line-buffered, so each line reaches wrap_write whole. */
     if ((c->log_wrap = fopencookie(p, "w", io)) == NULL) {
       free(p->pass);
+      free(p->ended);
       free(p);
       return HP_ENOMEM;
     }
@@ -275,6 +297,39 @@ void hp__progress_run_end(hp__session_ctx *c, size_t i, const hp_run *run)
     hp__progress_done(&st, run->wall_ms, line, sizeof(line));
     fprintf(p->log, "%s\n", line);
   }
+  if (pp->left == 0)
+    hp__progress_pass_end(c, c->slots[i].unit);
+}
+
+void hp__progress_pass_end(hp__session_ctx *c, size_t unit)
+{
+  hp__progress *p = c->progress;
+  const hp_pass_result *pr = &c->s->passes[unit];
+  const hp_metric_spec *m = c->plan->nmetrics ? &c->plan->metrics[0] : NULL;
+  double *v;
+  char line[256];
+  size_t i;
+  int n = 0, failed = 0;
+
+  if (p == NULL || !p->tty || p->ended[unit] || (v = malloc((pr->nruns + 1) * sizeof(*v))) == NULL)
+    return;
+  p->ended[unit] = 1;
+  for (i = 0; i < pr->nruns; i++) {
+    const hp_run *r = &pr->runs[i];
+    if (r->warmup || r->skipped)
+      continue;
+    failed += !r->ok;
+    if (r->ok && r->values)
+      v[n++] = r->values[0];
+  }
+  hp__progress_pass_line(c->units[unit].name, n + failed, failed, hp_stats_median(v, (size_t)n),
+                         m ? m->unit : NULL, line, sizeof(line));
+  free(v);
+  clear(p);
+  fprintf(p->log, "%s\n", line);
+  if (p->running)
+    draw(p);
+  fflush(p->log);
 }
 
 static void on_closed(uv_handle_t *h)
@@ -282,6 +337,7 @@ static void on_closed(uv_handle_t *h)
   hp__progress *p = h->data;
 
   free(p->pass);
+  free(p->ended);
   free(p);
 }
 
@@ -304,5 +360,6 @@ void hp__progress_close(hp__session_ctx *c)
     return;
   }
   free(p->pass);
+  free(p->ended);
   free(p);
 }

@@ -6,7 +6,8 @@
  * finished run; it writes only into the caller's buffer, so it is unit-tested with literal
  * strings. The I/O half (hp__progress_open ... hp__progress_close) keeps the state of one session
  * and prints to its log stream: on a terminal (not TERM=dumb) one status line redrawn in place,
- * also once a second by a libuv timer; elsewhere one line per finished run; with --quiet nothing.
+ * also once a second by a libuv timer, with a line above it per finished pass; elsewhere one line
+ * per finished run; with --quiet nothing.
  *
  * Ownership: the context's `progress` is made by hp__progress_open and released, with its timer
  * and its log wrapper, by hp__progress_close (which accepts a context without one). Buffers passed
@@ -58,6 +59,11 @@ void hp__progress_status(const hp__progress_state *st, char *buf, size_t size);
  * (st->last holds the outcome; elapsed and ETA are not shown). */
 void hp__progress_done(const hp__progress_state *st, double wall_ms, char *buf, size_t size);
 
+/* The line for a finished pass on a terminal: "normal: 5 runs, median 0.0216 ms", with ", 2
+ * failed" when runs failed and "no value" for the median when none has one (median NaN). */
+void hp__progress_pass_line(const char *unit, int runs, int failed, double median,
+                            const char *munit, char *buf, size_t size);
+
 /* Starts the progress of a session whose schedule is made (c->slots): decides the form from
  * opts->quiet, the log stream and TERM; on a terminal, routes the log through a wrapper that
  * clears the status line before anything else is written and redraws it after. Returns 0 or
@@ -66,6 +72,9 @@ int hp__progress_open(struct hp__session_ctx *c);
 /* The hooks of the run loop: slot `i` (0-based) starts; it finished as `run`. */
 void hp__progress_run_start(struct hp__session_ctx *c, size_t i);
 void hp__progress_run_end(struct hp__session_ctx *c, size_t i, const hp_run *run);
+/* Unit `unit` has run its last run (or `repeat: auto` stopped it): on a terminal, one line says
+ * so above the status line. Once per unit; nothing off a terminal, where each run has its line. */
+void hp__progress_pass_end(struct hp__session_ctx *c, size_t unit);
 /* Clears the status line and releases everything hp__progress_open made. */
 void hp__progress_close(struct hp__session_ctx *c);
 

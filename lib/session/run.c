@@ -113,8 +113,10 @@ static int run_paths(hp__session_ctx *c, hp__unit *u, const hp__slot *sl, hp_run
     return HP_ENOMEM;
   snprintf(io->prefix, sizeof(io->prefix), "[%s %s%d] ", u->name, sl->warmup ? "warmup " : "",
            sl->k);
-  fprintf(hp__session_log(c), "hprun: %s%s run %d: %s\n", u->name, sl->warmup ? " warmup" : "",
-          sl->k, run->command);
+  /* Only with -v: the command is in summary.json, and a failed run's report repeats it. */
+  if (c->opts->verbose)
+    fprintf(hp__session_log(c), "hprun: %s%s run %d: %s\n", u->name, sl->warmup ? " warmup" : "",
+            sl->k, run->command);
   return 0;
 }
 
@@ -193,7 +195,7 @@ static int run_child(hp__session_ctx *c, const hp__unit *u, run_io *io, hp__chil
   spec.stderr_path = io->errp;
   spec.use_dirfd = 1; /* the files go into the folder just made, not through its path */
   spec.dirfd = io->dfd;
-  spec.echo = c->opts->quiet ? NULL : hp__session_log(c);
+  spec.echo = hp__session_echo(c);
   spec.prefix = io->prefix;
   if (c->sampler.n) {
     spec.sampler = &c->sampler;
@@ -414,8 +416,8 @@ static const char *build_failure(int r, const hp__child_result *res)
 }
 
 /* The build runs once, in the app's folder with the first unit's environment, logging into
- * <session>/build/. When it fails, the end of its stderr is shown even with --quiet: the error
- * is almost always there. */
+ * <session>/build/. When it fails, the end of its stderr is shown unless it was streamed: the
+ * error is almost always there. */
 int hp__run_build(hp__session_ctx *c)
 {
   hp__child_spec spec;
@@ -448,7 +450,7 @@ int hp__run_build(hp__session_ctx *c)
   spec.env = c->units[0].env;
   spec.stdout_path = outp;
   spec.stderr_path = errp;
-  spec.echo = c->opts->quiet ? NULL : hp__session_log(c);
+  spec.echo = hp__session_echo(c);
   spec.prefix = "[build] ";
   r = hp__child_run(&c->loop, &spec, &res);
   if (r == HP_EIO && (werr = child_write_error(&res, &wpath)) != 0)
@@ -460,7 +462,7 @@ int hp__run_build(hp__session_ctx *c)
   if (r || res.exit_status || res.term_signal || res.interrupted) {
     c->s->error =
         hp__asprintf("the build failed (%s); its log is in %s", build_failure(r, &res), dir);
-    if (c->opts->quiet && hp__read_file(errp, &log, &len) == 0) {
+    if (hp__session_echo(c) == NULL && hp__read_file(errp, &log, &len) == 0) {
       const char *tail = len > 2000 ? log + len - 2000 : log;
       fprintf(hp__session_log(c), "hprun: build stderr (end):\n%s\n", tail);
     }

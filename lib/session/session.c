@@ -182,13 +182,19 @@ static int passes_init(hp__session_ctx *c)
 
 /* After a unit's first run: when it failed, the baseline's stops the session (every comparison
  * needs it) and another unit's remaining runs are skipped, unless keep_going. Returns HP_ERUN when
- * the session stops. */
-static int fail_fast(hp__session_ctx *c, hp__unit *u, const hp_run *run)
+ * the session stops. The first failed run of each unit is reported with the end of its stderr,
+ * whether or not it stops anything, since the programs' output is not streamed by default. */
+static int fail_fast(hp__session_ctx *c, hp__unit *u, const hp_pass_result *pr, const hp_run *run)
 {
   int is_baseline = u->pass && (size_t)(u - c->units) == c->plan->baseline;
 
-  if (!hp__run_failed(run) || c->plan->keep_going || c->opts->keep_going)
+  if (!hp__run_failed(run) || u->failure_shown)
     return 0;
+  u->failure_shown = 1;
+  if (c->plan->keep_going || c->opts->keep_going || pr->nruns != 1) {
+    hp__run_failed_show(c, u, run, "its other runs go on");
+    return 0;
+  }
   if (is_baseline) {
     hp__run_failed_show(c, u, run, "the session stops, since every pass is compared with it");
     c->s->error =
@@ -219,6 +225,7 @@ static void auto_stop(hp__session_ctx *c, size_t unit, const char *why)
   c->units[unit].done = 1;
   if (pr->stopped == NULL)
     pr->stopped = hp__strdup(why);
+  hp__progress_pass_end(c, unit);
 }
 
 /* The progress line's list of open passes with their current intervals. */
@@ -317,7 +324,7 @@ static int run_schedule(hp__session_ctx *c)
     hp__progress_run_end(c, i, run);
     if (run->interrupted && !c->stopping)
       c->stopping = 1;
-    if (pr->nruns == 1 && !c->stopping && (r = fail_fast(c, &c->units[c->slots[i].unit], run)))
+    if (!c->stopping && (r = fail_fast(c, &c->units[c->slots[i].unit], pr, run)))
       break;
     if (c->autorep && !run->warmup && !c->stopping && (r = auto_after(c, c->slots[i].unit)) != 0)
       break;

@@ -56,6 +56,7 @@ typedef struct hp__unit {
   int dir_made; /* hprun created its folder <session>/<name> (at its first run) */
   char *cwd;    /* where its runs start (absolute); NULL: each run's own folder (workdir: run) */
   int skip;     /* its first run failed: the rest are recorded as skipped, not run */
+  int failure_shown; /* a failed run of it was reported with its stderr (hp__run_failed_show) */
   const hp_launcher *launcher; /* how its runs start (cluster.c); NULL: locally */
   hp__cwd_seen seen;           /* cwd as its last run left it (cwdseen.c) */
 } hp__unit;
@@ -109,6 +110,13 @@ static inline FILE *hp__session_log(const hp__session_ctx *c)
   if (c->log_wrap)
     return c->log_wrap;
   return c->opts->log ? c->opts->log : stderr;
+}
+
+/* Where the children's output is streamed live: the log with --show-output or -v, else nowhere
+ * (it is saved in each run folder either way, and a failed run's stderr tail is shown). */
+static inline FILE *hp__session_echo(const hp__session_ctx *c)
+{
+  return (c->opts->show_output || c->opts->verbose) && !c->opts->quiet ? hp__session_log(c) : NULL;
 }
 
 /* folder.c */

@@ -9,7 +9,7 @@
 
 _hprun_commands="run check summarize report compare peaks help"
 _hprun_opts_global="-V --version" # with those of run: `hprun --dry-run plan.yaml` runs
-_hprun_opts_run="-h --help -n --dry-run -q --quiet --output -r --repeat --grace --keep-going --strict --junit --markdown --ascii --bars --tool --mode --metric --print-plan"
+_hprun_opts_run="-h --help -n --dry-run -q --quiet --show-output -v --verbose --output -r --repeat --grace --keep-going --strict --junit --markdown --ascii --bars --tool --mode --metric --print-plan"
 _hprun_opts_check="-h --help --no-preflight"
 _hprun_opts_summarize="-h --help --format --top --categories --wide --quiet-warnings --roofline --peaks --metrics --region -j --jobs"
 _hprun_opts_report="-h --help --format --junit --markdown --html --ascii --bars --top"
@@ -88,7 +88,7 @@ _hprun()
     # The value of an option that takes one.
     case "$cmd:$prev" in
         summarize:--format) _hprun_words "text json md csv" "$cur"; return 0 ;;
-        report:--format) _hprun_words "text md json junit html" "$cur"; return 0 ;;
+        report:--format) _hprun_words "text md json junit html csv" "$cur"; return 0 ;;
         summarize:--categories|summarize:--peaks) _hprun_files "$cur" yaml yml; return 0 ;;
         peaks:--binary|peaks:--output|report:--html) _hprun_files "$cur"; return 0 ;;
         peaks:--device|peaks:--timeout) return 0 ;;

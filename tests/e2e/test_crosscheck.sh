@@ -57,9 +57,11 @@ grep -qxF "  time: kernels 4 ms in 40 launches; 10 iterations: 0.4 ms of kernels
 grep -q "profiler says" "$T/out" && fail "one kernel's average compared with the whole step"
 grep -qF -- "- **time**: kernels 4 ms in 40 launches; 10 iterations" "$S/report.md" ||
   fail "report.md cross-check"
+grep -qF "<li><strong>time</strong>: kernels 4 ms in 40 launches; 10 iterations: 0.4 ms of kernels per iteration, 20.0% of the baseline&#39;s 2 ms: launch-bound (GPU busy below 60%)</li>" "$S/report.html" ||
+  fail "report.html cross-check: $(grep -o '<ul class="crosscheck">.*' "$S/report.html" | head -3)"
 expect_exit 0 "$HPRUN" report "$S"
 grep -qF "20.0% of the baseline's 2 ms: launch-bound" "$T/out" || fail "hprun report re-renders it"
-ok "terminal, report.md, hprun report"
+ok "terminal, report.md, report.html, hprun report"
 
 # app.iterations as a number; above 60% busy there is no flag.
 sed -e 's/  iterations_metric: iterations/  iterations: 1/' -e '/region: timed/d' "$T/plan.yaml" >"$T/p2.yaml"

@@ -29,7 +29,7 @@ YAML
 expect_exit 0 "$HPRUN" run -n "$T/plan.yaml"
 grep -q -- "--stats -o '*[^ ]*/stats/1/'* -d '*[^ ]*/stats/1'* $FAKEAPP" "$T/out" || { cat "$T/out"; fail "no -o DIR/ -d DIR in the stats command"; }
 if grep -q -- "--follow-fork" "$T/out"; then fail "--follow-fork for an app that is no wrapper"; fi
-expect_exit 0 "$HPRUN" "$T/plan.yaml"
+expect_exit 0 "$HPRUN" -v "$T/plan.yaml"
 S=$(session_dir "$T/sessions")
 ls "$S/stats/1" | grep -q '\.hiptrace\.csv$' || fail "stats/1 lacks the API CSV: $(ls "$S/stats/1")"
 ls "$S/pmc/1" | grep -q '^pmc_results_.*\.csv$' || fail "pmc/1 lacks the PMC CSV: $(ls "$S/pmc/1")"
@@ -39,7 +39,7 @@ ok "with -o and -d the files are written in the run folder, none moved"
 
 # A version whose help lacks -o and -d: the files land in the app's folder and are moved in.
 rm -rf "$T/sessions"
-HIPPROF_FAKE_HELP=old expect_exit 0 "$HPRUN" "$T/plan.yaml"
+HIPPROF_FAKE_HELP=old expect_exit 0 "$HPRUN" -v "$T/plan.yaml"
 S=$(session_dir "$T/sessions")
 ls "$S/stats/1" | grep -q '\.hiptrace\.csv$' || fail "fallback: stats/1 lacks the API CSV: $(ls "$S/stats/1")"
 grep -q "stats run 1: $FAKE_HIPPROF --hip-trace --stats $FAKEAPP" "$T/err" || { cat "$T/err"; fail "fallback: the stats command still has -o or -d"; }

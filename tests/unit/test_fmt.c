@@ -1,6 +1,6 @@
 /*
  * Tests for lib/util/num/fmt.c: how every text writer prints a value, an overhead ratio, a
- * p-value and an interval (in each writer's style).
+ * p-value and a change with its interval, in one unit.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -75,26 +75,38 @@ static void test_overhead(void **state)
   check_overhead(0, "0.00x");
 }
 
-static void check_ci(double lo, double hi, int style, const char *want)
+static void check_change(double v, double lo, double hi, int what, const char *want)
 {
   char buf[64];
 
   memset(buf, 'X', sizeof(buf));
-  assert_ptr_equal(hp__fmt_ci(buf, sizeof(buf), lo, hi, style), buf);
+  assert_ptr_equal(hp__fmt_change(buf, sizeof(buf), v, lo, hi, what), buf);
   assert_string_equal(buf, want);
 }
 
-static void test_ci(void **state)
+/* Every interval reads in its change's unit (issue 29's examples, worked by hand). */
+static void test_change(void **state)
 {
   (void)state;
-  check_ci(0.98123, 1.02034, HP__CI_TEXT, "[0.9812,1.0203]");
-  check_ci(0.98123, 1.02034, HP__CI_MD, "[0.9812, 1.0203]");
-  check_ci(0.98123, 1.02034, HP__CI_HTML, "[0.98123, 1.02034]");
-  check_ci(0.98123, 1.02034, HP__CI_CELL, "[0.981,1.02]");
-  check_ci(75.123456789, 84.6, HP__CI_HTML, "[75.1235, 84.6]");
-  check_ci(75.123456789, 84.6, HP__CI_CELL, "[75.1,84.6]");
-  /* Whether there is an interval is the caller's question: a missing bound is printed as such. */
-  check_ci(NAN, NAN, HP__CI_HTML, "[-, -]");
+  /* A percentage change: bounds in percent, signed, 3 significant digits. */
+  check_change(0.9662, 0.833, 1.009, HP__CHG_BOTH, "-3.38% [-16.7%, +0.9%]");
+  check_change(1.0326, 0.7457, 1.4202, HP__CHG_BOTH, "+3.26% [-25.4%, +42%]");
+  check_change(1.0326, 0.7457, 1.4202, HP__CHG_CI, "[-25.4%, +42%]");
+  /* A bound a rounding away from 1 reads +0%, never 1e-06% or -0%. */
+  check_change(1.0, 0.99999999, 1.0000001, HP__CHG_BOTH, "+0.00% [+0%, +0%]");
+  check_change(1.001, 1.00123, 1.00126, HP__CHG_CI, "[+0.12%, +0.13%]");
+  /* A factor: bounds in x, even a bound below 2x. */
+  check_change(122.8, 106.2, 129.4, HP__CHG_BOTH, "122.80x [106x, 129x]");
+  check_change(89.21, 64.4209, 125.5956, HP__CHG_CI, "[64.4x, 126x]");
+  check_change(2.5, 1.8, 3.1, HP__CHG_BOTH, "2.50x [1.8x, 3.1x]");
+  check_change(0.4, 0.35, 0.46, HP__CHG_BOTH, "0.40x [0.35x, 0.46x]");
+  /* No interval: the change alone, or "-" for a column of intervals. */
+  check_change(1.0326, NAN, NAN, HP__CHG_BOTH, "+3.26%");
+  check_change(1.0326, NAN, NAN, HP__CHG_CI, "-");
+  check_change(NAN, NAN, NAN, HP__CHG_BOTH, "-");
+  /* A difference under an absolute tolerance, in the metric's unit. */
+  check_change(0.001, -0.002, 0.004, HP__CHG_DIFF, "+0.001 [-0.002, +0.004]");
+  check_change(0.001, -0.002, 0.004, HP__CHG_DIFF | HP__CHG_CI, "[-0.002, +0.004]");
 }
 
 /* p-values are written as every other number. */
@@ -112,7 +124,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_num),      cmocka_unit_test(test_num_truncates),
-      cmocka_unit_test(test_overhead), cmocka_unit_test(test_ci),
+      cmocka_unit_test(test_overhead), cmocka_unit_test(test_change),
       cmocka_unit_test(test_p),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -152,6 +152,22 @@ static void sweep_lines(void **state)
   assert_string_equal(buf, "n=1024,dtyp"); /* 11 characters and the NUL */
 }
 
+/* The line a finished pass gets on a terminal: its counted runs, the failed ones, the median. */
+static void pass_lines(void **state)
+{
+  char buf[128];
+
+  (void)state;
+  hp__progress_pass_line("callgrind", 5, 0, 1.924671, "ms", buf, sizeof(buf));
+  assert_string_equal(buf, "callgrind: 5 runs, median 1.925 ms");
+  hp__progress_pass_line("bad", 1, 1, NAN, "ms", buf, sizeof(buf));
+  assert_string_equal(buf, "bad: 1 run, 1 failed, no value");
+  hp__progress_pass_line("pmc", 3, 1, 0.5, NULL, buf, sizeof(buf));
+  assert_string_equal(buf, "pmc: 3 runs, 1 failed, median 0.5");
+  hp__progress_pass_line("normal", 10, 0, 2.5, "ms", buf, 10);
+  assert_string_equal(buf, "normal: 1"); /* cut to the buffer, NUL-terminated */
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -164,6 +180,7 @@ int main(void)
       cmocka_unit_test(status_line),
       cmocka_unit_test(done_line),
       cmocka_unit_test(sweep_lines),
+      cmocka_unit_test(pass_lines),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -305,9 +305,9 @@ static void test_causes(void **state)
   assert_int_equal(s->ncauses, 1);
   /* 6 against 6: P(U <= 5) = 0.0206 <= 0.025 < P(U <= 6), so the 95% interval runs from the 6th
    * smallest to the 6th largest of the 36 ratios b / a: 1.09 / 1.01 and 1.11 / 0.99 (checked by
-   * enumerating all 924 rank assignments in Python). */
+   * enumerating all 924 rank assignments in Python), printed in the change's unit: +7.92%, +12.1%. */
   assert_cause(&s->causes[0], HP_CAUSE_THRESHOLD, "slow",
-               "t +10.00% > fail 5% (interval [1.079, 1.121])");
+               "t +10.00% > fail 5% (interval [+7.92%, +12.1%])");
   assert_true(hp_cause_fails(s->causes[0].kind));
   assert_string_equal(hp_cause_kind_name(s->causes[0].kind), "threshold");
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_THRESHOLD);
@@ -363,9 +363,19 @@ static void test_gate_fails(void **state)
   s->passes[1].is_reference = 1;
   hp__session_analyze(s, p);
   assert_string_equal(s->passes[2].verdict, "rejected (numerics)");
-  assert_string_equal(s->passes[2].advice,
-                      "t -10.00% (p=0.00492); t moved by -0.1 against the reference (gate: |rel| "
-                      "<= 0.02): the candidate changes the answer");
+  /* The change with its interval in percent (no p): each end of a ratio of medians of resamples
+   * lies between min(fast) / max(base) = 0.88 / 1.02 (-13.7%) and 0.92 / 0.98 (-6.12%), and the
+   * interval holds the point, -10%. */
+  {
+    double lo = 0, hi = 0;
+    int used = 0;
+    assert_int_equal(sscanf(s->passes[2].advice, "t -10.00%% [%lf%%, %lf%%]%n", &lo, &hi, &used),
+                     2);
+    assert_true(lo >= -13.73 && lo < -10 && hi > -10 && hi <= -6.12);
+    assert_string_equal(s->passes[2].advice + used,
+                        "; t moved by -0.1 against the reference (gate: |rel| <= 0.02): the "
+                        "candidate changes the answer");
+  }
   /* 1.02 / 1.0 - 1 is 0.020000000000000018: exactly at the limit, which is within it. */
   assert_string_not_equal(s->passes[3].verdict, "rejected (numerics)");
   assert_int_equal(s->ncauses, 1);

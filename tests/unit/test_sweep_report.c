@@ -111,6 +111,9 @@ static void test_overview_cells(void **state)
   (void)state;
   s->combos[0].s = sub("c1", 2, r1, 3);
   s->combos[1].s = sub("c2", 2, r2, 0);
+  /* The baseline's own value in each combination, which the overview shows in its row. */
+  s->combos[0].s->passes[0].metrics[0].st.median = 0.25;
+  s->combos[1].s->passes[0].metrics[0].st.median = 4;
   /* c3 never ran. */
   assert_int_equal(hp__sweep_judge(s), 0);
   t = table(s);
@@ -118,20 +121,46 @@ static void test_overview_cells(void **state)
   assert_non_null(
       strstr(t, "\npass             c1                      c2                      c3\n"));
   assert_non_null(
-      strstr(t, "\nnormal           baseline                baseline                not run\n"));
+      strstr(t, "\nnormal           0.25 (baseline)         4 (baseline)            not run\n"));
   assert_non_null(
-      strstr(t, "\npass1            2.00x [1.5,2.5]         +2.00% [0.52,1.52]      not run\n"));
+      strstr(t, "\npass1            2.00x [1.5x, 2.5x]      +2.00% [-48%, +52%]     not run\n"));
   assert_non_null(
-      strstr(t, "\npass2            failed                  3.50x [3,4]             not run\n"));
+      strstr(t, "\npass2            failed                  3.50x [3x, 4x]          not run\n"));
   assert_non_null(strstr(t, "=== combination 3 of 3: c3 ===\nnot run\n"));
   free(t);
   assert_int_equal(hp_report_markdown(s, &md), 0);
   assert_non_null(strstr(md, "\n| pass | c1 | c2 | c3 |\n|---|---:|---:|---:|\n"));
   assert_non_null(strstr(md,
-                         "\n| pass1 | 2.00x [1.5,2.5] distorted | +2.00% [0.52,1.52] distorted "
+                         "\n| pass1 | 2.00x [1.5x, 2.5x] distorted | +2.00% [-48%, +52%] distorted "
                          "| not run |\n"));
   assert_non_null(strstr(md, "\n### `c3`\n\nNot run.\n"));
   free(md);
+  hp_session_free(s);
+}
+
+/* The overview as CSV: one row per combination and pass, its parameter as a column, raw numbers
+ * (the fixture's: pass i's interval is its ratio +- 0.5), empty where there are none. */
+static void test_overview_csv(void **state)
+{
+  static const double r1[] = {2.0}, r2[] = {1.02};
+  hp_session *s = sweep(2);
+  char *csv = NULL;
+
+  (void)state;
+  s->combos[0].s = sub("c1", 1, r1, 0);
+  s->combos[1].s = sub("c2", 1, r2, 0);
+  s->combos[0].s->passes[0].metrics[0].st.median = 0.25;
+  s->combos[0].s->passes[1].metrics[0].st.median = 0.5;
+  s->combos[1].s->passes[0].metrics[0].st.median = 4;
+  assert_int_equal(hp_report_csv(s, &csv), 0);
+  assert_string_equal(csv,
+                      "combination,c,pass,mode,metric,unit,median,against,against_median,ratio,"
+                      "ci_lo,ci_hi,flag\n"
+                      "c1,1,normal,normal,m,ms,0.25,baseline,0.25,,,,baseline\n"
+                      "c1,1,pass1,stats,m,ms,0.5,baseline,0.25,2,1.5,2.5,distorted\n"
+                      "c2,2,normal,normal,m,ms,4,baseline,4,,,,baseline\n"
+                      "c2,2,pass1,stats,m,ms,,baseline,4,1.02,0.52,1.52,distorted\n");
+  free(csv);
   hp_session_free(s);
 }
 
@@ -230,6 +259,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_overview_cells),
+      cmocka_unit_test(test_overview_csv),
       cmocka_unit_test(test_judge),
       cmocka_unit_test(test_interrupted_between),
       cmocka_unit_test(test_markdown_bounded),

@@ -35,9 +35,8 @@ const hp__pt_col hp__pt_cols[HP__PT_NCOLS] = {
                         {"median", "%m median", "median %u", "median"}},
     [HP__PT_VS]      = {ALL,      RIGHT,                           12,  12,
                         {"vs %r", "vs %r", "vs %r", "ratio"}},
-    [HP__PT_CI]      = {PASSES,   HP__PC_REPS | HP__PC_HTML_RIGHT, 12,  19,
-                        {"%c", "%c of ratio", "%c"}},
-    [HP__PT_P]       = {HP__PT_IN(M, 0) | HP__PT_IN(M, 1), HP__PC_MD_RIGHT, 0, 0, {NULL, "p"}},
+    [HP__PT_CI]      = {PASSES | VARIANTS | HP__PT_IN(J, 0), HP__PC_REPS | HP__PC_HTML_RIGHT, 12, 19,
+                        {"%c", "%c", "%c", "change"}},
     [HP__PT_N]       = {PASSES,   HP__PC_REPS | RIGHT,              8,   3, {"n", "n", "n"}},
     [HP__PT_CV]      = {PASSES,   HP__PC_REPS | RIGHT,              6,   6, {"CV", "CV", "CV %"}},
     [HP__PT_FLAG]    = {PASSES | HP__PT_IN(J, 0), HP__PC_FLAG,    -11,   0,
@@ -68,14 +67,15 @@ const char *hp__pt_cell(const hp_pass_result *pr, int col, int f, char *buf)
       return m && !pr->is_baseline ? hp__fmt_num(buf, HP__PT_CELL, m->ratio) : NULL;
     return ref ? "-" : hp__fmt_overhead(buf, HP__PT_CELL, m ? m->ratio : NAN);
   case HP__PT_CI:
-    if (m == NULL || isnan(m->ci_lo) || (f == H && ref))
+    /* The interval in the change's unit; JUnit, which has no column of its own for it, gives
+     * the change with it (hp__fmt_change). */
+    if (f == J)
+      return m && !pr->is_baseline && !isnan(m->ci_lo)
+          ? hp__fmt_change(buf, HP__PT_CELL, m->ratio, m->ci_lo, m->ci_hi, HP__CHG_BOTH)
+          : NULL;
+    if (m == NULL || (f == H && ref))
       return "-";
-    return hp__fmt_ci(buf, HP__PT_CELL, m->ci_lo, m->ci_hi,
-                      f == T       ? HP__CI_TEXT
-                          : f == M ? HP__CI_MD
-                                   : HP__CI_HTML);
-  case HP__PT_P:
-    return pr->is_variant && pr->is_reference ? "-" : hp__fmt_num(buf, HP__PT_CELL, m ? m->p : NAN);
+    return hp__fmt_change(buf, HP__PT_CELL, m->ratio, m->ci_lo, m->ci_hi, HP__CHG_CI);
   case HP__PT_N: snprintf(buf, HP__PT_CELL, "%zu", m ? m->st.n : 0); return buf;
   case HP__PT_CV:
     /* In percent; report.html (whose header says "CV %") with six significant digits. */
@@ -142,7 +142,7 @@ int hp__pt_head(hp__buf *out, const hp_session *s, const hp__pt_col *c, int f, i
     else if (*t == 'r')
       hp__buf_adds(out, variant ? "reference" : "baseline");
     else if (*t == 'c')
-      hp__buf_adds(out, hp__report_ci_label(ci, sizeof(ci), s->alpha));
+      hp__buf_adds(out, hp__report_ci_label(ci, sizeof(ci), s->alpha, variant ? 1 : s->looks));
     else
       hp__pt_metric(out, s, f, *t == 'u');
   }

@@ -38,7 +38,6 @@ enum {
   HP__PT_MEDIAN,
   HP__PT_VS,
   HP__PT_CI,
-  HP__PT_P,
   HP__PT_N,
   HP__PT_CV,
   HP__PT_FLAG,

@@ -45,12 +45,12 @@ int hp__report_md_cell(hp__buf *b, const char *s)
   return hp__buf_error(b);
 }
 
-char *hp__report_ci_label(char *buf, size_t len, double alpha)
+char *hp__report_ci_label(char *buf, size_t len, double alpha, int looks)
 {
   if (!(alpha > 0 && alpha < 1))
     alpha = HP_STATS_ALPHA;
-  /* %.4g: 95, 90, 99, 97.5, 99.9 (and no binary noise such as 95.00000000000001). */
-  snprintf(buf, len, "%.4g%% CI", (1 - alpha) * 100);
+  /* %.4g: 95, 90, 99, 97.5, 99.9, 99.17 (and no binary noise such as 95.00000000000001). */
+  snprintf(buf, len, "%.4g%% CI", (1 - alpha / (looks > 1 ? looks : 1)) * 100);
   return buf;
 }
 

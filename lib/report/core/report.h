@@ -32,10 +32,12 @@ int hp__report_xml(hp__buf *b, const char *s);
  * a space, since a cell cannot hold either raw. Returns 0 or HP_ENOMEM. */
 int hp__report_md_cell(hp__buf *b, const char *s);
 
-/* The label of the bootstrap interval's column, "95% CI", from the level it was computed at:
- * 1 - alpha (alpha outside (0, 1) means HP_STATS_ALPHA, as hp_stats_compare reads it). Written
- * into buf (the caller's); returns buf. */
-char *hp__report_ci_label(char *buf, size_t len, double alpha);
+/* The label of the interval's column, "95% CI", from the level it was computed at: 1 - alpha /
+ * looks (alpha outside (0, 1) means HP_STATS_ALPHA, as hp_stats_compare reads it; looks < 2 means
+ * one look). A pass's interval under `repeat: auto` is at 1 - alpha / looks ("99.17% CI" for
+ * alpha 0.05 and 6 looks); a variant's and a comparison's at 1 - alpha (looks 1). Written into
+ * buf (the caller's); returns buf. */
+char *hp__report_ci_label(char *buf, size_t len, double alpha, int looks);
 /* `repeat: auto`: appends one line (no newline) of each pass's counted runs and why they stopped
  * ("repeat auto (6 looks per pass, ...): normal 12 runs (resolved), ..."); returns how many
  * passes it named, 0 (nothing appended) for a fixed count. Check b's sticky error. */

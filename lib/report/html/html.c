@@ -11,6 +11,7 @@
  * parses as XML too and `xmllint` can check it (tests/e2e/test_html.sh).
  */
 #include "report/html/html.h"
+#include "analyze/crosscheck.h"
 #include "report/core/pass_table.h"
 #include "report/core/report.h"
 
@@ -223,6 +224,31 @@ static int html_advice(hp__buf *b, const hp_session *s)
   return hp__buf_error(b);
 }
 
+/* The cross-check of every profiled pass (lib/analyze/crosscheck.c), the terminal's and
+ * report.md's line: kernel time per iteration, the GPU busy fraction, launch-bound. */
+static int html_crosscheck(hp__buf *b, const hp_session *s)
+{
+  size_t i, n = 0;
+
+  for (i = 0; i < s->npasses; i++) {
+    hp__buf t = HP__BUF_INIT;
+    if (hp__crosscheck_text(s, &s->passes[i], &t) == 0 && t.data) {
+      hp__buf_adds(b,
+                   n++ ? "<li><strong>"
+                       : "<h2>Cross-check: kernel time against the app's "
+                         "own</h2>\n<ul class=\"crosscheck\">\n<li><strong>");
+      hp__html_text(b, s->passes[i].name, 0);
+      hp__buf_adds(b, "</strong>: ");
+      hp__html_text(b, t.data, 0);
+      hp__buf_adds(b, "</li>\n");
+    }
+    hp__buf_free(&t);
+  }
+  if (n)
+    hp__buf_adds(b, "</ul>\n");
+  return hp__buf_error(b);
+}
+
 /* The body of an ordinary session's page: charts and tables in reading order. The charts and the
  * tables allocate besides appending, so each one's code is checked. */
 static int html_body(hp__buf *b, const hp_session *s)
@@ -234,6 +260,7 @@ static int html_body(hp__buf *b, const hp_session *s)
       (r = pass_table(b, s, 1)) != 0)
     return r;
   html_advice(b, s);
+  html_crosscheck(b, s);
   hp__buf_adds(b, "<h2>Runs</h2>\n");
   if ((r = hp__html_timeline(b, s)) != 0 || (r = hp__html_distributions(b, s)) != 0 ||
       (r = hp__html_profiles(b, s)) != 0 || (r = hp__html_roofline(b, s)) != 0)

@@ -35,7 +35,7 @@ typedef struct hp__axis {
 
 /* Makes an axis over the finite positive (log) or finite (linear) values in v[0..n), padded a
  * little and widened to include `must` when it is finite. A log axis is chosen when `allow_log` and
- * the values span more than a factor of 20. Returns 0, or HP_ENOENT when no value is usable. */
+ * the values span more than a factor of 10. Returns 0, or HP_ENOENT when no value is usable. */
 int hp__axis_fit(hp__axis *a, const double *v, size_t n, double must, int allow_log);
 /* The pixel of data value v (clamped to the axis). */
 double hp__axis_px(const hp__axis *a, double v);

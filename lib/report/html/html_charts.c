@@ -23,7 +23,12 @@
 
 #define W 860.0
 #define LEFT 180.0  /* pass names */
-#define RIGHT 150.0 /* the value beside each bar */
+#define RIGHT 150.0 /* the value beside each bar, at least */
+/* A conservative width of one character of the charts' text (14px system-ui: digits and lower
+ * case are 7 to 8 px wide), so that a label's room is measured before it is drawn, never clipped. */
+#define CHAR_PX 8.0
+/* Pass names longer than this are cut, with "..." and the full name in the row's <title>. */
+#define NAME_CHARS 21
 #define ROW 26.0
 #define TOP 28.0
 #define BOTTOM 44.0
@@ -81,6 +86,68 @@ static int threshold_line(hp__buf *b, const hp__axis *a, double at, double y1, c
   return hp__buf_error(b);
 }
 
+/* The characters of a UTF-8 text (its width in CHAR_PX units). */
+static size_t text_chars(const char *t)
+{
+  size_t n = 0;
+
+  for (; *t; t++)
+    n += ((unsigned char)*t & 0xC0) != 0x80;
+  return n;
+}
+
+/* The text beside a pass's bar: its change and flag. */
+static void value_label(const hp_pass_result *pr, char *buf, size_t len)
+{
+  const hp_metric_result *m = primary(pr);
+  char ov[48];
+
+  if (m == NULL || !isfinite(m->ratio)) {
+    snprintf(buf, len, "%s", pr->flag == HP_FLAG_FAILED ? "failed: no value" : "no value");
+    return;
+  }
+  snprintf(buf, len, "%s %s%s", hp__fmt_overhead(ov, sizeof(ov), m->ratio), hp_flag_name(pr->flag),
+           pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
+}
+
+/* The room the values right of the plot need: RIGHT, or the widest label's measured width. */
+static double right_room(const hp_session *s)
+{
+  double r = RIGHT, w;
+  char lab[128];
+  size_t i;
+
+  for (i = 0; i < s->npasses; i++)
+    if (has_bar(&s->passes[i])) {
+      value_label(&s->passes[i], lab, sizeof(lab));
+      if ((w = CHAR_PX * (double)text_chars(lab) + 12) > r)
+        r = w;
+    }
+  return r;
+}
+
+/* The pass's name left of its bar, cut to NAME_CHARS with its full name as the row's tooltip. */
+static void bar_name(hp__buf *b, const char *name, double cy)
+{
+  char cut[NAME_CHARS * 4 + 4];
+  size_t i = 0, n = 0;
+
+  if (text_chars(name) <= NAME_CHARS) {
+    hp__svg_text(b, LEFT - 8, cy + 4, "end", "name", name);
+    return;
+  }
+  while (name[i] && n < NAME_CHARS - 1 && i < sizeof(cut) - 4) {
+    cut[i] = name[i];
+    i++;
+    n += ((unsigned char)name[i] & 0xC0) != 0x80;
+  }
+  memcpy(cut + i, "\xe2\x80\xa6", 4); /* U+2026 and the NUL */
+  hp__buf_adds(b, "<title>");
+  hp__html_text(b, name, 0);
+  hp__buf_adds(b, "</title>");
+  hp__svg_text(b, LEFT - 8, cy + 4, "end", "name", cut);
+}
+
 /* One pass's bar, whiskers and value. */
 static int overhead_bar(hp__buf *b, const hp__axis *a, const hp_session *s,
                         const hp_pass_result *pr, double y)
@@ -90,18 +157,20 @@ static int overhead_bar(hp__buf *b, const hp__axis *a, const hp_session *s,
   char ov[48], iv[80], tip[512], cls[48], ci[32];
 
   hp__buf_adds(b, "<g class=\"row\">");
-  hp__svg_text(b, LEFT - 8, cy + 4, "end", "name", pr->name);
+  bar_name(b, pr->name, cy);
   hp__fmt_overhead(ov, sizeof(ov), m ? m->ratio : NAN);
   snprintf(cls, sizeof(cls), "bar %s", hp__html_flag_class(pr->flag));
+  value_label(pr, tip, sizeof(tip));
   if (m == NULL || !isfinite(m->ratio)) {
-    hp__svg_text(b, x1 + 6, cy + 4, "start", "failed-text",
-                 pr->flag == HP_FLAG_FAILED ? "failed: no value" : "no value");
+    hp__svg_text(b, x1 + 6, cy + 4, "start", "failed-text", tip);
     return hp__buf_adds(b, "</g>\n");
   }
   x = hp__axis_px(a, m->ratio);
   snprintf(tip, sizeof(tip), "%.200s (%.40s): %s of the %s, %s %s, %s", pr->name, pr->mode, ov,
-           pr->is_variant ? "reference" : "baseline", hp__report_ci_label(ci, sizeof(ci), s->alpha),
-           hp__fmt_ci(iv, sizeof(iv), m->ci_lo, m->ci_hi, HP__CI_HTML), hp_flag_name(pr->flag));
+           pr->is_variant ? "reference" : "baseline",
+           hp__report_ci_label(ci, sizeof(ci), s->alpha, pr->is_variant ? 1 : s->looks),
+           hp__fmt_change(iv, sizeof(iv), m->ratio, m->ci_lo, m->ci_hi, HP__CHG_CI),
+           hp_flag_name(pr->flag));
   hp__svg_rect(b, fmin(x, x1), y + 5, fabs(x - x1), ROW - 10, cls, tip);
   if (isfinite(m->ci_lo) && isfinite(m->ci_hi)) {
     double l = hp__axis_px(a, m->ci_lo), h = hp__axis_px(a, m->ci_hi);
@@ -109,9 +178,8 @@ static int overhead_bar(hp__buf *b, const hp__axis *a, const hp_session *s,
     hp__svg_line(b, l, cy - 5, l, cy + 5, "whisker");
     hp__svg_line(b, h, cy - 5, h, cy + 5, "whisker");
   }
-  snprintf(tip, sizeof(tip), "%s %s%s", ov, hp_flag_name(pr->flag),
-           pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
-  hp__svg_text(b, W - RIGHT + 8, cy + 4, "start", "value", tip);
+  value_label(pr, tip, sizeof(tip));
+  hp__svg_text(b, a->p1 + 8, cy + 4, "start", "value", tip);
   return hp__buf_adds(b, "</g>\n");
 }
 
@@ -160,7 +228,7 @@ int hp__html_overhead(hp__buf *b, const hp_session *s)
   a.log = 1;
   a.lo = fmin(a.lo, 1 / 1.05);
   a.p0 = LEFT;
-  a.p1 = W - RIGHT;
+  a.p1 = W - right_room(s);
   /* The variants get a heading row of their own: they are measured against the reference. */
   h = TOP + ROW * (double)(nbars + (variants ? 1 : 0)) + BOTTOM;
   overhead_desc(s, desc, sizeof(desc));

@@ -72,7 +72,8 @@ int hp__axis_fit(hp__axis *a, const double *v, size_t n, double must, int allow_
   }
   if (!isfinite(lo))
     return HP_ENOENT;
-  a->log = allow_log && isfinite(plo) && hi / plo > 20;
+  /* Beyond 10x a linear axis squeezes every pass but the slowest into a dot at zero. */
+  a->log = allow_log && isfinite(plo) && hi / plo > 10;
   if (a->log) {
     a->lo = plo / 1.3;
     a->hi = hi * 1.3;

@@ -29,10 +29,10 @@ static const hp_cause *cause_of(const hp_session *s, const hp_pass_result *pr, i
  * pass_table.h): the columns JUnit shows, the flag first, each only when it has a value. */
 static int write_values(hp__buf *b, const hp_pass_result *pr)
 {
-  static const int keys[] = {HP__PT_FLAG, HP__PT_MEDIAN, HP__PT_VS, HP__PT_VERDICT};
+  static const int keys[] = {HP__PT_FLAG, HP__PT_MEDIAN, HP__PT_VS, HP__PT_CI, HP__PT_VERDICT};
   char cell[HP__PT_CELL];
   const char *text;
-  size_t k;
+  size_t k, n;
 
   for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
     const hp__pt_col *c = &hp__pt_cols[keys[k]];
@@ -41,6 +41,14 @@ static int write_values(hp__buf *b, const hp_pass_result *pr)
       continue;
     hp__buf_printf(b, "%s%s=", k ? " " : "", c->head[HP__RF_JUNIT]);
     hp__report_xml(b, text);
+  }
+  /* Under `repeat: auto` a pass's run count is its own: how many it took and why it stopped
+   * (summary.json's `stopped`: resolved, max, budget, interrupted). */
+  if (pr->stopped) {
+    for (k = 0, n = 0; k < pr->nruns; k++)
+      n += !pr->runs[k].warmup;
+    hp__buf_printf(b, " runs=%zu stopped=", n);
+    hp__report_xml(b, pr->stopped);
   }
   return hp__buf_error(b);
 }

@@ -43,7 +43,7 @@ static void write_case(hp__buf *b, const hp_session *s, const hp__comparison *c,
                    hp__fmt_num(y, sizeof(y), row->new_median),
                    hp__compare_change_text(row, z, sizeof(z)));
     if (!isnan(row->ci_lo))
-      hp__buf_printf(b, " ci=%s", hp__fmt_ci(ci, sizeof(ci), row->ci_lo, row->ci_hi, HP__CI_TEXT));
+      hp__buf_printf(b, " ci=%s", hp__compare_ci_text(row, ci, sizeof(ci)));
     hp__buf_adds(b, " tolerance=");
     hp__report_xml(b, hp__compare_tol_text(row, tol, sizeof(tol)));
     if (!row->gated)

@@ -61,7 +61,7 @@ static int write_head(hp__buf *b, const hp_session *old_s, const hp_session *new
                         "| pass | metric | old median | new median | change | %s | p | n "
                         "old/new | tolerance | verdict |\n"
                         "|---|---|---:|---:|---:|---|---:|---|---|---|\n",
-                        hp__report_ci_label(ci, sizeof(ci), o->alpha));
+                        hp__report_ci_label(ci, sizeof(ci), o->alpha, 1));
 }
 
 static int write_row(hp__buf *b, const hp__compare_row *row)
@@ -75,8 +75,7 @@ static int write_row(hp__buf *b, const hp__compare_row *row)
       b, "| %s | %s | %s | %s | %s | ", row->pass, row->metric,
       hp__fmt_num(x, sizeof(x), row->old_median), hp__fmt_num(y, sizeof(y), row->new_median),
       row->change == HP__CHANGE_MISSING ? "-" : hp__compare_change_text(row, z, sizeof(z)));
-  hp__buf_adds(
-      b, isnan(row->ci_lo) ? "-" : hp__fmt_ci(ci, sizeof(ci), row->ci_lo, row->ci_hi, HP__CI_MD));
+  hp__buf_adds(b, hp__compare_ci_text(row, ci, sizeof(ci)));
   return hp__buf_printf(
       b, " | %s | %zu/%zu | %s | %s%s |\n", hp__fmt_num(x, sizeof(x), row->p), row->n_old,
       row->n_new,

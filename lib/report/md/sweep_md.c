@@ -49,8 +49,8 @@ static int md_overview(hp__buf *b, const hp_session *s, const char **names, size
   char cell[96], ci[32];
 
   hp__buf_printf(b,
-                 "\n## Overview\n\n`%s`%s%s%s of each pass against its combination's "
-                 "baseline: median ratio [%s], flag.\n",
+                 "\n## Overview\n\n`%s`%s%s%s: the baseline's median in each combination, and "
+                 "each pass's change against it [%s], flag.\n",
                  metric, *unit ? " (" : "", unit, *unit ? ")" : "",
                  hp__sweep_ci_label(ci, sizeof(ci), s));
   for (k0 = 0; k0 < s->ncombos; k0 += MD_COLUMNS) {

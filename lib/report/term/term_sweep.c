@@ -23,7 +23,8 @@ static void term_overview(FILE *fp, const hp_session *s, const char **names, siz
     if (strlen(s->combos[k].name) + 2 > width)
       width = strlen(s->combos[k].name) + 2;
   per = width < TERM_WIDTH - 16 ? (TERM_WIDTH - 16) / width : 1;
-  fprintf(fp, "\noverview: %s%s%s%s against each combination's baseline, median ratio [%s]\n",
+  fprintf(fp,
+          "\noverview: %s%s%s%s, the baseline's median and each pass's change against it [%s]\n",
           metric, *unit ? " (" : "", unit, *unit ? ")" : "", hp__sweep_ci_label(ci, sizeof(ci), s));
   for (k0 = 0; k0 < s->ncombos; k0 += per) {
     /* The last column is not padded: no line ends in blanks. */

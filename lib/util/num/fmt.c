@@ -1,7 +1,7 @@
 /*
  * Number formatting for every text writer: one rule for significant digits, one for how an
- * overhead ratio reads (a percentage near 1, a factor beyond 2x or below 0.5x), and one for an
- * interval, in the style of the writer that prints it.
+ * overhead ratio reads (a percentage near 1, a factor beyond 2x or below 0.5x), and one for a
+ * change with its interval, whose bounds read in the change's own unit.
  */
 #include "util/num/fmt.h"
 
@@ -28,15 +28,40 @@ char *hp__fmt_overhead(char *buf, size_t len, double ratio)
   return buf;
 }
 
-char *hp__fmt_ci(char *buf, size_t len, double lo, double hi, int style)
+/* One bound of an interval in the change's unit: x, percent, or a signed difference. */
+static void bound(char *buf, size_t len, double v, int x, int diff)
 {
-  char a[32], b[32];
+  if (isnan(v))
+    snprintf(buf, len, "-");
+  else if (diff)
+    snprintf(buf, len, "%+.3g", v);
+  else if (x)
+    snprintf(buf, len, "%.3gx", v);
+  else {
+    /* To 0.01% at most, as the change itself: no "1e-06%" from a ratio a rounding away from 1,
+     * and no "-0%". */
+    double pct = round((v - 1.0) * 1e4) / 100.0;
+    snprintf(buf, len, "%+.3g%%", pct == 0 ? 0.0 : pct);
+  }
+}
 
-  if (style == HP__CI_HTML)
-    snprintf(buf, len, "[%s, %s]", hp__fmt_num(a, sizeof(a), lo), hp__fmt_num(b, sizeof(b), hi));
-  else if (style == HP__CI_CELL)
-    snprintf(buf, len, "[%.3g,%.3g]", lo, hi);
-  else
-    snprintf(buf, len, style == HP__CI_MD ? "[%.4f, %.4f]" : "[%.4f,%.4f]", lo, hi);
+char *hp__fmt_change(char *buf, size_t len, double v, double lo, double hi, int what)
+{
+  char c[32] = "", a[32], b[32];
+  int diff = what & HP__CHG_DIFF, x = v >= 2.0 || v <= 0.5;
+
+  if (!(what & HP__CHG_CI)) {
+    if (diff)
+      snprintf(c, sizeof(c), isnan(v) ? "-" : "%+.6g", v);
+    else
+      hp__fmt_overhead(c, sizeof(c), v);
+  }
+  if (isnan(lo) || isnan(hi) || isnan(v)) {
+    snprintf(buf, len, "%s", (what & HP__CHG_CI) ? "-" : c);
+    return buf;
+  }
+  bound(a, sizeof(a), lo, x, diff);
+  bound(b, sizeof(b), hi, x, diff);
+  snprintf(buf, len, "%s%s[%s, %s]", c, *c ? " " : "", a, b);
   return buf;
 }

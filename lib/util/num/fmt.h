@@ -1,9 +1,8 @@
 /*
  * Number formatting shared by every text writer (lib/util/num/fmt.c), so that the terminal,
  * Markdown, HTML, JUnit and compare outputs print a value the same way: one function for a value,
- * one for a change (an overhead ratio), one for an interval and one for a p-value. Where the
- * writers still print one of them differently, the function takes the writer's style. The caller
- * owns `buf`; each function returns it.
+ * one for a change (an overhead ratio), and one for a change with its interval, in one unit. The
+ * caller owns `buf`; each function returns it.
  */
 #ifndef HPRUN_UTIL_FMT_H
 #define HPRUN_UTIL_FMT_H
@@ -15,15 +14,18 @@ char *hp__fmt_num(char *buf, size_t len, double v);
 /* The change a ratio stands for: "+1.27%" / "79.83x" / "-", the way tables show an overhead. */
 char *hp__fmt_overhead(char *buf, size_t len, double ratio);
 
-/* How hp__fmt_ci writes an interval: each writer's style. */
+/* What hp__fmt_change prints: the change and its interval, or the interval alone (a table's own
+ * column); HP__CHG_DIFF added: v, lo and hi are differences in the metric's unit, not ratios. */
 enum {
-  HP__CI_TEXT, /* "[0.9812,1.0203]": the terminal's pass table */
-  HP__CI_MD,   /* "[0.9812, 1.0203]": report.md and hprun compare */
-  HP__CI_HTML, /* "[0.981234, 1.0203]": 6 significant digits, a NaN bound "-" (report.html) */
-  HP__CI_CELL  /* "[0.981,1.02]": a sweep overview's cell */
+  HP__CHG_BOTH = 0,
+  HP__CHG_CI = 1,
+  HP__CHG_DIFF = 2
 };
-/* The interval [lo, hi] in `style`. Whether there is an interval to show (a NaN bound means
- * none) is the caller's question: each table says so in its own way. */
-char *hp__fmt_ci(char *buf, size_t len, double lo, double hi, int style);
+/* A change with its interval, in one unit (docs/summary.md, "Numbers"): the one function every
+ * writer prints an interval with. A ratio near 1 reads in percent, "+3.26% [-25.4%, +42%]"; at
+ * 2x or more, or 0.5x or less, in x, "89.21x [64.4x, 126x]", the unit hp__fmt_overhead picks for
+ * the ratio v; each bound has 3 significant digits. A difference reads "+0.001 [-0.002, +0.004]".
+ * Without an interval (a NaN bound) only the change, or "-" for the interval alone. */
+char *hp__fmt_change(char *buf, size_t len, double v, double lo, double hi, int what);
 
 #endif /* HPRUN_UTIL_FMT_H */
