@@ -25,9 +25,10 @@ WERROR   ?=
 # -pthread: `hprun summarize -j` reads files on a thread pool (lib/util/sys/pool.c).
 STD       = -std=c11 -D_GNU_SOURCE -pthread
 DEPFLAGS  = -MMD -MP
-PKGS      = yaml-0.1 libuv
+# zlib: PyTorch's Kineto traces come as .json.gz (lib/profile/parse/parse_kineto.c).
+PKGS      = yaml-0.1 libuv zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -luv)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -luv -lz)
 # cmd/ sees only the public headers; the library and its unit tests also see module headers.
 BASE_CFLAGS  = $(STD) $(WARN) $(OPT) $(DEPFLAGS) -Ilib/include $(PKG_CFLAGS) $(SAN) $(CFLAGS)
 FINAL_CFLAGS = $(BASE_CFLAGS) -Ilib
@@ -239,7 +240,8 @@ fuzz-check: fuzz-build
 # A static binary for machines without libyaml/libuv (the GPU box has no package registry).
 static: $(CMD_OBJ) $(LIBHPRUN)
 	$(CC) $(FINAL_CFLAGS) -static -o $(BUILD)/hprun-static $(CMD_OBJ) $(LIBHPRUN) \
-	  /usr/lib/x86_64-linux-gnu/libyaml.a /usr/lib/x86_64-linux-gnu/libuv_a.a -lm -lpthread -ldl
+	  /usr/lib/x86_64-linux-gnu/libyaml.a /usr/lib/x86_64-linux-gnu/libuv_a.a \
+	  /usr/lib/x86_64-linux-gnu/libz.a -lm -lpthread -ldl
 
 bench: $(HPRUN)
 	sh scripts/bench

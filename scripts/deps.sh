@@ -14,7 +14,7 @@ set -eu
 
 # Build and test needs (clang-format checks the style in make check); valgrind and strace are the quickstart's "profilers" on a machine with no GPU.
 # mandoc and man-db lint and render the man pages (tests/e2e/test_install.sh).
-pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev clang-format valgrind strace python3 mandoc man-db"
+pkgs="gcc make pkg-config libyaml-dev libuv1-dev libcmocka-dev zlib1g-dev clang-format valgrind strace python3 mandoc man-db"
 [ "${HPRUN_NO_HIPCC:-0}" = 1 ] || pkgs="$pkgs hipcc"
 # make fuzz builds with clang. libFuzzer (libclang_rt.fuzzer-x86_64.a) is in libclang-rt-<N>-dev,
 # which clang only recommends, and recommends are not installed below.

@@ -150,7 +150,7 @@ extern const hp__table hp__files_table;
 /* The descriptions (tables*.c). */
 extern const hp__table hp__tab_api, hp__tab_hsa, hp__tab_copies, hp__tab_kernels,
     hp__tab_categories, hp__tab_stacks, hp__tab_pmc, hp__tab_leaks, hp__tab_ncu, hp__tab_agents,
-    hp__tab_ncu_device, hp__tab_ncu_launch;
+    hp__tab_ncu_device, hp__tab_ncu_launch, hp__tab_cpu_ops, hp__tab_timeline;
 /* compute-sanitizer (san_table.c). */
 extern const hp__table hp__tab_san_runs, hp__tab_san_kinds, hp__tab_san_kernels;
 

@@ -110,6 +110,41 @@ const hp__table hp__tab_copies =
     TIME_TABLE("copies", "Memory copy summary", HP__T_COPY, HP__TB_COPY, NTIME_COLS - 1);
 const hp__table hp__tab_kernels =
     TIME_TABLE("kernels", "Kernel summary", HP__T_KERNEL, HP__TB_KERNEL, NTIME_COLS);
+const hp__table hp__tab_cpu_ops =
+    TIME_TABLE("cpu_ops", "CPU op summary (inclusive)", HP__T_CPU, HP__TB_CPU, NTIME_COLS - 1);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The Kineto traces' own timelines, one row per trace.                                            */
+
+#define TL_AT(M) HP__AT(hp__timeline, M)
+
+static const hp__col timeline_cols[] = {
+    {"file", NULL, NULL, HP__V_STR, HP__IN_ALL, AT, TL_AT(file), 0, NULL, NULL},
+    {"span_ns", NULL, NULL, NUM, JC, AT, TL_AT(span_ns), 0, NULL, NULL},
+    {"span_ms", NULL, NULL, NUM, HP__IN_TEXT, AT | R, TL_AT(span_ns), 1e6, "%.3f", NULL},
+    {"kernel_busy_ns", NULL, NULL, NUM, JC, AT, TL_AT(busy_ns), 0, NULL, NULL},
+    {"busy_percent", NULL, "GPU busy %", NUM, HP__IN_ALL, AT | R, TL_AT(busy_pct), 0, "%.2f", NULL},
+    {"kernels", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R, TL_AT(kernels), 0, NULL, NULL},
+    {"steps", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R, TL_AT(steps), 0, NULL, NULL},
+    {"launches_per_step", NULL, NULL, NUM, HP__IN_ALL, AT | R, TL_AT(launches_per_step), 0, "%.1f",
+     NULL},
+};
+
+static int timeline_open(hp__rows *r, int arg)
+{
+  r->src = r->p->tl;
+  r->total = r->p->ntl;
+  return 0;
+}
+
+const hp__table hp__tab_timeline = {
+    .key = "timeline",
+    .title = "Trace timeline (Kineto)",
+    HP__COLS(timeline_cols),
+    .bit = HP__TB_TIMELINE,
+    .size = sizeof(hp__timeline),
+    .open = timeline_open,
+};
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Categories.                                                                                     */
