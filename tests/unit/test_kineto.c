@@ -1,0 +1,266 @@
+/*
+ * Unit tests for the Kineto trace parser (lib/profile/parse/parse_kineto.c): two real public
+ * traces (tests/fixtures/real/kineto/, SOURCE in each folder), whose expected values were printed
+ * by tests/fixtures/real/kineto/hand_check.py, an independent reading with Python's json module
+ * (its output is quoted above each test); and small traces written here for what real traces
+ * rarely have: escaped names, an event across the reader's buffer, a cut file. Run from the
+ * repository root.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profile/model/profile.h"
+#include "profile/parse/detect.h"
+
+#define FX "tests/fixtures/real/kineto/"
+
+static hp_profile *load(const char *path, hp_diags *d)
+{
+  hp_profile *p;
+
+  assert_int_equal(hp_profile_new(&p), 0);
+  assert_int_equal(hp_profile_add_path(p, path, d), 0);
+  return p;
+}
+
+/* Calls and total nanoseconds of every entry of a time table. */
+static void table_sum(const hp_profile *p, int t, long long *calls, double *total)
+{
+  size_t i;
+
+  *calls = 0;
+  *total = 0;
+  for (i = 0; i < p->t[t].names.n; i++) {
+    *calls += p->t[t].st[i].calls;
+    *total += p->t[t].st[i].total_ns;
+  }
+}
+
+static const hp__tstat *entry(const hp_profile *p, int t, const char *name)
+{
+  size_t i;
+
+  for (i = 0; i < p->t[t].names.n; i++)
+    if (strcmp(p->t[t].names.s[i], name) == 0)
+      return &p->t[t].st[i];
+  return NULL;
+}
+
+static void expect_table(const hp_profile *p, int t, long long calls, double total)
+{
+  long long c;
+  double s;
+
+  table_sum(p, t, &c, &s);
+  assert_int_equal(c, calls);
+  assert_true(s == total); /* whole nanoseconds, exactly */
+}
+
+/* hand_check.py hta-mi250-rocm/mi250_minitoy_train_ROCm6_2_kineto.json.gz:
+ *   api: calls 21 total_ns 6804576
+ *   copies: calls 2 total_ns 38161
+ *   cpu_ops: calls 70 total_ns 24917340
+ *   kernels: calls 14 total_ns 110881
+ *   span_ns 9374374 busy_ns 110881 busy_pct 1.182810 kernels 14 steps 2
+ *   launches in steps 14 per step 7.000000 */
+static void test_rocm_mi250(void **state)
+{
+  hp_diags d;
+  hp_profile *p;
+  const hp__tstat *s;
+
+  hp_diags_init(&d);
+  p = load(FX "hta-mi250-rocm/mi250_minitoy_train_ROCm6_2_kineto.json.gz", &d);
+  assert_int_equal(d.count, 0);
+  expect_table(p, HP__T_API, 21, 6804576);
+  expect_table(p, HP__T_COPY, 2, 38161);
+  expect_table(p, HP__T_CPU, 70, 24917340);
+  expect_table(p, HP__T_KERNEL, 14, 110881);
+  assert_non_null(s = entry(p, HP__T_API, "hipLaunchKernel"));
+  assert_int_equal(s->calls, 12);
+  assert_int_equal(p->ntl, 1);
+  assert_true(p->tl[0].span_ns == 9374374);
+  assert_true(p->tl[0].busy_ns == 110881);
+  assert_true(fabs(p->tl[0].busy_pct - 1.182810) < 0.01 * 1.182810);
+  assert_int_equal(p->tl[0].steps, 2);
+  assert_int_equal(p->tl[0].kernels, 14);
+  assert_true(p->tl[0].launches_per_step == 7.0);
+  assert_int_equal(p->nfiles, 1);
+  assert_string_equal(p->files[0].format, "kineto-trace");
+  hp_profile_free(p);
+  hp_diags_free(&d);
+}
+
+/* hand_check.py hta-a100-alexnet/benchmark_result_2869224_1695835535_trace.json.gz (integer
+ * microseconds, no steps):
+ *   api: calls 361 total_ns 42297605000
+ *   copies: calls 19 total_ns 55511000
+ *   cpu_ops: calls 359 total_ns 140021746000
+ *   kernels: calls 79 total_ns 10692000
+ *   top kernel: ampere_sgemm_32x32_sliced1x4_tn calls 6 total 2621000 min 97000 max 822000
+ *   span_ns 43425365000 busy_ns 10630000 busy_pct 0.024479 kernels 79 steps 0 */
+static void test_cuda_a100(void **state)
+{
+  hp_diags d;
+  hp_profile *p;
+  const hp__tstat *s;
+
+  hp_diags_init(&d);
+  p = load(FX "hta-a100-alexnet/benchmark_result_2869224_1695835535_trace.json.gz", &d);
+  assert_int_equal(d.count, 0);
+  expect_table(p, HP__T_API, 361, 42297605000.0);
+  expect_table(p, HP__T_COPY, 19, 55511000);
+  expect_table(p, HP__T_CPU, 359, 140021746000.0);
+  expect_table(p, HP__T_KERNEL, 79, 10692000);
+  assert_non_null(s = entry(p, HP__T_KERNEL, "ampere_sgemm_32x32_sliced1x4_tn"));
+  assert_int_equal(s->calls, 6);
+  assert_true(s->total_ns == 2621000 && s->min_ns == 97000 && s->max_ns == 822000);
+  assert_int_equal(p->ntl, 1);
+  assert_true(p->tl[0].span_ns == 43425365000.0);
+  assert_true(p->tl[0].busy_ns == 10630000);
+  assert_true(fabs(p->tl[0].busy_pct - 0.024479) < 0.01 * 0.024479);
+  assert_int_equal(p->tl[0].steps, 0);
+  assert_true(isnan(p->tl[0].launches_per_step));
+  hp_profile_free(p);
+  hp_diags_free(&d);
+}
+
+static char *write_tmp(const char *suffix, const char *text)
+{
+  char *path = NULL;
+  FILE *fp;
+
+  assert_true(asprintf(&path, "/tmp/hp-kineto-%ld%s", (long)getpid(), suffix) > 0);
+  assert_non_null(fp = fopen(path, "w"));
+  fputs(text, fp);
+  fclose(fp);
+  return path;
+}
+
+/* Escaped names are decoded; other members (nested args, flows, metadata) are skipped; 0.0005 us
+ * rounds to 1 ns; two kernels overlapping on two streams count once in the busy time. */
+static void test_small(void **state)
+{
+  static const char trace[] =
+      "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"x\": [1, {\"a\": \"]}\"}]}],\n"
+      " \"traceEvents\": [\n"
+      " {\"ph\": \"M\", \"name\": \"process_name\", \"args\": {\"name\": \"x\"}},\n"
+      " {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#7\", \"ts\": 100, "
+      "\"dur\": 50},\n"
+      " {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": 101.5, "
+      "\"dur\": 2},\n"
+      " {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"ts\": 200, "
+      "\"dur\": 2},\n"
+      " {\"ph\": \"s\", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"id\": 5, \"ts\": 101},\n"
+      " {\"args\": {\"grid\": [1, 2, 3], \"s\": \"\\\"}\"}, \"ph\": \"X\", \"cat\": \"kernel\", "
+      "\"name\": \"k\\\"q\\u00e9\", \"ts\": 110, \"dur\": 10.0005},\n"
+      " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\", \"ts\": 115, \"dur\": 10}\n"
+      " ], \"traceName\": \"t\"}\n";
+  char *path = write_tmp(".json", trace);
+  hp_diags d;
+  hp_profile *p;
+  const hp__tstat *s;
+
+  hp_diags_init(&d);
+  assert_int_equal(hp__detect(path, NULL), HP__F_KINETO);
+  p = load(path, &d);
+  assert_int_equal(d.count, 0);
+  assert_non_null(s = entry(p, HP__T_KERNEL, "k\"q\xc3\xa9"));
+  assert_true(s->total_ns == 10001);
+  assert_non_null(s = entry(p, HP__T_API, "cudaLaunchKernel"));
+  assert_int_equal(s->calls, 2);
+  assert_int_equal(p->ntl, 1);
+  assert_true(p->tl[0].span_ns == 50000);
+  assert_true(p->tl[0].busy_ns == 15000); /* [110, 125) us */
+  assert_true(p->tl[0].launches_per_step == 1.0);
+  hp_profile_free(p);
+  hp_diags_free(&d);
+  unlink(path);
+  free(path);
+}
+
+/* A trace of over 3 MB (four buffers of the reader) with events of every size across the buffers' ends: every
+ * kernel is counted, and a copy cut in the middle warns and keeps what it read. */
+static void test_buffers_and_cut(void **state)
+{
+  char *path, *cut, *name;
+  FILE *fp;
+  hp_diags d;
+  hp_profile *p;
+  long long calls;
+  double total;
+  int i, n = 40000;
+  long size;
+
+  assert_true(asprintf(&path, "/tmp/hp-kineto-big-%ld.json", (long)getpid()) > 0);
+  assert_non_null(fp = fopen(path, "w"));
+  fputs("{\"schemaVersion\": 1, \"traceEvents\": [\n", fp);
+  for (i = 0; i < n; i++)
+    fprintf(fp, "%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"kern_%d_%0*d\", \"ts\": %d, "
+                "\"dur\": 1.25}",
+            i ? ",\n" : "", i % 7, 17 * (i % 13) + 1, i, 2 * i);
+  fputs("]}\n", fp);
+  size = ftell(fp);
+  fclose(fp);
+  assert_true(size > 3 * (1 << 20));
+  hp_diags_init(&d);
+  p = load(path, &d);
+  assert_int_equal(d.count, 0);
+  table_sum(p, HP__T_KERNEL, &calls, &total);
+  assert_int_equal(calls, n);
+  assert_true(total == 1250.0 * n);
+  hp_profile_free(p);
+  /* The first half of the same file. */
+  assert_true(asprintf(&cut, "sh -c 'head -c %ld %s > %s.cut.json'", size / 2, path, path) > 0);
+  assert_int_equal(system(cut), 0);
+  free(cut);
+  assert_true(asprintf(&name, "%s.cut.json", path) > 0);
+  p = load(name, &d);
+  assert_int_equal(d.count, 1);
+  assert_non_null(strstr(d.head->msg, "ends inside traceEvents"));
+  table_sum(p, HP__T_KERNEL, &calls, &total);
+  assert_true(calls > n / 3 && calls < n);
+  hp_profile_free(p);
+  hp_diags_free(&d);
+  unlink(name);
+  unlink(path);
+  free(name);
+  free(path);
+}
+
+/* hipprof's Chrome trace (no schemaVersion) and other JSON are not taken for Kineto traces. */
+static void test_detect(void **state)
+{
+  char *a = write_tmp("-a.json", "{\"traceEvents\": [{\"ph\": \"X\"}]}\n");
+  char *b = write_tmp("-b.json", "{\"schemaVersion\": 1}\n");
+
+  assert_int_not_equal(hp__detect(a, NULL), HP__F_KINETO);
+  assert_int_not_equal(hp__detect(b, NULL), HP__F_KINETO);
+  assert_int_equal(hp__detect(FX "hta-mi250-rocm/mi250_minitoy_train_ROCm6_2_kineto.json.gz", NULL),
+                   HP__F_KINETO);
+  unlink(a);
+  unlink(b);
+  free(a);
+  free(b);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_rocm_mi250),
+      cmocka_unit_test(test_cuda_a100),
+      cmocka_unit_test(test_small),
+      cmocka_unit_test(test_buffers_and_cut),
+      cmocka_unit_test(test_detect),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
