@@ -1,0 +1,49 @@
+"""The stand-in's torch.profiler (see __init__.py)."""
+import json
+import time
+
+
+class ProfilerActivity:
+    CPU = "CPU"
+    CUDA = "CUDA"
+
+
+def schedule(wait, warmup, active, repeat=0, skip_first=0):
+    return {"wait": wait, "warmup": warmup, "active": active, "repeat": repeat}
+
+
+class profile:
+    def __init__(self, activities=None, schedule=None, on_trace_ready=None, record_shapes=False,
+                 profile_memory=False, with_stack=False):
+        self.opts = {"activities": list(activities or []), "schedule": schedule,
+                     "record_shapes": record_shapes, "profile_memory": profile_memory,
+                     "with_stack": with_stack}
+        self.on_trace_ready = on_trace_ready
+        self.steps = 0
+
+    def __enter__(self):
+        self.t0 = time.time() * 1e6
+        return self
+
+    def __exit__(self, *a):
+        self.t1 = time.time() * 1e6
+        return False
+
+    def step(self):
+        self.steps += 1
+        s = self.opts["schedule"]
+        if s and self.on_trace_ready and self.steps == s["wait"] + s["warmup"] + s["active"]:
+            self.t1 = time.time() * 1e6
+            self.on_trace_ready(self)
+
+    def export_chrome_trace(self, path):
+        ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::fake", "pid": 1, "tid": 1,
+               "ts": 1000.0, "dur": 5.5}]
+        if "CUDA" in self.opts["activities"]:
+            ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1,
+                       "tid": 1, "ts": 1001.0, "dur": 1.0})
+            ev.append({"ph": "X", "cat": "kernel", "name": "fake_kernel", "pid": 0, "tid": 7,
+                       "ts": 1002.0, "dur": 2.25})
+        with open(path, "w") as f:
+            json.dump({"schemaVersion": 1, "hprunFake": dict(self.opts, steps=self.steps),
+                       "traceEvents": ev}, f)
