@@ -249,8 +249,9 @@ bench: $(HPRUN)
 clean:
 	rm -rf $(BUILD) build-asan $(FUZZ_BUILD)
 
-# Installation, as a tool: the binary, hprun(1) and hprun-plan(5), bash completion, and the example
-# plans in share/hprun/configs. DESTDIR stages the whole tree elsewhere (packaging, the tests);
+# Installation, as a tool: the binary, hprun(1) and hprun-plan(5), bash completion, the torch tool's
+# launcher (share/hprun/hprun_torch.py, found as BIN/../share/hprun/) and the example plans in
+# share/hprun/configs. DESTDIR stages the whole tree elsewhere (packaging, the tests);
 # `make uninstall` with the same PREFIX and DESTDIR removes exactly these files, then the folders
 # under share/hprun that are left empty (deepest first, so that each is empty by then unless
 # something else is in it).
@@ -268,6 +269,7 @@ install: $(HPRUN)
 	$(INSTALL) -D -m 644 docs/man/hprun.1 "$(DESTDIR)$(MANDIR)/man1/hprun.1"
 	$(INSTALL) -D -m 644 docs/man/hprun-plan.5 "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5"
 	$(INSTALL) -D -m 644 scripts/completion/hprun.bash "$(DESTDIR)$(BASHCOMPDIR)/hprun"
+	$(INSTALL) -D -m 644 share/hprun/hprun_torch.py "$(DESTDIR)$(DATADIR)/hprun_torch.py"
 	@for f in $(CONFIGS); do \
 	  echo "$(INSTALL) -D -m 644 $$f $(DESTDIR)$(DATADIR)/$$f"; \
 	  $(INSTALL) -D -m 644 "$$f" "$(DESTDIR)$(DATADIR)/$$f" || exit 1; \
@@ -275,7 +277,8 @@ install: $(HPRUN)
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/hprun" "$(DESTDIR)$(MANDIR)/man1/hprun.1" \
-	  "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5" "$(DESTDIR)$(BASHCOMPDIR)/hprun"
+	  "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5" "$(DESTDIR)$(BASHCOMPDIR)/hprun" \
+	  "$(DESTDIR)$(DATADIR)/hprun_torch.py"
 	@for f in $(CONFIGS); do \
 	  echo "rm -f $(DESTDIR)$(DATADIR)/$$f"; rm -f "$(DESTDIR)$(DATADIR)/$$f"; \
 	done
