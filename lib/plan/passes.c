@@ -110,9 +110,8 @@ enum {
   S_N
 };
 static const char *const pass_keys[] = {
-    "name",     "mode",         "tool",    "kernel",    "args",
-    "counters", "launch_count", "command", "timeout",   "expect",
-    "launcher", "repeat",       "env",     "precision", "schedule", NULL};
+    "name",    "mode",   "tool",     "kernel", "args", "counters",  "launch_count", "command",
+    "timeout", "expect", "launcher", "repeat", "env",  "precision", "schedule",     NULL};
 
 /* torch's `schedule: {wait: N, warmup: N, active: N}` (torch.profiler.schedule; repeat is 1, so
  * one trace is written). Unset members keep torch's usual 1, 1, 3. */

@@ -304,8 +304,7 @@ static size_t interp_opts(const hp_strv *app)
 /* python3 [its options] LAUNCHER --mode M --dir DIR [--wait N ...] -- SCRIPT|-m MODULE ARGS. Under
  * torchrun the launcher goes where the script was (its first *.py word), so that each rank runs
  * it; any other program is taken as the script itself and run by python3. */
-static int torch_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
-                      hp_strv *out)
+static int torch_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs, hp_strv *out)
 {
   const hp_strv *app = rs->app;
   const char *prog = strrchr(app->v[0], '/') ? strrchr(app->v[0], '/') + 1 : app->v[0];

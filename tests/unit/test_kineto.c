@@ -205,8 +205,9 @@ static void test_buffers_and_cut(void **state)
   assert_non_null(fp = fopen(path, "w"));
   fputs("{\"schemaVersion\": 1, \"traceEvents\": [\n", fp);
   for (i = 0; i < n; i++)
-    fprintf(fp, "%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"kern_%d_%0*d\", \"ts\": %d, "
-                "\"dur\": 1.25}",
+    fprintf(fp,
+            "%s{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"kern_%d_%0*d\", \"ts\": %d, "
+            "\"dur\": 1.25}",
             i ? ",\n" : "", i % 7, 17 * (i % 13) + 1, i, 2 * i);
   fputs("]}\n", fp);
   size = ftell(fp);
@@ -256,10 +257,8 @@ static void test_detect(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_rocm_mi250),
-      cmocka_unit_test(test_cuda_a100),
-      cmocka_unit_test(test_small),
-      cmocka_unit_test(test_buffers_and_cut),
+      cmocka_unit_test(test_rocm_mi250), cmocka_unit_test(test_cuda_a100),
+      cmocka_unit_test(test_small),      cmocka_unit_test(test_buffers_and_cut),
       cmocka_unit_test(test_detect),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -297,8 +297,7 @@ static int unescape(kin *k, const char *s, size_t n, const char **out, size_t *o
       unsigned long c = strtoul((char[5]){s[i + 1], s[i + 2], s[i + 3], s[i + 4], 0}, NULL, 16);
       i += 4;
       if (c >= 0xD800 && c < 0xDC00 && i + 6 < n && s[i + 1] == '\\' && s[i + 2] == 'u') {
-        unsigned long lo =
-            strtoul((char[5]){s[i + 3], s[i + 4], s[i + 5], s[i + 6], 0}, NULL, 16);
+        unsigned long lo = strtoul((char[5]){s[i + 3], s[i + 4], s[i + 5], s[i + 6], 0}, NULL, 16);
         c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
         i += 6;
       }
@@ -529,8 +528,9 @@ static int read_events(kin *k)
       continue;
     }
     if (r < 0) {
-      hp__pwarn(k->x, 0, "malformed event in traceEvents (byte %zu of a buffer); the rest of "
-                         "the trace is not read",
+      hp__pwarn(k->x, 0,
+                "malformed event in traceEvents (byte %zu of a buffer); the rest of "
+                "the trace is not read",
                 k->pos);
       return 0;
     }
@@ -569,8 +569,9 @@ int hp__parse_kineto(hp__pctx *x)
   if (r >= 0)
     r = timeline(&k);
   if (r == HP_EIO) {
-    hp__pwarn(x, 0, "the trace cannot be read to its end (corrupt gzip data, or one event "
-                    "over %u MB): what was read is kept",
+    hp__pwarn(x, 0,
+              "the trace cannot be read to its end (corrupt gzip data, or one event "
+              "over %u MB): what was read is kept",
               MAX_EVENT >> 20);
     r = timeline(&k);
   }
