@@ -1,10 +1,10 @@
 /*
  * Unit tests for the Kineto trace parser (lib/profile/parse/parse_kineto.c): two real public
- * traces (tests/fixtures/real/kineto/, SOURCE in each folder), whose expected values were printed
- * by tests/fixtures/real/kineto/hand_check.py, an independent reading with Python's json module
- * (its output is quoted above each test); and small traces written here for what real traces
- * rarely have: escaped names, an event across the reader's buffer, a cut file. Run from the
- * repository root.
+ * traces and three taken on the H200 (tests/fixtures/real/kineto/, SOURCE in each folder), whose
+ * expected values were printed by tests/fixtures/real/kineto/hand_check.py, an independent
+ * reading with Python's json module (its output is quoted above each test); and small traces
+ * written here for what real traces rarely have: escaped names, an event across the reader's
+ * buffer, a cut file. Run from the repository root.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -134,6 +134,148 @@ static void test_cuda_a100(void **state)
   hp_diags_free(&d);
 }
 
+/* The first entry of a time table whose name starts with `prefix` (hand_check.py prints 60
+ * characters of a name; the H200 traces' templated kernel names run to hundreds). */
+static const hp__tstat *entry_prefix(const hp_profile *p, int t, const char *prefix)
+{
+  size_t i;
+
+  for (i = 0; i < p->t[t].names.n; i++)
+    if (strncmp(p->t[t].names.s[i], prefix, strlen(prefix)) == 0)
+      return &p->t[t].st[i];
+  return NULL;
+}
+
+/* One real H200 trace (tests/fixtures/real/kineto/h200-*, taken with torch 2.11.0+cu130 through
+ * cap_models.py) and what hand_check.py printed for it. */
+typedef struct h200_case {
+  const char *path;
+  long long api[2], copies[2], cpu[2], kernels[2]; /* calls, total ns */
+  const char *top;
+  long long top_calls, top_total, top_min, top_max;
+  double span_ns, busy_ns, busy_pct;
+  int steps;
+  double per_step; /* NaN without steps */
+} h200_case;
+
+static void check_h200(const h200_case *c)
+{
+  hp_diags d;
+  hp_profile *p;
+  const hp__tstat *s;
+
+  hp_diags_init(&d);
+  p = load(c->path, &d);
+  assert_int_equal(d.count, 0);
+  expect_table(p, HP__T_API, c->api[0], (double)c->api[1]);
+  expect_table(p, HP__T_COPY, c->copies[0], (double)c->copies[1]);
+  expect_table(p, HP__T_CPU, c->cpu[0], (double)c->cpu[1]);
+  expect_table(p, HP__T_KERNEL, c->kernels[0], (double)c->kernels[1]);
+  assert_non_null(s = entry_prefix(p, HP__T_KERNEL, c->top));
+  assert_int_equal(s->calls, c->top_calls);
+  assert_true(s->total_ns == c->top_total && s->min_ns == c->top_min && s->max_ns == c->top_max);
+  assert_int_equal(p->ntl, 1);
+  assert_true(p->tl[0].span_ns == c->span_ns);
+  assert_true(p->tl[0].busy_ns == c->busy_ns);
+  assert_true(fabs(p->tl[0].busy_pct - c->busy_pct) < 0.01 * c->busy_pct);
+  assert_int_equal(p->tl[0].steps, c->steps);
+  assert_int_equal(p->tl[0].kernels, c->kernels[0]);
+  if (isnan(c->per_step))
+    assert_true(isnan(p->tl[0].launches_per_step));
+  else
+    assert_true(p->tl[0].launches_per_step == c->per_step);
+  hp_profile_free(p);
+  hp_diags_free(&d);
+}
+
+#define REDUCE "void at::native::reduce_kernel<128, 4, at::native::ReduceOp<c10::BFloat16"
+
+/* hand_check.py h200-layer/kineto.json.gz:
+ *   api: calls 298 total_ns 2187609
+ *   copies: calls 33 total_ns 37728
+ *   cpu_ops: calls 1374 total_ns 27865108
+ *   kernels: calls 210 total_ns 1044238
+ *   top kernel: void at::native::reduce_kernel<128, 4, at::native::ReduceOp< calls 12
+ *     total 112446 min 8511 max 10400
+ *   span_ns 14229139 busy_ns 1044238 busy_pct 7.338729 kernels 210 steps 3
+ *   launches in steps 210 per step 70.000000 */
+static void test_h200_layer(void **state)
+{
+  static const h200_case c = {FX "h200-layer/kineto.json.gz",
+                              {298, 2187609},
+                              {33, 37728},
+                              {1374, 27865108},
+                              {210, 1044238},
+                              REDUCE,
+                              12,
+                              112446,
+                              8511,
+                              10400,
+                              14229139,
+                              1044238,
+                              7.338729,
+                              3,
+                              70.0};
+  check_h200(&c);
+}
+
+/* hand_check.py h200-layer-stack/kineto-stack.json.gz (record_shapes, with_stack):
+ *   api: calls 298 total_ns 3096140
+ *   copies: calls 33 total_ns 37407
+ *   cpu_ops: calls 1374 total_ns 41531416
+ *   kernels: calls 210 total_ns 1045653
+ *   top kernel: void at::native::reduce_kernel<128, 4, at::native::ReduceOp< calls 12
+ *     total 110688 min 8256 max 10337
+ *   span_ns 22953362 busy_ns 1045653 busy_pct 4.555555 kernels 210 steps 3
+ *   launches in steps 210 per step 70.000000 */
+static void test_h200_layer_stack(void **state)
+{
+  static const h200_case c = {FX "h200-layer-stack/kineto-stack.json.gz",
+                              {298, 3096140},
+                              {33, 37407},
+                              {1374, 41531416},
+                              {210, 1045653},
+                              REDUCE,
+                              12,
+                              110688,
+                              8256,
+                              10337,
+                              22953362,
+                              1045653,
+                              4.555555,
+                              3,
+                              70.0};
+  check_h200(&c);
+}
+
+/* hand_check.py h200-gpt-decode/kineto-gpt.json.gz (no schedule, so no steps):
+ *   api: calls 1794 total_ns 12040233
+ *   copies: calls 60 total_ns 46844
+ *   cpu_ops: calls 7240 total_ns 1877120876
+ *   kernels: calls 1016 total_ns 2243321
+ *   top kernel: nvjet_sm90_hsh_8x64_64x16_4x1_v_bz_bias_TNN calls 152 total 428771 min 2432
+ *     max 3617
+ *   span_ns 674391493 busy_ns 2243321 busy_pct 0.332644 kernels 1016 steps 0 */
+static void test_h200_gpt(void **state)
+{
+  static const h200_case c = {FX "h200-gpt-decode/kineto-gpt.json.gz",
+                              {1794, 12040233},
+                              {60, 46844},
+                              {7240, 1877120876},
+                              {1016, 2243321},
+                              "nvjet_sm90_hsh_8x64_64x16_4x1_v_bz_bias_TNN",
+                              152,
+                              428771,
+                              2432,
+                              3617,
+                              674391493,
+                              2243321,
+                              0.332644,
+                              0,
+                              NAN};
+  check_h200(&c);
+}
+
 static char *write_tmp(const char *suffix, const char *text)
 {
   char *path = NULL;
@@ -257,9 +399,14 @@ static void test_detect(void **state)
 int main(void)
 {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_rocm_mi250), cmocka_unit_test(test_cuda_a100),
-      cmocka_unit_test(test_small),      cmocka_unit_test(test_buffers_and_cut),
+      cmocka_unit_test(test_rocm_mi250),
+      cmocka_unit_test(test_cuda_a100),
+      cmocka_unit_test(test_small),
+      cmocka_unit_test(test_buffers_and_cut),
       cmocka_unit_test(test_detect),
+      cmocka_unit_test(test_h200_layer),
+      cmocka_unit_test(test_h200_layer_stack),
+      cmocka_unit_test(test_h200_gpt),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
