@@ -70,3 +70,41 @@ k = k["entries"] if isinstance(k, dict) else k
 assert k[0]["name"] == "fake_kernel" and k[0]["total_ns"] == 2250, k
 PY
 ok "the run's trace is read back"
+
+# The issue's plan: overhead verdicts, and each torch pass's kernel table, categories and busy
+# fraction from its own trace on every surface. The stand-in's trace (tests/fake/torch/profiler.py)
+# without steps: a 5.5 us CPU op from 1000 us holding a 2.25 us kernel, so busy = 2.25 / 5.5; the
+# schedule's 3 steps of 10 us from 1000 us, each with one launch and one 2.25 us kernel: 6.75 / 30.
+cat >"$T/plan2.yaml" <<YAML
+name: torch2
+output: $T/sess2
+repeat: 5
+warmup: 0
+app: {command: [python3, -u, train.py]}
+metrics: [{name: mean_iter_ms, pattern: 'mean_iter_ms=([0-9.]+)', unit: ms}]
+passes: [normal, {tool: torch, mode: cuda}, {tool: torch, mode: stack},
+         {tool: torch, mode: schedule, schedule: {wait: 0, warmup: 1, active: 3}}]
+YAML
+expect_exit 0 "$HPRUN" "$T/plan2.yaml"
+S=$(session_dir "$T/sess2")
+J=$S/summary.json
+for p in cuda stack schedule; do
+  assert_eq "$(pass_get "$J" $p "p['flag']")" ok "$p: verdict"
+done
+for p in cuda stack; do
+  assert_close "$(pass_get "$J" $p "p['crosscheck']['trace_busy_fraction']")" "$($PY -c 'print(2.25/5.5)')" 1e-12 "$p: busy"
+  assert_eq "$(pass_get "$J" $p "[p['crosscheck'][k] for k in ('steps', 'kernels_per_step', 'launch_bound')]")" "[0, None, True]" "$p: no steps"
+done
+assert_close "$(pass_get "$J" schedule "p['crosscheck']['trace_busy_fraction']")" 0.225 1e-12 "schedule: busy"
+assert_close "$(pass_get "$J" schedule "p['crosscheck']['trace_span_ms']")" 0.03 1e-12 "schedule: span"
+assert_eq "$(pass_get "$J" schedule "[p['crosscheck'][k] for k in ('steps', 'kernels_per_step', 'launches_per_step', 'launch_bound')]")" "[3, 1, 1, True]" "schedule: per step"
+grep -q "cuda: kernels 0.00225 ms in 1 launches.*its trace: GPU busy 40.9% of a 0.0055 ms span (launch-bound" "$T/out" || fail "terminal: $(grep 'cuda:' "$T/out")"
+grep -q "schedule: .*its trace: GPU busy 22.5% of a 0.03 ms span (launch-bound: GPU busy below 60%), 3 steps of 1 kernels and 1 launches" "$T/out" || fail "terminal schedule: $(grep 'schedule:' "$T/out")"
+for f in report.md report.html; do
+  grep -q "its trace: GPU busy 40.9%" "$S/$f" || fail "$f: no trace busy fraction"
+done
+awk '/^## Profiler output: stack/,0' "$S/report.md" >"$T/stack.md"
+grep -q "^### Kernel summary" "$T/stack.md" && grep -q '^| `fake_kernel` | 1 |' "$T/stack.md" || fail "report.md: stack's kernel table"
+grep -q "^### Pattern-based kernel categories" "$T/stack.md" || fail "report.md: stack's categories"
+grep -q "fake_kernel" "$S/report.html" || fail "report.html: no kernel"
+ok "normal, torch cuda, stack, schedule: verdicts, kernel and category tables, busy from the trace"

@@ -71,7 +71,8 @@ static void expect_table(const hp_profile *p, int t, long long calls, double tot
  *   cpu_ops: calls 70 total_ns 24917340
  *   kernels: calls 14 total_ns 110881
  *   span_ns 9374374 busy_ns 110881 busy_pct 1.182810 kernels 14 steps 2
- *   launches in steps 14 per step 7.000000 */
+ *   launches in steps 14 per step 7.000000
+ *   kernels starting in the span 14 per step 7.000000 */
 static void test_rocm_mi250(void **state)
 {
   hp_diags d;
@@ -94,6 +95,7 @@ static void test_rocm_mi250(void **state)
   assert_int_equal(p->tl[0].steps, 2);
   assert_int_equal(p->tl[0].kernels, 14);
   assert_true(p->tl[0].launches_per_step == 7.0);
+  assert_true(p->tl[0].kernels_per_step == 7.0);
   assert_int_equal(p->nfiles, 1);
   assert_string_equal(p->files[0].format, "kineto-trace");
   hp_profile_free(p);
@@ -155,7 +157,7 @@ typedef struct h200_case {
   long long top_calls, top_total, top_min, top_max;
   double span_ns, busy_ns, busy_pct;
   int steps;
-  double per_step; /* NaN without steps */
+  double per_step; /* launches and kernels per step (the same in these traces); NaN without steps */
 } h200_case;
 
 static void check_h200(const h200_case *c)
@@ -181,9 +183,10 @@ static void check_h200(const h200_case *c)
   assert_int_equal(p->tl[0].steps, c->steps);
   assert_int_equal(p->tl[0].kernels, c->kernels[0]);
   if (isnan(c->per_step))
-    assert_true(isnan(p->tl[0].launches_per_step));
+    assert_true(isnan(p->tl[0].launches_per_step) && isnan(p->tl[0].kernels_per_step));
   else
-    assert_true(p->tl[0].launches_per_step == c->per_step);
+    assert_true(p->tl[0].launches_per_step == c->per_step &&
+                p->tl[0].kernels_per_step == c->per_step);
   hp_profile_free(p);
   hp_diags_free(&d);
 }
@@ -198,7 +201,8 @@ static void check_h200(const h200_case *c)
  *   top kernel: void at::native::reduce_kernel<128, 4, at::native::ReduceOp< calls 12
  *     total 112446 min 8511 max 10400
  *   span_ns 14229139 busy_ns 1044238 busy_pct 7.338729 kernels 210 steps 3
- *   launches in steps 210 per step 70.000000 */
+ *   launches in steps 210 per step 70.000000
+ *   kernels starting in the span 210 per step 70.000000 */
 static void test_h200_layer(void **state)
 {
   static const h200_case c = {FX "h200-layer/kineto.json.gz",
@@ -227,7 +231,8 @@ static void test_h200_layer(void **state)
  *   top kernel: void at::native::reduce_kernel<128, 4, at::native::ReduceOp< calls 12
  *     total 110688 min 8256 max 10337
  *   span_ns 22953362 busy_ns 1045653 busy_pct 4.555555 kernels 210 steps 3
- *   launches in steps 210 per step 70.000000 */
+ *   launches in steps 210 per step 70.000000
+ *   kernels starting in the span 210 per step 70.000000 */
 static void test_h200_layer_stack(void **state)
 {
   static const h200_case c = {FX "h200-layer-stack/kineto-stack.json.gz",
@@ -305,7 +310,8 @@ static void test_small(void **state)
       " {\"ph\": \"s\", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"id\": 5, \"ts\": 101},\n"
       " {\"args\": {\"grid\": [1, 2, 3], \"s\": \"\\\"}\"}, \"ph\": \"X\", \"cat\": \"kernel\", "
       "\"name\": \"k\\\"q\\u00e9\", \"ts\": 110, \"dur\": 10.0005},\n"
-      " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\", \"ts\": 115, \"dur\": 10}\n"
+      " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k2\", \"ts\": 115, \"dur\": 10},\n"
+      " {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k3\", \"ts\": 160, \"dur\": 1}\n"
       " ], \"traceName\": \"t\"}\n";
   char *path = write_tmp(".json", trace);
   hp_diags d;
@@ -324,6 +330,8 @@ static void test_small(void **state)
   assert_true(p->tl[0].span_ns == 50000);
   assert_true(p->tl[0].busy_ns == 15000); /* [110, 125) us */
   assert_true(p->tl[0].launches_per_step == 1.0);
+  assert_int_equal(p->tl[0].kernels, 3);
+  assert_true(p->tl[0].kernels_per_step == 2.0); /* k3 starts after the step */
   hp_profile_free(p);
   hp_diags_free(&d);
   unlink(path);

@@ -151,12 +151,13 @@ enum {
 
 /* One Kineto trace's own timeline (docs/summarize.md, "PyTorch traces"): the timed span (the
  * ProfilerStep#N annotations' when the trace has them, else all its events'), the union of its
- * kernel intervals inside it, and the kernel-launch calls made inside the steps. */
+ * kernel intervals inside it, and the kernels that run and kernel-launch calls made inside the
+ * steps. */
 typedef struct hp__timeline {
   char *file;
   double span_ns, busy_ns, busy_pct;
-  long long kernels, steps, launches;
-  double launches_per_step; /* NaN without steps */
+  long long kernels, steps, launches, step_kernels;
+  double launches_per_step, kernels_per_step; /* NaN without steps */
 } hp__timeline;
 
 typedef struct hp__pfile {

@@ -4,7 +4,8 @@
  * timestamps, which only per-dispatch traces have (rocprofv3 kernel traces, rocprof results.csv);
  * stats files and ncu's CSV have none. Clocks of different processes on one machine are the same
  * clock, so the span of several files is their union's first start to last end. The Kineto
- * traces' own timeline rows (hp__timeline_add) are kept here too, one per trace.
+ * traces' own timeline rows (hp__timeline_add) are kept here too, one per trace, and summed for
+ * the cross-check: busy time over span, kernels and launches over steps.
  */
 #include "profile/model/build.h"
 #include "util/base/buf.h"
@@ -58,5 +59,15 @@ int hp_profile_get_totals(const hp_profile *p, hp_profile_totals *out)
   if (!timed)
     out->kernel_ns = NAN;
   out->span_ns = p->have_span ? hp__span_ns(p->span_first, p->span_last) : NAN;
+  out->trace_span_ns = p->ntl ? 0 : NAN;
+  out->trace_busy_ns = 0;
+  out->trace_steps = out->trace_kernels = out->trace_launches = 0;
+  for (i = 0; i < p->ntl; i++) {
+    out->trace_span_ns += p->tl[i].span_ns;
+    out->trace_busy_ns += p->tl[i].busy_ns;
+    out->trace_steps += p->tl[i].steps;
+    out->trace_kernels += p->tl[i].step_kernels;
+    out->trace_launches += p->tl[i].launches;
+  }
   return 0;
 }

@@ -3,8 +3,8 @@
  * zlib (which reads a plain file as it is) into one buffer, and each element of `traceEvents` is
  * parsed in place when it lies whole in the buffer; one that runs past the buffer's end is parsed
  * again after the buffer is refilled (and grown, up to MAX_EVENT, for a huge one). No tree is
- * built: memory is the buffer, the tables' names and 16 bytes per kernel interval and 8 per
- * launch call, which the timeline needs at the end.
+ * built: memory is the buffer, the tables' names, 16 bytes per kernel interval and 8 per kernel
+ * start and launch call, which the timeline needs at the end.
  *
  * Complete events (`ph: "X"`) fold into the tables by `cat`: kernel, gpu_memcpy and gpu_memset,
  * cuda_runtime and cuda_driver (ROCm builds use them for hip* calls too), cpu_op. Times are
@@ -40,6 +40,8 @@ typedef struct kin {
   size_t nsteps, scap;
   long long *l; /* kernel-launch calls' start times */
   size_t nl, lcap;
+  long long *ks; /* kernels' start times: the intervals above lose their count when compacted */
+  size_t nks, kscap;
   long long first, last, kernels;
   int have;
   hp__buf name; /* an escaped name, decoded */
@@ -356,6 +358,14 @@ static int push_iv(iv **v, size_t *n, size_t *cap, long long b, long long e, int
   return 0;
 }
 
+static int push_ts(long long **v, size_t *n, size_t *cap, long long ts)
+{
+  if (hp__grow((void **)v, cap, *n + 1, sizeof(**v)))
+    return HP_ENOMEM;
+  (*v)[(*n)++] = ts;
+  return 0;
+}
+
 #define CATIS(v, lit) KEYIS((v)->cat, (v)->catn, lit)
 
 /* The table a category folds into, or -1; *launch for the calls that launch kernels. */
@@ -402,14 +412,13 @@ static int fold(kin *k, const ev *v)
   if (t == HP__T_KERNEL) {
     k->kernels++;
     hp__kspan_add(k->x->p, v->ts, end);
-    if ((r = push_iv(&k->k, &k->nk, &k->kcap, v->ts, end, 1)) != 0)
+    if ((r = push_iv(&k->k, &k->nk, &k->kcap, v->ts, end, 1)) != 0 ||
+        (r = push_ts(&k->ks, &k->nks, &k->kscap, v->ts)) != 0)
       return r;
   }
-  if (t == HP__T_API && memmem(name, namen, "Launch", 6)) {
-    if (hp__grow((void **)&k->l, &k->lcap, k->nl + 1, sizeof(*k->l)))
-      return HP_ENOMEM;
-    k->l[k->nl++] = v->ts;
-  }
+  if (t == HP__T_API && memmem(name, namen, "Launch", 6) &&
+      (r = push_ts(&k->l, &k->nl, &k->lcap, v->ts)) != 0)
+    return r;
   if (t < 0)
     return 0;
   if (v->name_esc && (r = unescape(k, v->name, v->namen, &name, &namen)) != 0)
@@ -439,7 +448,7 @@ static int in_steps(const iv *s, size_t n, long long ts)
 /* The trace's timeline row, once every event is in. */
 static int timeline(kin *k)
 {
-  hp__timeline row = {NULL, NAN, 0, NAN, k->kernels, (long long)k->nsteps, 0, NAN};
+  hp__timeline row = {NULL, NAN, 0, NAN, k->kernels, (long long)k->nsteps, 0, 0, NAN, NAN};
   long long b = k->first, e = k->last, busy = 0;
   size_t i;
 
@@ -451,7 +460,12 @@ static int timeline(kin *k)
     e = k->steps[k->nsteps - 1].e;
     for (i = 0; i < k->nl; i++)
       row.launches += in_steps(k->steps, k->nsteps, k->l[i]);
+    /* A kernel runs after its launch, and often in the next step: one that starts anywhere in
+     * the span counts, not only inside a step. */
+    for (i = 0; i < k->nks; i++)
+      row.step_kernels += k->ks[i] >= b && k->ks[i] < e;
     row.launches_per_step = (double)row.launches / (double)row.steps;
+    row.kernels_per_step = (double)row.step_kernels / (double)row.steps;
   }
   k->nk = union_iv(k->k, k->nk);
   for (i = 0; i < k->nk; i++) {
@@ -529,8 +543,7 @@ static int read_events(kin *k)
     }
     if (r < 0) {
       hp__pwarn(k->x, 0,
-                "malformed event in traceEvents (byte %zu of a buffer); the rest of "
-                "the trace is not read",
+                "malformed event in traceEvents (byte %zu of a buffer): the rest is unread",
                 k->pos);
       return 0;
     }
@@ -545,12 +558,9 @@ static int read_events(kin *k)
 
 int hp__parse_kineto(hp__pctx *x)
 {
-  kin k;
+  kin k = {.x = x, .name = HP__BUF_INIT};
   int r;
 
-  memset(&k, 0, sizeof(k));
-  k.x = x;
-  k.name = (hp__buf)HP__BUF_INIT;
   if ((k.gz = gzopen(x->path, "rb")) == NULL) {
     hp__pwarn(x, 0, "cannot open the trace");
     return 0;
@@ -582,6 +592,7 @@ fail:
   free(k.k);
   free(k.steps);
   free(k.l);
+  free(k.ks);
   hp__buf_free(&k.name);
   return r < 0 ? r : 0;
 }

@@ -126,6 +126,8 @@ static const hp__col timeline_cols[] = {
     {"busy_percent", NULL, "GPU busy %", NUM, HP__IN_ALL, AT | R, TL_AT(busy_pct), 0, "%.2f", NULL},
     {"kernels", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R, TL_AT(kernels), 0, NULL, NULL},
     {"steps", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R, TL_AT(steps), 0, NULL, NULL},
+    {"kernels_per_step", NULL, NULL, NUM, HP__IN_ALL, AT | R, TL_AT(kernels_per_step), 0, "%.1f",
+     NULL},
     {"launches_per_step", NULL, NULL, NUM, HP__IN_ALL, AT | R, TL_AT(launches_per_step), 0, "%.1f",
      NULL},
 };

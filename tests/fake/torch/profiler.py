@@ -39,11 +39,21 @@ class profile:
     def export_chrome_trace(self, path):
         ev = [{"ph": "X", "cat": "cpu_op", "name": "aten::fake", "pid": 1, "tid": 1,
                "ts": 1000.0, "dur": 5.5}]
-        if "CUDA" in self.opts["activities"]:
-            ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1,
-                       "tid": 1, "ts": 1001.0, "dur": 1.0})
-            ev.append({"ph": "X", "cat": "kernel", "name": "fake_kernel", "pid": 0, "tid": 7,
-                       "ts": 1002.0, "dur": 2.25})
+        # Like Kineto, one ProfilerStep#N annotation per recorded step (a schedule's active ones),
+        # each 10 us with one launch and one kernel in it; a run that never stepped has one launch
+        # and kernel and no annotation.
+        s = self.opts["schedule"]
+        steps = s["active"] if s and self.steps else self.steps
+        for i in range(max(steps, 1)):
+            t = 1000.0 + 10 * i
+            if steps:
+                ev.append({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#%d" % i,
+                           "pid": 1, "tid": 1, "ts": t, "dur": 10.0})
+            if "CUDA" in self.opts["activities"]:
+                ev.append({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel",
+                           "pid": 1, "tid": 1, "ts": t + 1, "dur": 1.0})
+                ev.append({"ph": "X", "cat": "kernel", "name": "fake_kernel", "pid": 0,
+                           "tid": 7, "ts": t + 2, "dur": 2.25})
         with open(path, "w") as f:
             json.dump({"schemaVersion": 1, "hprunFake": dict(self.opts, steps=self.steps),
                        "traceEvents": ev}, f)
