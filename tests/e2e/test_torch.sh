@@ -108,3 +108,32 @@ grep -q "^### Kernel summary" "$T/stack.md" && grep -q '^| `fake_kernel` | 1 |' 
 grep -q "^### Pattern-based kernel categories" "$T/stack.md" || fail "report.md: stack's categories"
 grep -q "fake_kernel" "$S/report.html" || fail "report.html: no kernel"
 ok "normal, torch cuda, stack, schedule: verdicts, kernel and category tables, busy from the trace"
+
+# A session of a real trace: the stand-in writes the H200 Transformer-layer trace
+# (tests/fixtures/real/kineto/h200-layer, whose figures hand_check.py printed: busy 1044238 of
+# 14229139 ns, 3 steps, 210 kernels and 210 launches in them); `hprun report` redraws it alike.
+cat >"$T/plan3.yaml" <<YAML
+name: torch3
+output: $T/sess3
+repeat: 2
+warmup: 0
+app: {command: [python3, -u, train.py]}
+metrics: [{name: mean_iter_ms, pattern: 'mean_iter_ms=([0-9.]+)', unit: ms}]
+passes: [normal, {tool: torch, mode: cuda}]
+YAML
+HPRUN_FAKE_TORCH_TRACE=$ROOT/tests/fixtures/real/kineto/h200-layer/kineto.json.gz \
+  expect_exit 0 "$HPRUN" "$T/plan3.yaml"
+S=$(session_dir "$T/sess3")
+expect_exit 0 "$HPRUN" report "$S" --markdown "$T/re.md" --html "$T/re.html"
+grep -q "its trace: GPU busy 7.34%" "$T/out" || fail "hprun report's table: $(cat "$T/out")"
+J=$S/summary.json
+assert_close "$(pass_get "$J" cuda "p['crosscheck']['trace_busy_fraction']")" "$($PY -c 'print(1044238/14229139)')" 1e-12 "real: busy"
+assert_eq "$(pass_get "$J" cuda "[p['crosscheck'][k] for k in ('steps', 'kernels_per_step', 'launches_per_step', 'launches')]")" "[3, 70, 70, 210]" "real: steps"
+for f in "$S/report.md" "$S/report.html" "$T/re.md" "$T/re.html"; do
+  grep -q "its trace: GPU busy 7.34% of a 14.2291 ms span (launch-bound: GPU busy below 60%), 3 steps of 70 kernels and 70 launches" "$f" || fail "$f: the real trace's timeline"
+done
+for f in "$S/report.md" "$T/re.md"; do
+  grep -q '^| `reduce_kernel<sum_functor>` | 12 | 0.112446 | 9.370 |' "$f" || fail "$f: the real kernel table"
+  grep -q '^### Pattern-based kernel categories' "$f" || fail "$f: the real categories"
+done
+ok "a session of the real H200 trace: busy, steps, kernel table, through hprun report too"
