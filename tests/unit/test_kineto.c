@@ -20,6 +20,7 @@
 
 #include "profile/model/profile.h"
 #include "profile/parse/detect.h"
+#include "profile/tables/table.h"
 
 #define FX "tests/fixtures/real/kineto/"
 
@@ -96,6 +97,7 @@ static void test_rocm_mi250(void **state)
   assert_int_equal(p->tl[0].kernels, 14);
   assert_true(p->tl[0].launches_per_step == 7.0);
   assert_true(p->tl[0].kernels_per_step == 7.0);
+  assert_string_equal(hp__tab_api.title_of(p), "HIP API summary");
   assert_int_equal(p->nfiles, 1);
   assert_string_equal(p->files[0].format, "kineto-trace");
   hp_profile_free(p);
@@ -176,6 +178,7 @@ static void check_h200(const h200_case *c)
   assert_non_null(s = entry_prefix(p, HP__T_KERNEL, c->top));
   assert_int_equal(s->calls, c->top_calls);
   assert_true(s->total_ns == c->top_total && s->min_ns == c->top_min && s->max_ns == c->top_max);
+  assert_string_equal(hp__tab_api.title_of(p), "CUDA API summary");
   assert_int_equal(p->ntl, 1);
   assert_true(p->tl[0].span_ns == c->span_ns);
   assert_true(p->tl[0].busy_ns == c->busy_ns);

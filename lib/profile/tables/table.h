@@ -112,6 +112,8 @@ typedef struct hp__table hp__table;
 struct hp__table {
   const char *key;   /* JSON key; CSV table name */
   const char *title; /* text and Markdown heading */
+  /* When set, the heading for this profile instead (what its rows hold decides). */
+  const char *(*title_of)(const hp_profile *p);
   const hp__col *cols;
   size_t ncols;
   unsigned flags; /* HP__TF_* */

@@ -102,8 +102,34 @@ static int time_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__bu
     .get = time_get                                                                                \
   }
 
-const hp__table hp__tab_api =
-    TIME_TABLE("api", "HIP API summary", HP__T_API, HP__TB_API, NTIME_COLS - 1);
+/* One table takes HIP and CUDA runtime and driver calls (ROCm's Kineto traces put hip* calls in
+ * the cuda_runtime category): its heading says which it holds, by the calls' names. */
+static const char *api_title(const hp_profile *p)
+{
+  const hp__strtab *n = &p->t[HP__T_API].names;
+  size_t i, hip = 0, cu = 0;
+
+  for (i = 0; i < n->n; i++) {
+    hip += strncmp(n->s[i], "hip", 3) == 0;
+    cu += strncmp(n->s[i], "cu", 2) == 0;
+  }
+  if (cu == 0)
+    return "HIP API summary";
+  return hip == 0 ? "CUDA API summary" : "Runtime API summary (HIP and CUDA)";
+}
+
+const hp__table hp__tab_api = {
+    .key = "api",
+    .title = "HIP API summary",
+    .title_of = api_title,
+    .cols = time_cols,
+    .ncols = NTIME_COLS - 1,
+    .flags = HP__TF_TOP | HP__TF_COUNT,
+    .bit = HP__TB_API,
+    .arg = HP__T_API,
+    .open = time_open,
+    .get = time_get,
+};
 const hp__table hp__tab_hsa =
     TIME_TABLE("hsa_api", "HSA API summary", HP__T_HSA, HP__TB_HSA, NTIME_COLS - 1);
 const hp__table hp__tab_copies =
