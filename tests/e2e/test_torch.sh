@@ -137,3 +137,32 @@ for f in "$S/report.md" "$T/re.md"; do
   grep -q '^### Pattern-based kernel categories' "$f" || fail "$f: the real categories"
 done
 ok "a session of the real H200 trace: busy, steps, kernel table, through hprun report too"
+
+# An app that drives torch.profiler itself, told where to write through the pass's env: `{dir}`
+# in a pass's env value is the run folder, as in app.env, and a pass's value of a name wins over
+# the app's `{dir}` one.
+cat >"$T/self.py" <<'PY'
+import os
+d = os.environ.get("HPRUN_TORCH_TRACE_DIR")
+print("tracedir=%s other=%s" % (d, os.environ.get("OTHER")))
+if d:
+    with open(os.path.join(d, "self.json"), "w") as f:
+        f.write('{"schemaVersion": 1, "traceEvents": [{"ph": "X", "cat": "kernel", '
+                '"name": "selfk", "ts": 1, "dur": 2}]}')
+print("mean_iter_ms=1.5")
+PY
+cat >"$T/plan4.yaml" <<YAML
+name: self
+output: $T/sess4
+repeat: 1
+warmup: 0
+app: {command: [python3, -u, self.py], env: {OTHER: "{dir}/app"}}
+metrics: [{name: mean_iter_ms, pattern: 'mean_iter_ms=([0-9.]+)', unit: ms}]
+passes: [normal, {name: selfprof, command: ["{app}"], env: {HPRUN_TORCH_TRACE_DIR: "{dir}", OTHER: pass}}]
+YAML
+expect_exit 0 "$HPRUN" "$T/plan4.yaml"
+S=$(session_dir "$T/sess4")
+grep -q "^tracedir=None other=$S/normal/1/app$" "$S/normal/1/stdout.txt" || fail "baseline env: $(cat "$S/normal/1/stdout.txt")"
+grep -q "^tracedir=$S/selfprof/1 other=pass$" "$S/selfprof/1/stdout.txt" || fail "pass env: $(cat "$S/selfprof/1/stdout.txt")"
+assert_eq "$(pass_get "$S/summary.json" selfprof "p['crosscheck']['kernel']")" selfk "the app's own trace is read"
+ok "a pass's env: {dir} is the run folder, over app.env; the app's own trace is parsed"
