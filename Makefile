@@ -26,9 +26,10 @@ WERROR   ?=
 # -pthread: `hprun summarize -j` reads files on a thread pool (lib/util/sys/pool.c).
 STD       = -std=c11 -D_GNU_SOURCE -pthread
 DEPFLAGS  = -MMD -MP
-PKGS      = yaml-0.1 libuv
+# zlib: PyTorch's Kineto traces come as .json.gz (lib/profile/parse/parse_kineto.c).
+PKGS      = yaml-0.1 libuv zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -luv)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -luv -lz)
 # cmd/ sees only the public headers; the library and its unit tests also see module headers.
 BASE_CFLAGS  = $(STD) $(WARN) $(OPT) $(DEPFLAGS) -Ilib/include $(PKG_CFLAGS) $(SAN) $(CFLAGS)
 FINAL_CFLAGS = $(BASE_CFLAGS) -Ilib
@@ -250,7 +251,8 @@ fuzz-check: fuzz-build
 # A static binary for machines without libyaml/libuv (the GPU box has no package registry).
 static: $(CMD_OBJ) $(LIBHPRUN)
 	$(CC) $(FINAL_CFLAGS) -static -o $(BUILD)/hprun-static $(CMD_OBJ) $(LIBHPRUN) \
-	  /usr/lib/x86_64-linux-gnu/libyaml.a /usr/lib/x86_64-linux-gnu/libuv_a.a -lm -lpthread -ldl
+	  /usr/lib/x86_64-linux-gnu/libyaml.a /usr/lib/x86_64-linux-gnu/libuv_a.a \
+	  /usr/lib/x86_64-linux-gnu/libz.a -lm -lpthread -ldl
 
 bench: $(HPRUN)
 	sh scripts/bench
@@ -258,8 +260,9 @@ bench: $(HPRUN)
 clean:
 	rm -rf $(BUILD) build-asan $(FUZZ_BUILD)
 
-# Installation, as a tool: the binary, hprun(1) and hprun-plan(5), bash completion, and the example
-# plans in share/hprun/configs. DESTDIR stages the whole tree elsewhere (packaging, the tests);
+# Installation, as a tool: the binary, hprun(1) and hprun-plan(5), bash completion, the torch tool's
+# launcher (share/hprun/hprun_torch.py, found as BIN/../share/hprun/) and the example plans in
+# share/hprun/configs. DESTDIR stages the whole tree elsewhere (packaging, the tests);
 # `make uninstall` with the same PREFIX and DESTDIR removes exactly these files, then the folders
 # under share/hprun that are left empty (deepest first, so that each is empty by then unless
 # something else is in it).
@@ -277,6 +280,7 @@ install: $(HPRUN)
 	$(INSTALL) -D -m 644 docs/man/hprun.1 "$(DESTDIR)$(MANDIR)/man1/hprun.1"
 	$(INSTALL) -D -m 644 docs/man/hprun-plan.5 "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5"
 	$(INSTALL) -D -m 644 scripts/completion/hprun.bash "$(DESTDIR)$(BASHCOMPDIR)/hprun"
+	$(INSTALL) -D -m 644 share/hprun/hprun_torch.py "$(DESTDIR)$(DATADIR)/hprun_torch.py"
 	@for f in $(CONFIGS); do \
 	  echo "$(INSTALL) -D -m 644 $$f $(DESTDIR)$(DATADIR)/$$f"; \
 	  $(INSTALL) -D -m 644 "$$f" "$(DESTDIR)$(DATADIR)/$$f" || exit 1; \
@@ -284,7 +288,8 @@ install: $(HPRUN)
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/hprun" "$(DESTDIR)$(MANDIR)/man1/hprun.1" \
-	  "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5" "$(DESTDIR)$(BASHCOMPDIR)/hprun"
+	  "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5" "$(DESTDIR)$(BASHCOMPDIR)/hprun" \
+	  "$(DESTDIR)$(DATADIR)/hprun_torch.py"
 	@for f in $(CONFIGS); do \
 	  echo "rm -f $(DESTDIR)$(DATADIR)/$$f"; rm -f "$(DESTDIR)$(DATADIR)/$$f"; \
 	done

@@ -24,8 +24,8 @@ esac
 
 # The quickstart builds hprun and its demo kernel and runs them under valgrind and strace, its
 # "profilers" on a machine with no GPU. gcc only recommends libc6-dev, and recommends are not
-# installed below, so it is named.
-pkgs="gcc libc6-dev make pkg-config libyaml-dev libuv1-dev valgrind strace"
+# installed below, so it is named. zlib reads gzip-compressed PyTorch (Kineto) traces.
+pkgs="gcc libc6-dev make pkg-config libyaml-dev libuv1-dev zlib1g-dev valgrind strace"
 if [ "$what" = check ]; then
   # The unit tests (cmocka), the style check (clang-format), the scripts and checkers (python3);
   # mandoc and man-db lint and render the man pages (tests/e2e/test_install.sh).

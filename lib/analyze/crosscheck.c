@@ -141,6 +141,23 @@ static void clear(hp_pass_result *pr)
   pr->xc_launches = 0;
   pr->xc_note = NULL;
   pr->xc_partial = 0;
+  pr->xc_trace_busy = pr->xc_trace_span_ms = pr->xc_kernels_per_step = NAN;
+  pr->xc_launches_per_step = NAN;
+  pr->xc_steps = 0;
+}
+
+/* A Kineto trace's own timeline: it has every timestamp, so the busy fraction needs no
+ * app.iterations; its span, though, is the profiled run's, slowed by the profiler. */
+static void trace_timeline(hp_pass_result *pr, const hp_profile_totals *t)
+{
+  if (!(t->trace_span_ns > 0))
+    return;
+  pr->xc_trace_span_ms = t->trace_span_ns / 1e6;
+  pr->xc_trace_busy = t->trace_busy_ns / t->trace_span_ns;
+  if ((pr->xc_steps = t->trace_steps) <= 0)
+    return;
+  pr->xc_kernels_per_step = (double)t->trace_kernels / (double)t->trace_steps;
+  pr->xc_launches_per_step = (double)t->trace_launches / (double)t->trace_steps;
 }
 
 /* The baseline's primary metric in ms (its median), or NaN with a note. */
@@ -176,6 +193,7 @@ void hp__session_crosscheck(hp_session *s, const hp_plan *plan)
     pr->xc_kernel_ms = t.kernel_ns / 1e6;
     pr->xc_launches = t.launches;
     pr->xc_span_ms = t.span_ns / 1e6;
+    trace_timeline(pr, &t);
     if (region)
       pr->xc_note = region_note(pr);
     if ((partial = partial_capture(pr, plan)) != NULL) {
@@ -196,6 +214,8 @@ void hp__session_crosscheck(hp_session *s, const hp_plan *plan)
 int hp__crosscheck_text(const hp_session *s, const hp_pass_result *pr, hp__buf *b)
 {
   const hp_pass_result *base = &s->passes[s->baseline];
+  /* A result filled by hand (not through clear()) has zeros there: no trace then. */
+  int trace = pr->xc_trace_span_ms > 0;
 
   if (pr->xc_launches <= 0)
     return hp__buf_error(b);
@@ -215,7 +235,19 @@ int hp__crosscheck_text(const hp_session *s, const hp_pass_result *pr, hp__buf *
   else if (pr->xc_partial)
     hp__buf_adds(b, " (part of the run: no time per iteration or GPU busy fraction)");
   else if (isnan(pr->xc_iterations))
-    hp__buf_adds(b, " (set app.iterations for the time per iteration and the GPU busy fraction)");
+    hp__buf_adds(b,
+                 !trace ? " (set app.iterations for the time per iteration "
+                          "and the GPU busy fraction)"
+                        : " (set app.iterations for the time per iteration)");
+  if (trace)
+    hp__buf_printf(b, "; its trace: GPU busy %.3g%% of a %.6g ms span%s", 100 * pr->xc_trace_busy,
+                   pr->xc_trace_span_ms,
+                   isnan(pr->xc_busy) && pr->xc_trace_busy < HP__LAUNCH_BOUND
+                       ? " (launch-bound: GPU busy below 60%)"
+                       : "");
+  if (trace && pr->xc_steps > 0)
+    hp__buf_printf(b, ", %lld steps of %.6g kernels and %.6g launches", pr->xc_steps,
+                   pr->xc_kernels_per_step, pr->xc_launches_per_step);
   if (pr->xc_note)
     hp__buf_printf(b, "; note: %s", pr->xc_note);
   return hp__buf_error(b);

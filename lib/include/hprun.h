@@ -188,10 +188,11 @@ typedef struct hp_pass {
   char *tool;   /* profiler for this pass; NULL = the plan's profiler.tool */
   char *kernel; /* pmc / ncu kernel filter; may be NULL */
   hp_strv args; /* extra profiler options for this pass */
-  hp_strv command;      /* mode `command`: argv template with {app} and {dir} */
-  hp_strv counters;     /* counters / metrics for pmc-like modes (rocprof, rocprofv3, ncu) */
-  long launch_count;    /* ncu --launch-count; 0 = unset */
-  double timeout;       /* seconds; 0 = the app's timeout */
+  hp_strv command;   /* mode `command`: argv template with {app} and {dir} */
+  hp_strv counters;  /* counters / metrics for pmc-like modes (rocprof, rocprofv3, ncu) */
+  long launch_count; /* ncu --launch-count; 0 = unset */
+  long sched_wait, sched_warmup, sched_active; /* torch mode schedule (1, 1, 3 unless set) */
+  double timeout;                              /* seconds; 0 = the app's timeout */
   int expect_distorted; /* `expect: distorted`: large overhead is reported, never a failure */
   int repeat;           /* counted runs of this pass; 0: the plan's `repeat` */
   double precision;     /* `repeat: auto`, expect: distorted: stop at +-this of the ratio; 0: 10% */

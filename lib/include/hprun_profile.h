@@ -77,6 +77,11 @@ typedef struct hp_profile_totals {
   long long launches; /* kernel launches (dispatches) over all kernels */
   double kernel_ns;   /* the sum of every kernel's time; NaN when no kernel has a time */
   double span_ns;     /* first kernel start to last kernel end; NaN when no trace had timestamps */
+  /* The Kineto traces' own timelines (docs/summarize.md, "PyTorch traces"), summed over them. */
+  double trace_span_ns; /* their timed spans; NaN when the profile holds no Kineto trace */
+  double trace_busy_ns; /* the union of the kernel intervals inside those spans */
+  long long trace_steps, trace_kernels,
+      trace_launches; /* ProfilerStep#N; kernels, launches in them */
 } hp_profile_totals;
 
 /* Fills *out (never fails on a valid profile; HP_EINVAL for NULL). */

@@ -140,6 +140,11 @@ typedef struct hp_pass_result {
   /* 1 when the profile holds only part of the run's launches (a launch count, a skip, a kernel
    * filter): xc_kernel_ms is that part's, and no time per iteration or busy fraction is given. */
   int xc_partial;
+  /* The pass's own Kineto trace timeline (torch passes): trace_busy is the kernel time's share of
+   * the trace's timed span, under the profiler; NaN without a trace. Per ProfilerStep#N: the
+   * kernels and launch calls; NaN (and xc_steps 0) without steps. */
+  double xc_trace_busy, xc_trace_span_ms, xc_kernels_per_step, xc_launches_per_step;
+  long long xc_steps;
 } hp_pass_result;
 
 /* Why a session (or a comparison) fails, one per pass and reason: the exit code's explanation.

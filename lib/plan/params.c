@@ -11,7 +11,7 @@
  *
  * Only the fields a user expects to vary are expanded (docs/plan.md lists them): the app's and the
  * variants' command, env values, cwd and build, the app's hooks, and the passes' args, command,
- * kernel and counters, and profiler.args. In those fields, for every plan (sweep or not):
+ * kernel, counters and env values, and profiler.args. In those fields, for every plan (sweep or not):
  *   - `{name}` of a parameter is its value; `{dir}`, `{app}` and `{rank}` belong to other
  *     templates (command passes, launchers) and stay as they are;
  *   - any other `{identifier}` is an error at its line, since it is almost always a parameter

@@ -86,7 +86,7 @@ void hp__plan_parse_profiler(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 
 typedef struct pass_at {
   yaml_node_t *item, *name, *mode, *command, *precision;
-  yaml_node_t *keys[HP__PASS_KEY_N]; /* kernel, counters and launch_count, where given */
+  yaml_node_t *keys[HP__PASS_KEY_N]; /* kernel, counters, launch_count, schedule, where given */
   int tool_bad;   /* the pass's own `tool` was wrong (reported): its mode cannot be judged */
   int command_ok; /* `command` was read without error, so its template can be checked */
 } pass_at;
@@ -106,12 +106,36 @@ enum {
   S_REPEAT,
   S_ENV,
   S_PRECISION,
+  S_SCHEDULE,
   S_N
 };
 static const char *const pass_keys[] = {
-    "name",     "mode",         "tool",    "kernel",    "args",
-    "counters", "launch_count", "command", "timeout",   "expect",
-    "launcher", "repeat",       "env",     "precision", NULL};
+    "name",    "mode",   "tool",     "kernel", "args", "counters",  "launch_count", "command",
+    "timeout", "expect", "launcher", "repeat", "env",  "precision", "schedule",     NULL};
+
+/* torch's `schedule: {wait: N, warmup: N, active: N}` (torch.profiler.schedule; repeat is 1, so
+ * one trace is written). Unset members keep torch's usual 1, 1, 3. */
+static void parse_schedule(hp__loader *ld, yaml_node_t *n, hp_pass *ps, pass_at *at)
+{
+  static const char *const keys[] = {"wait", "warmup", "active", NULL};
+  hp__mapent e[3] = {{NULL, NULL}};
+  long *out[3] = {&ps->sched_wait, &ps->sched_warmup, &ps->sched_active};
+  int i;
+
+  ps->sched_wait = ps->sched_warmup = 1;
+  ps->sched_active = 3;
+  if (n == NULL || hp__yaml_is_null(n))
+    return;
+  at->keys[HP__PASS_SCHEDULE] = n;
+  if (n->type != YAML_MAPPING_NODE) {
+    hp__plan_err(ld, n, "`schedule` must be a mapping {wait: N, warmup: N, active: N}, got %s",
+                 hp__yaml_kind(n));
+    return;
+  }
+  hp__yaml_fields(ld, n, "schedule", keys, e);
+  for (i = 0; i < 3; i++)
+    hp__plan_long(ld, keys[i], e[i].val, i == 2 ? 1 : 0, 1000000, out[i]);
+}
 
 static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at)
 {
@@ -171,6 +195,7 @@ static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at
   if (hp__plan_long(ld, "repeat", e[S_REPEAT].val, 1, MAX_PASS_REPEAT, &rep) == 1)
     ps->repeat = (int)rep;
   hp__plan_env(ld, "env", e[S_ENV].val, &ps->env, &ps->nenv);
+  parse_schedule(ld, e[S_SCHEDULE].val, ps, at);
   if (hp__plan_number(ld, "precision", e[S_PRECISION].val, 1, &ps->precision) == 1 &&
       !(ps->precision > 0 && ps->precision < 1)) {
     hp__plan_err(ld, e[S_PRECISION].val,
@@ -248,6 +273,9 @@ static const char *dropped_why(const char *tool, hp__pass_key key)
   if (key == HP__PASS_LAUNCH_COUNT)
     return "it is ncu's --launch-count, and hprun passes no such option to this tool (give the "
            "tool's own option in `args:`)";
+  if (key == HP__PASS_SCHEDULE)
+    return "it is torch.profiler's wait/warmup/active, which only the torch tool's mode schedule "
+           "uses";
   if (key == HP__PASS_KERNEL && strcmp(tool, "hipprof") == 0)
     return "hipprof's --kernel-name filters only its counter modes (pmc, pmc-read, pmc-write), "
            "and its other modes record every kernel (docs/plan.md, \"What `kernel:` means\")";
@@ -261,7 +289,8 @@ static const char *dropped_why(const char *tool, hp__pass_key key)
  * would still mark the pass's capture partial, and say nothing. */
 static void check_applies(hp__loader *ld, const hp_plan *p, const hp_pass *ps, const pass_at *at)
 {
-  static const char *const keys[HP__PASS_KEY_N] = {"kernel", "counters", "launch_count"};
+  static const char *const keys[HP__PASS_KEY_N] = {"kernel", "counters", "launch_count",
+                                                   "schedule"};
   const hp__driver *d = NULL;
   const char *tool;
   int k;

@@ -34,8 +34,9 @@ static const field app_fields[] = {
     {"prepare", F_WORDS}, {"cleanup", F_WORDS}, {NULL, 0}};
 static const field variant_fields[] = {
     {"command", F_WORDS}, {"env", F_ENV}, {"cwd", F_WORDS}, {"build", F_WORDS}, {NULL, 0}};
-static const field pass_fields[] = {
-    {"args", F_WORDS}, {"command", F_WORDS}, {"kernel", F_WORDS}, {"counters", F_WORDS}, {NULL, 0}};
+static const field pass_fields[] = {{"args", F_WORDS},   {"command", F_WORDS},
+                                    {"kernel", F_WORDS}, {"counters", F_WORDS},
+                                    {"env", F_ENV},      {NULL, 0}};
 static const field profiler_fields[] = {{"args", F_WORDS}, {NULL, 0}};
 
 /* A scalar a combination replaced, and its text as written. */

@@ -90,6 +90,32 @@ static char **unit_env(hp__session_ctx *c, const hp_app *app, const hp_kv *own, 
   return env;
 }
 
+/* A tool that is a script hprun ships (torch's launcher) is found beside the binary: in
+ * BIN/../share/hprun/, which is where `make install` puts it and, from a build folder next to the
+ * sources, the repository's own share/hprun/. */
+static int find_script(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
+{
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  char *slash;
+
+  if (n > 0) {
+    exe[n] = '\0';
+    if ((slash = strrchr(exe, '/')) != NULL)
+      *slash = '\0';
+    u->tool_path = hp__asprintf("%s/../share/hprun/%s", exe, hp__driver_script(u->driver));
+    if (u->tool_path == NULL)
+      return HP_ENOMEM;
+    if (access(u->tool_path, R_OK) == 0)
+      return 0;
+  }
+  hp_diags_add(c->diags, HP_DIAG_ERROR, c->plan->file, p->line, 0,
+               "pass '%s': hprun's launcher %s is not beside the hprun binary (%s); set "
+               "profiler.path to it",
+               p->name, hp__driver_script(u->driver), u->tool_path ? u->tool_path : "?");
+  return HP_ENOENT;
+}
+
 /* Finds the profiler of a profiled pass: profiler.path when the pass uses the plan's tool, else
  * the tool's name on the runs' PATH, where env_script puts DTK's tools. */
 static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
@@ -113,6 +139,8 @@ static int find_tool(hp__session_ctx *c, hp__unit *u, const hp_pass *p)
     }
     return 0;
   }
+  if (hp__driver_script(u->driver))
+    return find_script(c, u, p);
   tool = hp__driver_name(u->driver);
   r = hp__which_env(tool, c->base_env, &u->tool_path);
   if (r == HP_ENOENT) {

@@ -120,23 +120,46 @@ static int run_paths(hp__session_ctx *c, hp__unit *u, const hp__slot *sl, hp_run
   return 0;
 }
 
-/* The plan's `env:` entries (the app's, then a variant's) whose values hold {dir}, with this run's
- * folder in: they go on top of the unit's environment. *n of them in *out (each key and value
- * malloc'd; free with free_dir_env). 0 or HP_ENOMEM. */
+/* The plan's `env:` layers for a unit: the app's, a variant's, then a pass's, each over the one
+ * before. */
+typedef struct env_layer {
+  const hp_kv *kv;
+  size_t n;
+} env_layer;
+
+/* 1 when a layer after `from` sets `key`: its value, not this one, is the run's. */
+static int overridden(const env_layer *l, size_t from, const char *key)
+{
+  size_t a, i;
+
+  for (a = from + 1; a < 3; a++)
+    for (i = 0; i < l[a].n; i++)
+      if (strcmp(l[a].kv[i].key, key) == 0)
+        return 1;
+  return 0;
+}
+
+/* The plan's `env:` entries (the app's, a variant's, the pass's) whose values hold {dir}, with
+ * this run's folder in: they go on top of the unit's environment. *n of them in *out (each key
+ * and value malloc'd; free with free_dir_env). 0 or HP_ENOMEM. */
 static int dir_env(const hp__session_ctx *c, const hp__unit *u, const char *dir, hp_kv **out,
                    size_t *n)
 {
-  const hp_app *apps[2] = {&c->plan->app, u->variant ? &u->variant->app : NULL};
-  size_t a, i, max = c->plan->app.nenv + (u->variant ? u->variant->app.nenv : 0);
+  env_layer l[3] = {{c->plan->app.env, c->plan->app.nenv}, {NULL, 0}, {NULL, 0}};
+  size_t a, i;
 
+  if (u->variant)
+    l[1] = (env_layer){u->variant->app.env, u->variant->app.nenv};
+  if (u->pass)
+    l[2] = (env_layer){u->pass->env, u->pass->nenv};
   *n = 0;
-  *out = calloc(max + 1, sizeof(**out));
+  *out = calloc(l[0].n + l[1].n + l[2].n + 1, sizeof(**out));
   if (*out == NULL)
     return HP_ENOMEM;
-  for (a = 0; a < 2; a++)
-    for (i = 0; apps[a] && i < apps[a]->nenv; i++) {
-      const hp_kv *kv = &apps[a]->env[i];
-      if (kv->value == NULL || strstr(kv->value, "{dir}") == NULL)
+  for (a = 0; a < 3; a++)
+    for (i = 0; i < l[a].n; i++) {
+      const hp_kv *kv = &l[a].kv[i];
+      if (kv->value == NULL || strstr(kv->value, "{dir}") == NULL || overridden(l, a, kv->key))
         continue;
       (*out)[*n].key = kv->key;
       if (((*out)[(*n)++].value = hp__expand_dir(kv->value, dir)) == NULL)

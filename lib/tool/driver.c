@@ -22,9 +22,11 @@
 typedef struct hp__mode {
   const char *name;
   const char *args[HP__MAX_MODE_ARGS + 1]; /* NULL-terminated */
-  int pmc;                                 /* collects counters: takes `kernel` and `counters` */
+  int pmc; /* 1: collects counters, takes `kernel` and `counters`; SCHED: takes `schedule` */
   const char *doc;
 } hp__mode;
+
+#define SCHED 2 /* torch's mode schedule */
 
 typedef int (*hp__argv_fn)(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
                            hp_strv *out);
@@ -34,7 +36,8 @@ typedef int (*hp__argv_fn)(const hp__driver *d, const hp__mode *m, const hp__run
 enum {
   TAKES_NONE,
   TAKES_PMC,
-  TAKES_ALL
+  TAKES_ALL,
+  TAKES_SCHED /* in the modes whose `pmc` is SCHED */
 };
 
 struct hp__driver {
@@ -86,6 +89,17 @@ static const hp__mode ncu_modes[] = {
     {"basic", {"--set", "basic", NULL}, 1, "the basic section set"},
     {"full", {"--set", "full", NULL}, 1, "the full section set (many replay passes)"},
     {"default", {NULL}, 1, "ncu's default sections"},
+    {NULL, {NULL}, 0, NULL}};
+
+/* torch: hprun's launcher (share/hprun/hprun_torch.py) runs the script under torch.profiler; the
+mode's options are the launcher's. docs/drivers.md has the command lines. */
+static const hp__mode torch_modes[] = {
+    {"cpu", {"--mode", "cpu", NULL}, 0, "CPU activities only"},
+    {"cuda", {"--mode", "cuda", NULL}, 0, "CPU and CUDA/HIP activities"},
+    {"shapes", {"--mode", "shapes", NULL}, 0, "cuda, with record_shapes"},
+    {"stack", {"--mode", "stack", NULL}, 0, "cuda, with with_stack"},
+    {"memory", {"--mode", "memory", NULL}, 0, "cuda, with profile_memory"},
+    {"schedule", {"--mode", "schedule", NULL}, SCHED, "cuda, wait/warmup/active steps"},
     {NULL, {NULL}, 0, NULL}};
 
 /* Appends a mode's fixed options; as in every push_ helper, a failure sticks in the vector. */
@@ -275,6 +289,60 @@ static int ncu_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *
   return r;
 }
 
+/* The interpreter's own options that come before the script: they stay in front of the launcher
+ * (-W and -X take a value); -m is the launcher's to handle, since it names what to run. */
+static size_t interp_opts(const hp_strv *app)
+{
+  size_t i = 1;
+
+  while (i < app->n && app->v[i][0] == '-' && strcmp(app->v[i], "-m") != 0 &&
+         strcmp(app->v[i], "--") != 0)
+    i += (strcmp(app->v[i], "-W") == 0 || strcmp(app->v[i], "-X") == 0) ? 2 : 1;
+  return i < app->n ? i : app->n;
+}
+
+/* python3 [its options] LAUNCHER --mode M --dir DIR [--wait N ...] -- SCRIPT|-m MODULE ARGS. Under
+ * torchrun the launcher goes where the script was (its first *.py word), so that each rank runs
+ * it; any other program is taken as the script itself and run by python3. */
+static int torch_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs, hp_strv *out)
+{
+  const hp_strv *app = rs->app;
+  const char *prog = strrchr(app->v[0], '/') ? strrchr(app->v[0], '/') + 1 : app->v[0];
+  size_t i, at = 0;
+
+  if (strncmp(prog, "python", 6) == 0) {
+    at = interp_opts(app);
+  } else if (strcmp(prog, "torchrun") == 0) {
+    for (at = 1; at < app->n; at++) {
+      size_t n = strlen(app->v[at]);
+      if (n > 3 && strcmp(app->v[at] + n - 3, ".py") == 0)
+        break;
+    }
+  } else {
+    hp__strv_push(out, "python3");
+  }
+  for (i = 0; i < at; i++)
+    hp__strv_push(out, app->v[i]);
+  hp__strv_push(out, rs->tool_path);
+  push_mode(out, m);
+  hp__strv_push(out, "--dir");
+  hp__strv_push(out, rs->run_dir);
+  if (m->pmc == SCHED) { /* a pass written as a bare mode name has no schedule: torch's 1, 1, 3 */
+    int set = rs->pass->sched_active > 0;
+    hp__strv_push(out, "--wait");
+    hp__strv_push_own(out, hp__asprintf("%ld", set ? rs->pass->sched_wait : 1));
+    hp__strv_push(out, "--warmup");
+    hp__strv_push_own(out, hp__asprintf("%ld", set ? rs->pass->sched_warmup : 1));
+    hp__strv_push(out, "--active");
+    hp__strv_push_own(out, hp__asprintf("%ld", set ? rs->pass->sched_active : 3));
+  }
+  push_extra(out, rs);
+  hp__strv_push(out, "--");
+  for (i = at; i < app->n; i++)
+    hp__strv_push(out, app->v[i]);
+  return hp__strv_error(out);
+}
+
 /* hipprof filters by kernel only when it collects counters (--kernel-name), selects counters by
  * group with its mode, and has no launch count; rocprofv3 filters every mode by kernel and takes
  * counters in pmc; rocprof v1 writes both into its pmc input file; ncu takes all three. */
@@ -282,8 +350,9 @@ static const hp__driver drivers[] = {
     {"hipprof", hipprof_modes, hipprof_argv, {TAKES_PMC, TAKES_NONE, TAKES_NONE}},
     {"rocprofv3", rocprofv3_modes, rocprofv3_argv, {TAKES_ALL, TAKES_PMC, TAKES_NONE}},
     {"rocprof", rocprof_modes, rocprof_argv, {TAKES_PMC, TAKES_PMC, TAKES_NONE}},
-    {"ncu", ncu_modes, ncu_argv, {TAKES_ALL, TAKES_ALL, TAKES_ALL}},
-    {NULL, NULL, NULL, {0, 0, 0}}};
+    {"ncu", ncu_modes, ncu_argv, {TAKES_ALL, TAKES_ALL, TAKES_ALL, TAKES_NONE}},
+    {"torch", torch_modes, torch_argv, {TAKES_NONE, TAKES_NONE, TAKES_NONE, TAKES_SCHED}},
+    {NULL, NULL, NULL, {0, 0, 0, 0}}};
 
 /* The modes every tool has: normal runs the app without a profiler, command runs it inside an
  * argv template. They are listed before each tool's own modes. */
@@ -390,7 +459,13 @@ int hp__driver_takes(const hp__driver *d, const char *mode, hp__pass_key key)
 
   if (m == NULL || key < 0 || key >= HP__PASS_KEY_N)
     return 0;
-  return d->takes[key] == TAKES_ALL || (d->takes[key] == TAKES_PMC && m->pmc);
+  return d->takes[key] == TAKES_ALL || (d->takes[key] == TAKES_PMC && m->pmc == 1) ||
+      (d->takes[key] == TAKES_SCHED && m->pmc == SCHED);
+}
+
+const char *hp__driver_script(const hp__driver *d)
+{
+  return d && strcmp(d->tool, "torch") == 0 ? "hprun_torch.py" : NULL;
 }
 
 int hp__driver_reads_help(const hp__driver *d)

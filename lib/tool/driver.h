@@ -16,6 +16,7 @@ typedef enum hp__pass_key {
   HP__PASS_KERNEL,       /* `kernel:`, a kernel filter */
   HP__PASS_COUNTERS,     /* `counters:`, a list of counters or metrics */
   HP__PASS_LAUNCH_COUNT, /* `launch_count:`, ncu's --launch-count */
+  HP__PASS_SCHEDULE,     /* `schedule:`, torch.profiler's wait/warmup/active */
   HP__PASS_KEY_N
 } hp__pass_key;
 
@@ -38,7 +39,7 @@ typedef struct hp__run_spec {
   unsigned caps;         /* the HP__CAP_* options to use */
 } hp__run_spec;
 
-/* Finds a driver by tool name: hipprof, rocprof, rocprofv3, ncu (NULL: HP__DEFAULT_TOOL). NULL
+/* Finds a driver by tool name: hipprof, rocprof, rocprofv3, ncu, torch (NULL: HP__DEFAULT_TOOL). NULL
  * when unknown. */
 const hp__driver *hp__driver_find(const char *tool);
 /* The i-th driver of the table (0-based, in the order hp__driver_tools lists them), NULL past the
@@ -59,6 +60,9 @@ const char *hp__driver_name(const hp__driver *d);
 /* 1 when a pass of `mode` (one of d's own modes) hands `key` to the tool, 0 when the tool's
  * command line would drop it (the plan refuses it then; docs/plan.md has the table). */
 int hp__driver_takes(const hp__driver *d, const char *mode, hp__pass_key key);
+/* The file name of the launcher script hprun ships for this tool (share/hprun/, found beside the
+ * hprun binary: docs/drivers.md), or NULL for a tool that is a program on PATH. */
+const char *hp__driver_script(const hp__driver *d);
 /* 1 when the driver reads its tool's help text (`-h`) for HP__CAP_* options: hipprof. */
 int hp__driver_reads_help(const hp__driver *d);
 /* The HP__CAP_* options that a help text lists, each as an option line of its own ("  -o <...",

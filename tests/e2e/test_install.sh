@@ -50,7 +50,11 @@ for f in "$ROOT"/configs/*.yaml "$ROOT"/configs/examples/*.yaml "$ROOT"/configs/
   cmp -s "$f" "$ROOTDIR/usr/share/hprun/$rel" || fail "$rel is not installed as it is in the repository"
   n=$((n + 1))
 done
-[ "$(find "$ROOTDIR/usr/share/hprun" -type f | wc -l)" = "$n" ] || fail "share/hprun holds other files than the $n configs"
+# The torch tool's launcher, where hprun looks for it (BIN/../share/hprun/).
+cmp -s "$ROOT/share/hprun/hprun_torch.py" "$ROOTDIR/usr/share/hprun/hprun_torch.py" ||
+  fail "the torch launcher is not installed as it is in the repository"
+n=$((n + 1))
+[ "$(find "$ROOTDIR/usr/share/hprun" -type f | wc -l)" = "$n" ] || fail "share/hprun holds other files than the configs and the launcher ($n)"
 ok "make install put the binary, 2 man pages, the completion and $n configs in place"
 
 # The installed binary runs and names the summary schema.

@@ -1,5 +1,6 @@
 /*
- * fuzz_profile: the profiler-output parsers (hipprof, rocprof, rocprofv3, ncu, and the text forms)
+ * fuzz_profile: the profiler-output parsers (hipprof, rocprof, rocprofv3, ncu, Kineto traces, and
+ * the text forms)
  * through hp_profile_add_path, then the summary in all four formats (hp_profile_write).
  *
  * The parsers are chosen by file name (docs/summarize.md), so the first input byte picks a layout:
@@ -57,6 +58,8 @@ static const layout layouts[] = {
     {"run_hip_api_trace.csv", "run_hip_api_stats.csv"},         /* 26 */
     {"run_memory_copy_trace.csv", "run_memory_copy_stats.csv"}, /* 27 */
     {"result_1.stack.csv", "result_1.kernel.csv"},              /* 28 hipprof stack + stats */
+    {"trace.json", NULL},    /* 29 Kineto, told by its first 4 KB */
+    {"trace.json.gz", NULL}, /* 30 Kineto through zlib's inflate */
 };
 #define NLAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
 

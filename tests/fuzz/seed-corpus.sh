@@ -94,6 +94,34 @@ prof 27 rocprofv3-copy-trace-and-stats $P/rocprofv3/traces/run_memory_copy_trace
   $P/rocprofv3/stats/run_memory_copy_stats.csv
 prof 28 hipprof-stack-and-kernel $P/hipprof/vector_add/stack/result_31416.stack.csv \
   $P/hipprof/vector_add/stats/result_31415.kernel.csv
+# Kineto traces, the real ones (cut, so they end inside traceEvents) plain and gzip'd again, and
+# one whole small trace with steps, escapes and events across kinds.
+K=tests/fixtures/real/kineto
+KT=$(mktemp -d)
+for k in h200-layer/kineto.json.gz h200-gpt-decode/kineto-gpt.json.gz \
+         hta-mi250-rocm/mi250_minitoy_train_ROCm6_2_kineto.json.gz; do
+  n=kineto-$(dirname "$k")
+  gzip -dc "$K/$k" >"$KT/t.json"
+  prof 29 "$n" "$KT/t.json"
+  cut_file "$KT/t.json" | gzip -n >"$KT/t.json.gz"
+  { printf '\036'; cat "$KT/t.json.gz"; } >"$C/fuzz_profile/$n-gz"
+done
+cat >"$KT/small.json" <<'JSON'
+{"schemaVersion": 1, "deviceProperties": [{"id": 0, "x": [1, {"a": "]}"}]}],
+ "traceEvents": [
+ {"ph": "M", "name": "process_name", "args": {"name": "x"}},
+ {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#7", "ts": 100, "dur": 50},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 101.5, "dur": 2},
+ {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "ts": 200, "dur": 2},
+ {"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 5, "ts": 101},
+ {"args": {"grid": [1, 2, 3], "s": "\"}"}, "ph": "X", "cat": "kernel", "name": "k\"q\u00e9", "ts": 110, "dur": 10.0005},
+ {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "ts": 111, "dur": 1},
+ {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 100.25, "dur": 3},
+ {"ph": "X", "cat": "kernel", "name": "k2", "ts": 115, "dur": 10}
+ ], "traceName": "t"}
+JSON
+prof 29 kineto-small "$KT/small.json"
+rm -rf "$KT"
 
 # --- fuzz_summary: four small sessions with the test doubles (hipprof; A/B variants; failing
 # runs; ncu and rocprofv3 with the memory sampler). The reader ignores each pass's "profile" (it parses the run folders again), so it is

@@ -126,12 +126,13 @@ static void test_find(void **state)
 static void test_tools(void **state)
 {
   (void)state;
-  assert_string_equal(hp__driver_tools(), "hipprof, rocprofv3, rocprof, ncu");
+  assert_string_equal(hp__driver_tools(), "hipprof, rocprofv3, rocprof, ncu, torch");
   assert_string_equal(hp__driver_name(hp__driver_at(0)), "hipprof");
   assert_string_equal(hp__driver_name(hp__driver_at(1)), "rocprofv3");
   assert_string_equal(hp__driver_name(hp__driver_at(2)), "rocprof");
   assert_string_equal(hp__driver_name(hp__driver_at(3)), "ncu");
-  assert_null(hp__driver_at(4));
+  assert_string_equal(hp__driver_name(hp__driver_at(4)), "torch");
+  assert_null(hp__driver_at(5));
   assert_null(hp__driver_at(1000));
 }
 
@@ -304,6 +305,31 @@ static void test_argv_ncu(void **state)
               NULL);
 }
 
+/* torch: the launcher goes after python's own options, or where torchrun's script was; any other
+ * program is the script, run by python3; only mode schedule passes its steps. */
+static void test_argv_torch(void **state)
+{
+  fixture *f = *state;
+
+  f->pass.mode = "cpu";
+  expect_argv(f, "torch", "python3", TOOL, "--mode", "cpu", "--dir", "@", "--", "./app", "--n", "3",
+              NULL);
+  hp_strv_free(&f->app);
+  assert_int_equal(hp_split_words("/usr/bin/python3 -u -W ignore train.py a", &f->app), 0);
+  f->pass.mode = "schedule";
+  f->pass.sched_wait = 2;
+  f->pass.sched_warmup = 0;
+  f->pass.sched_active = 4;
+  expect_argv(f, "torch", "/usr/bin/python3", "-u", "-W", "ignore", TOOL, "--mode", "schedule",
+              "--dir", "@", "--wait", "2", "--warmup", "0", "--active", "4", "--", "train.py", "a",
+              NULL);
+  hp_strv_free(&f->app);
+  assert_int_equal(hp_split_words("torchrun --nproc-per-node 2 train.py --lr 1", &f->app), 0);
+  f->pass.mode = "stack";
+  expect_argv(f, "torch", "torchrun", "--nproc-per-node", "2", TOOL, "--mode", "stack", "--dir",
+              "@", "--", "train.py", "--lr", "1", NULL);
+}
+
 static void test_argv_rocprof(void **state)
 {
   fixture *f = *state;
@@ -357,6 +383,7 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_argv_hipprof_caps, setup, teardown),
       cmocka_unit_test_setup_teardown(test_argv_rocprofv3, setup, teardown),
       cmocka_unit_test_setup_teardown(test_argv_ncu, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_argv_torch, setup, teardown),
       cmocka_unit_test_setup_teardown(test_argv_rocprof, setup, teardown),
       cmocka_unit_test_setup_teardown(test_argv_not_a_tool_mode, setup, teardown),
   };

@@ -34,7 +34,8 @@ static const char sweep[] =
     "passes:\n"
     "  - normal\n"
     "  - {name: pmc, mode: pmc, kernel: \"k_{dtype}\", args: [\"-n\", \"{n}\"]}\n"
-    "  - {name: v, command: [valgrind, \"--log-file={dir}/{n}.log\", \"{app}\"]}\n"
+    "  - {name: v, command: [valgrind, \"--log-file={dir}/{n}.log\", \"{app}\"],\n"
+    "     env: {T: \"{dir}/{dtype}\"}}\n"
     "variants:\n"
     "  - {name: a, command: \"./a {n} {dtype}\"}\n";
 
@@ -126,6 +127,7 @@ static void test_expand_every_field(void **state)
   assert_string_equal(e->passes[1].args.v[1], "16777216");
   assert_string_equal(e->passes[2].command.v[1], "--log-file={dir}/16777216.log");
   assert_string_equal(e->passes[2].command.v[2], "{app}");
+  assert_string_equal(e->passes[2].env[0].value, "{dir}/fp32"); /* {dir}: each run's (run.c) */
   /* A string command is split after the values are in. */
   assert_int_equal(e->variants[0].app.command.n, 3);
   assert_string_equal(e->variants[0].app.command.v[1], "16777216");

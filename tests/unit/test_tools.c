@@ -12,18 +12,19 @@
 
 #include "hprun.h"
 
-/* The four tools hprun drives, in the table's order (docs/drivers.md). */
+/* The five tools hprun drives, in the table's order (docs/drivers.md). */
 static void test_names(void **state)
 {
-  assert_int_equal(hp_tool_count(), 4);
+  assert_int_equal(hp_tool_count(), 5);
   assert_string_equal(hp_tool_name(0), "hipprof");
   assert_string_equal(hp_tool_name(1), "rocprofv3");
   assert_string_equal(hp_tool_name(2), "rocprof");
   assert_string_equal(hp_tool_name(3), "ncu");
-  assert_null(hp_tool_name(4));
+  assert_string_equal(hp_tool_name(4), "torch");
+  assert_null(hp_tool_name(5));
   assert_null(hp_tool_name((size_t)-1));
   /* Asking again gives the same answers (the list is split once). */
-  assert_int_equal(hp_tool_count(), 4);
+  assert_int_equal(hp_tool_count(), 5);
   assert_string_equal(hp_tool_name(3), "ncu");
 }
 

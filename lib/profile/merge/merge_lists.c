@@ -99,6 +99,9 @@ int hp__merge_lists(hp_profile *d, const hp_profile *s)
     if (hp__agent_add(d, a->type, a->name, a->product, a->wave_size, a->cu_count))
       return HP_ENOMEM;
   }
+  for (i = 0; i < s->ntl; i++)
+    if (hp__timeline_add(d, &s->tl[i]))
+      return HP_ENOMEM;
   for (i = 0; i < s->nfiles; i++)
     if (hp__profile_add_file(d, s->files[i].path, s->files[i].format, s->files[i].tables))
       return HP_ENOMEM;

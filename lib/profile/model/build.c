@@ -82,6 +82,7 @@ unsigned hp__table_bit(int table)
   case HP__T_API: return HP__TB_API;
   case HP__T_HSA: return HP__TB_HSA;
   case HP__T_COPY: return HP__TB_COPY;
+  case HP__T_CPU: return HP__TB_CPU;
   default: return HP__TB_KERNEL;
   }
 }

@@ -59,6 +59,8 @@ int hp__ncu_add(hp_profile *p, uint32_t k, uint32_t mid, double v);
 int hp__ncu_room(hp_profile *p, uint32_t k, uint32_t mid);
 int hp__leak_add(hp_profile *p, const char *file, long long line, const char *scope, size_t sn,
                  double bytes, const char *text, size_t tn);
+/* Appends a copy of one trace's timeline row (its file is copied too). */
+int hp__timeline_add(hp_profile *p, const hp__timeline *row);
 int hp__agent_add(hp_profile *p, const char *type, const char *name, const char *product,
                   long long wave, long long cus);
 

@@ -406,6 +406,9 @@ void hp_profile_free(hp_profile *p)
     free(p->agents[i].product);
   }
   free(p->agents);
+  for (i = 0; i < p->ntl; i++)
+    free(p->tl[i].file);
+  free(p->tl);
   for (i = 0; i < p->nfiles; i++)
     free(p->files[i].path);
   free(p->files);

@@ -46,6 +46,7 @@ enum {
   HP__T_HSA,
   HP__T_COPY,
   HP__T_KERNEL,
+  HP__T_CPU, /* PyTorch's CPU ops (Kineto traces), inclusive times */
   HP__T_N
 };
 
@@ -143,8 +144,21 @@ enum {
   HP__TB_NCU = 64,
   HP__TB_LEAK = 128,
   HP__TB_AGENT = 256,
-  HP__TB_SAN = 512 /* compute-sanitizer reports (profile/model/san.h) */
+  HP__TB_SAN = 512, /* compute-sanitizer reports (profile/model/san.h) */
+  HP__TB_CPU = 1024,
+  HP__TB_TIMELINE = 2048
 };
+
+/* One Kineto trace's own timeline (docs/summarize.md, "PyTorch traces"): the timed span (the
+ * ProfilerStep#N annotations' when the trace has them, else all its events'), the union of its
+ * kernel intervals inside it, and the kernels that run and kernel-launch calls made inside the
+ * steps. */
+typedef struct hp__timeline {
+  char *file;
+  double span_ns, busy_ns, busy_pct;
+  long long kernels, steps, launches, step_kernels;
+  double launches_per_step, kernels_per_step; /* NaN without steps */
+} hp__timeline;
 
 typedef struct hp__pfile {
   char *path;
@@ -194,6 +208,8 @@ struct hp_profile {
   hp__agent *agents;
   size_t nagents, agent_cap;
 
+  hp__timeline *tl; /* one per Kineto trace, in file order */
+  size_t ntl, tl_cap;
   hp__pfile *files;
   size_t nfiles, file_cap;
   size_t nignored; /* files looked at but not recognised as profiler output */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <zlib.h>
 
 const char *hp__fmt_name(hp__fmt f)
 {
@@ -36,7 +37,8 @@ const char *hp__fmt_name(hp__fmt f)
                                              "rocprofv3-hsa-api-trace",
                                              "rocprofv3-memory-copy-trace",
                                              "ncu-csv",
-                                             "compute-sanitizer"};
+                                             "compute-sanitizer",
+                                             "kineto-trace"};
 
   return f >= 0 && f < HP__F_N ? names[f] : "unknown";
 }
@@ -232,10 +234,35 @@ static int looks_binary(const char *path)
   return memchr(buf, 0, n) != NULL;
 }
 
+/* A .json or .json.gz (through zlib, which reads plain files as they are) whose first 4 KB hold
+ * the members Kineto writes before its events: "schemaVersion" and "traceEvents" or
+ * "deviceProperties". Other Chrome traces (hipprof's) have no schemaVersion. */
+static int is_kineto(const char *path)
+{
+  char buf[4097];
+  gzFile gz;
+  int n;
+
+  if (!ends_with(path, ".json") && !ends_with(path, ".json.gz"))
+    return 0;
+  if ((gz = gzopen(path, "rb")) == NULL)
+    return 0;
+  n = gzread(gz, buf, sizeof(buf) - 1);
+  gzclose(gz);
+  if (n <= 0)
+    return 0;
+  buf[n] = '\0';
+  return strstr(buf, "\"schemaVersion\"") &&
+      (strstr(buf, "\"traceEvents\"") || strstr(buf, "\"deviceProperties\""));
+}
+
 hp__fmt hp__detect(const char *path, hp_diags *diags)
 {
   int binary = 0;
   hp__fmt f = detect_by_name(path);
+
+  if (f == HP__F_UNKNOWN && is_kineto(path))
+    return HP__F_KINETO;
 
   if (f == HP__F_UNKNOWN && ends_with(path, ".csv") && !ignored_name(base_name(path)))
     f = detect_by_header(path, &binary);

@@ -37,6 +37,7 @@ typedef enum {
   HP__F_V3_COPYTRACE,      /* *_memory_copy_trace.csv */
   HP__F_NCU,               /* ncu --csv, details or raw page */
   HP__F_SANITIZER,         /* compute-sanitizer report in a text file (found while reading) */
+  HP__F_KINETO,            /* *.json, *.json.gz that open with a Kineto trace's members */
   HP__F_N
 } hp__fmt;
 

@@ -44,6 +44,29 @@ static int run_parser(hp__pctx *x, hp__fmt fmt)
   }
 }
 
+/* A Kineto trace, whole: the context as below, without a CSV reader. */
+static int parse_kineto_file(hp_profile *p, const char *path, unsigned skip, hp_diags *diags)
+{
+  hp__pctx x;
+  int r;
+
+  memset(&x, 0, sizeof(x));
+  x.p = p;
+  x.path = path;
+  x.diags = diags;
+  x.file = ++p->file_seq;
+  x.use_kernels = !(skip & HP__TB_KERNEL);
+  x.use_api = !(skip & (HP__TB_API | HP__TB_HSA));
+  x.use_copies = !(skip & HP__TB_COPY);
+  r = hp__parse_kineto(&x);
+  if (x.nsuppressed)
+    hp_diags_add(diags, HP_DIAG_NOTE, path, 0, 0, "%zu more warnings about this file not shown",
+                 x.nsuppressed);
+  if (r)
+    return r;
+  return hp__profile_add_file(p, path, hp__fmt_name(HP__F_KINETO), x.tables);
+}
+
 int hp__parse_file(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, hp_diags *diags,
                    const hp__range *rg, hp__range_out *o)
 {
@@ -52,6 +75,8 @@ int hp__parse_file(hp_profile *p, const char *path, hp__fmt fmt, unsigned skip, 
   int r;
 
   memset(&x, 0, sizeof(x));
+  if (fmt == HP__F_KINETO) /* its own reader (gzip); never split into ranges (chunk.c) */
+    return parse_kineto_file(p, path, skip, diags);
   r = rg ? hp__csv_open_range(&c, path, rg->head, rg->from, rg->stop, NULL)
          : hp__csv_open_path(&c, path, NULL);
   if (r == HP_ENOMEM)

@@ -51,6 +51,10 @@ int hp__parse_v3_trace(hp__pctx *x, int table);
 int hp__parse_v3_counters(hp__pctx *x);
 int hp__parse_v3_agents(hp__pctx *x);
 
+/* PyTorch profiler (Kineto) traces, .json or .json.gz: read from x->path, not x->csv, which is
+ * NULL (parse_kineto.c). */
+int hp__parse_kineto(hp__pctx *x);
+
 /* ncu --csv, details or raw page (parse_ncu.c). */
 int hp__parse_ncu(hp__pctx *x);
 

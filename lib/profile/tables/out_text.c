@@ -356,7 +356,7 @@ static void text_rows(out_ctx *c, const hp__table *t)
   }
   if (r.total > 0) {
     build_grid(c, t, &r, &g);
-    emit(c, &g, t->title, r.total, r.n);
+    emit(c, &g, t->title_of ? t->title_of(c->p) : t->title, r.total, r.n);
     grid_free(&g);
     if (t->note)
       fprintf(c->fp, c->md ? "\n> %s\n" : "note: %s\n", t->note);

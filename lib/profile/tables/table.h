@@ -112,6 +112,8 @@ typedef struct hp__table hp__table;
 struct hp__table {
   const char *key;   /* JSON key; CSV table name */
   const char *title; /* text and Markdown heading */
+  /* When set, the heading for this profile instead (what its rows hold decides). */
+  const char *(*title_of)(const hp_profile *p);
   const hp__col *cols;
   size_t ncols;
   unsigned flags; /* HP__TF_* */
@@ -150,7 +152,7 @@ extern const hp__table hp__files_table;
 /* The descriptions (tables*.c). */
 extern const hp__table hp__tab_api, hp__tab_hsa, hp__tab_copies, hp__tab_kernels,
     hp__tab_categories, hp__tab_stacks, hp__tab_pmc, hp__tab_leaks, hp__tab_ncu, hp__tab_agents,
-    hp__tab_ncu_device, hp__tab_ncu_launch;
+    hp__tab_ncu_device, hp__tab_ncu_launch, hp__tab_cpu_ops, hp__tab_timeline;
 /* compute-sanitizer (san_table.c). */
 extern const hp__table hp__tab_san_runs, hp__tab_san_kinds, hp__tab_san_kernels;
 

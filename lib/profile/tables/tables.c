@@ -9,7 +9,8 @@ const hp__table *const hp__tables[] = {
     &hp__tab_api,        &hp__tab_hsa,       &hp__tab_copies,      &hp__tab_kernels,
     &hp__tab_categories, &hp__tab_stacks,    &hp__tab_pmc,         &hp__tab_leaks,
     &hp__tab_ncu,        &hp__tab_agents,    &hp__tab_ncu_device,  &hp__tab_ncu_launch,
-    &hp__tab_san_runs,   &hp__tab_san_kinds, &hp__tab_san_kernels,
+    &hp__tab_san_runs,   &hp__tab_san_kinds, &hp__tab_san_kernels, &hp__tab_cpu_ops,
+    &hp__tab_timeline,
 };
 const size_t hp__ntables = sizeof(hp__tables) / sizeof(hp__tables[0]);
 

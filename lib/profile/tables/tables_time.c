@@ -102,14 +102,77 @@ static int time_get(const hp__rows *r, size_t id, int field, hp__cell *c, hp__bu
     .get = time_get                                                                                \
   }
 
-const hp__table hp__tab_api =
-    TIME_TABLE("api", "HIP API summary", HP__T_API, HP__TB_API, NTIME_COLS - 1);
+/* One table takes HIP and CUDA runtime and driver calls (ROCm's Kineto traces put hip* calls in
+ * the cuda_runtime category): its heading says which it holds, by the calls' names. */
+static const char *api_title(const hp_profile *p)
+{
+  const hp__strtab *n = &p->t[HP__T_API].names;
+  size_t i, hip = 0, cu = 0;
+
+  for (i = 0; i < n->n; i++) {
+    hip += strncmp(n->s[i], "hip", 3) == 0;
+    cu += strncmp(n->s[i], "cu", 2) == 0;
+  }
+  if (cu == 0)
+    return "HIP API summary";
+  return hip == 0 ? "CUDA API summary" : "Runtime API summary (HIP and CUDA)";
+}
+
+const hp__table hp__tab_api = {
+    .key = "api",
+    .title = "HIP API summary",
+    .title_of = api_title,
+    .cols = time_cols,
+    .ncols = NTIME_COLS - 1,
+    .flags = HP__TF_TOP | HP__TF_COUNT,
+    .bit = HP__TB_API,
+    .arg = HP__T_API,
+    .open = time_open,
+    .get = time_get,
+};
 const hp__table hp__tab_hsa =
     TIME_TABLE("hsa_api", "HSA API summary", HP__T_HSA, HP__TB_HSA, NTIME_COLS - 1);
 const hp__table hp__tab_copies =
     TIME_TABLE("copies", "Memory copy summary", HP__T_COPY, HP__TB_COPY, NTIME_COLS - 1);
 const hp__table hp__tab_kernels =
     TIME_TABLE("kernels", "Kernel summary", HP__T_KERNEL, HP__TB_KERNEL, NTIME_COLS);
+const hp__table hp__tab_cpu_ops =
+    TIME_TABLE("cpu_ops", "CPU op summary (inclusive)", HP__T_CPU, HP__TB_CPU, NTIME_COLS - 1);
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The Kineto traces' own timelines, one row per trace.                                            */
+
+#define TL_AT(M) HP__AT(hp__timeline, M)
+
+static const hp__col timeline_cols[] = {
+    {"file", NULL, NULL, HP__V_STR, HP__IN_ALL, AT, TL_AT(file), 0, NULL, NULL},
+    {"span_ns", NULL, NULL, NUM, JC, AT, TL_AT(span_ns), 0, NULL, NULL},
+    {"span_ms", NULL, NULL, NUM, HP__IN_TEXT, AT | R, TL_AT(span_ns), 1e6, "%.3f", NULL},
+    {"kernel_busy_ns", NULL, NULL, NUM, JC, AT, TL_AT(busy_ns), 0, NULL, NULL},
+    {"busy_percent", NULL, "GPU busy %", NUM, HP__IN_ALL, AT | R, TL_AT(busy_pct), 0, "%.2f", NULL},
+    {"kernels", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R, TL_AT(kernels), 0, NULL, NULL},
+    {"steps", NULL, NULL, HP__V_INT, HP__IN_ALL, AT | R, TL_AT(steps), 0, NULL, NULL},
+    {"kernels_per_step", NULL, NULL, NUM, HP__IN_ALL, AT | R, TL_AT(kernels_per_step), 0, "%.1f",
+     NULL},
+    {"launches_per_step", NULL, NULL, NUM, HP__IN_ALL, AT | R, TL_AT(launches_per_step), 0, "%.1f",
+     NULL},
+};
+
+static int timeline_open(hp__rows *r, int arg)
+{
+  r->src = r->p->tl;
+  r->total = r->p->ntl;
+  return 0;
+}
+
+const hp__table hp__tab_timeline = {
+    .key = "timeline",
+    .title = "Trace timeline (Kineto)",
+    HP__COLS(timeline_cols),
+    .bit = HP__TB_TIMELINE,
+    .size = sizeof(hp__timeline),
+    .open = timeline_open,
+};
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Categories.                                                                                     */

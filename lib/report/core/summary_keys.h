@@ -120,6 +120,11 @@
 #define HP__K_CROSSCHECK_LAUNCH_BOUND "launch_bound"
 #define HP__K_CROSSCHECK_NOTE "note"
 #define HP__K_CROSSCHECK_PARTIAL "partial"
+#define HP__K_CROSSCHECK_TRACE_SPAN_MS "trace_span_ms"
+#define HP__K_CROSSCHECK_TRACE_BUSY "trace_busy_fraction"
+#define HP__K_CROSSCHECK_STEPS "steps"
+#define HP__K_CROSSCHECK_KERNELS_PER_STEP "kernels_per_step"
+#define HP__K_CROSSCHECK_LAUNCHES_PER_STEP "launches_per_step"
 
 /* runs[] items. */
 #define HP__K_RUN_INDEX "index"

@@ -2,10 +2,11 @@
  * The profile sections of report.html: for each profiled pass, where its GPU time went, by kernel
  * category (one stacked bar, shares of the total kernel time) and by kernel (the top kernels'
  * total time as bars), then the counter table (PMC or ncu metrics) of the first kernel that has
- * one. The figures come from the parsed profile through the same table descriptions
- * (lib/profile/tables/table.h) that `hprun summarize` and summary.json use, so a number here is the
- * number there.
+ * one, under the pass's cross-check line. The figures come from the parsed profile through the
+ * same table descriptions (lib/profile/tables/table.h) that `hprun summarize` and summary.json
+ * use, so a number here is the number there.
  */
+#include "analyze/crosscheck.h"
 #include "profile/tables/out.h"
 #include "profile/tables/table.h"
 #include "report/html/html.h"
@@ -224,9 +225,9 @@ fail:
   return r;
 }
 
-static int pass_profile(hp__buf *b, const hp_pass_result *pr, size_t pi)
+static int pass_profile(hp__buf *b, const hp_session *s, const hp_pass_result *pr, size_t pi)
 {
-  hp__buf charts = HP__BUF_INIT;
+  hp__buf charts = HP__BUF_INIT, xc = HP__BUF_INIT;
   hp_profile_opts o = {0, 0, 0, 0, pr->ncu_metrics};
   int r;
 
@@ -237,6 +238,13 @@ static int pass_profile(hp__buf *b, const hp_pass_result *pr, size_t pi)
   hp__buf_adds(b, " ");
   hp__html_text(b, pr->mode, 0);
   hp__buf_adds(b, ")</span></h3>\n");
+  /* The same cross-check line as the terminal and report.md: kernel time, and a trace's busy. */
+  if (hp__crosscheck_text(s, pr, &xc) == 0 && xc.data) {
+    hp__buf_adds(b, "<p>");
+    hp__html_text(b, xc.data, 0);
+    hp__buf_adds(b, "</p>\n");
+  }
+  hp__buf_free(&xc);
   /* A profile without kernel times (a PMC pass) has no time charts: no empty figure then. The
    * charts go to a buffer of their own, whose error is checked apart from b's. */
   if ((r = category_bar(&charts, pr->profile, pi)) != 0 ||
@@ -265,7 +273,7 @@ int hp__html_profiles(hp__buf *b, const hp_session *s)
     if (s->passes[i].profile && hp_profile_nfiles(s->passes[i].profile)) {
       if (n++ == 0)
         hp__buf_adds(b, "<h2>Where the GPU time went</h2>\n");
-      if ((r = pass_profile(b, &s->passes[i], i)) != 0)
+      if ((r = pass_profile(b, s, &s->passes[i], i)) != 0)
         return r;
     }
   return hp__buf_error(b);

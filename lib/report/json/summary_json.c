@@ -130,6 +130,8 @@ static void write_pass_memory(hp__json *j, const hp_pass_result *pr)
 /* The profiler's figure for one kernel beside the app's own: null when no profiler kernel. */
 static void write_crosscheck(hp__json *j, const hp_pass_result *pr)
 {
+  double busy;
+
   hp__json_key(j, HP__K_PASS_CROSSCHECK);
   if (pr->xk_name == NULL && pr->xc_launches <= 0) {
     hp__json_null(j);
@@ -147,14 +149,21 @@ static void write_crosscheck(hp__json *j, const hp_pass_result *pr)
   hp__json_knum(j, HP__K_CROSSCHECK_ITERATIONS, pr->xc_iterations);
   hp__json_knum(j, HP__K_CROSSCHECK_ITER_MS, pr->xc_iter_ms);
   hp__json_knum(j, HP__K_CROSSCHECK_BUSY, pr->xc_busy);
+  /* Against the baseline when the plan gives the iterations, else from the pass's own trace. */
+  busy = isnan(pr->xc_busy) ? pr->xc_trace_busy : pr->xc_busy;
   hp__json_key(j, HP__K_CROSSCHECK_LAUNCH_BOUND);
-  if (isnan(pr->xc_busy))
+  if (isnan(busy))
     hp__json_null(j);
   else
-    hp__json_bool(j, pr->xc_busy < HP__LAUNCH_BOUND);
+    hp__json_bool(j, busy < HP__LAUNCH_BOUND);
   hp__json_kstr(j, HP__K_CROSSCHECK_NOTE, pr->xc_note);
   hp__json_key(j, HP__K_CROSSCHECK_PARTIAL);
   hp__json_bool(j, pr->xc_partial);
+  hp__json_knum(j, HP__K_CROSSCHECK_TRACE_SPAN_MS, pr->xc_trace_span_ms);
+  hp__json_knum(j, HP__K_CROSSCHECK_TRACE_BUSY, pr->xc_trace_busy);
+  hp__json_kint(j, HP__K_CROSSCHECK_STEPS, pr->xc_steps);
+  hp__json_knum(j, HP__K_CROSSCHECK_KERNELS_PER_STEP, pr->xc_kernels_per_step);
+  hp__json_knum(j, HP__K_CROSSCHECK_LAUNCHES_PER_STEP, pr->xc_launches_per_step);
   hp__json_obj_end(j);
 }
 
