@@ -36,7 +36,11 @@ const char *hp__fmt_name(hp__fmt f)
                                              "rocprofv3-hsa-api-trace",
                                              "rocprofv3-memory-copy-trace",
                                              "ncu-csv",
-                                             "compute-sanitizer"};
+                                             "compute-sanitizer",
+                                             "nsys-kernel-sum",
+                                             "nsys-api-sum",
+                                             "nsys-mem-time-sum",
+                                             "nsys-gpu-trace"};
 
   return f >= 0 && f < HP__F_N ? names[f] : "unknown";
 }
@@ -74,6 +78,12 @@ static const struct {
     {"_hsa_api_trace.csv", HP__F_V3_HSATRACE},    {"_memory_copy_trace.csv", HP__F_V3_COPYTRACE},
     {".hip_stats.csv", HP__F_ROCPROF_HIPSTATS},   {".hsa_stats.csv", HP__F_ROCPROF_HSASTATS},
     {".copy_stats.csv", HP__F_ROCPROF_COPYSTATS}, {".stats.csv", HP__F_ROCPROF_KSTATS},
+    /* nsys stats --output BASE names each report's file BASE_<report>.csv; the report names
+     * before 2023 follow. */
+    {"_cuda_gpu_kern_sum.csv", HP__F_NSYS_KERNSUM},  {"_gpukernsum.csv", HP__F_NSYS_KERNSUM},
+    {"_cuda_api_sum.csv", HP__F_NSYS_APISUM},        {"_cudaapisum.csv", HP__F_NSYS_APISUM},
+    {"_cuda_gpu_mem_time_sum.csv", HP__F_NSYS_MEMSUM}, {"_gpumemtimesum.csv", HP__F_NSYS_MEMSUM},
+    {"_cuda_gpu_trace.csv", HP__F_NSYS_TRACE},       {"_gputrace.csv", HP__F_NSYS_TRACE},
 };
 
 /* rocprofv3 files we know and deliberately leave alone. */
