@@ -193,6 +193,9 @@ typedef struct hp_session {
   hp_cause *causes; /* why it deserves it (and the notes), in pass order; NULL when none */
   size_t ncauses;
   char *plan_sha256; /* read back: the plan's SHA-256 (manifest.json or plan.yaml); else NULL */
+  /* The GPU's name as manifest.json records it (gpu.name), which `reference:` entries' `gpu`
+   * patterns match; NULL when no vendor tool named one, and in a session read back. */
+  char *gpu_name;
   unsigned written;  /* HP_WROTE_* bits: the session folder's files hp_session_run wrote */
   struct hp_peaks *peaks; /* the roofline's ceilings (plan or summary.json); NULL when none */
 
