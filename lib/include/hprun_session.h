@@ -259,6 +259,12 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
  * cleanup hooks; for a sweep, each combination's, expanded. */
 int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags);
 
+/* What `hprun check` adds to a dry run: whether the session folder could be created in the plan's
+ * output folder (or opts->output) as the run creates it, found without creating anything. 0, or
+ * HP_EIO with the run's own `cannot create PATH: WHY` message in diags (the run's exit code for
+ * it is HP_EXIT_IO), or HP_ENOMEM. */
+int hp_session_check_output(const hp_plan *plan, const hp_run_opts *opts, hp_diags *diags);
+
 /* Reads a stored session: a session folder or its summary.json. Every judgement is taken as
  * stored (flags, advice, verdicts, causes, exit code); the statistics are recomputed from the
  * stored runs with the same seeds, which gives the same numbers. The plan copy beside the file
