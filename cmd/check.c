@@ -22,13 +22,12 @@ static const struct option check_longopts[] = {
 
 static void check_usage(FILE *fp)
 {
-  fprintf(
-      fp,
-      "usage: hprun check [--no-preflight] PLAN.yaml...\n"
-      "Validates each plan and prints its errors as FILE:LINE:COL: error: ...; exit 2 if any.\n"
-      "Then preflights it as the run would: programs, wrappers, profilers, env_script and\n"
-      "launchers must be found (--no-preflight: the plan alone, for a machine without them),\n"
-      "and the session folder must be creatable in the output folder (else exit 4).\n");
+  fprintf(fp,
+          "usage: hprun check [--no-preflight] PLAN.yaml...\n"
+          "Validates each plan and prints its errors as FILE:LINE:COL: error: ...; exit 2 if any.\n"
+          "Then preflights it as the run would: programs, wrappers, profilers, env_script and\n"
+          "launchers must be found (--no-preflight: the plan alone, for a machine without them),\n"
+          "and the session folder must be creatable in the output folder (else exit 4).\n");
 }
 
 /* What the run would refuse before its first run, found by the run's own preparation: a dry run

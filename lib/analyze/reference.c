@@ -87,8 +87,8 @@ static char *reference_text(const hp_session *s, const hp_reference *ref, const 
     verdict = "inconclusive: the interval straddles the tolerance (not counted)";
   ci[0] = '\0';
   snprintf(where, sizeof(where), "%s%s%s%s%s%s", ref->host || ref->gpu ? " (" : "",
-           ref->host ? "hosts " : "", ref->host ? ref->host : "",
-           ref->host && ref->gpu ? ", " : "", ref->gpu ? "GPU " : "", ref->gpu ? ref->gpu : "");
+           ref->host ? "hosts " : "", ref->host ? ref->host : "", ref->host && ref->gpu ? ", " : "",
+           ref->gpu ? "GPU " : "", ref->gpu ? ref->gpu : "");
   if (where[0])
     strcat(where, ")");
   if (!isnan(lo))

@@ -196,7 +196,7 @@ typedef struct hp_session {
   /* The GPU's name as manifest.json records it (gpu.name), which `reference:` entries' `gpu`
    * patterns match; NULL when no vendor tool named one, and in a session read back. */
   char *gpu_name;
-  unsigned written;  /* HP_WROTE_* bits: the session folder's files hp_session_run wrote */
+  unsigned written;       /* HP_WROTE_* bits: the session folder's files hp_session_run wrote */
   struct hp_peaks *peaks; /* the roofline's ceilings (plan or summary.json); NULL when none */
 
   /* Parameter sweeps (docs/summary.md). A combination's own session names its combination and

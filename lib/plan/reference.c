@@ -18,8 +18,8 @@ enum {
   R_GPU,
   R_N
 };
-static const char *const reference_keys[] = {"pass", "metric", "value", "tolerance", "host", "gpu",
-                                                   NULL};
+static const char *const reference_keys[] = {"pass", "metric", "value", "tolerance",
+                                             "host", "gpu",    NULL};
 
 /* Whether name is one of the plan's passes (pass 1) or metrics (pass 0); says so when not. */
 static void check_name(hp__loader *ld, yaml_node_t *at, const hp_plan *p, const char *name,

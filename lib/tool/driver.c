@@ -290,8 +290,7 @@ static int ncu_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *
   return r;
 }
 
-static int nsys_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs,
-                     hp_strv *out)
+static int nsys_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs, hp_strv *out)
 {
   hp__strv_push(out, rs->tool_path);
   push_mode(out, m);

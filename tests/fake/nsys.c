@@ -112,15 +112,17 @@ static int stats(int argc, char **argv)
   printf("Generating SQLite file %.*s.sqlite from %s\n", (int)(strlen(argv[8]) - 9), argv[8],
          argv[8]);
 
-  sb_printf(&b, "Time (%%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),"
-                "StdDev (ns),Name\n100.0,%lld,%lld,%lld.0,%lld.0,%lld,%lld,0.0,\"%s\"\n",
+  sb_printf(&b,
+            "Time (%%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),"
+            "StdDev (ns),Name\n100.0,%lld,%lld,%lld.0,%lld.0,%lld,%lld,0.0,\"%s\"\n",
             n * ns, n, ns, ns, ns, ns, KERNEL_NAME);
   write_file(path = xstrdup_printf("%s_cuda_gpu_kern_sum.csv", argv[7]), &b);
   free(path);
   b.len = 0;
-  sb_printf(&b, "Time (%%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Min (ns),Max (ns),"
-                "StdDev (ns),Name\n90.0,%lld,%lld,2500.0,2500.0,2500,2500,0.0,cudaLaunchKernel\n"
-                "10.0,%lld,1,%lld.0,%lld.0,%lld,%lld,0.0,cudaMalloc\n",
+  sb_printf(&b,
+            "Time (%%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Min (ns),Max (ns),"
+            "StdDev (ns),Name\n90.0,%lld,%lld,2500.0,2500.0,2500,2500,0.0,cudaLaunchKernel\n"
+            "10.0,%lld,1,%lld.0,%lld.0,%lld,%lld,0.0,cudaMalloc\n",
             n * 2500, n, n * 250, n * 250, n * 250, n * 250, n * 250);
   write_file(path = xstrdup_printf("%s_cuda_api_sum.csv", argv[7]), &b);
   free(path);

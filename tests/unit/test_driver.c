@@ -312,9 +312,15 @@ static void test_argv_nsys(void **state)
   fixture *f = *state;
   const hp__driver *d = hp__driver_find("nsys");
   hp__run_spec rs = {&f->plan, &f->pass, TOOL, f->run_dir, &f->app, 0};
-  static const char *const after[] = {
-      TOOL, "stats", "--report", "cuda_gpu_kern_sum,cuda_api_sum,cuda_gpu_mem_time_sum",
-      "--format", "csv", "--output", "@/stats", "@/report.nsys-rep"};
+  static const char *const after[] = {TOOL,
+                                      "stats",
+                                      "--report",
+                                      "cuda_gpu_kern_sum,cuda_api_sum,cuda_gpu_mem_time_sum",
+                                      "--format",
+                                      "csv",
+                                      "--output",
+                                      "@/stats",
+                                      "@/report.nsys-rep"};
   hp_strv got = {NULL, 0, 0};
   char want[256];
   size_t i;

@@ -238,8 +238,8 @@ static void members(void **state)
 
 /* What the lent H200's nvidia-smi answered to the manifest's probe, copied byte for byte from
  * tests/fixtures/real/h200-roofline/session/manifest.json (gpu/nvidia-smi/output). */
-#define H200_SMI                                                                                  \
-  "index, name, driver_version, memory.total [MiB], clocks.max.sm [MHz], clocks.current.sm "      \
+#define H200_SMI                                                                                   \
+  "index, name, driver_version, memory.total [MiB], clocks.max.sm [MHz], clocks.current.sm "       \
   "[MHz]\n0, NVIDIA H200, 580.159.04, 143771 MiB, 1980 MHz, 1980 MHz\n"
 
 /* The GPU name, read from the vendor tools' answers: nvidia-smi's name column (wherever the header
@@ -247,11 +247,10 @@ static void members(void **state)
  * examples of rocm-smi --showproductname print them; we have no AMD capture of our own). */
 static void gpu_name_from_answers(void **state)
 {
-  static const char rocm[] =
-      "============ ROCm System Management Interface ============\n"
-      "GPU[0]\t\t: Card series: \t\tInstinct MI210\n"
-      "GPU[0]\t\t: Card model: \t\t0x0c34\n"
-      "GPU[1]\t\t: Card series: \t\tAMD Radeon Graphics\n";
+  static const char rocm[] = "============ ROCm System Management Interface ============\n"
+                             "GPU[0]\t\t: Card series: \t\tInstinct MI210\n"
+                             "GPU[0]\t\t: Card model: \t\t0x0c34\n"
+                             "GPU[1]\t\t: Card series: \t\tAMD Radeon Graphics\n";
   char *n;
 
   (void)state;

@@ -95,12 +95,21 @@ int hp__parse_nsys_sum(hp__pctx *x, int table)
                                      "Avg (ns)|Average (ns)|Average",
                                      "Min (ns)|Minimum (ns)|Minimum",
                                      "Max (ns)|Maximum (ns)|Maximum"};
-  enum { C_NAME, C_CALLS, C_TOTAL, C_AVG, C_MIN, C_MAX, C_N };
+  enum {
+    C_NAME,
+    C_CALLS,
+    C_TOTAL,
+    C_AVG,
+    C_MIN,
+    C_MAX,
+    C_N
+  };
   int idx[C_N], r;
   hp__csv_rec rec;
   size_t ncols;
-  int use = table == HP__T_KERNEL ? x->use_kernels : table == HP__T_COPY ? x->use_copies
-                                                                          : x->use_api;
+  int use = table == HP__T_KERNEL ? x->use_kernels
+      : table == HP__T_COPY       ? x->use_copies
+                                  : x->use_api;
 
   if (!use)
     return 0;
