@@ -2,7 +2,8 @@
  * hprun check PLAN.yaml: validate a plan, then preflight it: everything the run would refuse
  * before its first run (a program or wrapper not found, a profiler not on PATH, an unreadable
  * env_script, a launcher missing) is found by the run's own preparation, through a dry run whose
- * listing is thrown away, so the messages and the exit code (2) are the run's. --no-preflight
+ * listing is thrown away, so the messages and the exit code (2) are the run's; an output folder
+ * where the session folder cannot be created is the run's `cannot create` message and exit 4. --no-preflight
  * checks the plan alone, for a machine without the tools. Nothing runs either way.
  */
 #include "cmd.h"
@@ -21,12 +22,12 @@ static const struct option check_longopts[] = {
 
 static void check_usage(FILE *fp)
 {
-  fprintf(
-      fp,
-      "usage: hprun check [--no-preflight] PLAN.yaml...\n"
-      "Validates each plan and prints its errors as FILE:LINE:COL: error: ...; exit 2 if any.\n"
-      "Then preflights it as the run would: programs, wrappers, profilers, env_script and\n"
-      "launchers must be found (--no-preflight: the plan alone, for a machine without them).\n");
+  fprintf(fp,
+          "usage: hprun check [--no-preflight] PLAN.yaml...\n"
+          "Validates each plan and prints its errors as FILE:LINE:COL: error: ...; exit 2 if any.\n"
+          "Then preflights it as the run would: programs, wrappers, profilers, env_script and\n"
+          "launchers must be found (--no-preflight: the plan alone, for a machine without them),\n"
+          "and the session folder must be creatable in the output folder (else exit 4).\n");
 }
 
 /* What the run would refuse before its first run, found by the run's own preparation: a dry run
@@ -45,19 +46,23 @@ static int preflight(const hp_plan *plan, hp_diags *diags)
   opts.log = sink;
   r = hp_session_dry_run(plan, &opts, sink, diags);
   fclose(sink);
-  return r;
+  /* The session folder is the first thing the run creates: a place it cannot be made fails the
+   * run with exit 4, and the check too. */
+  return r ? r : hp_session_check_output(plan, &opts, diags);
 }
 
 /* Loads one plan and says what it holds, or why it is invalid or would be refused by the run.
- * Returns 0 or -1 (invalid). */
+ * Returns 0, HP_EXIT_USAGE (invalid, or a program or profiler missing) or HP_EXIT_IO (the session
+ * folder cannot be created where the plan puts it). */
 static int check_plan(const char *path, int no_preflight)
 {
   hp_diags diags;
   hp_plan *plan = NULL;
-  int r;
+  int r, loaded;
 
   hp_diags_init(&diags);
   r = hp_plan_load(path, &plan, &diags);
+  loaded = r == 0;
   if (r == 0 && !no_preflight)
     r = preflight(plan, &diags);
   hp_diags_print(&diags, stderr);
@@ -73,14 +78,14 @@ static int check_plan(const char *path, int no_preflight)
   }
   hp_plan_free(plan);
   hp_diags_free(&diags);
-  return r ? -1 : 0;
+  return r == 0 ? 0 : r == HP_EIO && loaded ? HP_EXIT_IO : HP_EXIT_USAGE;
 }
 
 int cmd_check(int argc, char **argv)
 {
   const char **plans;
   cmd_opts o;
-  int c, i, n = 0, bad = 0, no_preflight = 0;
+  int c, i, n = 0, worst = 0, code, no_preflight = 0;
 
   /* The plans, in order; every option is read (and --help honoured) before any plan is. */
   plans = malloc((size_t)argc * sizeof(*plans));
@@ -104,9 +109,11 @@ int cmd_check(int argc, char **argv)
   }
   if (n == 0)
     check_usage(stderr);
+  /* A plan the run would refuse (2) outweighs one whose folder it could not create (4): the
+   * run of that plan would stop at 2 before making any folder. */
   for (i = 0; i < n; i++)
-    if (check_plan(plans[i], no_preflight))
-      bad = 1;
+    if ((code = check_plan(plans[i], no_preflight)) != 0 && worst != HP_EXIT_USAGE)
+      worst = code;
   free(plans);
-  return bad || n == 0 ? HP_EXIT_USAGE : HP_EXIT_OK;
+  return n == 0 ? HP_EXIT_USAGE : worst;
 }

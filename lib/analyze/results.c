@@ -114,6 +114,7 @@ void hp_session_free(hp_session *s)
   free(s->error);
   hp__causes_free(s->causes, s->ncauses);
   free(s->plan_sha256);
+  free(s->gpu_name);
   hp_peaks_clear(s->peaks);
   free(s->peaks);
   free(s->combo);

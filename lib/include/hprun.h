@@ -218,14 +218,16 @@ typedef struct hp_gate {
 } hp_gate;
 
 /* An absolute reference (`reference:`, docs/plan.md), as in ReFrame: a metric of a pass is
- * expected at `value` within +-tolerance, on the hosts whose name matches `host` (an fnmatch
- * pattern; NULL: every host). The first entry that matches a pass, metric and host applies. */
+ * expected at `value` within +-tolerance, on the hosts whose name matches `host` and the GPUs whose
+ * name (manifest.json's gpu.name) matches `gpu` (fnmatch patterns; NULL: any). The first entry
+ * that matches a pass, metric, host and GPU applies. */
 typedef struct hp_reference {
   char *pass;       /* the pass's name (the baseline's when not given) */
   char *metric;     /* the metric's name (the primary metric's when not given) */
   double value;     /* in the metric's unit */
   double tolerance; /* a fraction; default 0.05 */
   char *host;       /* NULL: any host */
+  char *gpu;        /* NULL: any GPU */
   long line;
 } hp_reference;
 

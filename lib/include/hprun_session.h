@@ -198,7 +198,10 @@ typedef struct hp_session {
   hp_cause *causes; /* why it deserves it (and the notes), in pass order; NULL when none */
   size_t ncauses;
   char *plan_sha256; /* read back: the plan's SHA-256 (manifest.json or plan.yaml); else NULL */
-  unsigned written;  /* HP_WROTE_* bits: the session folder's files hp_session_run wrote */
+  /* The GPU's name as manifest.json records it (gpu.name), which `reference:` entries' `gpu`
+   * patterns match; NULL when no vendor tool named one, and in a session read back. */
+  char *gpu_name;
+  unsigned written;       /* HP_WROTE_* bits: the session folder's files hp_session_run wrote */
   struct hp_peaks *peaks; /* the roofline's ceilings (plan or summary.json); NULL when none */
 
   /* Parameter sweeps (docs/summary.md). A combination's own session names its combination and
@@ -262,6 +265,12 @@ int hp_session_run(const hp_plan *plan, const hp_run_opts *opts, hp_session **ou
 /* Prints what hp_session_run would run: every command line with its folder, and the prepare and
  * cleanup hooks; for a sweep, each combination's, expanded. */
 int hp_session_dry_run(const hp_plan *plan, const hp_run_opts *opts, FILE *fp, hp_diags *diags);
+
+/* What `hprun check` adds to a dry run: whether the session folder could be created in the plan's
+ * output folder (or opts->output) as the run creates it, found without creating anything. 0, or
+ * HP_EIO with the run's own `cannot create PATH: WHY` message in diags (the run's exit code for
+ * it is HP_EXIT_IO), or HP_ENOMEM. */
+int hp_session_check_output(const hp_plan *plan, const hp_run_opts *opts, hp_diags *diags);
 
 /* Reads a stored session: a session folder or its summary.json. Every judgement is taken as
  * stored (flags, advice, verdicts, causes, exit code); the statistics are recomputed from the

@@ -92,6 +92,7 @@ void hp_plan_free(hp_plan *p)
     free(p->references[i].pass);
     free(p->references[i].metric);
     free(p->references[i].host);
+    free(p->references[i].gpu);
   }
   free(p->references);
   free(p->sampler.tool);
@@ -231,13 +232,13 @@ static void parse_plan(hp__loader *ld, yaml_node_t *root, hp_plan *p)
   hp__plan_parse_passes(ld, &e[K_PASSES], root, p);
   hp__plan_parse_variants(ld, e[K_VARIANTS].val, p);
   hp__plan_parse_gates(ld, e[K_GATES].val, p);
-  hp__plan_parse_references(ld, e[K_REFERENCE].val, p);
   hp__plan_parse_thresholds(ld, e[K_THRESHOLDS].val, p);
   hp__plan_parse_sampler(ld, e[K_SAMPLER].val, p);
   if (e[K_CATEGORIES].key)
     hp__plan_parse_categories(ld, &e[K_CATEGORIES], &p->categories, &p->ncategories);
   hp__plan_parse_roofline(ld, e[K_ROOFLINE].val, p);
   hp__plan_parse_launcher(ld, e[K_LAUNCHER].val, &p->launcher);
+  hp__plan_parse_references(ld, e[K_REFERENCE].val, p);
   hp__plan_parse_report(ld, e[K_REPORT].val, p);
   hp__plan_check_region(ld, p);
 }

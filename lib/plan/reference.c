@@ -1,8 +1,8 @@
 /*
  * The plan's `reference:` (docs/plan.md): absolute expectations, as in ReFrame, each a metric of
- * a pass at a value within a tolerance, optionally only on hosts whose name matches a pattern.
- * Read after the metrics and passes, whose names each entry must give; the gate itself is
- * lib/analyze/reference.c.
+ * a pass at a value within a tolerance, optionally only on hosts or GPUs whose name matches a
+ * pattern. Read after the metrics, passes and launcher, whose names each entry must give (a GPU
+ * selector cannot apply to a launched pass); the gate itself is lib/analyze/reference.c.
  */
 #include "plan/plan.h"
 
@@ -15,9 +15,11 @@ enum {
   R_VALUE,
   R_TOLERANCE,
   R_HOST,
+  R_GPU,
   R_N
 };
-static const char *const reference_keys[] = {"pass", "metric", "value", "tolerance", "host", NULL};
+static const char *const reference_keys[] = {"pass", "metric", "value", "tolerance",
+                                             "host", "gpu",    NULL};
 
 /* Whether name is one of the plan's passes (pass 1) or metrics (pass 0); says so when not. */
 static void check_name(hp__loader *ld, yaml_node_t *at, const hp_plan *p, const char *name,
@@ -40,6 +42,22 @@ static void check_name(hp__loader *ld, yaml_node_t *at, const hp_plan *p, const 
                hp__plan_join(names, list, sizeof(list)));
 }
 
+/* Whether the reference's pass (the baseline when it names none) runs through a launcher, on
+ * other nodes than the one whose GPU the manifest describes. */
+static int launched(const hp_plan *p, const hp_reference *ref)
+{
+  size_t i;
+
+  for (i = 0; i < p->npasses; i++) {
+    const hp_pass *ps = &p->passes[i];
+    const hp_launcher *l = ps->launcher ? ps->launcher : &p->launcher;
+    if ((ref->pass ? ps->name && strcmp(ps->name, ref->pass) == 0 : i == p->baseline) &&
+        l->kind != HP_LAUNCH_LOCAL)
+      return 1;
+  }
+  return 0;
+}
+
 static void parse_reference(hp__loader *ld, yaml_node_t *it, hp_plan *p, hp_reference *ref)
 {
   hp__mapent e[R_N] = {{NULL, NULL}};
@@ -49,7 +67,7 @@ static void parse_reference(hp__loader *ld, yaml_node_t *it, hp_plan *p, hp_refe
   ref->tolerance = 0.05;
   if (it->type != YAML_MAPPING_NODE) {
     hp__plan_err(ld, it,
-                 "a reference must be a mapping {pass, metric, value, tolerance, host}, "
+                 "a reference must be a mapping {pass, metric, value, tolerance, host, gpu}, "
                  "got %s",
                  hp__yaml_kind(it));
     return;
@@ -71,6 +89,10 @@ static void parse_reference(hp__loader *ld, yaml_node_t *it, hp_plan *p, hp_refe
                  "percentage such as 5%%), got '%.80s'",
                  hp__yaml_str(e[R_TOLERANCE].val));
   hp__plan_str(ld, "host", e[R_HOST].val, HP__NONEMPTY, &ref->host);
+  if (hp__plan_str(ld, "gpu", e[R_GPU].val, HP__NONEMPTY, &ref->gpu) == 1 && launched(p, ref))
+    hp__plan_err(ld, e[R_GPU].val,
+                 "a reference's `gpu` cannot apply to a launched pass: the GPU name is read on "
+                 "hprun's own host, not where the launcher runs the ranks (use `host`)");
 }
 
 void hp__plan_parse_references(hp__loader *ld, yaml_node_t *v, hp_plan *p)

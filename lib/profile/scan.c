@@ -136,7 +136,10 @@ static unsigned stats_tables(hp__fmt f)
   switch (f) {
   case HP__F_HIPPROF_KERNEL:
   case HP__F_ROCPROF_KSTATS:
-  case HP__F_V3_KSTATS: return HP__TB_KERNEL;
+  case HP__F_V3_KSTATS:
+  case HP__F_NSYS_KERNSUM: return HP__TB_KERNEL;
+  case HP__F_NSYS_APISUM: return HP__TB_API;
+  case HP__F_NSYS_MEMSUM: return HP__TB_COPY;
   case HP__F_HIPPROF_API:
   case HP__F_ROCPROF_HIPSTATS:
   case HP__F_V3_HIPSTATS: return HP__TB_API;

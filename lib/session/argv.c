@@ -97,3 +97,13 @@ int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv
   hp_strv_free(&app);
   return r;
 }
+
+int hp__run_after_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out)
+{
+  hp__run_spec rs = {c->plan, u->pass, u->tool_path, dir, NULL, u->caps};
+
+  hp__strv_init(out);
+  if (u->variant || u->driver == NULL)
+    return 0;
+  return hp__driver_after_argv(u->driver, &rs, out);
+}

@@ -137,6 +137,52 @@ int hp__session_dir_make(const char *parent, const char *name, char **out, int *
   return r;
 }
 
+/* The errno hp__session_dir_make would fail with in `parent`, found without making anything: the
+ * nearest folder on the way that exists must let hprun create entries in it. 0 when the file
+ * system gives no reason now. *exists: `parent` itself is an existing folder, inside which the
+ * run would fail to claim the session folder (its message then names that folder). */
+static int dir_refusal(const char *parent, int *exists)
+{
+  char *p = hp__strdup(parent), *slash;
+  struct stat st;
+  int e = 0, up = 0;
+
+  if (p == NULL)
+    return ENOMEM;
+  while (stat(p, &st) != 0) {
+    if (errno != ENOENT || (slash = strrchr(p, '/')) == NULL) {
+      e = errno;
+      break;
+    }
+    slash[slash == p] = '\0';
+    up = 1;
+  }
+  if (e == 0 && !S_ISDIR(st.st_mode))
+    e = ENOTDIR;
+  else if (e == 0 && access(p, W_OK | X_OK) != 0) {
+    e = errno;
+    *exists = !up;
+  }
+  free(p);
+  return e;
+}
+
+int hp_session_check_output(const hp_plan *plan, const hp_run_opts *opts, hp_diags *diags)
+{
+  char *parent = hp__session_parent(plan, opts), *leaf;
+  int exists = 0, e = parent ? dir_refusal(parent, &exists) : ENOMEM;
+
+  if (e && e != ENOMEM && exists) {
+    leaf = hp__asprintf("%s/%s-<YYYYmmdd-HHMMSS>", parent, plan->name);
+    create_error(diags, leaf ? leaf : parent, e);
+    free(leaf);
+  } else if (e && e != ENOMEM) {
+    create_error(diags, parent, e);
+  }
+  free(parent);
+  return e == ENOMEM ? HP_ENOMEM : e ? HP_EIO : 0;
+}
+
 /* Replaces in `text` every occurrence of `value` that stands as a whole word (no letter, digit
  * or '_' on either side) by HP__REDACTED, into a new string; *text is freed. 0 or HP_ENOMEM. */
 static int redact_word(char **text, const char *value)

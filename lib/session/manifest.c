@@ -2,7 +2,7 @@
  * manifest.json: what a reader needs to reproduce or doubt a session. The hprun version, the plan
  * (copied beside it, with its SHA-256), every command line, each profiler's own version output,
  * the environment variables that change GPU behaviour, the host, the GPU as the vendor's tools
- * describe it, and the git commit of the app's folder. Every probe is optional: a tool that is
+ * describe it (and its name, read from their answers), and the git commit of the app's folder. Every probe is optional: a tool that is
  * missing is recorded as missing, never an error.
  */
 #include "session/manifest.h"
@@ -15,9 +15,11 @@
 #include "util/base/sha256.h"
 #include "util/base/strv.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -90,8 +92,10 @@ static int interesting(const char *kv)
   return 0;
 }
 
-static void probe_member(hp__json *j, uv_loop_t *loop, const char *key, const char *const *argv,
-                         char **env, size_t max)
+/* Writes the probe's record under `key` and returns its output (malloc'd; NULL when the tool is
+ * missing or gave none). */
+static char *probe_member(hp__json *j, uv_loop_t *loop, const char *key, const char *const *argv,
+                          char **env, size_t max)
 {
   char *found = NULL, *out;
   long long st = -1;
@@ -99,7 +103,7 @@ static void probe_member(hp__json *j, uv_loop_t *loop, const char *key, const ch
   hp__json_key(j, key);
   if (hp__which_env(argv[0], env, &found) != 0) {
     hp__json_null(j);
-    return;
+    return NULL;
   }
   free(found);
   out = probe(loop, argv, env, max, &st);
@@ -112,7 +116,7 @@ static void probe_member(hp__json *j, uv_loop_t *loop, const char *key, const ch
   hp__json_kint(j, "exit_status", st);
   hp__json_kstr(j, "output", out);
   hp__json_obj_end(j);
-  free(out);
+  return out;
 }
 
 /* The plan file and the SHA-256 of its text, as copied into the session folder. */
@@ -238,8 +242,66 @@ static void host_member(hp__json *j)
   hp__json_obj_end(j);
 }
 
-/* The GPU as each vendor's tool that is present describes it. */
-static void gpu_member(hp__json *j, uv_loop_t *loop, char **env)
+/* The n bytes at f without the blanks around them: malloc'd, NULL when nothing is left. */
+static char *trimmed(const char *f, size_t n)
+{
+  while (n && isspace((unsigned char)*f))
+    f++, n--;
+  while (n && isspace((unsigned char)f[n - 1]))
+    n--;
+  return n ? hp__strndup(f, n) : NULL;
+}
+
+/* The `name` column of the first row under nvidia-smi's CSV header, which names the columns. */
+static char *nvidia_name(const char *out)
+{
+  const char *f = out, *row = strchr(out, '\n');
+  size_t col, k, n;
+  char *h;
+
+  for (col = 0;; col++, f += n + 1) {
+    n = strcspn(f, ",\n");
+    h = trimmed(f, n);
+    k = h && strcmp(h, "name") == 0;
+    free(h);
+    if (k)
+      break;
+    if (f[n] != ',')
+      return NULL;
+  }
+  for (f = row ? row + 1 : "", k = 0; k < col; k++, f++)
+    if (*(f += strcspn(f, ",\n")) != ',')
+      return NULL;
+  return trimmed(f, strcspn(f, ",\n"));
+}
+
+/* The first `GPU[i] : Card series: NAME` line's NAME (rocm-smi spells it Series in some
+ * versions). */
+static char *rocm_name(const char *out)
+{
+  static const char key[] = "card series:";
+  const char *l, *at;
+  size_t n;
+
+  for (l = out; *l; l += n + (l[n] == '\n')) {
+    n = strcspn(l, "\n");
+    for (at = l; at + sizeof(key) - 1 <= l + n; at++)
+      if (strncasecmp(at, key, sizeof(key) - 1) == 0)
+        return trimmed(at + sizeof(key) - 1, (size_t)(l + n - at) - (sizeof(key) - 1));
+  }
+  return NULL;
+}
+
+char *hp__manifest_gpu_name(const char *nvidia_smi, const char *rocm_smi)
+{
+  char *name = nvidia_smi ? nvidia_name(nvidia_smi) : NULL;
+
+  return name ? name : rocm_smi ? rocm_name(rocm_smi) : NULL;
+}
+
+/* The GPU as each vendor's tool that is present describes it, and its name, read once here, which
+ * is what a `reference:` entry's `gpu` pattern is matched against (*name: malloc'd or NULL). */
+static void gpu_member(hp__json *j, uv_loop_t *loop, char **env, char **name)
 {
   static const char *const nvsmi[] = {"nvidia-smi",
                                       "--query-gpu=index,name,driver_version,"
@@ -248,14 +310,19 @@ static void gpu_member(hp__json *j, uv_loop_t *loop, char **env)
   static const char *const rocmsmi[] = {"rocm-smi", "--showproductname", NULL};
   static const char *const hysmi[] = {"hy-smi", NULL};
   static const char *const rocminfo[] = {"rocminfo", NULL};
+  char *nv, *rocm;
 
   hp__json_key(j, "gpu");
   hp__json_obj_begin(j);
-  probe_member(j, loop, "nvidia-smi", nvsmi, env, 4096);
-  probe_member(j, loop, "rocm-smi", rocmsmi, env, 4096);
-  probe_member(j, loop, "hy-smi", hysmi, env, 4096);
-  probe_member(j, loop, "rocminfo", rocminfo, env, 16384);
+  nv = probe_member(j, loop, "nvidia-smi", nvsmi, env, 4096);
+  rocm = probe_member(j, loop, "rocm-smi", rocmsmi, env, 4096);
+  free(probe_member(j, loop, "hy-smi", hysmi, env, 4096));
+  free(probe_member(j, loop, "rocminfo", rocminfo, env, 16384));
+  *name = hp__manifest_gpu_name(nv, rocm);
+  hp__json_kstr(j, "name", *name);
   hp__json_obj_end(j);
+  free(nv);
+  free(rocm);
 }
 
 /* The app's source version, when its folder is in a git work tree; null otherwise. */
@@ -291,7 +358,7 @@ static void app_git_member(hp__json *j, uv_loop_t *loop, const char *cwd)
 }
 
 int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s,
-                       const hp_strv *tools, char **env, int dirfd)
+                       const hp_strv *tools, char **env, int dirfd, char **gpu_name)
 {
   char *cwd = NULL, *text = NULL;
   hp__json j;
@@ -310,7 +377,7 @@ int hp__manifest_write(uv_loop_t *loop, const hp_plan *plan, const hp_session *s
   tools_member(&j, loop, tools, env);
   environment_member(&j, env);
   host_member(&j);
-  gpu_member(&j, loop, env);
+  gpu_member(&j, loop, env, gpu_name);
   cwd = hp__path_join(plan->dir, plan->app.cwd ? plan->app.cwd : ".");
   app_git_member(&j, loop, cwd);
   hp__json_obj_end(&j);

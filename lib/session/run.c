@@ -351,6 +351,26 @@ static int run_hooks(hp__session_ctx *c, const hp__unit *u, hp_run *run, const r
   return 0;
 }
 
+/* The tool's own step after a run (nsys stats), outside its timing and run like a hook: its
+ * output goes to <run>/<tool>-after.stdout.txt. Failing is a warning, as for cleanup: the run's
+ * time is whole, only its profile lacks what the step would have written. */
+static int run_after(hp__session_ctx *c, const hp__unit *u, hp_run *run, const run_io *io)
+{
+  hp_strv argv = {NULL, 0, 0};
+  char *why = NULL, name[64];
+  int r = 0;
+
+  if (c->stopping || (r = hp__run_after_argv(c, u, io->dir, &argv)) != 0 || argv.n == 0)
+    return r;
+  snprintf(name, sizeof(name), "%s-after", hp__driver_name(u->driver));
+  r = hp__run_hook(c, name, &argv, io->dir, io->env, &why);
+  hp_strv_free(&argv);
+  if (r == 0 && why)
+    fprintf(hp__session_log(c), "hprun: warning: run %s: %s: %s\n", run->dir, name, why);
+  free(why);
+  return r;
+}
+
 int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_run *run, int round)
 {
   hp__unit *u = &c->units[sl->unit];
@@ -392,6 +412,8 @@ int hp__run_one(hp__session_ctx *c, const hp__slot *sl, hp_pass_result *pr, hp_r
   r = run_record(c, u, sl, pr, run, &io, &res, werr && strcmp(wpath, io.outp) == 0);
   if (r == 0)
     r = hp__cluster_after(c, u, sl, run, io.dir, &res);
+  if (r == 0)
+    r = run_after(c, u, run, &io);
   if (r == 0)
     r = run_hooks(c, u, run, &io, "cleanup");
   if (r == 0 && werr)

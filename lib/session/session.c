@@ -369,7 +369,8 @@ static int session_close(hp__session_ctx *c, int r)
     s->error = c->io_message ? hp__asprintf("the session stopped early: %s", c->io_message)
                              : hp__asprintf("the session stopped early: %s", hp_strerror(r));
   used_tools(c, &tools);
-  if ((w = hp__manifest_write(&c->loop, c->plan, s, &tools, c->base_env, c->dirfd)) == 0)
+  if ((w = hp__manifest_write(&c->loop, c->plan, s, &tools, c->base_env, c->dirfd, &s->gpu_name)) ==
+      0)
     s->written |= HP_WROTE_MANIFEST;
   else
     hp__session_io_error(c, "write", "manifest.json", hp__fs_errno(w));

@@ -197,6 +197,9 @@ int hp__expand_dir_v(const hp_strv *in, const char *dir, hp_strv *out);
 /* The argv of one run of unit `u` in folder `dir`, run locally. A profiler's input file the
  * driver could not write gives hp__write_file's code (util/sys/fsutil.h: its kind, and why). */
 int hp__run_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out);
+/* The command that follows a run of unit `u` in folder `dir` outside its timing (the driver's
+ * hp__driver_after_argv), empty when there is none. 0 or HP_ENOMEM. */
+int hp__run_after_argv(hp__session_ctx *c, const hp__unit *u, const char *dir, hp_strv *out);
 
 /* run.c */
 

@@ -102,6 +102,21 @@ static const hp__mode torch_modes[] = {
     {"schedule", {"--mode", "schedule", NULL}, SCHED, "cuda, wait/warmup/active steps"},
     {NULL, {NULL}, 0, NULL}};
 
+/* Nsight Systems. Every mode writes {dir}/report.nsys-rep; CPU sampling is off except in
+ * `sample`, so that the cuda and osrt modes measure the tracing alone. The long options take
+ * their value after '=' (docs/drivers.md quotes NVIDIA's guide). */
+static const hp__mode nsys_modes[] = {
+    {"cuda", {"profile", "--trace=cuda,nvtx", "--sample=none", NULL}, 0, "CUDA API and NVTX trace"},
+    {"osrt",
+     {"profile", "--trace=cuda,nvtx,osrt", "--sample=none", NULL},
+     0,
+     "CUDA, NVTX and OS runtime calls"},
+    {"sample",
+     {"profile", "--trace=cuda,nvtx", "--sample=process-tree", NULL},
+     0,
+     "CUDA and NVTX trace with CPU sampling"},
+    {NULL, {NULL}, 0, NULL}};
+
 /* Appends a mode's fixed options; as in every push_ helper, a failure sticks in the vector. */
 static void push_mode(hp_strv *out, const hp__mode *m)
 {
@@ -343,6 +358,38 @@ static int torch_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec
   return hp__strv_error(out);
 }
 
+static int nsys_argv(const hp__driver *d, const hp__mode *m, const hp__run_spec *rs, hp_strv *out)
+{
+  hp__strv_push(out, rs->tool_path);
+  push_mode(out, m);
+  hp__strv_push(out, "-o");
+  hp__strv_push_own(out, hp__path_join(rs->run_dir, "report"));
+  push_extra(out, rs);
+  hp__strv_append(out, rs->app);
+  return hp__strv_error(out);
+}
+
+int hp__driver_after_argv(const hp__driver *d, const hp__run_spec *rs, hp_strv *out)
+{
+  hp__strv_init(out);
+  if (strcmp(d->tool, "nsys") != 0 || hp__mode_is_generic(rs->pass->mode))
+    return 0;
+  hp__strv_push(out, rs->tool_path);
+  hp__strv_push(out, "stats");
+  hp__strv_push(out, "--report");
+  hp__strv_push(out, "cuda_gpu_kern_sum,cuda_api_sum,cuda_gpu_mem_time_sum");
+  hp__strv_push(out, "--format");
+  hp__strv_push(out, "csv");
+  hp__strv_push(out, "--output");
+  hp__strv_push_own(out, hp__path_join(rs->run_dir, "stats"));
+  hp__strv_push_own(out, hp__path_join(rs->run_dir, "report.nsys-rep"));
+  if (hp__strv_error(out)) {
+    hp_strv_free(out);
+    return HP_ENOMEM;
+  }
+  return 0;
+}
+
 /* hipprof filters by kernel only when it collects counters (--kernel-name), selects counters by
  * group with its mode, and has no launch count; rocprofv3 filters every mode by kernel and takes
  * counters in pmc; rocprof v1 writes both into its pmc input file; ncu takes all three. */
@@ -351,6 +398,7 @@ static const hp__driver drivers[] = {
     {"rocprofv3", rocprofv3_modes, rocprofv3_argv, {TAKES_ALL, TAKES_PMC, TAKES_NONE}},
     {"rocprof", rocprof_modes, rocprof_argv, {TAKES_PMC, TAKES_PMC, TAKES_NONE}},
     {"ncu", ncu_modes, ncu_argv, {TAKES_ALL, TAKES_ALL, TAKES_ALL, TAKES_NONE}},
+    {"nsys", nsys_modes, nsys_argv, {TAKES_NONE, TAKES_NONE, TAKES_NONE, TAKES_NONE}},
     {"torch", torch_modes, torch_argv, {TAKES_NONE, TAKES_NONE, TAKES_NONE, TAKES_SCHED}},
     {NULL, NULL, NULL, {0, 0, 0, 0}}};
 

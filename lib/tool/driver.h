@@ -39,8 +39,8 @@ typedef struct hp__run_spec {
   unsigned caps;         /* the HP__CAP_* options to use */
 } hp__run_spec;
 
-/* Finds a driver by tool name: hipprof, rocprof, rocprofv3, ncu, torch (NULL: HP__DEFAULT_TOOL). NULL
- * when unknown. */
+/* Finds a driver by tool name: hipprof, rocprof, rocprofv3, ncu, nsys, torch (NULL:
+ * HP__DEFAULT_TOOL). NULL when unknown. */
 const hp__driver *hp__driver_find(const char *tool);
 /* The i-th driver of the table (0-based, in the order hp__driver_tools lists them), NULL past the
  * last: for listing every tool, for example to suggest one in place of a typo. */
@@ -74,5 +74,9 @@ const char *hp__driver_mode_doc(const hp__driver *d, const char *mode);
  * Some drivers also write an input file into rs->run_dir: when that fails, hp__write_file's code
  * (util/sys/fsutil.h: its kind, and why). HP_ENOTSUP for an unknown mode. */
 int hp__driver_argv(const hp__driver *d, const hp__run_spec *rs, hp_strv *out);
+/* The command a run of a profiled pass is followed by, outside its timing (nsys: `nsys stats`
+ * turning its report into CSVs), into *out (new; free with hp_strv_free); empty for a tool that
+ * needs none. 0 or HP_ENOMEM. */
+int hp__driver_after_argv(const hp__driver *d, const hp__run_spec *rs, hp_strv *out);
 
 #endif /* HPRUN_TOOL_DRIVER_H */

@@ -126,13 +126,14 @@ static void test_find(void **state)
 static void test_tools(void **state)
 {
   (void)state;
-  assert_string_equal(hp__driver_tools(), "hipprof, rocprofv3, rocprof, ncu, torch");
+  assert_string_equal(hp__driver_tools(), "hipprof, rocprofv3, rocprof, ncu, nsys, torch");
   assert_string_equal(hp__driver_name(hp__driver_at(0)), "hipprof");
   assert_string_equal(hp__driver_name(hp__driver_at(1)), "rocprofv3");
   assert_string_equal(hp__driver_name(hp__driver_at(2)), "rocprof");
   assert_string_equal(hp__driver_name(hp__driver_at(3)), "ncu");
-  assert_string_equal(hp__driver_name(hp__driver_at(4)), "torch");
-  assert_null(hp__driver_at(5));
+  assert_string_equal(hp__driver_name(hp__driver_at(4)), "nsys");
+  assert_string_equal(hp__driver_name(hp__driver_at(5)), "torch");
+  assert_null(hp__driver_at(6));
   assert_null(hp__driver_at(1000));
 }
 
@@ -330,6 +331,53 @@ static void test_argv_torch(void **state)
               "@", "--", "train.py", "--lr", "1", NULL);
 }
 
+/* nsys: each mode's options and the report in the run folder; after the run, `nsys stats`
+ * into CSVs there, and nothing after a generic pass. */
+static void test_argv_nsys(void **state)
+{
+  fixture *f = *state;
+  const hp__driver *d = hp__driver_find("nsys");
+  hp__run_spec rs = {&f->plan, &f->pass, TOOL, f->run_dir, &f->app, 0};
+  static const char *const after[] = {TOOL,
+                                      "stats",
+                                      "--report",
+                                      "cuda_gpu_kern_sum,cuda_api_sum,cuda_gpu_mem_time_sum",
+                                      "--format",
+                                      "csv",
+                                      "--output",
+                                      "@/stats",
+                                      "@/report.nsys-rep"};
+  hp_strv got = {NULL, 0, 0};
+  char want[256];
+  size_t i;
+
+  f->pass.mode = "cuda";
+  expect_argv(f, "nsys", TOOL, "profile", "--trace=cuda,nvtx", "--sample=none", "-o", "@/report",
+              "./app", "--n", "3", NULL);
+  f->pass.mode = "osrt";
+  expect_argv(f, "nsys", TOOL, "profile", "--trace=cuda,nvtx,osrt", "--sample=none", "-o",
+              "@/report", "./app", "--n", "3", NULL);
+  f->pass.mode = "sample";
+  expect_argv(f, "nsys", TOOL, "profile", "--trace=cuda,nvtx", "--sample=process-tree", "-o",
+              "@/report", "./app", "--n", "3", NULL);
+  assert_int_equal(hp__driver_after_argv(d, &rs, &got), 0);
+  assert_int_equal(got.n, sizeof(after) / sizeof(after[0]));
+  for (i = 0; i < got.n; i++) {
+    snprintf(want, sizeof(want), "%s%s", after[i][0] == '@' ? f->run_dir : "",
+             after[i] + (after[i][0] == '@'));
+    assert_string_equal(got.v[i], want);
+  }
+  hp_strv_free(&got);
+  f->pass.mode = "normal";
+  assert_int_equal(hp__driver_after_argv(d, &rs, &got), 0);
+  assert_int_equal(got.n, 0);
+  hp_strv_free(&got);
+  f->pass.mode = "time";
+  assert_int_equal(hp__driver_after_argv(hp__driver_find("ncu"), &rs, &got), 0);
+  assert_int_equal(got.n, 0);
+  hp_strv_free(&got);
+}
+
 static void test_argv_rocprof(void **state)
 {
   fixture *f = *state;
@@ -384,6 +432,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_argv_rocprofv3, setup, teardown),
       cmocka_unit_test_setup_teardown(test_argv_ncu, setup, teardown),
       cmocka_unit_test_setup_teardown(test_argv_torch, setup, teardown),
+
+      cmocka_unit_test_setup_teardown(test_argv_nsys, setup, teardown),
       cmocka_unit_test_setup_teardown(test_argv_rocprof, setup, teardown),
       cmocka_unit_test_setup_teardown(test_argv_not_a_tool_mode, setup, teardown),
   };

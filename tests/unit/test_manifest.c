@@ -35,6 +35,7 @@
 #define EMPTY_SHA256 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 
 typedef struct fixture {
+  char *gpu;    /* the GPU name hp__manifest_write hands back */
   char dir[64]; /* a fresh temporary folder: the plan's folder and the session folder */
   int dirfd;    /* that folder, open as a session's is */
   hp_plan *plan;
@@ -66,6 +67,7 @@ static int teardown(void **state)
   char cmd[128];
 
   hp_plan_free(f->plan);
+  free(f->gpu);
   close(f->dirfd);
   uv_run(&f->loop, UV_RUN_DEFAULT);
   uv_loop_close(&f->loop);
@@ -125,7 +127,7 @@ static void plan_copy_and_hash(void **state)
   assert_int_equal(hp__fs_kind(r), HP_EEXIST);
   assert_int_equal(hp__fs_errno(r), EEXIST);
 
-  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, NULL, NULL, f->dirfd), 0);
+  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, NULL, NULL, f->dirfd, &f->gpu), 0);
   m = read_json(f->dir, "manifest.json");
   assert_string_equal(jstr(m, "plan/sha256"), PLAN_SHA256);
   assert_string_equal(jstr(m, "plan/file"), "mt.yaml");
@@ -145,7 +147,7 @@ static void plan_without_text(void **state)
   s.dir = f->dir;
   p.text = NULL;
   p.text_len = 0;
-  assert_int_equal(hp__manifest_write(&f->loop, &p, &s, NULL, NULL, f->dirfd), 0);
+  assert_int_equal(hp__manifest_write(&f->loop, &p, &s, NULL, NULL, f->dirfd, &f->gpu), 0);
   m = read_json(f->dir, "manifest.json");
   assert_string_equal(jstr(m, "plan/sha256"), EMPTY_SHA256);
   hp__jv_free(m);
@@ -198,7 +200,7 @@ static void members(void **state)
   s.passes = &pr;
   s.npasses = 1;
 
-  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, &tools, env, f->dirfd), 0);
+  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, &tools, env, f->dirfd, &f->gpu), 0);
   m = read_json(f->dir, "manifest.json");
   assert_string_equal(jstr(m, "session"), "mt");
   assert_string_equal(jstr(m, "started"), "2024-01-02T03:04:05Z");
@@ -227,10 +229,67 @@ static void members(void **state)
 
   assert_true(hp__jv_num(hp__jv_path(m, "host/cpus_online")) >= 1);
   assert_int_equal(hp__jv_type_of(hp__jv_get(m, "gpu")), HP__JV_OBJ);
-  assert_int_equal(hp__jv_len(hp__jv_get(m, "gpu")), 4);
+  assert_int_equal(hp__jv_len(hp__jv_get(m, "gpu")), 5);
   /* The plan's folder is a fresh temporary folder, in no git work tree. */
   assert_non_null(hp__jv_get(m, "app_git"));
   assert_int_equal(hp__jv_type_of(hp__jv_get(m, "app_git")), HP__JV_NULL);
+  hp__jv_free(m);
+}
+
+/* What the lent H200's nvidia-smi answered to the manifest's probe, copied byte for byte from
+ * tests/fixtures/real/h200-roofline/session/manifest.json (gpu/nvidia-smi/output). */
+#define H200_SMI                                                                                   \
+  "index, name, driver_version, memory.total [MiB], clocks.max.sm [MHz], clocks.current.sm "       \
+  "[MHz]\n0, NVIDIA H200, 580.159.04, 143771 MiB, 1980 MHz, 1980 MHz\n"
+
+/* The GPU name, read from the vendor tools' answers: nvidia-smi's name column (wherever the header
+ * puts it), else rocm-smi's first Card series (the layout and both spellings of it as public
+ * examples of rocm-smi --showproductname print them; we have no AMD capture of our own). */
+static void gpu_name_from_answers(void **state)
+{
+  static const char rocm[] = "============ ROCm System Management Interface ============\n"
+                             "GPU[0]\t\t: Card series: \t\tInstinct MI210\n"
+                             "GPU[0]\t\t: Card model: \t\t0x0c34\n"
+                             "GPU[1]\t\t: Card series: \t\tAMD Radeon Graphics\n";
+  char *n;
+
+  (void)state;
+  assert_string_equal(n = hp__manifest_gpu_name(H200_SMI, rocm), "NVIDIA H200");
+  free(n);
+  assert_string_equal(n = hp__manifest_gpu_name("name, index\nTesla V100-SXM2-16GB , 0\n", NULL),
+                      "Tesla V100-SXM2-16GB");
+  free(n);
+  assert_string_equal(n = hp__manifest_gpu_name(NULL, rocm), "Instinct MI210");
+  free(n);
+  assert_string_equal(n = hp__manifest_gpu_name("", "GPU[0] : Card Series:  AMD Instinct MI300X\n"),
+                      "AMD Instinct MI300X");
+  free(n);
+  /* An error message, a header without rows, or nothing at all names no GPU. */
+  assert_null(hp__manifest_gpu_name("NVIDIA-SMI has failed because it couldn't communicate\n",
+                                    "GPU[0] : Card model: 0x0c34\n"));
+  assert_null(hp__manifest_gpu_name("index, name\n", NULL));
+  assert_null(hp__manifest_gpu_name(NULL, NULL));
+}
+
+/* The manifest records the name beside the raw answer, and hands the same name back. */
+static void gpu_name_recorded(void **state)
+{
+  fixture *f = *state;
+  char path[128];
+  char *env[2] = {path, NULL};
+  hp_session s;
+  hp__jv *m;
+
+  write_script(f->dir, "nvidia-smi", "#!/bin/sh\nprintf '" H200_SMI "'\n");
+  snprintf(path, sizeof(path), "PATH=%s", f->dir);
+  memset(&s, 0, sizeof(s));
+  s.name = "mt";
+  s.dir = f->dir;
+  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, NULL, env, f->dirfd, &f->gpu), 0);
+  assert_string_equal(f->gpu, "NVIDIA H200");
+  m = read_json(f->dir, "manifest.json");
+  assert_string_equal(jstr(m, "gpu/name"), "NVIDIA H200");
+  assert_string_equal(jstr(m, "gpu/nvidia-smi/output"), H200_SMI);
   hp__jv_free(m);
 }
 
@@ -297,7 +356,7 @@ static void manifest_redacts_secrets(void **state)
   memset(&s, 0, sizeof(s));
   s.name = "mt";
   s.dir = f->dir;
-  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, NULL, env, f->dirfd), 0);
+  assert_int_equal(hp__manifest_write(&f->loop, f->plan, &s, NULL, env, f->dirfd, &f->gpu), 0);
   m = read_json(f->dir, "manifest.json");
   e = hp__jv_get(m, "environment");
   assert_int_equal(hp__jv_len(e), 5); /* OTHER_TOKEN is no GPU variable: left out */
@@ -329,7 +388,7 @@ static void manifest_refuses_planted_tmp(void **state)
   assert_int_equal(hp__write_file(target, "sentinel", 8, 1), 0);
   snprintf(tmp, sizeof(tmp), "%s/manifest.json.tmp.%ld", f->dir, (long)getpid());
   assert_int_equal(symlink(target, tmp), 0);
-  r = hp__manifest_write(&f->loop, f->plan, &s, NULL, NULL, f->dirfd);
+  r = hp__manifest_write(&f->loop, f->plan, &s, NULL, NULL, f->dirfd, &f->gpu);
   assert_int_equal(hp__fs_kind(r), HP_EEXIST);
   assert_int_equal(hp__fs_errno(r), EEXIST);
   assert_int_equal(hp__read_file(target, &text, NULL), 0);
@@ -381,6 +440,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(plan_copy_and_hash, setup, teardown),
       cmocka_unit_test_setup_teardown(plan_without_text, setup, teardown),
       cmocka_unit_test_setup_teardown(members, setup, teardown),
+      cmocka_unit_test(gpu_name_from_answers),
+      cmocka_unit_test_setup_teardown(gpu_name_recorded, setup, teardown),
       cmocka_unit_test(redaction_rule),
       cmocka_unit_test(redaction_by_value),
       cmocka_unit_test_setup_teardown(manifest_redacts_secrets, setup, teardown),

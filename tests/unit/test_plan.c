@@ -1006,7 +1006,8 @@ static void test_err_enums(void **state)
                 "none, nvidia-smi, rocm-smi, hy-smi, command",
                 "did you mean `hy-smi`?", NULL);
   expect_error1(BASE "profiler: {tool: hipprf}\n", 4, 18, "unknown profiler 'hipprf'",
-                "(known: hipprof, rocprofv3, rocprof, ncu, torch; did you mean `hipprof`?)", NULL);
+                "(known: hipprof, rocprofv3, rocprof, ncu, nsys, torch; did you mean `hipprof`?)",
+                NULL);
 }
 
 static void test_err_missing(void **state)

@@ -15,16 +15,17 @@
 /* The five tools hprun drives, in the table's order (docs/drivers.md). */
 static void test_names(void **state)
 {
-  assert_int_equal(hp_tool_count(), 5);
+  assert_int_equal(hp_tool_count(), 6);
   assert_string_equal(hp_tool_name(0), "hipprof");
   assert_string_equal(hp_tool_name(1), "rocprofv3");
   assert_string_equal(hp_tool_name(2), "rocprof");
   assert_string_equal(hp_tool_name(3), "ncu");
-  assert_string_equal(hp_tool_name(4), "torch");
-  assert_null(hp_tool_name(5));
+  assert_string_equal(hp_tool_name(4), "nsys");
+  assert_string_equal(hp_tool_name(5), "torch");
+  assert_null(hp_tool_name(6));
   assert_null(hp_tool_name((size_t)-1));
   /* Asking again gives the same answers (the list is split once). */
-  assert_int_equal(hp_tool_count(), 5);
+  assert_int_equal(hp_tool_count(), 6);
   assert_string_equal(hp_tool_name(3), "ncu");
 }
 
@@ -37,7 +38,8 @@ static void test_modes(void **state)
   assert_string_equal(hp_tool_modes("rocprofv3"),
                       "normal, command, kernel-trace, hip-trace, stats, sys-trace, pmc");
   assert_non_null(strstr(hp_tool_modes("hipprof"), ", kernel-stack, "));
-  assert_null(hp_tool_modes("nsys"));
+  assert_string_equal(hp_tool_modes("nsys"), "normal, command, cuda, osrt, sample");
+  assert_null(hp_tool_modes("nsight"));
   assert_null(hp_tool_modes("NCU"));
   assert_null(hp_tool_modes(""));
   assert_null(hp_tool_modes(NULL));

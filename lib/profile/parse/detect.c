@@ -38,7 +38,11 @@ const char *hp__fmt_name(hp__fmt f)
                                              "rocprofv3-memory-copy-trace",
                                              "ncu-csv",
                                              "compute-sanitizer",
-                                             "kineto-trace"};
+                                             "kineto-trace",
+                                             "nsys-kernel-sum",
+                                             "nsys-api-sum",
+                                             "nsys-mem-time-sum",
+                                             "nsys-gpu-trace"};
 
   return f >= 0 && f < HP__F_N ? names[f] : "unknown";
 }
@@ -67,15 +71,34 @@ static const struct {
   const char *suffix;
   hp__fmt fmt;
 } name_rules[] = {
-    {".hiptrace.csv", HP__F_HIPPROF_API},         {".hipkernel.csv", HP__F_HIPPROF_KERNEL},
-    {".kernel.csv", HP__F_HIPPROF_KERNEL},        {".stack.csv", HP__F_HIPPROF_STACK},
-    {"_kernel_stats.csv", HP__F_V3_KSTATS},       {"_hip_api_stats.csv", HP__F_V3_HIPSTATS},
-    {"_hsa_api_stats.csv", HP__F_V3_HSASTATS},    {"_memory_copy_stats.csv", HP__F_V3_COPYSTATS},
-    {"_kernel_trace.csv", HP__F_V3_KTRACE},       {"_counter_collection.csv", HP__F_V3_COUNTERS},
-    {"_agent_info.csv", HP__F_V3_AGENTS},         {"_hip_api_trace.csv", HP__F_V3_HIPTRACE},
-    {"_hsa_api_trace.csv", HP__F_V3_HSATRACE},    {"_memory_copy_trace.csv", HP__F_V3_COPYTRACE},
-    {".hip_stats.csv", HP__F_ROCPROF_HIPSTATS},   {".hsa_stats.csv", HP__F_ROCPROF_HSASTATS},
-    {".copy_stats.csv", HP__F_ROCPROF_COPYSTATS}, {".stats.csv", HP__F_ROCPROF_KSTATS},
+    {".hiptrace.csv", HP__F_HIPPROF_API},
+    {".hipkernel.csv", HP__F_HIPPROF_KERNEL},
+    {".kernel.csv", HP__F_HIPPROF_KERNEL},
+    {".stack.csv", HP__F_HIPPROF_STACK},
+    {"_kernel_stats.csv", HP__F_V3_KSTATS},
+    {"_hip_api_stats.csv", HP__F_V3_HIPSTATS},
+    {"_hsa_api_stats.csv", HP__F_V3_HSASTATS},
+    {"_memory_copy_stats.csv", HP__F_V3_COPYSTATS},
+    {"_kernel_trace.csv", HP__F_V3_KTRACE},
+    {"_counter_collection.csv", HP__F_V3_COUNTERS},
+    {"_agent_info.csv", HP__F_V3_AGENTS},
+    {"_hip_api_trace.csv", HP__F_V3_HIPTRACE},
+    {"_hsa_api_trace.csv", HP__F_V3_HSATRACE},
+    {"_memory_copy_trace.csv", HP__F_V3_COPYTRACE},
+    {".hip_stats.csv", HP__F_ROCPROF_HIPSTATS},
+    {".hsa_stats.csv", HP__F_ROCPROF_HSASTATS},
+    {".copy_stats.csv", HP__F_ROCPROF_COPYSTATS},
+    {".stats.csv", HP__F_ROCPROF_KSTATS},
+    /* nsys stats --output BASE names each report's file BASE_<report>.csv; the report names
+     * before 2023 follow. */
+    {"_cuda_gpu_kern_sum.csv", HP__F_NSYS_KERNSUM},
+    {"_gpukernsum.csv", HP__F_NSYS_KERNSUM},
+    {"_cuda_api_sum.csv", HP__F_NSYS_APISUM},
+    {"_cudaapisum.csv", HP__F_NSYS_APISUM},
+    {"_cuda_gpu_mem_time_sum.csv", HP__F_NSYS_MEMSUM},
+    {"_gpumemtimesum.csv", HP__F_NSYS_MEMSUM},
+    {"_cuda_gpu_trace.csv", HP__F_NSYS_TRACE},
+    {"_gputrace.csv", HP__F_NSYS_TRACE},
 };
 
 /* rocprofv3 files we know and deliberately leave alone. */

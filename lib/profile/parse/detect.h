@@ -38,6 +38,10 @@ typedef enum {
   HP__F_NCU,               /* ncu --csv, details or raw page */
   HP__F_SANITIZER,         /* compute-sanitizer report in a text file (found while reading) */
   HP__F_KINETO,            /* *.json, *.json.gz that open with a Kineto trace's members */
+  HP__F_NSYS_KERNSUM,      /* nsys stats *_cuda_gpu_kern_sum.csv, *_gpukernsum.csv */
+  HP__F_NSYS_APISUM,       /* *_cuda_api_sum.csv, *_cudaapisum.csv */
+  HP__F_NSYS_MEMSUM,       /* *_cuda_gpu_mem_time_sum.csv, *_gpumemtimesum.csv */
+  HP__F_NSYS_TRACE,        /* *_cuda_gpu_trace.csv, *_gputrace.csv */
   HP__F_N
 } hp__fmt;
 

@@ -40,6 +40,10 @@ static int run_parser(hp__pctx *x, hp__fmt fmt)
   case HP__F_V3_COUNTERS: return hp__parse_v3_counters(x);
   case HP__F_V3_AGENTS: return hp__parse_v3_agents(x);
   case HP__F_NCU: return hp__parse_ncu(x);
+  case HP__F_NSYS_KERNSUM: return hp__parse_nsys_sum(x, HP__T_KERNEL);
+  case HP__F_NSYS_APISUM: return hp__parse_nsys_sum(x, HP__T_API);
+  case HP__F_NSYS_MEMSUM: return hp__parse_nsys_sum(x, HP__T_COPY);
+  case HP__F_NSYS_TRACE: return hp__parse_nsys_trace(x);
   default: return 0;
   }
 }

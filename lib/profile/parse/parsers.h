@@ -58,6 +58,10 @@ int hp__parse_kineto(hp__pctx *x);
 /* ncu --csv, details or raw page (parse_ncu.c). */
 int hp__parse_ncu(hp__pctx *x);
 
+/* nsys stats CSVs: a summary into time table `table`, or the GPU trace (parse_nsys.c). */
+int hp__parse_nsys_sum(hp__pctx *x, int table);
+int hp__parse_nsys_trace(hp__pctx *x);
+
 /* ---- parse_file.c: one file, or one range of a split file (merge/chunk.h splits them) -------- */
 
 /* One range to read: the file's header bytes [0, head), then its bytes from `from` until the

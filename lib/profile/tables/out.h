@@ -29,4 +29,11 @@ typedef struct hp__catstat {
  * (free() it). HP_ENOMEM leaves *out NULL. */
 int hp__profile_categories(const hp_profile *p, hp__catstat **out, size_t *n);
 
+/* The hint every report gives when `other` holds more than 10% of the kernel time: *head, one
+ * line with that share and the five largest uncategorised kernels by time (each as the pattern a
+ * rule would use), and *yaml, a `categories:` list to paste into a plan: the rules in use, then
+ * one new category with those patterns. Both malloc'd (the caller frees them), NULL when there
+ * is no hint. Returns 0 or HP_ENOMEM. */
+int hp__profile_other_hint(const hp_profile *p, char **head, char **yaml);
+
 #endif /* HPRUN_PROFILE_OUT_H */

@@ -2,15 +2,19 @@
  * The time tables (HIP API, HSA API, memory copies, kernels) and the pattern-based kernel
  * categories: one column list for the four time tables, one for the categories. Rows are sorted
  * by total time; everything derived (average, percent, category) is computed when a cell is
- * fetched, in O(1), so a table costs one sort of its distinct names.
+ * fetched, in O(1), so a table costs one sort of its distinct names. Last, the hint for a profile
+ * whose `other` category is large: its largest kernels and a `categories:` snippet for them.
  */
 #include "profile/model/build.h"
 #include "profile/tables/out.h"
 #include "profile/tables/table.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static double table_sum(const hp__ttable *t)
 {
@@ -248,3 +252,153 @@ const hp__table hp__tab_categories = {
     .size = sizeof(hp__catstat),
     .open = cat_open,
 };
+
+/* ---------------------------------------------------------------------------------------------- */
+/* The hint when `other` holds much of the kernel time.                                          */
+
+#define HINT_PERCENT 10.0 /* `other` above this share of kernel time gets the hint */
+#define HINT_KERNELS 5
+#define HINT_PATTERN_MAX 120
+
+/* Where a kernel's parameter list starts: the first '(' outside template arguments that is not
+ * a namespace's "(anonymous namespace)"; the name's end when it has none (nsys shortens names). */
+static size_t params_at(const char *name)
+{
+  static const char anon[] = "(anonymous namespace)";
+  size_t i, depth = 0;
+
+  for (i = 0; name[i]; i++) {
+    if (name[i] == '<')
+      depth++;
+    else if (name[i] == '>' && depth)
+      depth--;
+    else if (name[i] == '(' && strncmp(name + i, anon, sizeof(anon) - 1) == 0)
+      i += sizeof(anon) - 2;
+    else if (name[i] == '(' && depth == 0)
+      break;
+  }
+  return i;
+}
+
+/* A rule's pattern for a kernel: its function's own name, without the return type (which may be
+ * a template such as std::enable_if<...>::type), the template arguments and the parameters, so
+ * that it matches every instantiation. A name too short to tell kernels apart (`kernel`,
+ * `Kernel2`) keeps its first template argument, else its last namespace; what is still shorter
+ * than 4 characters gives way to the whole name. At most HINT_PATTERN_MAX bytes from *at. */
+static size_t kernel_pattern(const char *name, const char **at)
+{
+  size_t e = params_at(name), t = e, s, depth = 0, k;
+
+  if (e > 0 && name[e - 1] == '>') /* back to the template's '<' */
+    for (t = e; t-- > 0;) {
+      depth += name[t] == '>';
+      if (name[t] == '<' && --depth == 0)
+        break;
+    }
+  if (t > e)
+    t = e;
+  for (s = t; s > 0 && (isalnum((unsigned char)name[s - 1]) || name[s - 1] == '_'); s--)
+    ;
+  k = t;
+  if (t - s < 8 && t < e) /* with the first template argument */
+    for (k = t + 1; k < e && name[k] != ',' && name[k] != '>' && name[k] != '<'; k++)
+      ;
+  else if (t - s < 8 && s >= 3 && name[s - 1] == ':' && name[s - 2] == ':')
+    for (s -= 2; s > 0 && (isalnum((unsigned char)name[s - 1]) || name[s - 1] == '_'); s--)
+      ;
+  if (k - s < 4) {
+    s = 0;
+    k = strlen(name);
+  }
+  *at = name + s;
+  return k - s < HINT_PATTERN_MAX ? k - s : HINT_PATTERN_MAX;
+}
+
+/* s (n bytes) as a double-quoted YAML scalar; control characters become spaces. */
+static void yaml_quoted(hp__buf *b, const char *s, size_t n)
+{
+  size_t i;
+
+  hp__buf_addc(b, '"');
+  for (i = 0; i < n; i++) {
+    if (s[i] == '"' || s[i] == '\\')
+      hp__buf_addc(b, '\\');
+    hp__buf_addc(b, (unsigned char)s[i] < 0x20 ? ' ' : s[i]);
+  }
+  hp__buf_addc(b, '"');
+}
+
+/* The `categories:` snippet: the rules in use, then `name` with the patterns. */
+static void hint_yaml(hp__buf *y, const hp_profile *p, const char *name, const char **pat,
+                      const size_t *plen, size_t n)
+{
+  size_t i, k;
+
+  hp__buf_adds(y, "categories:\n");
+  for (i = 0; i <= p->ncats; i++) {
+    size_t np = i < p->ncats ? p->cats[i].npat : n;
+    hp__buf_adds(y, "  - {name: ");
+    yaml_quoted(y, i < p->ncats ? p->cats[i].name : name,
+                strlen(i < p->ncats ? p->cats[i].name : name));
+    hp__buf_adds(y, ", patterns: [");
+    for (k = 0; k < np; k++) {
+      const char *s = i < p->ncats ? p->cats[i].pat[k] : pat[k];
+      hp__buf_adds(y, k ? ", " : "");
+      yaml_quoted(y, s, i < p->ncats ? strlen(s) : plen[k]);
+    }
+    hp__buf_adds(y, "]}\n");
+  }
+}
+
+int hp__profile_other_hint(const hp_profile *p, char **head, char **yaml)
+{
+  const char *pat[HINT_KERNELS];
+  size_t plen[HINT_KERNELS], i, k, n = 0, m = 0;
+  char name[16] = "custom";
+  hp__buf h = HP__BUF_INIT, y = HP__BUF_INIT;
+  hp__catstat *c = NULL;
+  double other = 0;
+  hp_kernel_stat ks;
+  int r;
+
+  *head = *yaml = NULL;
+  if ((r = hp__profile_categories(p, &c, &n)) != 0)
+    return r;
+  for (i = 0; i < n; i++)
+    if (strcmp(c[i].name, "other") == 0)
+      other = c[i].percent;
+  free(c);
+  if (!(other > HINT_PERCENT))
+    return 0;
+  hp__buf_printf(&h, "`other` holds %.1f%% of kernel time; its largest kernels:", other);
+  for (i = 0, n = 0; i < hp_profile_nkernels(p) && n < HINT_KERNELS; i++) {
+    if (hp_profile_kernel(p, i, &ks) != 0 || strcmp(hp__profile_classify(p, ks.name), "other"))
+      continue;
+    plen[m] = kernel_pattern(ks.name, &pat[m]);
+    hp__buf_printf(&h, "%s `%.*s` (%.1f%%)", n++ ? "," : "", (int)plen[m], pat[m], ks.percent);
+    for (k = 0; k < m && !(plen[k] == plen[m] && strncasecmp(pat[k], pat[m], plen[m]) == 0); k++)
+      ;
+    m += k == m; /* each pattern once */
+  }
+  /* A name no rule in use has, so that the snippet loads. */
+  for (k = 2; k < 100; k++) {
+    for (i = 0; i < p->ncats && strcmp(p->cats[i].name, name) != 0; i++)
+      ;
+    if (i == p->ncats)
+      break;
+    snprintf(name, sizeof(name), "custom%zu", k);
+  }
+  hp__buf_printf(&h,
+                 ". To name them, replace the plan's `categories:` with this (the rules in "
+                 "use, and `%s` for them):",
+                 name);
+  hint_yaml(&y, p, name, pat, plen, m);
+  if ((r = hp__buf_error(&h)) != 0 || (r = hp__buf_error(&y)) != 0) {
+    hp__buf_free(&h);
+    hp__buf_free(&y);
+    return r;
+  }
+  *head = hp__buf_steal(&h);
+  *yaml = hp__buf_steal(&y);
+  return 0;
+}

@@ -225,6 +225,30 @@ fail:
   return r;
 }
 
+/* The profile's hint when its `other` category is large, the snippet as preformatted text. */
+static int other_hint(hp__buf *b, const hp_profile *p)
+{
+  char *head = NULL, *yaml = NULL, *l;
+  int r = hp__profile_other_hint(p, &head, &yaml);
+  size_t n;
+
+  if (r == 0 && head) {
+    hp__buf_adds(b, "<p class=\"hint\">");
+    hp__html_text(b, head, 0);
+    hp__buf_adds(b, "</p>\n<pre>");
+    for (l = yaml; *l; l += n + (l[n] == '\n')) {
+      char *line = hp__strndup(l, n = strcspn(l, "\n"));
+      hp__html_text(b, line ? line : "", 0);
+      hp__buf_addc(b, '\n');
+      free(line);
+    }
+    hp__buf_adds(b, "</pre>\n");
+  }
+  free(head);
+  free(yaml);
+  return r;
+}
+
 static int pass_profile(hp__buf *b, const hp_session *s, const hp_pass_result *pr, size_t pi)
 {
   hp__buf charts = HP__BUF_INIT, xc = HP__BUF_INIT;
@@ -257,7 +281,8 @@ static int pass_profile(hp__buf *b, const hp_session *s, const hp_pass_result *p
                  "<figcaption>Kernel time as the profiler reports it (attribution, not "
                  "performance). Hover a bar for its figures.</figcaption>\n</figure>\n");
   }
-  if ((r = counter_table(b, pr->profile, &o, &hp__tab_pmc, "PMC counters")) == 0)
+  if ((r = other_hint(b, pr->profile)) == 0 &&
+      (r = counter_table(b, pr->profile, &o, &hp__tab_pmc, "PMC counters")) == 0)
     r = counter_table(b, pr->profile, &o, &hp__tab_ncu, "ncu metrics");
 fail:
   hp__buf_free(&charts);

@@ -10,6 +10,7 @@
  * moved.
  */
 #include "analyze/crosscheck.h"
+#include "profile/tables/out.h"
 #include "report/md/markdown.h"
 #include "report/core/pass_table.h"
 #include "report/core/report.h"
@@ -126,6 +127,19 @@ static int cut_tables(hp__buf *t, const hp_session *s, const char *text, size_t 
   return hp__buf_error(t);
 }
 
+/* The profile's hint when its `other` category is large, with the snippet as a YAML block. */
+static int md_other_hint(hp__buf *b, const hp_profile *p)
+{
+  char *head = NULL, *yaml = NULL;
+  int r = hp__profile_other_hint(p, &head, &yaml);
+
+  if (r == 0 && head)
+    hp__buf_printf(b, "\n%s\n\n```yaml\n%s```\n", head, yaml);
+  free(head);
+  free(yaml);
+  return r;
+}
+
 /* The tables `hprun summarize --format md --top TOP` prints for the profile, each cut to `rows`
  * rows, into t (emptied first), without their "## Profile summary" title: the pass's heading
  * stands for it, so that the title does not repeat once per pass. */
@@ -154,6 +168,9 @@ static int profile_text(const hp_session *s, const hp_pass_result *pr, int top, 
     r = cut_tables(t, s, body, rows);
   }
   free(text);
+  /* The hint counts towards the profile's share of the report, as its tables do. */
+  if (r == 0)
+    r = md_other_hint(t, p);
   return r ? HP_ENOMEM : 0;
 }
 

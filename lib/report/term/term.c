@@ -7,6 +7,7 @@
  * tables are those of report/core/pass_table.h, the causes list report/core/report.h's.
  */
 #include "analyze/crosscheck.h"
+#include "profile/tables/out.h"
 #include "report/core/pass_table.h"
 #include "report/core/report.h"
 #include "report/core/roofline_table.h"
@@ -131,6 +132,24 @@ static void term_crosscheck(FILE *fp, const hp_pass_result *pr, const char *unit
   fputc('\n', fp);
 }
 
+/* The hint of the first profiled pass whose `other` category is large (each profile of a session
+ * is of the same program, so one is enough here; report.md and report.html give every pass's). */
+static void term_other_hint(FILE *fp, const hp_session *s)
+{
+  char *head = NULL, *yaml = NULL, *l;
+  size_t i, n;
+
+  for (i = 0; i < s->npasses && head == NULL; i++)
+    if (s->passes[i].profile && hp__profile_other_hint(s->passes[i].profile, &head, &yaml) == 0 &&
+        head) {
+      fprintf(fp, "  %s: %s\n", s->passes[i].name, head);
+      for (l = yaml; *l; l += n + (l[n] == '\n'))
+        fprintf(fp, "    %.*s\n", (int)(n = strcspn(l, "\n")), l);
+    }
+  free(head);
+  free(yaml);
+}
+
 /* Advice, cross-checks, the session's error, and the reminder of what a profiled time means. */
 static void term_notes(FILE *fp, const hp_session *s)
 {
@@ -154,6 +173,7 @@ static void term_notes(FILE *fp, const hp_session *s)
       fprintf(fp, "  %s: %s\n", s->passes[i].name, b.data);
     hp__buf_free(&b);
   }
+  term_other_hint(fp, s);
   if (s->error)
     fprintf(fp, "  error: %s\n", s->error);
   fprintf(fp,
