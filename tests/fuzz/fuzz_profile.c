@@ -58,8 +58,13 @@ static const layout layouts[] = {
     {"run_hip_api_trace.csv", "run_hip_api_stats.csv"},         /* 26 */
     {"run_memory_copy_trace.csv", "run_memory_copy_stats.csv"}, /* 27 */
     {"result_1.stack.csv", "result_1.kernel.csv"},              /* 28 hipprof stack + stats */
-    {"trace.json", NULL},    /* 29 Kineto, told by its first 4 KB */
-    {"trace.json.gz", NULL}, /* 30 Kineto through zlib's inflate */
+    {"trace.json", NULL},                      /* 29 Kineto, told by its first 4 KB */
+    {"trace.json.gz", NULL},                   /* 30 Kineto through zlib's inflate */
+    {"stats_cuda_gpu_kern_sum.csv", NULL},     /* 31 nsys stats */
+    {"stats_cuda_api_sum.csv", NULL},          /* 32 */
+    {"stats_cuda_gpu_mem_time_sum.csv", NULL}, /* 33 */
+    {"stats_cuda_gpu_trace.csv", NULL},        /* 34 */
+    {"stats_cuda_gpu_trace.csv", "stats_cuda_gpu_kern_sum.csv"}, /* 35 trace + summary */
 };
 #define NLAYOUTS (sizeof(layouts) / sizeof(layouts[0]))
 

@@ -122,6 +122,12 @@ cat >"$KT/small.json" <<'JSON'
 JSON
 prof 29 kineto-small "$KT/small.json"
 rm -rf "$KT"
+# nsys stats: the real kernel summaries, alone and after a GPU trace's layout (35).
+N=tests/fixtures/real/nsys
+prof 31 nsys-kern-sum-decode $N/llm-perf-opt-decode/summary_cuda_gpu_kern_sum.csv
+prof 31 nsys-kern-sum-sam $N/llm-perf-opt-sam/summary_cuda_gpu_kern_sum.csv
+prof 35 nsys-trace-and-kern-sum $N/llm-perf-opt-sam/summary_cuda_gpu_kern_sum.csv \
+  $N/llm-perf-opt-decode/summary_cuda_gpu_kern_sum.csv
 
 # --- fuzz_summary: four small sessions with the test doubles (hipprof; A/B variants; failing
 # runs; ncu and rocprofv3 with the memory sampler). The reader ignores each pass's "profile" (it parses the run folders again), so it is
