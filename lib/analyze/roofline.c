@@ -44,16 +44,14 @@ enum {
   P_N
 };
 #define P_VEC 4
-static const char *const prec_ncu[P_N] = {"fp64",        "fp32",        "fp16",
-                                          "bf16",        "fp64-tensor", "tf32-tensor",
-                                          "fp16-tensor", "bf16-tensor", "fp8-tensor",
-                                          "int8-tensor"};
-static const char *const prec_pmc[P_N] = {"fp64",        "fp32",        "fp16",
-                                          "bf16",        "fp64-matrix", "fp32-matrix",
-                                          "fp16-matrix", "bf16-matrix", "fp8-matrix",
-                                          "int8-matrix"};
+static const char *const prec_ncu[P_N] = {
+    "fp64",        "fp32",        "fp16",        "bf16",       "fp64-tensor",
+    "tf32-tensor", "fp16-tensor", "bf16-tensor", "fp8-tensor", "int8-tensor"};
+static const char *const prec_pmc[P_N] = {
+    "fp64",        "fp32",        "fp16",        "bf16",       "fp64-matrix",
+    "fp32-matrix", "fp16-matrix", "bf16-matrix", "fp8-matrix", "int8-matrix"};
 /* The tensor metrics' precision tokens (sm__ops_path_tensor_src_<token>...), by M_* index. */
-static const char *const tensor_tok[P_N] = {NULL,   NULL,   NULL,  NULL,  "fp64",
+static const char *const tensor_tok[P_N] = {NULL,   NULL,   NULL,   NULL,  "fp64",
                                             "tf32", "fp16", "bf16", "fp8", "int8"};
 
 /* What a kernel whose counters miss its tensor/matrix work shows instead of a bound. */
@@ -73,9 +71,9 @@ typedef struct counts {
    * _sparsity_on/_off children; fp8 has only the children), depth -1 when none was seen. */
   double tens[2][P_N];
   int tdepth[2][P_N];
-  int have_tensor;    /* a tensor/matrix FLOP counter was captured (any value) */
-  int uncounted;      /* tensor work of a precision hprun does not count (int1, fp4, ...) */
-  double activity;    /* tensor pipe / MFMA busy (any unit): > 0 means tensor work */
+  int have_tensor; /* a tensor/matrix FLOP counter was captured (any value) */
+  int uncounted;   /* tensor work of a precision hprun does not count (int1, fp4, ...) */
+  double activity; /* tensor pipe / MFMA busy (any unit): > 0 means tensor work */
   double cycles_per_s, sm_cycles_per_s, bytes_per_s;
   double rd, wr, total, rd32, wr64;
   int have_rd, have_wr, have_total;
@@ -197,7 +195,7 @@ static void ncu_tensor(counts *c, const char *rest, double v)
 {
   const char *dot = strchr(rest, '.');
   size_t n = dot ? (size_t)(dot - rest) : strlen(rest), i;
-  int kind = dot && strcmp(dot, ".sum") == 0                         ? 0
+  int kind = dot && strcmp(dot, ".sum") == 0              ? 0
       : dot && strcmp(dot, ".sum.per_cycle_elapsed") == 0 ? 1
                                                           : -1;
   int p = tensor_precision(rest, n), depth = 0;
@@ -319,8 +317,8 @@ static void pmc_counter(counts *c, const char *name, double v)
       }
     }
   /* Matrix-core activity without the MOPS counters: the work is there, its FLOPs are not. */
-  if (strncmp(name, "SQ_INSTS_VALU_MFMA_", 19) == 0 || strncmp(name, "SQ_VALU_MFMA_BUSY", 17) == 0 ||
-      strncmp(name, "SQ_INSTS_MFMA", 13) == 0)
+  if (strncmp(name, "SQ_INSTS_VALU_MFMA_", 19) == 0 ||
+      strncmp(name, "SQ_VALU_MFMA_BUSY", 17) == 0 || strncmp(name, "SQ_INSTS_MFMA", 13) == 0)
     c->activity = fmax(c->activity, v);
   else if (strcasecmp(name, "FLOP") == 0 || strcasecmp(name, "FLOPS") == 0)
     c->flop[P_FP32] += v, c->have_flop = 1;
@@ -338,10 +336,9 @@ static void pmc_counter(counts *c, const char *name, double v)
  * FP32's; a tensor/matrix precision only its own. *name is the ceiling's name. */
 static double peak_gflops(const hp_peaks *pk, int p, const char *const *prec, const char **name)
 {
-  const double v[P_N] = {pk->fp64_tflops,        pk->fp32_tflops, pk->fp32_tflops,
-                         pk->fp32_tflops,        pk->fp64_matrix_tflops, pk->tf32_tflops,
-                         pk->fp16_tflops,        pk->bf16_tflops, pk->fp8_tflops,
-                         pk->int8_tops};
+  const double v[P_N] = {pk->fp64_tflops,        pk->fp32_tflops, pk->fp32_tflops, pk->fp32_tflops,
+                         pk->fp64_matrix_tflops, pk->tf32_tflops, pk->fp16_tflops, pk->bf16_tflops,
+                         pk->fp8_tflops,         pk->int8_tops};
 
   *name = p < P_VEC ? prec[p == P_FP64 ? P_FP64 : P_FP32] : prec[p];
   return v[p] > 0 ? v[p] * 1e3 : NAN;
@@ -354,9 +351,9 @@ static double peak_gflops(const hp_peaks *pk, int p, const char *const *prec, co
  * FLOP at all. */
 static int missing_work(const counts *c, const char *name, double flop)
 {
-  static const char *const tensor_names[] = {"nvjet",  "wgmma", "hgmma",    "hmma",  "s16816",
-                                             "h16816", "cutlass", "flash", "sdpa", "fmha",
-                                             "mfma",   "Cijk_", "tensorop"};
+  static const char *const tensor_names[] = {"nvjet",  "wgmma",   "hgmma",   "hmma", "s16816",
+                                             "h16816", "cutlass", "flash",   "sdpa", "fmha",
+                                             "mfma",   "Cijk_",   "tensorop"};
   static const char *const matrix_names[] = {"gemm", "matmul", "attention", "attn"};
   /* Names that say the kernel runs on the FP32/FP64 pipes (cuBLAS's sm80_xmma_gemm_..._ffma). */
   static const char *const simt_names[] = {"ffma", "sgemm", "dgemm", "simt"};

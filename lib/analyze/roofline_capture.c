@@ -136,8 +136,8 @@ static int to_peaks(cap *c, hp_peaks **out)
     hp__buf_printf(&b, "sm_%.0f%.0f, ", c->cc_major, c->cc_minor > 0 ? c->cc_minor : 0);
   if (c->sms > 0)
     hp__buf_printf(&b, "%.0f SMs, ", c->sms);
-  hp__buf_printf(&b, "SM clock %.0f MHz, DRAM clock %.0f MHz (medians over the kernels)",
-                 sm * 1e-6, dram * 1e-6);
+  hp__buf_printf(&b, "SM clock %.0f MHz, DRAM clock %.0f MHz (medians over the kernels)", sm * 1e-6,
+                 dram * 1e-6);
   p->device = hp__buf_steal(&b);
   p->source = hp__strdup("from the ncu capture");
   return p->device && p->source ? 0 : HP_ENOMEM;

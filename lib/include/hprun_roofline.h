@@ -28,7 +28,7 @@ typedef struct hp_peaks {
   double fp8_tflops;         /* dense FP8 tensor / matrix */
   double int8_tops;          /* dense INT8 tensor / matrix, TOP/s */
   double fp64_matrix_tflops; /* FP64 tensor (DMMA) / matrix (MFMA F64) */
-  char *device; /* owned; NULL when not said */
+  char *device;              /* owned; NULL when not said */
   char *source; /* "measured", "datasheet" or another word; owned; NULL when not said */
   /* The program that measured the matrix peaks ("cublasLt", "hipBLASLt", "roofline_peaks"), or
    * NULL when not said; owned. */
@@ -76,12 +76,12 @@ const char *hp_bound_name(hp_bound b);
 typedef struct hp_roof_point {
   char *kernel; /* owned */
   long long launches;
-  double flop;           /* FLOP per launch; NaN when the counters give none */
-  double bytes;          /* device-memory bytes per launch (read + write); NaN when unknown */
-  double time_ns;        /* per launch */
-  double ai;             /* flop / bytes */
-  double gflops;         /* achieved GFLOP/s: flop / time */
-  double gbs;            /* achieved GB/s: bytes / time */
+  double flop;    /* FLOP per launch; NaN when the counters give none */
+  double bytes;   /* device-memory bytes per launch (read + write); NaN when unknown */
+  double time_ns; /* per launch */
+  double ai;      /* flop / bytes */
+  double gflops;  /* achieved GFLOP/s: flop / time */
+  double gbs;     /* achieved GB/s: bytes / time */
   /* "fp64", "fp32", "fp16", "bf16" (vector), "<p>-tensor" (ncu) or "<p>-matrix" (AMD) for
    * p in fp64, tf32 (AMD: fp32), fp16, bf16, fp8, int8; "mixed"; NULL: static */
   const char *precision;

@@ -68,18 +68,27 @@ enum {
   PK_PEAKS, /* only in a plan's `roofline:` */
   PK_N
 };
-static const char *const peak_keys[] = {
-    "device",           "source",           "peak_bw_gbs",        "peak_fp32_tflops",
-    "peak_fp64_tflops", "peak_fp16_tflops", "peak_bf16_tflops",   "peak_tf32_tflops",
-    "peak_fp8_tflops",  "peak_int8_tops",   "peak_fp64_matrix_tflops", "matrix_source",
-    "peaks",            NULL};
+static const char *const peak_keys[] = {"device",
+                                        "source",
+                                        "peak_bw_gbs",
+                                        "peak_fp32_tflops",
+                                        "peak_fp64_tflops",
+                                        "peak_fp16_tflops",
+                                        "peak_bf16_tflops",
+                                        "peak_tf32_tflops",
+                                        "peak_fp8_tflops",
+                                        "peak_int8_tops",
+                                        "peak_fp64_matrix_tflops",
+                                        "matrix_source",
+                                        "peaks",
+                                        NULL};
 
 /* The figures of a peaks file, in peak_keys' order from PK_BW. */
 static double *figure(hp_peaks *p, int k)
 {
-  double *f[] = {&p->bw_gbs,      &p->fp32_tflops, &p->fp64_tflops, &p->fp16_tflops,
-                 &p->bf16_tflops, &p->tf32_tflops, &p->fp8_tflops,  &p->int8_tops,
-                 &p->fp64_matrix_tflops};
+  double *f[] = {&p->bw_gbs,      &p->fp32_tflops, &p->fp64_tflops,
+                 &p->fp16_tflops, &p->bf16_tflops, &p->tf32_tflops,
+                 &p->fp8_tflops,  &p->int8_tops,   &p->fp64_matrix_tflops};
 
   return f[k - PK_BW];
 }

@@ -82,10 +82,38 @@ md = open(t + "/torch.md").read().splitlines()
 assert "ceilings (measured, NVIDIA_H200): bandwidth 4135.2 GB/s, FP32 60.5212 TFLOP/s, FP64 32.8584 TFLOP/s" in text
 for k in d["kernels"]:
     pct = "-" if k["efficiency"] is None else "%.1f" % (k["efficiency"] * 100)
-    assert sum(1 for l in text if l.split()[-3:] == [k["ceiling"], "%.6g" % k["roof_gflops"], pct]) >= 1, k
-    assert sum(1 for l in md if l.endswith("| %s | %.6g | %s |" % (k["ceiling"], k["roof_gflops"], pct))) >= 1, k
+    assert sum(1 for l in text if l.split()[-4:] == [k["ceiling"], "%.6g" % k["roof_gflops"], pct, "-"]) >= 1, k
+    assert sum(1 for l in md if l.endswith("| %s | %.6g | %s | - |" % (k["ceiling"], k["roof_gflops"], pct))) >= 1, k
 PY
 ok "the roofline table in text, Markdown, CSV and JSON: the same kernels and figures, as computed from the CSV"
+
+# ---- A bf16 GEMM captured without the tensor roofline section gets no bound in any format.
+NOTENSOR=tests/fixtures/real/ncu-h200-pytorch/no-tensor-raw.csv
+for f in text md csv json; do
+  expect_exit 0 "$HPRUN" summarize --roofline --format $f --peaks configs/peaks/nvidia-h200-datasheet.yaml "$NOTENSOR"
+  cp "$T/out" "$T/nt.$f"
+done
+"$PY" - "$T" <<'PY' || fail "a GEMM without tensor counters has a bound in some format"
+import csv, json, sys
+t = sys.argv[1]
+sec = "--section SpeedOfLight_HierarchicalTensorRooflineChart"
+isg = lambda n: n.startswith("nvjet") or "sdpa" in n
+d = json.load(open(t + "/nt.json"))
+g = [k for k in d["kernels"] if isg(k["name"])]
+assert len(g) == 10, len(g)
+for k in g:
+    assert k["bound"] == "unknown" and k["flop"] is None and k["gflops"] is None, k
+    assert k["roof_gflops"] is None and k["efficiency"] is None and sec in k["note"], k
+for r in csv.DictReader(open(t + "/nt.csv")):
+    if isg(r["kernel"]):
+        assert r["bound"] == "unknown" and r["gflops"] == "" and r["efficiency"] == "", r
+        assert sec in r["note"], r
+for name in ("nt.text", "nt.md"):
+    rows = [l for l in open(t + "/" + name) if "nvjet" in l or "sdpa" in l]
+    assert len(rows) >= 10, name
+    assert all("unknown" in l and sec in l and "compute" not in l and " memory " not in l for l in rows), rows
+PY
+ok "a GEMM captured without the tensor section: no bound, roof or FLOP rate in text, Markdown, CSV and JSON, and the section named"
 
 # ---- hprun peaks: a stand-in program prints the result line roofline_peaks prints.
 printf '#!/bin/sh\necho "device=Fake_GPU arch=x peak_bw_gbs=1000 peak_fp32_tflops=20.5 peak_fp64_tflops=10"\n' >"$T/peaks-ok"
@@ -137,11 +165,11 @@ assert_eq "$n" "3 measured 60.5212" "the session's roofline"
 # figures are run 1's ncu.csv (the run the pass profiles), worked out with python3's csv module.
 expect_exit 0 "$HPRUN" report "$T/session"
 grep -q "^Roofline, ceilings (measured, NVIDIA_H200): bandwidth 4135.2 GB/s, FP32 60.5212 TFLOP/s" "$T/out" &&
-  grep -q "^    sgemm_tiled  *fp32  *375.662  .* compute  *fp32  *60521.2  *15.4$" "$T/out" &&
-  grep -q "^    scale_add  *fp32  .* memory  *bandwidth  .* 83.9$" "$T/out" ||
+  grep -q "^    sgemm_tiled  *fp32  *375.662  .* compute  *fp32  *60521.2  *15.4  *-$" "$T/out" &&
+  grep -q "^    scale_add  *fp32  .* memory  *bandwidth  .* 83.9  *-$" "$T/out" ||
   { cat "$T/out"; fail "the terminal's roofline table"; }
 expect_exit 0 "$HPRUN" report "$T/session" --format md
 grep -q "^### ncu-roofline (ncu counters)$" "$T/out" &&
-  grep -q '^| `relu` | - | 0 | 0 | 2656.39 | memory | bandwidth | 0 | - |$' "$T/out" ||
+  grep -q '^| `relu` | - | 0 | 0 | 2656.39 | memory | bandwidth | 0 | - | - |$' "$T/out" ||
   { cat "$T/out"; fail "report.md's roofline table"; }
 ok "a stored session re-renders its roofline with the peaks it ran with"

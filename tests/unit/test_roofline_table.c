@@ -29,11 +29,11 @@ static hp_peaks peaks;
 
 static int setup(void **state)
 {
-  hp_roof_point a = {"gemm(float*)",   2,     2e9, 1e7,   1e6, 200, 2000, 10, "fp32",
+  hp_roof_point a = {"gemm(float*)",   2,     2e9, 1e7,    1e6, 200, 2000, 10, "fp32",
                      HP_BOUND_COMPUTE, 10000, 0.2, "fp32", NULL};
-  hp_roof_point b = {"add(float*)",   1,           1e6, 1.2e7,      2e4, 1.0 / 12, 50, 600, "fp32",
+  hp_roof_point b = {"add(float*)",   1,           1e6, 1.2e7,       2e4, 1.0 / 12, 50, 600, "fp32",
                      HP_BOUND_MEMORY, 1000.0 / 12, 0.6, "bandwidth", NULL};
-  hp_roof_point c = {"copy|x(int)",   4, 0,   4e6,        1e4, 0, 0, 400, NULL,
+  hp_roof_point c = {"copy|x(int)",   4, 0,   4e6,         1e4, 0, 0, 400, NULL,
                      HP_BOUND_MEMORY, 0, NAN, "bandwidth", NULL};
 
   (void)state;
@@ -124,9 +124,10 @@ static void markdown_table(void **state)
   (void)state;
   assert_non_null(
       strstr(t, "## Roofline\n\nCeilings (datasheet, Test GPU): bandwidth 1000 GB/s, "));
-  assert_non_null(strstr(t,
-                         "| kernel | precision | FLOP/byte | GFLOP/s | GB/s | bound | ceiling "
-                         "| roof GFLOP/s | % of roof | note |\n|---|---|--:|--:|--:|---|---|--:|--:|---|\n"));
+  assert_non_null(
+      strstr(t,
+             "| kernel | precision | FLOP/byte | GFLOP/s | GB/s | bound | ceiling "
+             "| roof GFLOP/s | % of roof | note |\n|---|---|--:|--:|--:|---|---|--:|--:|---|\n"));
   assert_non_null(strstr(t,
                          "| `add` | fp32 | 0.0833333 | 50 | 600 | memory | bandwidth | 83.3333 "
                          "| 60.0 | - |\n"));
@@ -163,9 +164,10 @@ static void json_object(void **state)
   assert_non_null(strstr(t,
                          "\"name\": \"add(float*)\",\n      \"launches\": 1,\n"
                          "      \"precision\": \"fp32\",\n"));
-  assert_non_null(strstr(t,
-                         "\"bound\": \"memory\",\n      \"ceiling\": \"bandwidth\",\n"
-                         "      \"roof_gflops\": 0,\n      \"efficiency\": null,\n      \"note\": null\n"));
+  assert_non_null(
+      strstr(t,
+             "\"bound\": \"memory\",\n      \"ceiling\": \"bandwidth\",\n"
+             "      \"roof_gflops\": 0,\n      \"efficiency\": null,\n      \"note\": null\n"));
   assert_non_null(strstr(t, "\"skipped\": 0\n}"));
   free(t);
 }

@@ -182,7 +182,7 @@ void hp__roofline_json(hp__json *j, const hp_roofline *r, const hp_peaks *pk)
 
 int hp__roof_ceilings(hp__buf *b, const hp_peaks *pk, int md)
 {
-  static const char *const names[] = {"FP32",       "FP64",        "FP16 matrix", "BF16 matrix",
+  static const char *const names[] = {"FP32",        "FP64",       "FP16 matrix", "BF16 matrix",
                                       "TF32 matrix", "FP8 matrix", "INT8 matrix", "FP64 matrix"};
   char v[32];
   size_t k;
