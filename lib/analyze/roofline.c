@@ -73,7 +73,13 @@ typedef struct counts {
   int tdepth[2][P_N];
   int have_tensor; /* a tensor/matrix FLOP counter was captured (any value) */
   int uncounted;   /* tensor work of a precision hprun does not count (int1, fp4, ...) */
-  double activity; /* tensor pipe / MFMA busy (any unit): > 0 means tensor work */
+  double activity; /* tensor-pipe instructions / MFMA busy (counts): > 0 means tensor work */
+  /* ncu's tensor-pipe busy percentages: the MMA-only subpipes (sm__pipe_tensor_op_*,
+   * sm__pipe_tensor_type_*) and the whole pipe. Neither is exact: on the real H200 captures
+   * kernels with no tensor op at all show up to 0.05% on the subpipes and 3.8% on the whole pipe,
+   * tensor kernels at least 9.4% (docs/roofline.md), hence the thresholds in missing_work. */
+  double mma_pct, pipe_pct;
+  int have_mma;
   double cycles_per_s, sm_cycles_per_s, bytes_per_s;
   double rd, wr, total, rd32, wr64;
   int have_rd, have_wr, have_total;
@@ -94,7 +100,7 @@ const char *hp_bound_name(hp_bound b)
 /* The factor of a unit made of an SI prefix and `base` ("Kbyte", "usecond"); 1 for no unit,
  * NaN for a unit of another kind. Times are also spelled short, as ncu's raw page prints them
  * ("ns", "us", "ms", "s"). */
-static double unit_scale(const char *unit, const char *base)
+double hp__roof_unit_scale(const char *unit, const char *base)
 {
   static const char *const short_time[] = {"ns", "us", "ms", "s"};
   static const double short_scale[] = {1e-9, 1e-6, 1e-3, 1};
@@ -165,14 +171,14 @@ static double rate_scale(const char *unit, const char *base)
       strcasecmp(unit + strlen(unit) - 2, "hz") == 0) {
     memcpy(num, unit, strlen(unit) - 2);
     memcpy(num + strlen(unit) - 2, "x", 2);
-    return strlen(unit) > 3 ? NAN : unit_scale(num, "x");
+    return strlen(unit) > 3 ? NAN : hp__roof_unit_scale(num, "x");
   }
   if (slash == NULL || (size_t)(slash - unit) >= sizeof(num) ||
       (strcmp(slash, "/s") != 0 && strcmp(slash, "/second") != 0))
     return NAN;
   memcpy(num, unit, (size_t)(slash - unit));
   num[slash - unit] = '\0';
-  return unit_scale(num, base);
+  return hp__roof_unit_scale(num, base);
 }
 
 /* The precision (M_*) of a tensor metric's name after "..._src_" ("bf16_dst_fp32", "fp8_sparsity_off"),
@@ -230,13 +236,13 @@ static void ncu_metric(counts *c, const char *name, size_t len, const char *unit
   memcpy(buf, name, len);
   buf[len] = '\0';
   if (strcmp(buf, "gpu__time_duration.sum") == 0)
-    c->time_ns = v * unit_scale(unit, "second") * 1e9;
+    c->time_ns = v * hp__roof_unit_scale(unit, "second") * 1e9;
   else if (strcmp(buf, "dram__bytes_read.sum") == 0)
-    c->rd = v * unit_scale(unit, "byte"), c->have_rd = 1;
+    c->rd = v * hp__roof_unit_scale(unit, "byte"), c->have_rd = 1;
   else if (strcmp(buf, "dram__bytes_write.sum") == 0)
-    c->wr = v * unit_scale(unit, "byte"), c->have_wr = 1;
+    c->wr = v * hp__roof_unit_scale(unit, "byte"), c->have_wr = 1;
   else if (strcmp(buf, "dram__bytes.sum") == 0)
-    c->total = v * unit_scale(unit, "byte"), c->have_total = 1;
+    c->total = v * hp__roof_unit_scale(unit, "byte"), c->have_total = 1;
   else if (strcmp(buf, "dram__bytes.sum.per_second") == 0)
     c->bytes_per_s = v * rate_scale(unit, "byte");
   else if (strcmp(buf, "smsp__cycles_elapsed.avg.per_second") == 0)
@@ -247,9 +253,14 @@ static void ncu_metric(counts *c, const char *name, size_t len, const char *unit
     ncu_tensor(c, buf + sizeof(tensor) - 1, v);
   else if ((strncmp(buf, "sm__pipe_tensor", 15) == 0 ||
             strstr(buf, "__inst_executed_pipe_tensor") != NULL) &&
-           strstr(buf, "peak_sustained.") == NULL && !strstr(buf, ".peak_sustained"))
-    c->activity = fmax(c->activity, v);
-  else if (strncmp(buf, sass, sizeof(sass) - 1) == 0 && strlen(buf) > sizeof(sass) + 3)
+           strstr(buf, "peak_sustained.") == NULL && !strstr(buf, ".peak_sustained")) {
+    if (strstr(buf, ".pct_of_peak_sustained") == NULL)
+      c->activity = fmax(c->activity, strstr(buf, "inst_executed") ? v : 0); /* counts exactly */
+    else if (strncmp(buf, "sm__pipe_tensor_op_", 19) == 0 || strncmp(buf, "sm__pipe_tensor_type_", 21) == 0)
+      c->mma_pct = fmax(c->mma_pct, v), c->have_mma = 1;
+    else
+      c->pipe_pct = fmax(c->pipe_pct, v);
+  } else if (strncmp(buf, sass, sizeof(sass) - 1) == 0 && strlen(buf) > sizeof(sass) + 3)
     ncu_flop(c, buf + sizeof(sass) - 1, buf + sizeof(sass) - 1 + 4, v);
   else if (strncmp(buf, smsp, sizeof(smsp) - 1) == 0 && strlen(buf) > sizeof(smsp) + 3)
     ncu_flop(c, buf + sizeof(smsp) - 1, buf + sizeof(smsp) - 1 + 4, v);
@@ -357,7 +368,7 @@ static int missing_work(const counts *c, const char *name, double flop)
   static const char *const matrix_names[] = {"gemm", "matmul", "attention", "attn"};
   /* Names that say the kernel runs on the FP32/FP64 pipes (cuBLAS's sm80_xmma_gemm_..._ffma). */
   static const char *const simt_names[] = {"ffma", "sgemm", "dgemm", "simt"};
-  int tname = 0, mname = 0;
+  int tname = 0, mname = 0, busy;
   size_t i;
 
   for (i = 0; i < sizeof(tensor_names) / sizeof(tensor_names[0]); i++)
@@ -369,7 +380,8 @@ static int missing_work(const counts *c, const char *name, double flop)
       mname |= tname, tname = 0;
   if (c->uncounted || (flop == 0 && (tname || mname)))
     return 1;
-  return !c->have_tensor && (c->activity > 0 || tname);
+  busy = c->activity > 0 || (c->have_mma ? c->mma_pct > 1 : c->pipe_pct > 5);
+  return !c->have_tensor && (busy || tname);
 }
 
 /* The bound, ceiling, roof and efficiency of a point of dominant precision dom. */

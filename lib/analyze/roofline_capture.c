@@ -70,6 +70,22 @@ static double hz_scale(const char *unit)
   return NAN;
 }
 
+/* The factor of a per-cycle unit "<prefix><base>/cycle" ("Kbyte/cycle", as `ncu --import` prints
+ * without --print-units base); 1 for no unit, NaN for another kind. */
+static double per_cycle(const char *unit, const char *base)
+{
+  char num[32];
+  const char *sl = unit ? strchr(unit, '/') : NULL;
+
+  if (unit == NULL || unit[0] == '\0')
+    return 1;
+  if (sl == NULL || strcmp(sl, "/cycle") != 0 || (size_t)(sl - unit) >= sizeof(num))
+    return NAN;
+  memcpy(num, unit, (size_t)(sl - unit));
+  num[sl - unit] = '\0';
+  return hp__roof_unit_scale(num, base);
+}
+
 /* One metric of one kernel (per-launch value v). */
 static void take(cap *c, const char *name, const char *unit, double v)
 {
@@ -79,12 +95,13 @@ static void take(cap *c, const char *name, const char *unit, double v)
   if (!isfinite(v))
     return;
   if (n > sizeof(ps) - 1 && strcmp(name + n - (sizeof(ps) - 1), ps) == 0) {
+    /* fmax drops the NaN of a unit that is not per cycle. */
     if (strcmp(name, "dram__bytes.sum.peak_sustained") == 0)
-      c->bw = fmax(c->bw, v);
+      c->bw = fmax(c->bw, v * per_cycle(unit, "byte"));
     else if (strcmp(name, "sm__sass_thread_inst_executed_op_ffma_pred_on.sum.peak_sustained") == 0)
-      c->fp32 = fmax(c->fp32, 2 * v);
+      c->fp32 = fmax(c->fp32, 2 * v * per_cycle(unit, "inst"));
     else if (strcmp(name, "sm__sass_thread_inst_executed_op_dfma_pred_on.sum.peak_sustained") == 0)
-      c->fp64 = fmax(c->fp64, 2 * v);
+      c->fp64 = fmax(c->fp64, 2 * v * per_cycle(unit, "inst"));
     else if (strncmp(name, "sm__ops_path_tensor_", 20) == 0)
       tensor_peak(c, name, v);
   } else if (strcmp(name, "sm__cycles_elapsed.avg.per_second") == 0) {
