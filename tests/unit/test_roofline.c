@@ -406,40 +406,6 @@ static void ncu_tensor_given_peaks(void **state)
   hp_roofline_free(r);
 }
 
-/* The same launches without the tensor section (no-tensor-raw.csv, derived by no_tensor.py):
- * no GEMM or attention kernel gets a bound, a roof, an efficiency or a FLOP rate, and each says
- * which section would capture its FLOPs; kernels without tensor work keep theirs. */
-static void ncu_tensor_not_captured(void **state)
-{
-  hp_peaks pk = h200();
-  hp_roofline *r = points(TORCH "no-tensor-raw.csv", &pk);
-  const hp_roof_point *p;
-  size_t i, missing = 0;
-
-  (void)state;
-  pk.bf16_tflops = 989.5;
-  assert_non_null(r);
-  assert_null(r->peaks);
-  for (i = 0; i < r->n; i++)
-    if (tensor_kernel(r->pts[i].kernel)) {
-      p = &r->pts[i];
-      assert_int_equal(p->bound, HP_BOUND_UNKNOWN);
-      assert_true(isnan(p->flop) && isnan(p->ai) && isnan(p->gflops));
-      assert_true(isnan(p->roof_gflops) && isnan(p->efficiency));
-      assert_null(p->precision);
-      assert_null(p->ceiling);
-      assert_non_null(strstr(p->note, "--section SpeedOfLight_HierarchicalTensorRooflineChart"));
-      assert_true(p->gbs > 0);
-      missing++;
-    } else {
-      assert_null(r->pts[i].note);
-    }
-  assert_int_equal(missing, 10);
-  p = find(r, "void native::<unnamed>::vectorized_layer_norm_kernel");
-  assert_int_equal(p->bound, HP_BOUND_COMPUTE);
-  hp_roofline_free(r);
-}
-
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -454,7 +420,6 @@ int main(void)
       cmocka_unit_test(pytorch_sets_without_counters),
       cmocka_unit_test(ncu_tensor_capture),
       cmocka_unit_test(ncu_tensor_given_peaks),
-      cmocka_unit_test(ncu_tensor_not_captured),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);
