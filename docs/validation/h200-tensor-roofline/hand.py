@@ -7,7 +7,10 @@ import csv, json, re, sys
 rows = list(csv.reader(open(sys.argv[1])))
 rows = rows[next(i for i, r in enumerate(rows) if r[:1] == ["ID"]):]
 h = rows[0]; ix = {n: i for i, n in enumerate(h)}
-num = lambda r, n: float(r[ix[n]].replace(",", "")) if n in ix and r[ix[n]] not in ("", "n/a") else 0.0
+# Units from ncu's units row: a direct --csv run prints base units, ncu --import scaled ones.
+U = {"": 1, "ns": 1, "us": 1e3, "ms": 1e6, "hz": 1, "mhz": 1e6, "ghz": 1e9, "inst/cycle": 1}
+num = lambda r, n: (float(r[ix[n]].replace(",", "")) * U[rows[1][ix[n]].lower()]
+                    if n in ix and r[ix[n]] not in ("", "n/a") else 0.0)
 TENS = ["sm__ops_path_tensor_src_bf16_dst_fp32.sum", "sm__ops_path_tensor_src_fp16.sum",
         "sm__ops_path_tensor_src_tf32_dst_fp32.sum", "sm__ops_path_tensor_src_fp64.sum",
         "sm__ops_path_tensor_src_int8.sum", "sm__ops_path_tensor_src_fp8_sparsity_off.sum",
@@ -37,7 +40,7 @@ for k in d["kernels"]:
               f"{diff if diff is None else f'{diff:+.2%}'} | {k['precision']} | {k['bound']} | "
               f"{k['efficiency'] and round(k['efficiency'] * 100, 1)} | {k['note']}")
 # Known shapes: each GEMM / SDPA kernel launched by app.py's second round, matched by FLOPs.
-known = [int(m) for m in re.findall(r"flop=(\d+)", open(sys.argv[3]).read())]
+known = [int(m) for m in re.findall(r"flops?=(\d+)", open(sys.argv[3]).read())]
 pts = [k for k in d["kernels"] if k["flop"]]
 for f in known:
     best = min(pts, key=lambda k: abs(k["flop"] / f - 1))
