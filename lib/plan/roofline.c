@@ -163,6 +163,48 @@ static int session_copy(const hp_plan *p)
   return yes;
 }
 
+/* Whether a word of v holds `part` (exact: is `part`). */
+static int has(const hp_strv *v, const char *part, int exact)
+{
+  size_t i;
+
+  for (i = 0; i < v->n; i++)
+    if (exact ? strcmp(v->v[i], part) == 0 : strstr(v->v[i], part) != NULL)
+      return 1;
+  return 0;
+}
+
+/* A roofline with a pass whose counters or sections see FP32/FP64 work but not tensor/matrix work
+ * warns at the pass: its GEMM and attention kernels would show "FLOPs not captured"
+ * (docs/roofline.md). ncu's tensor FLOPs come with SpeedOfLight_HierarchicalTensorRooflineChart
+ * (`--set full` has it) or the sm__ops_path_tensor_src_* metrics; AMD's with the MFMA counters. */
+static void warn_tensor_blind(hp__loader *ld, const hp_plan *p)
+{
+  size_t i;
+
+  for (i = 0; i < p->npasses; i++) {
+    const hp_pass *ps = &p->passes[i];
+    const hp_strv *a = &ps->args, *g = &p->profiler.args, *c = &ps->counters;
+    const char *tool = ps->tool ? ps->tool : p->profiler.tool, *fix = NULL;
+    if (tool != NULL && strcmp(tool, "ncu") == 0) {
+      if ((has(c, "sass_thread_inst_executed_op_", 0) || has(a, "SpeedOfLight_RooflineChart", 0) ||
+           has(g, "SpeedOfLight_RooflineChart", 0)) &&
+          !has(c, "sm__ops_path_tensor_src_", 0) && !has(a, "HierarchicalTensorRoofline", 0) &&
+          !has(g, "HierarchicalTensorRoofline", 0) && !has(a, "full", 1) && !has(g, "full", 1) &&
+          !has(a, "--set=full", 1) && !has(g, "--set=full", 1))
+        fix = "add `--section SpeedOfLight_HierarchicalTensorRooflineChart` to its args (or the "
+              "sm__ops_path_tensor_src_* metrics to its counters)";
+    } else if (has(c, "SQ_INSTS_VALU_", 0) && !has(c, "SQ_INSTS_VALU_MFMA_MOPS_", 0)) {
+      fix = "add the SQ_INSTS_VALU_MFMA_MOPS_{F16,BF16,F32,F64,I8} counters";
+    }
+    if (fix && hp_diags_add(&ld->diags, HP_DIAG_WARNING, ld->file, ps->line, 0,
+                            "pass `%s` cannot measure tensor/matrix-core work for the roofline: its "
+                            "GEMM and attention kernels will get no bound; %s",
+                            ps->name, fix) != 0)
+      ld->oom = 1;
+  }
+}
+
 /* `roofline: {peaks: FILE, peak_bw_gbs: ..., ...}`: the file (relative to the plan's folder)
  * first, then the inline figures over it. */
 void hp__plan_parse_roofline(hp__loader *ld, yaml_node_t *v, hp_plan *p)
@@ -196,6 +238,7 @@ void hp__plan_parse_roofline(hp__loader *ld, yaml_node_t *v, hp_plan *p)
     hp__plan_err(ld, v,
                  "`roofline` needs a `peaks` file or peak_bw_gbs and a compute peak "
                  "(peak_fp32_tflops, ...)");
+  warn_tensor_blind(ld, p);
 }
 
 /* The value of field `key` in a result line of space-separated key=value fields, copied into buf;

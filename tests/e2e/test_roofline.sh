@@ -157,6 +157,42 @@ expect_exit 2 "$HPRUN" check "$T/bad.yaml"
 grep -q "bad.yaml:5:.*peak_bw_gbs. must be a positive number" "$T/err" || { cat "$T/err"; fail "a negative peak"; }
 ok "roofline: a peaks file or inline figures; a missing file or a bad figure is a plan error at its line"
 
+# ---- Preflight: a roofline pass whose counters or sections cannot see tensor/matrix work warns
+# at the pass and names what to add; one that can does not. (Fake ncu and rocprofv3 on PATH.)
+cat >"$T/blind.yaml" <<EOF
+name: blind
+app: {command: [$FAKEAPP]}
+metrics: [mean_kernel_ms]
+profiler: {tool: ncu}
+roofline: {peak_bw_gbs: 4800, peak_fp32_tflops: 67}
+passes:
+  - normal
+  - name: fp32-only
+    mode: time
+    counters: [gpu__time_duration.sum, sm__sass_thread_inst_executed_op_ffma_pred_on.sum]
+  - name: sections
+    mode: time
+    args: [--section, SpeedOfLight_RooflineChart, --section, SpeedOfLight_HierarchicalTensorRooflineChart]
+  - name: sol-only
+    mode: time
+    args: [--section, SpeedOfLight, --section, SpeedOfLight_RooflineChart]
+  - name: amd-fma
+    tool: rocprofv3
+    mode: pmc
+    counters: [SQ_INSTS_VALU_FMA_F32]
+  - name: amd-mfma
+    tool: rocprofv3
+    mode: pmc
+    counters: [SQ_INSTS_VALU_FMA_F32, SQ_INSTS_VALU_MFMA_MOPS_BF16]
+EOF
+PATH="$BUILD/fake:$PATH" expect_exit 0 "$HPRUN" check "$T/blind.yaml"
+S=SpeedOfLight_HierarchicalTensorRooflineChart
+grep -q "blind.yaml:8: warning: pass .fp32-only. cannot measure tensor.*$S" "$T/err" &&
+  grep -q "blind.yaml:14: warning: pass .sol-only. cannot measure tensor.*$S" "$T/err" &&
+  grep -q "blind.yaml:17: warning: pass .amd-fma. cannot measure tensor.*SQ_INSTS_VALU_MFMA_MOPS_" "$T/err" &&
+  [ "$(grep -c "cannot measure tensor" "$T/err")" = 3 ] || { cat "$T/err"; fail "the tensor-blind preflight"; }
+ok "a roofline pass that cannot measure tensor/matrix work is warned about at its line, naming the section or counters to add"
+
 # ---- A stored session with ncu counters: the roofline comes back with the summary's peaks.
 cp -R "$FIX/session" "$T/session"
 expect_exit 0 "$HPRUN" report "$T/session" --format json
