@@ -70,6 +70,40 @@ static double hz_scale(const char *unit)
   return NAN;
 }
 
+/* The factor of a unit made of an SI prefix and `base` ("Kbyte", "usecond"; analyze/roofline.h); 1 for no unit,
+ * NaN for a unit of another kind. Times are also spelled short, as ncu's raw page prints them
+ * ("ns", "us", "ms", "s"). */
+double hp__roof_unit_scale(const char *unit, const char *base)
+{
+  static const char *const short_time[] = {"ns", "us", "ms", "s"};
+  static const double short_scale[] = {1e-9, 1e-6, 1e-3, 1};
+  size_t n = unit ? strlen(unit) : 0, nb = strlen(base), i;
+
+  if (n == 0)
+    return 1;
+  if (strcmp(base, "second") == 0)
+    for (i = 0; i < 4; i++)
+      if (strcmp(unit, short_time[i]) == 0)
+        return short_scale[i];
+  if (n < nb || strcmp(unit + n - nb, base) != 0)
+    return NAN;
+  if (n == nb)
+    return 1;
+  if (n != nb + 1)
+    return NAN;
+  switch (unit[0]) {
+  case 'K':
+  case 'k': return 1e3;
+  case 'M': return 1e6;
+  case 'G': return 1e9;
+  case 'T': return 1e12;
+  case 'm': return 1e-3;
+  case 'u': return 1e-6;
+  case 'n': return 1e-9;
+  default: return NAN;
+  }
+}
+
 /* The factor of a per-cycle unit "<prefix><base>/cycle" ("Kbyte/cycle", as `ncu --import` prints
  * without --print-units base); 1 for no unit, NaN for another kind. */
 static double per_cycle(const char *unit, const char *base)
