@@ -222,7 +222,8 @@ static void ncu_metric(counts *c, const char *name, size_t len, const char *unit
            strstr(buf, "peak_sustained.") == NULL && !strstr(buf, ".peak_sustained")) {
     if (strstr(buf, ".pct_of_peak_sustained") == NULL)
       c->activity = fmax(c->activity, strstr(buf, "inst_executed") ? v : 0); /* counts exactly */
-    else if (strncmp(buf, "sm__pipe_tensor_op_", 19) == 0 || strncmp(buf, "sm__pipe_tensor_type_", 21) == 0)
+    else if (strncmp(buf, "sm__pipe_tensor_op_", 19) == 0 ||
+             strncmp(buf, "sm__pipe_tensor_type_", 21) == 0)
       c->mma_pct = fmax(c->mma_pct, v), c->have_mma = 1;
     else
       c->pipe_pct = fmax(c->pipe_pct, v);

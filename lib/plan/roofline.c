@@ -197,10 +197,11 @@ static void warn_tensor_blind(hp__loader *ld, const hp_plan *p)
     } else if (has(c, "SQ_INSTS_VALU_", 0) && !has(c, "SQ_INSTS_VALU_MFMA_MOPS_", 0)) {
       fix = "add the SQ_INSTS_VALU_MFMA_MOPS_{F16,BF16,F32,F64,I8} counters";
     }
-    if (fix && hp_diags_add(&ld->diags, HP_DIAG_WARNING, ld->file, ps->line, 0,
-                            "pass `%s` cannot measure tensor/matrix-core work for the roofline: its "
-                            "GEMM and attention kernels will get no bound; %s",
-                            ps->name, fix) != 0)
+    if (fix &&
+        hp_diags_add(&ld->diags, HP_DIAG_WARNING, ld->file, ps->line, 0,
+                     "pass `%s` cannot measure tensor/matrix-core work for the roofline: its "
+                     "GEMM and attention kernels will get no bound; %s",
+                     ps->name, fix) != 0)
       ld->oom = 1;
   }
 }

@@ -69,7 +69,7 @@ static const hp_roof_point *find(const hp_roofline *r, const char *part)
 static int tensor_kernel(const char *name)
 {
   return strncmp(name, "nvjet", 5) == 0 || strstr(name, "sdpa") != NULL ||
-         strstr(name, "xmma_gemm") != NULL;
+      strstr(name, "xmma_gemm") != NULL;
 }
 
 /* One known kernel: its precision, on the tensor ceiling of that precision, compute-bound, its
