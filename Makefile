@@ -266,6 +266,7 @@ install: $(HPRUN)
 	$(INSTALL) -D -m 644 docs/man/hprun.1 "$(DESTDIR)$(MANDIR)/man1/hprun.1"
 	$(INSTALL) -D -m 644 docs/man/hprun-plan.5 "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5"
 	$(INSTALL) -D -m 644 scripts/completion/hprun.bash "$(DESTDIR)$(BASHCOMPDIR)/hprun"
+	$(INSTALL) -D -m 644 scripts/gemm_peaks.py "$(DESTDIR)$(DATADIR)/gemm_peaks.py"
 	@for f in $(CONFIGS); do \
 	  echo "$(INSTALL) -D -m 644 $$f $(DESTDIR)$(DATADIR)/$$f"; \
 	  $(INSTALL) -D -m 644 "$$f" "$(DESTDIR)$(DATADIR)/$$f" || exit 1; \
@@ -273,7 +274,8 @@ install: $(HPRUN)
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/hprun" "$(DESTDIR)$(MANDIR)/man1/hprun.1" \
-	  "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5" "$(DESTDIR)$(BASHCOMPDIR)/hprun"
+	  "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5" "$(DESTDIR)$(BASHCOMPDIR)/hprun" \
+	  "$(DESTDIR)$(DATADIR)/gemm_peaks.py"
 	@for f in $(CONFIGS); do \
 	  echo "rm -f $(DESTDIR)$(DATADIR)/$$f"; rm -f "$(DESTDIR)$(DATADIR)/$$f"; \
 	done

@@ -63,6 +63,12 @@ int hp_peaks_format(const hp_peaks *p, char **out);
 int hp_peaks_measure(const char *const *argv, double timeout_s, hp_peaks *out, char **output,
                      hp_diags *diags);
 
+/* Takes the vendor-GEMM ceilings (`hprun peaks --vendor`, scripts/gemm_peaks.py) into pk: each
+ * matrix peak becomes the higher of the two, and pk's matrix_source names which program gave
+ * which ("cuBLASLt (bf16, fp16, tf32, fp8); roofline_peaks (fp64)"); hand names pk's program when
+ * its line said none. 0 or HP_ENOMEM. */
+int hp_peaks_merge_vendor(hp_peaks *pk, const hp_peaks *vendor, const char *hand);
+
 typedef enum {
   HP_BOUND_UNKNOWN = 0, /* no peaks, or no FLOP count */
   HP_BOUND_MEMORY,      /* intensity below the ridge point */

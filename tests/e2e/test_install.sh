@@ -50,6 +50,9 @@ for f in "$ROOT"/configs/*.yaml "$ROOT"/configs/examples/*.yaml "$ROOT"/configs/
   cmp -s "$f" "$ROOTDIR/usr/share/hprun/$rel" || fail "$rel is not installed as it is in the repository"
   n=$((n + 1))
 done
+# hprun peaks --vendor's script.
+cmp -s "$ROOT/scripts/gemm_peaks.py" "$ROOTDIR/usr/share/hprun/gemm_peaks.py" || fail "gemm_peaks.py is not installed"
+n=$((n + 1))
 [ "$(find "$ROOTDIR/usr/share/hprun" -type f | wc -l)" = "$n" ] || fail "share/hprun holds other files than the $n configs"
 ok "make install put the binary, 2 man pages, the completion and $n configs in place"
 

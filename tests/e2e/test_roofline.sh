@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 FIX="$ROOT/tests/fixtures/real/h200-roofline"
+FAKES="$ROOT/tests/fake"
 
 # ---- summarize --roofline: GEMM compute-bound, elementwise memory-bound, figures from the CSV.
 expect_exit 0 "$HPRUN" summarize --roofline --format json --peaks "$FIX/h200-measured.peaks.yaml" \
@@ -136,6 +137,33 @@ grep -q "printed no line with peak_bw_gbs" "$T/err" || fail "peaks: a program wi
 expect_exit 3 "$HPRUN" peaks --binary /bin/false
 expect_exit 3 "$HPRUN" peaks --binary "$T/no-such-program"
 ok "hprun peaks writes the program's ceilings as a peaks file, and says when there are none"
+
+# ---- hprun peaks --vendor: the vendor-GEMM stand-in (tests/fake/gemm_peaks.sh, the H200 figures
+# gemm_probe.py measured) beside the hand kernels; each matrix peak is the higher of the two.
+expect_exit 0 "$HPRUN" peaks --binary "$T/peaks-mx" --vendor-program "$FAKES/gemm_peaks.sh" --output "$T/v.yaml"
+cmp -s "$T/out" "$T/v.yaml" || fail "peaks --vendor printed something else than it wrote"
+for l in 'peak_bw_gbs: 1000' 'peak_fp32_tflops: 20' 'peak_bf16_tflops: 793.5' 'peak_fp16_tflops: 755.7' \
+  'peak_tf32_tflops: 380.2' 'peak_fp8_tflops: 1401.8' 'matrix_source: "cuBLASLt (bf16, fp16, tf32, fp8)"' \
+  'device: "Fake_GPU"'; do
+  grep -qxF "$l" "$T/v.yaml" || { cat "$T/v.yaml"; fail "peaks --vendor: no line '$l'"; }
+done
+# A hand kernel that beats the vendor at one precision keeps that ceiling, and the file says so.
+printf '#!/bin/sh\necho "peak_bw_gbs=1000 peak_fp32_tflops=20 peak_fp16_matrix_tflops=900 peak_fp64_matrix_tflops=60"\n' >"$T/peaks-hi"
+chmod +x "$T/peaks-hi"
+expect_exit 0 "$HPRUN" peaks --binary "$T/peaks-hi" --vendor-program "$FAKES/gemm_peaks.sh"
+grep -qxF 'peak_fp16_tflops: 900' "$T/out" && grep -qxF 'peak_bf16_tflops: 793.5' "$T/out" &&
+  grep -qxF 'matrix_source: "cuBLASLt (bf16, tf32, fp8); peaks-hi (fp16, fp64)"' "$T/out" ||
+  { cat "$T/out"; fail "peaks --vendor: the hand kernel's higher FP16 peak, or who gave which"; }
+# The peaks file it wrote is one a roofline reads back, matrix_source included.
+expect_exit 0 "$HPRUN" summarize --roofline --peaks "$T/v.yaml" "$FIX/ncu-vector_add-16M.csv"
+grep -q "matrix peaks measured with cuBLASLt (bf16, fp16, tf32, fp8)" "$T/out" ||
+  { cat "$T/out"; fail "the roofline does not name the vendor-measured matrix peaks"; }
+# The vendor program failing fails the command, with its message; nothing is printed as peaks.
+printf '#!/bin/sh\nexec sh "%s/gemm_peaks.sh" fail\n' "$FAKES" >"$T/vendor-fail"
+chmod +x "$T/vendor-fail"
+expect_exit 3 "$HPRUN" peaks --binary "$T/peaks-mx" --vendor-program "$T/vendor-fail"
+grep -q "no PyTorch" "$T/err" || { cat "$T/err"; fail "peaks --vendor: the vendor program's failure"; }
+ok "hprun peaks --vendor takes the vendor-GEMM ceilings beside the hand kernels and records which gave each"
 
 # ---- The plan's roofline: a peaks file, inline figures, and mistakes with file:line.
 plan() { # NAME ROOFLINE-LINE
