@@ -5,7 +5,8 @@
 # Captures app.py's second round under ncu with the three roofline sections, runs
 # `hprun summarize --roofline` on it (text and JSON, ceilings from the capture and from the
 # datasheet), checks hprun's TFLOP/s against hand.py's computation from the same CSV and against
-# the known shapes, and runs `hprun peaks` when build/nvcc/roofline_peaks exists. At most 8 files in
+# the known shapes, times the vendor GEMM with scripts/gemm_peaks.py, and runs `hprun peaks --vendor`
+# when build/nvcc/roofline_peaks exists. At most 8 files in
 # $OUT (results.tar.gz holds the rest), in about 4 minutes.
 set -u
 OUT=${OUT:-/tmp/hprun-tensor-roofline}
@@ -35,8 +36,10 @@ echo "ncu: exit $? in $(($(date +%s) - start)) s, $n1 launches in both rounds" >
 "$HPRUN" summarize --roofline --peaks configs/peaks/nvidia-h200-datasheet.yaml "$W/ncu.csv" \
   >"$OUT/roofline-datasheet.txt" 2>&1
 python3 "$D/hand.py" "$W/ncu.csv" "$W/capture.json" "$W/app.txt" >"$OUT/hand.txt" 2>&1
+# The vendor-GEMM ceilings: gemm_peaks.py on its own, then beside roofline_peaks when it is built.
+python3 scripts/gemm_peaks.py >"$OUT/gemm-peaks.txt" 2>&1
 if [ -x build/nvcc/roofline_peaks ]; then
-  "$HPRUN" peaks --output "$W/h200.peaks.yaml" >"$OUT/peaks.txt" 2>&1
+  "$HPRUN" peaks --vendor --output "$W/h200.peaks.yaml" >"$OUT/peaks.txt" 2>&1
 else
   echo "build/nvcc/roofline_peaks not built (make hip-nvcc): no hprun peaks run" >"$OUT/peaks.txt"
 fi
