@@ -281,6 +281,7 @@ install: $(HPRUN)
 	$(INSTALL) -D -m 644 docs/man/hprun-plan.5 "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5"
 	$(INSTALL) -D -m 644 scripts/completion/hprun.bash "$(DESTDIR)$(BASHCOMPDIR)/hprun"
 	$(INSTALL) -D -m 644 share/hprun/hprun_torch.py "$(DESTDIR)$(DATADIR)/hprun_torch.py"
+	$(INSTALL) -D -m 644 scripts/gemm_peaks.py "$(DESTDIR)$(DATADIR)/gemm_peaks.py"
 	@for f in $(CONFIGS); do \
 	  echo "$(INSTALL) -D -m 644 $$f $(DESTDIR)$(DATADIR)/$$f"; \
 	  $(INSTALL) -D -m 644 "$$f" "$(DESTDIR)$(DATADIR)/$$f" || exit 1; \
@@ -289,7 +290,8 @@ install: $(HPRUN)
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/hprun" "$(DESTDIR)$(MANDIR)/man1/hprun.1" \
 	  "$(DESTDIR)$(MANDIR)/man5/hprun-plan.5" "$(DESTDIR)$(BASHCOMPDIR)/hprun" \
-	  "$(DESTDIR)$(DATADIR)/hprun_torch.py"
+	  "$(DESTDIR)$(DATADIR)/hprun_torch.py" \
+	  "$(DESTDIR)$(DATADIR)/gemm_peaks.py"
 	@for f in $(CONFIGS); do \
 	  echo "rm -f $(DESTDIR)$(DATADIR)/$$f"; rm -f "$(DESTDIR)$(DATADIR)/$$f"; \
 	done

@@ -7,13 +7,15 @@
 #include "cmd.h"
 #include "args.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static const char usage_text[] =
-    "usage: hprun peaks [--binary PROGRAM] [--output FILE] [--device NAME] [--timeout SECONDS]\n"
-    "                   [-- ARGS...]\n"
+    "usage: hprun peaks [--binary PROGRAM] [--vendor] [--vendor-program PROGRAM] [--output FILE]\n"
+    "                   [--device NAME] [--timeout SECONDS] [-- ARGS...]\n"
     "\n"
     "Measures the roofline ceilings (memory bandwidth, FP32 and FP64 peaks, and FP16/BF16\n"
     "matrix peaks where the GPU and toolkit have them) with hip/roofline_peaks and prints\n"
@@ -21,6 +23,11 @@ static const char usage_text[] =
     "\n"
     "  --binary PROGRAM  the ceilings program (default: build/nvcc/roofline_peaks, else\n"
     "                    build/hip/roofline_peaks, else roofline_peaks on PATH)\n"
+    "  --vendor          also time the vendor's GEMM (cuBLASLt, hipBLASLt) through PyTorch\n"
+    "                    with gemm_peaks.py (shipped in share/hprun/) at bf16, fp16, tf32 and\n"
+    "                    fp8; each matrix peak is the higher of the two, and the file's\n"
+    "                    matrix_source says which program gave which\n"
+    "  --vendor-program PROGRAM  run PROGRAM instead of python3 gemm_peaks.py (implies --vendor)\n"
     "  --output FILE     also write the peaks file there (replaced if it exists)\n"
     "  --device NAME     the device's name in the file (default: what the program says)\n"
     "  --timeout S       stop the program after S seconds (default 300)\n"
@@ -30,7 +37,8 @@ static const char usage_text[] =
     "could not be written.\n";
 
 struct peaks_args {
-  const char *binary, *output, *device;
+  const char *binary, *output, *device, *vendor_program;
+  int vendor;
   double timeout_s;
   const char **argv; /* the program, then ARGS, then NULL */
   int argc;
@@ -40,15 +48,20 @@ enum {
   OPT_BINARY = CMD_OPT_OWN,
   OPT_OUTPUT,
   OPT_DEVICE,
-  OPT_TIMEOUT
+  OPT_TIMEOUT,
+  OPT_VENDOR,
+  OPT_VENDOR_PROGRAM
 };
 
-static const struct option peaks_longopts[] = {CMD_LONG_HELP,
-                                               {"binary", required_argument, NULL, OPT_BINARY},
-                                               {"output", required_argument, NULL, OPT_OUTPUT},
-                                               {"device", required_argument, NULL, OPT_DEVICE},
-                                               {"timeout", required_argument, NULL, OPT_TIMEOUT},
-                                               CMD_LONG_END};
+static const struct option peaks_longopts[] = {
+    CMD_LONG_HELP,
+    {"binary", required_argument, NULL, OPT_BINARY},
+    {"output", required_argument, NULL, OPT_OUTPUT},
+    {"device", required_argument, NULL, OPT_DEVICE},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"vendor", no_argument, NULL, OPT_VENDOR},
+    {"vendor-program", required_argument, NULL, OPT_VENDOR_PROGRAM},
+    CMD_LONG_END};
 
 /* The default program: the first of the builds that exists. */
 static const char *default_binary(void)
@@ -69,6 +82,11 @@ static int peaks_option(struct peaks_args *a, int c, const char *v)
   case OPT_BINARY: a->binary = v; break;
   case OPT_OUTPUT: a->output = v; break;
   case OPT_DEVICE: a->device = v; break;
+  case OPT_VENDOR: a->vendor = 1; return CMD_GO_ON;
+  case OPT_VENDOR_PROGRAM:
+    a->vendor_program = v;
+    a->vendor = 1;
+    break;
   case OPT_TIMEOUT:
     a->timeout_s = v ? strtod(v, &end) : -1;
     if (v == NULL || *v == '\0' || *end != '\0' || !(a->timeout_s > 0)) {
@@ -101,6 +119,52 @@ static int peaks_parse(int argc, char **argv, struct peaks_args *a)
   return CMD_GO_ON;
 }
 
+/* gemm_peaks.py: where `make install` puts it (BIN/../share/hprun/), else, for build/hprun in
+ * the source tree, the repository's scripts/. Into buf, which holds PATH_MAX. */
+static const char *vendor_script(char *buf)
+{
+  char exe[PATH_MAX - 64]; /* room for the file names below */
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  char *slash;
+
+  if (n <= 0)
+    return "scripts/gemm_peaks.py";
+  exe[n] = '\0';
+  if ((slash = strrchr(exe, '/')) != NULL)
+    *slash = '\0';
+  snprintf(buf, PATH_MAX, "%s/../share/hprun/gemm_peaks.py", exe);
+  if (access(buf, R_OK) != 0)
+    snprintf(buf, PATH_MAX, "%s/../scripts/gemm_peaks.py", exe);
+  return buf;
+}
+
+/* Runs the vendor-GEMM program and takes its matrix peaks into *pk; why it failed goes to
+ * stderr. 0, or the exit status. */
+static int measure_vendor(const struct peaks_args *a, hp_peaks *pk)
+{
+  char script[PATH_MAX], *printed = NULL;
+  const char *argv[3] = {"python3", NULL, NULL};
+  hp_diags diags;
+  hp_peaks v;
+  int r;
+
+  hp_diags_init(&diags);
+  if (a->vendor_program)
+    argv[0] = a->vendor_program;
+  else
+    argv[1] = vendor_script(script);
+  r = hp_peaks_measure(argv, a->timeout_s, &v, &printed, &diags);
+  hp_diags_print(&diags, stderr);
+  if (r == 0) {
+    const char *hand = strrchr(a->argv[0], '/');
+    r = hp_peaks_merge_vendor(pk, &v, hand ? hand + 1 : a->argv[0]);
+  }
+  free(printed);
+  hp_peaks_clear(&v);
+  hp_diags_free(&diags);
+  return r == 0 ? 0 : r == HP_ENOMEM ? HP_EXIT_IO : HP_EXIT_RUNFAIL;
+}
+
 int cmd_peaks(int argc, char **argv)
 {
   struct peaks_args a;
@@ -116,11 +180,11 @@ int cmd_peaks(int argc, char **argv)
   r = hp_peaks_measure(a.argv, a.timeout_s, &pk, &printed, &diags);
   hp_diags_print(&diags, stderr);
   if (r) {
-    if (printed && *printed)
-      fprintf(stderr, "hprun peaks: %s printed:\n%s", a.argv[0], printed);
     code = r == HP_ENOMEM ? HP_EXIT_IO : HP_EXIT_RUNFAIL;
     goto done;
   }
+  if (a.vendor && (code = measure_vendor(&a, &pk)) != 0)
+    goto done;
   if (a.device) {
     free(pk.device);
     pk.device = strdup(a.device);

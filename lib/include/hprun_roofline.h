@@ -24,8 +24,15 @@ typedef struct hp_peaks {
   double fp64_tflops;
   double fp16_tflops; /* matrix (tensor core / MFMA) peaks, optional */
   double bf16_tflops;
-  char *device; /* owned; NULL when not said */
+  double tf32_tflops;        /* NVIDIA TF32 tensor; AMD FP32 matrix (MFMA F32) */
+  double fp8_tflops;         /* dense FP8 tensor / matrix */
+  double int8_tops;          /* dense INT8 tensor / matrix, TOP/s */
+  double fp64_matrix_tflops; /* FP64 tensor (DMMA) / matrix (MFMA F64) */
+  char *device;              /* owned; NULL when not said */
   char *source; /* "measured", "datasheet" or another word; owned; NULL when not said */
+  /* The program that measured the matrix peaks ("cublasLt", "hipBLASLt", "roofline_peaks"), or
+   * NULL when not said; owned. */
+  char *matrix_source;
 } hp_peaks;
 
 /* Every figure NaN, no strings. */
@@ -56,6 +63,12 @@ int hp_peaks_format(const hp_peaks *p, char **out);
 int hp_peaks_measure(const char *const *argv, double timeout_s, hp_peaks *out, char **output,
                      hp_diags *diags);
 
+/* Takes the vendor-GEMM ceilings (`hprun peaks --vendor`, scripts/gemm_peaks.py) into pk: each
+ * matrix peak becomes the higher of the two, and pk's matrix_source names which program gave
+ * which ("cuBLASLt (bf16, fp16, tf32, fp8); roofline_peaks (fp64)"); hand names pk's program when
+ * its line said none. 0 or HP_ENOMEM. */
+int hp_peaks_merge_vendor(hp_peaks *pk, const hp_peaks *vendor, const char *hand);
+
 typedef enum {
   HP_BOUND_UNKNOWN = 0, /* no peaks, or no FLOP count */
   HP_BOUND_MEMORY,      /* intensity below the ridge point */
@@ -69,20 +82,26 @@ const char *hp_bound_name(hp_bound b);
 typedef struct hp_roof_point {
   char *kernel; /* owned */
   long long launches;
-  double flop;           /* FLOP per launch; NaN when the counters give none */
-  double bytes;          /* device-memory bytes per launch (read + write); NaN when unknown */
-  double time_ns;        /* per launch */
-  double ai;             /* flop / bytes */
-  double gflops;         /* achieved GFLOP/s: flop / time */
-  double gbs;            /* achieved GB/s: bytes / time */
-  const char *precision; /* "fp64", "fp32", "fp16", "bf16", "mixed" or NULL: static */
+  double flop;    /* FLOP per launch; NaN when the counters give none */
+  double bytes;   /* device-memory bytes per launch (read + write); NaN when unknown */
+  double time_ns; /* per launch */
+  double ai;      /* flop / bytes */
+  double gflops;  /* achieved GFLOP/s: flop / time */
+  double gbs;     /* achieved GB/s: bytes / time */
+  /* "fp64", "fp32", "fp16", "bf16" (vector), "<p>-tensor" (ncu) or "<p>-matrix" (AMD) for
+   * p in fp64, tf32 (AMD: fp32), fp16, bf16, fp8, int8; "mixed"; NULL: static */
+  const char *precision;
   hp_bound bound;
   double roof_gflops; /* what the roofline allows at this intensity; NaN without peaks */
   double efficiency;  /* gflops / roof_gflops (0..1); NaN without peaks */
   /* The ceiling that bounds the point at its intensity: "bandwidth", or the compute peak used
-   * ("fp32", "fp64", "fp16_matrix", "bf16_matrix"; FP16/BF16 without their own peak use "fp32");
-   * NULL without peaks. Static. */
+   * ("fp32", "fp64" (vector FP16/BF16 use "fp32"), "<p>_matrix" for a tensor/matrix precision);
+   * NULL without peaks or without the peak of its precision. Static. */
   const char *ceiling;
+  /* Why the point has no bound although it has counters, or NULL: "FLOPs not captured: ..." with
+   * the ncu section or rocprof counters that would capture them (its FLOP, intensity and GFLOP/s
+   * are then NaN too), or that the peaks have no ceiling for its precision. Static. */
+  const char *note;
 } hp_roof_point;
 
 typedef struct hp_roofline {
@@ -90,9 +109,14 @@ typedef struct hp_roofline {
   size_t n;
   const char *source; /* "ncu" or "pmc": the counters the points came from (static) */
   size_t skipped;     /* kernels with counters but no time or no bytes: no point */
+  /* The ceilings the points were judged against when they came from the capture itself (ncu's
+   * .peak_sustained rates; docs/roofline.md), because no usable peaks were given; NULL otherwise.
+   * Owned. */
+  hp_peaks *peaks;
 } hp_roofline;
 
-/* Places the profile's kernels. peaks may be NULL (then no bound, roof or efficiency). *out is a
+/* Places the profile's kernels. peaks may be NULL (then the capture's own ceilings when it has
+ * them, else no bound, roof or efficiency); usable peaks override the capture's. *out is a
  * new roofline, or NULL when no kernel has the counters a point needs (not an error). Returns 0 or
  * HP_ENOMEM. */
 int hp_roofline_compute(const hp_profile *p, const hp_peaks *peaks, hp_roofline **out);

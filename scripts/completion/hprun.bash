@@ -13,7 +13,7 @@ _hprun_opts_run="-h --help -n --dry-run -q --quiet --show-output -v --verbose --
 _hprun_opts_check="-h --help --no-preflight"
 _hprun_opts_summarize="-h --help --format --top --categories --wide --quiet-warnings --roofline --peaks --metrics --region -j --jobs"
 _hprun_opts_report="-h --help --format --junit --markdown --html --ascii --bars --top"
-_hprun_opts_peaks="-h --help --binary --output --device --timeout"
+_hprun_opts_peaks="-h --help --binary --vendor --vendor-program --output --device --timeout"
 _hprun_opts_compare="-h --help --tolerance --alpha --markdown --junit --pass --metric --all-passes --strict --allow-missing --force"
 
 # COMPREPLY += the words of $1 that start with $2.
@@ -90,7 +90,7 @@ _hprun()
         summarize:--format) _hprun_words "text json md csv" "$cur"; return 0 ;;
         report:--format) _hprun_words "text md json junit html csv" "$cur"; return 0 ;;
         summarize:--categories|summarize:--peaks) _hprun_files "$cur" yaml yml; return 0 ;;
-        peaks:--binary|peaks:--output|report:--html) _hprun_files "$cur"; return 0 ;;
+        peaks:--binary|peaks:--vendor-program|peaks:--output|report:--html) _hprun_files "$cur"; return 0 ;;
         peaks:--device|peaks:--timeout) return 0 ;;
         run:--output) _hprun_dirs "$cur"; return 0 ;;
         *:--junit|*:--markdown) _hprun_files "$cur"; return 0 ;;

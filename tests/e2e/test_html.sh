@@ -40,9 +40,31 @@ expect_exit 0 "$HPRUN" report "$T/mx" --html "$T/mx.html"
   grep -q 'FP16 matrix 700.5 TFLOP/s, BF16 matrix 690 TFLOP/s.</p>' "$T/mx.html" ||
   fail "the matrix ceilings are not drawn and labelled"
 ! grep -q 'class="roof3"' "$T/h200.html" || fail "a page without matrix peaks draws matrix ceilings"
+# The same session with the real H200 bf16 layer step captured without the tensor section
+# (tests/fixtures/real/h200-tensor-roofline/layer-sol-only-raw.csv) as each run's ncu.csv: no
+# cuBLAS GEMM or flash-attention kernel gets a dot, a bound or a roof, and each row says why.
+cp -R "$FIX" "$T/nt"
+for f in "$T"/nt/ncu-roofline/*/ncu.csv; do
+  cp "$ROOT/tests/fixtures/real/h200-tensor-roofline/layer-sol-only-raw.csv" "$f"
+done
+expect_exit 0 "$HPRUN" report "$T/nt" --html "$T/nt.html"
+"$PY" - "$T/nt.html" <<'PY' || fail "report.html places a GEMM or attention kernel without its tensor FLOPs"
+import re, sys
+h = open(sys.argv[1]).read()
+sec = h[h.index("<h2>Roofline</h2>"):]
+dots = re.findall(r'<circle[^>]*class="pt[^"]*"><title>(.*?)</title>', sec, re.S)
+rows = [re.findall(r"<td[^>]*>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>", sec, re.S)]
+tensor = [r for r in rows if len(r) > 5 and re.search(r"nvjet|_sdpa_", r[1])]
+assert len(tensor) >= 10 and len(dots) >= 10, (len(tensor), len(dots))
+assert not [d for d in dots if re.search(r"nvjet|_sdpa_", d)], "a dot for a GEMM or attention kernel"
+for r in tensor:
+    assert "unknown" in r and "memory" not in r and "compute" not in r, r
+    assert r[-1] == "FLOPs not captured: add ncu --section SpeedOfLight_HierarchicalTensorRooflineChart", r
+PY
+ok "report.html of a capture without tensor counters: no dot, bound or roof for a GEMM or attention kernel, and the note"
 ok "the quickstart sweep and its combinations wrote report.html, and hprun report renders the same bytes"
 
-for f in "$SW/report.html" "$QS/report.html" "$T/h200.html" "$T/mx.html"; do
+for f in "$SW/report.html" "$QS/report.html" "$T/h200.html" "$T/mx.html" "$T/nt.html"; do
   xmllint --noout "$f" 2>"$T/xml.err" || { cat "$T/xml.err"; fail "$f is not well-formed XML"; }
 done
 ok "the pages are well-formed XML (xmllint)"
@@ -99,6 +121,9 @@ check_page "$QS/report.html" quickstart chart-overhead chart-timeline chart-dist
 check_page "$T/h200.html" h200 chart-overhead chart-timeline chart-distributions \
   chart-categories-1 chart-kernels-1 chart-roofline
 check_page "$T/mx.html" h200-matrix chart-roofline
+check_page "$T/nt.html" h200-no-tensor chart-roofline
+! grep -q '<circle[^>]*><title>[^<]*\(nvjet\|_sdpa_\)' "$T/h200-no-tensor.dom" ||
+  fail "the rendered page draws a GEMM or attention kernel captured without tensor counters"
 
 # It prints: Chromium's print to PDF of the profiled page is a PDF of some size.
 chrome "$T/h200.html" --print-to-pdf="$T/h200.pdf" >/dev/null 2>"$T/pdf.log" || { cat "$T/pdf.log"; fail "print to PDF"; }

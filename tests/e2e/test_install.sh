@@ -54,7 +54,10 @@ done
 cmp -s "$ROOT/share/hprun/hprun_torch.py" "$ROOTDIR/usr/share/hprun/hprun_torch.py" ||
   fail "the torch launcher is not installed as it is in the repository"
 n=$((n + 1))
-[ "$(find "$ROOTDIR/usr/share/hprun" -type f | wc -l)" = "$n" ] || fail "share/hprun holds other files than the configs and the launcher ($n)"
+# hprun peaks --vendor's script.
+cmp -s "$ROOT/scripts/gemm_peaks.py" "$ROOTDIR/usr/share/hprun/gemm_peaks.py" || fail "gemm_peaks.py is not installed"
+n=$((n + 1))
+[ "$(find "$ROOTDIR/usr/share/hprun" -type f | wc -l)" = "$n" ] || fail "share/hprun holds other files than the configs, the launcher and gemm_peaks.py ($n)"
 ok "make install put the binary, 2 man pages, the completion and $n configs in place"
 
 # The installed binary runs and names the summary schema.

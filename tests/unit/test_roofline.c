@@ -195,13 +195,15 @@ static void mfma_ceiling(void **state)
   assert_non_null(mkdtemp(dir));
   path = hp__path_join(dir, "results.csv");
   assert_int_equal(hp__write_file(path, csv, strlen(csv), 0), 0);
-  /* 1000 x 512 = 512000 FLOP over 8960 bytes: 57.14 FLOP/byte. Without an FP16 peak the FP32
-   * ridge (22600 / 1600 = 14.125) bounds it: compute-bound under FP32's ceiling. */
+  /* 1000 x 512 = 512000 FLOP over 8960 bytes: 57.14 FLOP/byte of FP16 matrix work. Without an
+   * FP16 matrix peak there is no ceiling to judge it against (FP32's would call it compute-bound
+   * at several times its roof): no bound, and a note that says why. */
   r = points(path, &pk);
   near(r->pts[0].flop, 512000, 1e-12);
-  assert_string_equal(r->pts[0].precision, "fp16");
-  assert_int_equal(r->pts[0].bound, HP_BOUND_COMPUTE);
-  assert_string_equal(r->pts[0].ceiling, "fp32");
+  assert_string_equal(r->pts[0].precision, "fp16-matrix");
+  assert_int_equal(r->pts[0].bound, HP_BOUND_UNKNOWN);
+  assert_null(r->pts[0].ceiling);
+  assert_non_null(strstr(r->pts[0].note, "no ceiling"));
   hp_roofline_free(r);
   /* With the MI210's FP16 matrix peak (181 TFLOP/s) the ridge is 181000 / 1600 = 113.1: it is
    * memory-bound, under 1600 x 512000 / 8960 = 91428.6 GFLOP/s. */
@@ -215,7 +217,7 @@ static void mfma_ceiling(void **state)
   pk.bw_gbs = 16000;
   r = points(path, &pk);
   assert_int_equal(r->pts[0].bound, HP_BOUND_COMPUTE);
-  assert_string_equal(r->pts[0].ceiling, "fp16_matrix");
+  assert_string_equal(r->pts[0].ceiling, "fp16-matrix");
   near(r->pts[0].roof_gflops, 181000, 1e-12);
   hp_roofline_free(r);
   unlink(path);
@@ -315,6 +317,95 @@ static void peaks_line(void **state)
   hp_peaks_clear(&pk);
 }
 
+#define TORCH "tests/fixtures/real/ncu-h200-pytorch/"
+
+/* The point of the kernel whose name starts with `name`, or NULL. */
+static const hp_roof_point *find(const hp_roofline *r, const char *name)
+{
+  size_t i;
+
+  for (i = 0; i < r->n; i++)
+    if (strncmp(r->pts[i].kernel, name, strlen(name)) == 0)
+      return &r->pts[i];
+  return NULL;
+}
+
+/* A kernel that runs on tensor cores: cuBLAS nvjet or cuDNN's flash attention. */
+static int tensor_kernel(const char *name)
+{
+  return strncmp(name, "nvjet", 5) == 0 || strstr(name, "sdpa") != NULL;
+}
+
+/* The bf16 Transformer layer captured with --set full (its tensor section included): every GEMM
+ * and attention kernel is placed against the bf16 tensor ceiling, with FLOPs that agree with the
+ * shapes, and the ceilings come from the capture. Expected figures: python3's csv module over
+ * full-raw.csv (sm__ops_path_tensor_src_bf16_dst_fp32.sum + the FADD/FMUL/FFMA/... rates x
+ * smsp__cycles_elapsed.avg.per_second x gpu__time_duration; the peaks from .peak_sustained x the
+ * medians over the 35 kernels of sm__cycles_elapsed.avg.per_second, 2000434487.86 Hz, and
+ * dram__cycles_elapsed.avg.per_second, 3182033176.74 Hz). */
+static void ncu_tensor_capture(void **state)
+{
+  hp_roofline *r = points(TORCH "full-raw.csv", NULL);
+  const hp_roof_point *p;
+  size_t i, tensor = 0;
+
+  (void)state;
+  assert_non_null(r);
+  assert_non_null(r->peaks);
+  assert_string_equal(r->peaks->source, "from the ncu capture");
+  assert_non_null(strstr(r->peaks->device, "sm_90, 132 SMs, SM clock 2000 MHz"));
+  near(r->peaks->bw_gbs, 1504 * 3182033176.7433333e-9, 1e-9);
+  near(r->peaks->bf16_tflops, 540672 * 2000434487.86e-12, 1e-9);
+  near(r->peaks->fp16_tflops, 540672 * 2000434487.86e-12, 1e-9);
+  near(r->peaks->fp8_tflops, 1081344 * 2000434487.86e-12, 1e-9);
+  near(r->peaks->fp32_tflops, 33792 * 2000434487.86e-12, 1e-9);
+  /* linear1 of the layer, 2048 tokens x 2048 x 512: 2·M·N·K, plus the fp32 bias epilogue. */
+  p = find(r, "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT");
+  assert_non_null(p);
+  near(p->flop, 4294967296.0 + 4194303.218174443, 1e-6);
+  near(p->flop, 2.0 * 2048 * 2048 * 512, 0.01);
+  near(p->gflops, 393984.75066148955, 1e-6);
+  assert_string_equal(p->precision, "bf16-tensor");
+  assert_int_equal(p->bound, HP_BOUND_COMPUTE);
+  assert_string_equal(p->ceiling, "bf16-tensor");
+  near(p->roof_gflops, 540672 * 2000434487.86e-9, 1e-9);
+  assert_null(p->note);
+  /* Flash attention forward, batch 8 x 8 heads, 256 x 256 x 64: 4·B·H·S²·D. */
+  p = find(r, "cudnn_generated_fort_native_sdpa_sm90_flash_fprop");
+  assert_non_null(p);
+  near(p->flop, 4.0 * 8 * 8 * 256 * 256 * 64, 0.05);
+  assert_string_equal(p->precision, "bf16-tensor");
+  for (i = 0; i < r->n; i++)
+    if (tensor_kernel(r->pts[i].kernel)) {
+      assert_string_equal(r->pts[i].precision, "bf16-tensor");
+      assert_true(r->pts[i].bound != HP_BOUND_UNKNOWN);
+      assert_null(r->pts[i].note);
+      tensor++;
+    }
+  assert_int_equal(tensor, 10); /* 8 nvjet names, 2 flash attention */
+  /* Elementwise kernels stay on the bandwidth side. */
+  p = find(r, "void native::vectorized_elementwise_kernel<8, native::bfloat16_copy");
+  assert_non_null(p);
+  assert_int_equal(p->bound, HP_BOUND_MEMORY);
+  hp_roofline_free(r);
+}
+
+/* Given peaks override the capture's: no r->peaks, the datasheet's ceiling in the roof. */
+static void ncu_tensor_given_peaks(void **state)
+{
+  hp_peaks pk = h200();
+  hp_roofline *r;
+  const hp_roof_point *p;
+
+  (void)state;
+  pk.bf16_tflops = 989.5;
+  r = points(TORCH "full-raw.csv", &pk);
+  assert_null(r->peaks);
+  p = find(r, "nvjet_sm90_tst_256x128_64x4_1x2_h_bz_coopA_bias_TNT");
+  near(p->roof_gflops, 989500, 1e-12);
+  hp_roofline_free(r);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -327,6 +418,8 @@ int main(void)
       cmocka_unit_test(peaks_line),
       cmocka_unit_test(mfma_ceiling),
       cmocka_unit_test(pytorch_sets_without_counters),
+      cmocka_unit_test(ncu_tensor_capture),
+      cmocka_unit_test(ncu_tensor_given_peaks),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);

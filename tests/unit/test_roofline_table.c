@@ -24,17 +24,17 @@
 #include <string.h>
 
 static hp_roof_point pts[3];
-static hp_roofline roof = {pts, 3, "ncu", 0};
+static hp_roofline roof = {pts, 3, "ncu", 0, NULL};
 static hp_peaks peaks;
 
 static int setup(void **state)
 {
-  hp_roof_point a = {"gemm(float*)",   2,     2e9, 1e7,   1e6, 200, 2000, 10, "fp32",
-                     HP_BOUND_COMPUTE, 10000, 0.2, "fp32"};
-  hp_roof_point b = {"add(float*)",   1,           1e6, 1.2e7,      2e4, 1.0 / 12, 50, 600, "fp32",
-                     HP_BOUND_MEMORY, 1000.0 / 12, 0.6, "bandwidth"};
-  hp_roof_point c = {"copy|x(int)",   4, 0,   4e6,        1e4, 0, 0, 400, NULL,
-                     HP_BOUND_MEMORY, 0, NAN, "bandwidth"};
+  hp_roof_point a = {"gemm(float*)",   2,     2e9, 1e7,    1e6, 200, 2000, 10, "fp32",
+                     HP_BOUND_COMPUTE, 10000, 0.2, "fp32", NULL};
+  hp_roof_point b = {"add(float*)",   1,           1e6, 1.2e7,       2e4, 1.0 / 12, 50, 600, "fp32",
+                     HP_BOUND_MEMORY, 1000.0 / 12, 0.6, "bandwidth", NULL};
+  hp_roof_point c = {"copy|x(int)",   4, 0,   4e6,         1e4, 0, 0, 400, NULL,
+                     HP_BOUND_MEMORY, 0, NAN, "bandwidth", NULL};
 
   (void)state;
   pts[0] = a, pts[1] = b, pts[2] = c;
@@ -96,23 +96,23 @@ static void text_table(void **state)
   l = line_of(t, "kernel ");
   words(l, w, sizeof(w));
   assert_string_equal(
-      w, "kernel|precision|FLOP/byte|GFLOP/s|GB/s|bound|ceiling|roof|GFLOP/s|%|of|roof");
+      w, "kernel|precision|FLOP/byte|GFLOP/s|GB/s|bound|ceiling|roof|GFLOP/s|%|of|roof|note");
   free(l);
   l = line_of(t, "gemm ");
   words(l, w, sizeof(w));
-  assert_string_equal(w, "gemm|fp32|200|2000|10|compute|fp32|10000|20.0");
+  assert_string_equal(w, "gemm|fp32|200|2000|10|compute|fp32|10000|20.0|-");
   end_gemm = strstr(l, "200 ") - l + 3;
   free(l);
   l = line_of(t, "add ");
   words(l, w, sizeof(w));
-  assert_string_equal(w, "add|fp32|0.0833333|50|600|memory|bandwidth|83.3333|60.0");
+  assert_string_equal(w, "add|fp32|0.0833333|50|600|memory|bandwidth|83.3333|60.0|-");
   /* Numbers are right-aligned: the intensities end in the same column. */
   end_add = strstr(l, "0.0833333") - l + 9;
   assert_int_equal(end_gemm, end_add);
   free(l);
   l = line_of(t, "copy|x ");
   words(l, w, sizeof(w));
-  assert_string_equal(w, "copy|x|-|0|0|400|memory|bandwidth|0|-");
+  assert_string_equal(w, "copy|x|-|0|0|400|memory|bandwidth|0|-|-");
   free(l);
   free(t);
 }
@@ -124,14 +124,15 @@ static void markdown_table(void **state)
   (void)state;
   assert_non_null(
       strstr(t, "## Roofline\n\nCeilings (datasheet, Test GPU): bandwidth 1000 GB/s, "));
-  assert_non_null(strstr(t,
-                         "| kernel | precision | FLOP/byte | GFLOP/s | GB/s | bound | ceiling "
-                         "| roof GFLOP/s | % of roof |\n|---|---|--:|--:|--:|---|---|--:|--:|\n"));
+  assert_non_null(
+      strstr(t,
+             "| kernel | precision | FLOP/byte | GFLOP/s | GB/s | bound | ceiling "
+             "| roof GFLOP/s | % of roof | note |\n|---|---|--:|--:|--:|---|---|--:|--:|---|\n"));
   assert_non_null(strstr(t,
                          "| `add` | fp32 | 0.0833333 | 50 | 600 | memory | bandwidth | 83.3333 "
-                         "| 60.0 |\n"));
+                         "| 60.0 | - |\n"));
   /* A pipe in a name is escaped; a missing value is "-". */
-  assert_non_null(strstr(t, "| `copy\\|x` | - | 0 | 0 | 400 | memory | bandwidth | 0 | - |\n"));
+  assert_non_null(strstr(t, "| `copy\\|x` | - | 0 | 0 | 400 | memory | bandwidth | 0 | - | - |\n"));
   free(t);
 }
 
@@ -145,11 +146,11 @@ static void csv_table(void **state)
   assert_string_equal(
       t,
       "kernel,launches,precision,flop,bytes,time_ns,intensity,gflops,gbs,bound,ceiling,"
-      "roof_gflops,efficiency\n"
-      "gemm(float*),2,fp32,2000000000,10000000,1000000,200,2000,10,compute,fp32,10000,0.2\n"
+      "roof_gflops,efficiency,note\n"
+      "gemm(float*),2,fp32,2000000000,10000000,1000000,200,2000,10,compute,fp32,10000,0.2,\n"
       "add(float*),1,fp32,1000000,12000000,20000,0.083333333333333329,50,600,memory,"
-      "bandwidth,83.333333333333329,0.6\n"
-      "copy|x(int),4,,0,4000000,10000,0,0,400,memory,bandwidth,0,\n");
+      "bandwidth,83.333333333333329,0.6,\n"
+      "copy|x(int),4,,0,4000000,10000,0,0,400,memory,bandwidth,0,,\n");
   free(t);
 }
 
@@ -163,9 +164,10 @@ static void json_object(void **state)
   assert_non_null(strstr(t,
                          "\"name\": \"add(float*)\",\n      \"launches\": 1,\n"
                          "      \"precision\": \"fp32\",\n"));
-  assert_non_null(strstr(t,
-                         "\"bound\": \"memory\",\n      \"ceiling\": \"bandwidth\",\n"
-                         "      \"roof_gflops\": 0,\n      \"efficiency\": null\n"));
+  assert_non_null(
+      strstr(t,
+             "\"bound\": \"memory\",\n      \"ceiling\": \"bandwidth\",\n"
+             "      \"roof_gflops\": 0,\n      \"efficiency\": null,\n      \"note\": null\n"));
   assert_non_null(strstr(t, "\"skipped\": 0\n}"));
   free(t);
 }

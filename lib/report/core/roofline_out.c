@@ -216,7 +216,7 @@ int hp_roofline_write(const hp_roofline *r, const hp_peaks *peaks, FILE *fp, hp_
   }
   if (f != HP_FMT_CSV) {
     hp__buf_adds(&b, f == HP_FMT_MD ? "## Roofline\n\n" : "Roofline\n\n");
-    hp__roof_ceilings(&b, peaks, f == HP_FMT_MD);
+    hp__roof_ceilings(&b, r && r->peaks ? r->peaks : peaks, f == HP_FMT_MD);
     hp__buf_addc(&b, '\n');
   }
   rc = hp__roof_table(&b, r, f, 0, 0);
@@ -257,6 +257,10 @@ int hp__md_roofline(hp__buf *b, const hp_session *s)
     hp__buf_adds(b, "\n### ");
     hp__report_md_cell(b, s->passes[i].name);
     hp__buf_printf(b, " (%s counters)\n\n", rf->source ? rf->source : "profiler");
+    if (rf->peaks) {
+      hp__roof_ceilings(b, rf->peaks, 1);
+      hp__buf_addc(b, '\n');
+    }
     if ((r = hp__roof_table(b, rf, HP_FMT_MD, SESSION_TOP, 0)) != 0)
       return r;
   }
@@ -279,6 +283,10 @@ void hp__term_roofline(FILE *fp, const hp_session *s)
       continue;
     hp__buf_printf(&b, "  %s (%s counters):\n", s->passes[i].name,
                    rf->source ? rf->source : "profiler");
+    if (rf->peaks) {
+      hp__buf_adds(&b, "    ");
+      hp__roof_ceilings(&b, rf->peaks, 0);
+    }
     r = hp__roof_table(&b, rf, HP_FMT_TEXT, SESSION_TOP, 4);
   }
   if (r == 0 && hp__buf_error(&b) == 0 && b.data)

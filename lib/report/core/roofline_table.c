@@ -28,7 +28,8 @@ enum {
   RF_BOUND,
   RF_CEILING,
   RF_ROOF,
-  RF_EFF
+  RF_EFF,
+  RF_NOTE
 };
 
 #define JC (HP__IN_JSON | HP__IN_CSV)
@@ -53,6 +54,7 @@ const hp__col hp__roof_cols[] = {
     {HP__K_ROOF_EFFICIENCY, NULL, NULL, HP__V_NUM, JC, 0, RF_EFF, 0, NULL, NULL},
     {"efficiency_pct", NULL, "% of roof", HP__V_NUM, HP__IN_TEXT, HP__C_RIGHT, RF_EFF, 0.01, "%.1f",
      "-"},
+    {HP__K_ROOF_NOTE, NULL, NULL, HP__V_STR, HP__IN_ALL, 0, RF_NOTE, 0, NULL, "-"},
 };
 const size_t hp__roof_ncols = sizeof(hp__roof_cols) / sizeof(hp__roof_cols[0]);
 
@@ -73,6 +75,7 @@ static void roof_cell(const hp_roof_point *p, const hp__col *col, hp__cell *c)
   case RF_BOUND: hp__cell_setstr(c, hp_bound_name(p->bound)); break;
   case RF_CEILING: hp__cell_setstr(c, p->ceiling); break;
   case RF_ROOF: hp__cell_setnum(c, p->roof_gflops); break;
+  case RF_NOTE: hp__cell_setstr(c, p->note); break;
   default: hp__cell_setnum(c, p->efficiency); break;
   }
 }
@@ -152,6 +155,11 @@ void hp__peaks_json(hp__json *j, const hp_peaks *pk)
   hp__json_knum(j, HP__K_PEAKS_FP64, pk->fp64_tflops);
   hp__json_knum(j, HP__K_PEAKS_FP16, pk->fp16_tflops);
   hp__json_knum(j, HP__K_PEAKS_BF16, pk->bf16_tflops);
+  hp__json_knum(j, HP__K_PEAKS_TF32, pk->tf32_tflops);
+  hp__json_knum(j, HP__K_PEAKS_FP8, pk->fp8_tflops);
+  hp__json_knum(j, HP__K_PEAKS_INT8, pk->int8_tops);
+  hp__json_knum(j, HP__K_PEAKS_FP64M, pk->fp64_matrix_tflops);
+  hp__json_kstr(j, HP__K_PEAKS_MSOURCE, pk->matrix_source);
   hp__json_obj_end(j);
 }
 
@@ -161,7 +169,7 @@ void hp__roofline_json(hp__json *j, const hp_roofline *r, const hp_peaks *pk)
 
   hp__json_obj_begin(j);
   hp__json_key(j, HP__K_ROOFLINE_PEAKS);
-  hp__peaks_json(j, pk);
+  hp__peaks_json(j, r && r->peaks ? r->peaks : pk);
   hp__json_kstr(j, HP__K_ROOFLINE_SOURCE, r ? r->source : NULL);
   hp__json_key(j, HP__K_ROOFLINE_KERNELS);
   hp__json_arr_begin(j);
@@ -174,7 +182,8 @@ void hp__roofline_json(hp__json *j, const hp_roofline *r, const hp_peaks *pk)
 
 int hp__roof_ceilings(hp__buf *b, const hp_peaks *pk, int md)
 {
-  static const char *const names[] = {"FP32", "FP64", "FP16 matrix", "BF16 matrix"};
+  static const char *const names[] = {"FP32",        "FP64",       "FP16 matrix", "BF16 matrix",
+                                      "TF32 matrix", "FP8 matrix", "INT8 matrix", "FP64 matrix"};
   char v[32];
   size_t k;
 
@@ -185,7 +194,8 @@ int hp__roof_ceilings(hp__buf *b, const hp_peaks *pk, int md)
                            : "ceilings: none given, so no bound, roof or efficiency (hprun "
                              "peaks measures them; configs/peaks/ has datasheet figures)\n");
   {
-    const double f[] = {pk->fp32_tflops, pk->fp64_tflops, pk->fp16_tflops, pk->bf16_tflops};
+    const double f[] = {pk->fp32_tflops, pk->fp64_tflops, pk->fp16_tflops, pk->bf16_tflops,
+                        pk->tf32_tflops, pk->fp8_tflops,  pk->int8_tops,   pk->fp64_matrix_tflops};
     hp__buf_printf(b, "%s (%s", md ? "Ceilings" : "ceilings", pk->source ? pk->source : "given");
     if (pk->device && md) {
       hp__buf_adds(b, ", ");
@@ -194,9 +204,16 @@ int hp__roof_ceilings(hp__buf *b, const hp_peaks *pk, int md)
       hp__buf_printf(b, ", %s", pk->device);
     }
     hp__buf_printf(b, "): bandwidth %s GB/s", hp__fmt_num(v, sizeof(v), pk->bw_gbs));
-    for (k = 0; k < 4; k++)
+    for (k = 0; k < sizeof(f) / sizeof(f[0]); k++)
       if (f[k] > 0)
-        hp__buf_printf(b, ", %s %s TFLOP/s", names[k], hp__fmt_num(v, sizeof(v), f[k]));
+        hp__buf_printf(b, ", %s %s %s", names[k], hp__fmt_num(v, sizeof(v), f[k]),
+                       k == 6 ? "TOP/s" : "TFLOP/s");
+    if (pk->matrix_source && md) {
+      hp__buf_adds(b, "; matrix peaks measured with ");
+      hp__report_md_cell(b, pk->matrix_source);
+    } else if (pk->matrix_source) {
+      hp__buf_printf(b, "; matrix peaks measured with %s", pk->matrix_source);
+    }
   }
   return hp__buf_adds(b, md ? ".\n" : "\n");
 }

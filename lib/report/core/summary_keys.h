@@ -202,6 +202,11 @@
 #define HP__K_PEAKS_FP64 "peak_fp64_tflops"
 #define HP__K_PEAKS_FP16 "peak_fp16_tflops" /* matrix (tensor core, MFMA) peaks */
 #define HP__K_PEAKS_BF16 "peak_bf16_tflops"
+#define HP__K_PEAKS_TF32 "peak_tf32_tflops"
+#define HP__K_PEAKS_FP8 "peak_fp8_tflops"
+#define HP__K_PEAKS_INT8 "peak_int8_tops"
+#define HP__K_PEAKS_FP64M "peak_fp64_matrix_tflops"
+#define HP__K_PEAKS_MSOURCE "matrix_source" /* the program that measured the matrix peaks */
 /* passes[].roofline {} (lib/report/core/roofline_table.c; docs/roofline.md). Recomputed when read back
  * from the re-parsed profile and the session's peaks, so the reader needs none of these. */
 #define HP__K_ROOFLINE_PEAKS "peaks"
@@ -222,5 +227,6 @@
 #define HP__K_ROOF_CEILING "ceiling"
 #define HP__K_ROOF_ROOF "roof_gflops"
 #define HP__K_ROOF_EFFICIENCY "efficiency" /* 0..1 */
+#define HP__K_ROOF_NOTE "note"             /* why no bound: "FLOPs not captured: ..." */
 
 #endif /* HPRUN_REPORT_SUMMARY_KEYS_H */

@@ -23,11 +23,22 @@
 #define T 24.0
 #define B 48.0
 
+/* The ceilings drawn: the session's, else those of the first pass whose capture had its own. */
+static const hp_peaks *chart_peaks(const hp_session *s)
+{
+  size_t i;
+
+  for (i = 0; !hp_peaks_usable(s->peaks) && i < s->npasses; i++)
+    if (s->passes[i].roofline && s->passes[i].roofline->peaks)
+      return s->passes[i].roofline->peaks;
+  return s->peaks;
+}
+
 /* Axes over every point and the ridge points. */
 static int fit_axes(const hp_session *s, hp__axis *ax, hp__axis *ay)
 {
   double x[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
-  const hp_peaks *pk = s->peaks;
+  const hp_peaks *pk = chart_peaks(s);
   size_t i, k;
 
   for (i = 0; i < s->npasses; i++)
@@ -194,7 +205,7 @@ static int roofs(hp__buf *b, const hp__axis *ax, const hp__axis *ay, const hp_pe
 
 int hp__html_roofline(hp__buf *b, const hp_session *s)
 {
-  const hp_peaks *pk = s->peaks;
+  const hp_peaks *pk = chart_peaks(s);
   hp__axis ax, ay;
   size_t i;
   int r;

@@ -24,7 +24,12 @@ int hp__summary_read_peaks(const hp__sf *rc, hp_session *s)
       (e = hp__sf_num(&pk, HP__K_PEAKS_FP32, HP__SF_OPTIONAL, &p->fp32_tflops)) != 0 ||
       (e = hp__sf_num(&pk, HP__K_PEAKS_FP64, HP__SF_OPTIONAL, &p->fp64_tflops)) != 0 ||
       (e = hp__sf_num(&pk, HP__K_PEAKS_FP16, HP__SF_OPTIONAL, &p->fp16_tflops)) != 0 ||
-      (e = hp__sf_num(&pk, HP__K_PEAKS_BF16, HP__SF_OPTIONAL, &p->bf16_tflops)) != 0) {
+      (e = hp__sf_num(&pk, HP__K_PEAKS_BF16, HP__SF_OPTIONAL, &p->bf16_tflops)) != 0 ||
+      (e = hp__sf_num(&pk, HP__K_PEAKS_TF32, HP__SF_OPTIONAL, &p->tf32_tflops)) != 0 ||
+      (e = hp__sf_num(&pk, HP__K_PEAKS_FP8, HP__SF_OPTIONAL, &p->fp8_tflops)) != 0 ||
+      (e = hp__sf_num(&pk, HP__K_PEAKS_INT8, HP__SF_OPTIONAL, &p->int8_tops)) != 0 ||
+      (e = hp__sf_num(&pk, HP__K_PEAKS_FP64M, HP__SF_OPTIONAL, &p->fp64_matrix_tflops)) != 0 ||
+      (e = hp__sf_str(&pk, HP__K_PEAKS_MSOURCE, HP__SF_OPTIONAL, &p->matrix_source)) != 0) {
     hp_peaks_clear(p);
     free(p);
     return e;
