@@ -175,8 +175,10 @@ check: deps
 # allocator_may_return_null: the tests of allocation failure ask for sizes no allocator can give
 # (test_buf's SIZE_MAX / 2), and the code under test must see NULL, as it would from glibc, rather
 # than ASan aborting the test program.
+# The quickstart (test_terminal, test_html) starts build/apps/cpukernel by its path, so the
+# default build is made first.
 asan: export ASAN_OPTIONS = allocator_may_return_null=1
-asan:
+asan: all
 	@$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g -fno-omit-frame-pointer" \
 	  SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" unit e2e
 

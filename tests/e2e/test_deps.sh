@@ -4,6 +4,9 @@
 . "$(dirname "$0")/lib.sh"
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# The lists are the defaults' whatever switches the caller's make check runs with
+# (HPRUN_NO_DEPS=1 make check would otherwise list nothing).
+unset HPRUN_NO_DEPS HPRUN_NO_HIPCC HPRUN_NO_FUZZ HPRUN_NO_BROWSER HPRUN_NO_CLUSTER
 mk() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$ROOT" BUILD="$BUILD" "$@"; }
 
 # The deps step of `make run`, as make would run it (the first recipe line naming deps.sh).
@@ -20,7 +23,7 @@ for bad in chromium slurm munge mpi clang hipcc cmocka tmux; do
   fi
 done
 # What the quickstart does need: the compiler and libraries, and its two tools.
-for need in gcc libc6-dev make pkg-config libyaml-dev libuv1-dev valgrind strace; do
+for need in gcc libc6-dev make pkg-config libyaml-dev libuv1-dev zlib1g-dev valgrind strace; do
   grep -qx "$need" "$T/run.pkgs" || fail "make run would not install $need"
 done
 ok "make run's deps step installs $(wc -l <"$T/run.pkgs") packages: $(tr '\n' ' ' <"$T/run.pkgs")"

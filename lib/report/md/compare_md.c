@@ -58,9 +58,9 @@ static int write_head(hp__buf *b, const hp_session *old_s, const hp_session *new
                  "tolerance, unchanged when it lies inside it, inconclusive otherwise%s.\n\n",
                  o->alpha, o->strict ? " (which fails, --strict)" : "");
   return hp__buf_printf(b,
-                        "| pass | metric | old median | new median | change | %s | p | n "
+                        "| pass | metric | old median | new median | change | %s | n "
                         "old/new | tolerance | verdict |\n"
-                        "|---|---|---:|---:|---:|---|---:|---|---|---|\n",
+                        "|---|---|---:|---:|---:|---|---|---|---|\n",
                         hp__report_ci_label(ci, sizeof(ci), o->alpha, 1));
 }
 
@@ -69,7 +69,7 @@ static int write_row(hp__buf *b, const hp__compare_row *row)
   char x[32], y[32], z[32], ci[64], tol[48];
 
   if (row->change == HP__CHANGE_NEW_PASS || (row->change == HP__CHANGE_MISSING && !row->metric))
-    return hp__buf_printf(b, "| %s | - | - | - | - | - | - | - | - | %s |\n", row->pass,
+    return hp__buf_printf(b, "| %s | - | - | - | - | - | - | - | %s |\n", row->pass,
                           change_text(row->change));
   hp__buf_printf(
       b, "| %s | %s | %s | %s | %s | ", row->pass, row->metric,
@@ -77,8 +77,7 @@ static int write_row(hp__buf *b, const hp__compare_row *row)
       row->change == HP__CHANGE_MISSING ? "-" : hp__compare_change_text(row, z, sizeof(z)));
   hp__buf_adds(b, hp__compare_ci_text(row, ci, sizeof(ci)));
   return hp__buf_printf(
-      b, " | %s | %zu/%zu | %s | %s%s |\n", hp__fmt_num(x, sizeof(x), row->p), row->n_old,
-      row->n_new,
+      b, " | %zu/%zu | %s | %s%s |\n", row->n_old, row->n_new,
       row->change == HP__CHANGE_MISSING ? "-" : hp__compare_tol_text(row, tol, sizeof(tol)),
       change_text(row->change), row_note(row));
 }
