@@ -141,16 +141,18 @@ hp_flag hp__flag_of(double lo, double hi, double sd, double warn)
 static void flag_measured(const hp_session *s, hp_pass_result *pr)
 {
   const hp_metric_result *m = &pr->metrics[0];
-  double sd = hp__slowdown(m), over = sd - 1.0, lo, hi;
+  double sd = hp__slowdown(m), lo, hi;
   char iv[96];
   const char *what = pr->is_variant ? "this variant" : pr->mode;
 
   slowdown_interval(m, &lo, &hi);
   pr->flag = hp__flag_of(lo, hi, sd, s->warn);
   if (pr->flag == HP_FLAG_UNCONFIRMED) {
-    pr->advice = hp__asprintf("%+.2f%% from %zu run(s): too few runs for a %.4g%% interval, so "
+    /* The change in the unit the table shows it in: 79.02x, not +7801.81%. */
+    pr->advice = hp__asprintf("%s from %zu run(s): too few runs for a %.4g%% interval, so "
                               "neither ok nor beyond warn (%.1f%%) can be shown: use repeat >= 5",
-                              over * 100, m->st.n, level(s), s->warn * 100);
+                              hp__fmt_overhead(iv, sizeof(iv), sd), m->st.n, level(s),
+                              s->warn * 100);
     return;
   }
   if (pr->flag == HP_FLAG_DISTORTED) {

@@ -166,7 +166,17 @@ static void test_unconfirmed_and_thresholds(void **state)
   hp__session_analyze(s, NULL);
   assert_int_equal(s->passes[1].flag, HP_FLAG_UNCONFIRMED); /* 2 runs: cannot tell */
   assert_int_equal(s->passes[1].metrics[0].sig, HP_SIG_UNKNOWN);
+  /* medians 1.005 and 1.105: +9.95%, in percent as the table shows it. */
+  assert_non_null(strstr(s->passes[1].advice, "+9.95% from 2 run(s): too few runs"));
   assert_int_equal(hp__session_exit_code(s), HP_EXIT_OK);
+  hp_session_free(s);
+
+  /* 79.75 / 1.005 from 2 runs reads in x, the table's unit, not as +7835%. */
+  vals2[1] = huge;
+  s = session(2, names2, vals2, n2);
+  hp__session_analyze(s, NULL);
+  assert_int_equal(s->passes[1].flag, HP_FLAG_UNCONFIRMED);
+  assert_non_null(strstr(s->passes[1].advice, "79.35x from 2 run(s)"));
   hp_session_free(s);
 
   /* fail = 5%: the significant +10% trips it; the 80x pass trips it too unless expected. */

@@ -20,7 +20,7 @@ mkdir -p "$OUT"
 } >"$OUT/env.txt"
 for kind in ${KINDS:-auto fixed}; do
   start=$(date +%s)
-  "$HPRUN" "$D/plan-$kind.yaml" --output "$OUT/sessions" >"$OUT/$kind.txt" 2>"$OUT/$kind.err"
+  timeout -s INT "${LIMIT:-36000}" "$HPRUN" "$D/plan-$kind.yaml" --output "$OUT/sessions" >"$OUT/$kind.txt" 2>"$OUT/$kind.err"
   echo "$kind: exit $? in $(($(date +%s) - start)) s wall" | tee -a "$OUT/env.txt"
   S=$(ls -d "$OUT"/sessions/h200-$kind-2* | head -n 1)
   cp "$S/summary.json" "$OUT/$kind.summary.json"

@@ -241,6 +241,28 @@ static int any_points(const hp_session *s)
   return 0;
 }
 
+/* The session's ceilings line. With no peaks given but each pass's capture carrying its own
+ * ceilings, "none given, so no bound" would contradict the bounds printed below it: say where
+ * they come from instead. */
+static void session_ceilings(hp__buf *b, const hp_session *s, int md)
+{
+  size_t i;
+
+  if (hp_peaks_usable(s->peaks)) {
+    hp__roof_ceilings(b, s->peaks, md);
+    return;
+  }
+  for (i = 0; i < s->npasses; i++) {
+    const hp_roofline *rf = s->passes[i].roofline;
+    if (rf && rf->n > 0 && !(rf->peaks && hp_peaks_usable(rf->peaks))) {
+      hp__roof_ceilings(b, s->peaks, md);
+      return;
+    }
+  }
+  hp__buf_adds(b, md ? "Ceilings: from each pass's own capture (below).\n"
+                     : "ceilings: from each pass's own capture (below)\n");
+}
+
 int hp__md_roofline(hp__buf *b, const hp_session *s)
 {
   size_t i;
@@ -249,7 +271,7 @@ int hp__md_roofline(hp__buf *b, const hp_session *s)
   if (!any_points(s))
     return 0;
   hp__buf_adds(b, "\n## Roofline\n\n");
-  hp__roof_ceilings(b, s->peaks, 1);
+  session_ceilings(b, s, 1);
   for (i = 0; i < s->npasses; i++) {
     const hp_roofline *rf = s->passes[i].roofline;
     if (rf == NULL || rf->n == 0)
@@ -276,7 +298,7 @@ void hp__term_roofline(FILE *fp, const hp_session *s)
   if (!any_points(s))
     return;
   hp__buf_adds(&b, "\nRoofline, ");
-  hp__roof_ceilings(&b, s->peaks, 0);
+  session_ceilings(&b, s, 0);
   for (i = 0; i < s->npasses && r == 0; i++) {
     const hp_roofline *rf = s->passes[i].roofline;
     if (rf == NULL || rf->n == 0)
