@@ -149,10 +149,10 @@ static void flag_measured(const hp_session *s, hp_pass_result *pr)
   pr->flag = hp__flag_of(lo, hi, sd, s->warn);
   if (pr->flag == HP_FLAG_UNCONFIRMED) {
     /* The change in the unit the table shows it in: 79.02x, not +7801.81%. */
-    pr->advice = hp__asprintf("%s from %zu run(s): too few runs for a %.4g%% interval, so "
-                              "neither ok nor beyond warn (%.1f%%) can be shown: use repeat >= 5",
-                              hp__fmt_overhead(iv, sizeof(iv), sd), m->st.n, level(s),
-                              s->warn * 100);
+    pr->advice =
+        hp__asprintf("%s from %zu run(s): too few runs for a %.4g%% interval, so "
+                     "neither ok nor beyond warn (%.1f%%) can be shown: use repeat >= 5",
+                     hp__fmt_overhead(iv, sizeof(iv), sd), m->st.n, level(s), s->warn * 100);
     return;
   }
   if (pr->flag == HP_FLAG_DISTORTED) {

@@ -259,8 +259,9 @@ static void session_ceilings(hp__buf *b, const hp_session *s, int md)
       return;
     }
   }
-  hp__buf_adds(b, md ? "Ceilings: from each pass's own capture (below).\n"
-                     : "ceilings: from each pass's own capture (below)\n");
+  hp__buf_adds(b,
+               md ? "Ceilings: from each pass's own capture (below).\n"
+                  : "ceilings: from each pass's own capture (below)\n");
 }
 
 int hp__md_roofline(hp__buf *b, const hp_session *s)
