@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The PyTorch program of the torch-tool validation (docs/validation/h200-torch.md): a small GPT
-(4 decoder layers, d=512, 8 heads, fp16 weights with bf16 autocast off) trained for STEPS steps
+(4 decoder layers, d=512, 8 heads, fp32) trained for STEPS steps
 with AdamW on random tokens, batch 8 x 128: a real training loop that calls optimizer.step() and
 knows nothing of hprun. `train.py STEPS WARMUP` prints `step_ms=...`, the mean of the timed steps
 from CUDA events. With HAND_PROFILE=cuda|stack the timed steps run under torch.profiler written
