@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A PyTorch training step for the `repeat: auto` validation (docs/validation/h200-auto.md): one
 torch.nn.TransformerEncoderLayer(512, 8, 2048) in bf16, forward and backward on 8 x 256, as
-scripts/torch_layer.py. `step.py STEPS WARMUP` prints `step_ms=... iterations=STEPS`, the mean
+scripts/torch_layer.py. `step.py STEPS WARMUP gpu` is the GPU-bound step of gpu_step.py instead:
+TransformerEncoderLayer(1024, 16, 4096) on 32 x 1024. `step.py STEPS WARMUP` prints `step_ms=... iterations=STEPS`, the mean
 step time from CUDA events. With TORCH_PROFILE=1 the timed steps run under torch.profiler with
 CUDA activity only (no stacks, no shapes): the light mode, a few percent."""
 import contextlib
@@ -13,8 +14,9 @@ import torch
 steps = int(sys.argv[1]) if len(sys.argv) > 1 else 20
 warmup = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 torch.manual_seed(0)
-layer = torch.nn.TransformerEncoderLayer(512, 8, 2048, batch_first=True).cuda().to(torch.bfloat16)
-x = torch.randn(8, 256, 512, device="cuda", dtype=torch.bfloat16, requires_grad=True)
+d, h, ff, b, t = (1024, 16, 4096, 32, 1024) if sys.argv[3:4] == ["gpu"] else (512, 8, 2048, 8, 256)
+layer = torch.nn.TransformerEncoderLayer(d, h, ff, batch_first=True).cuda().to(torch.bfloat16)
+x = torch.randn(b, t, d, device="cuda", dtype=torch.bfloat16, requires_grad=True)
 
 
 def step():
