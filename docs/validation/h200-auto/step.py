@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """A PyTorch training step for the `repeat: auto` validation (docs/validation/h200-auto.md): one
 torch.nn.TransformerEncoderLayer(512, 8, 2048) in bf16, forward and backward on 8 x 256, as
-scripts/torch_layer.py. `step.py STEPS WARMUP gpu` is the GPU-bound step of gpu_step.py instead:
-TransformerEncoderLayer(1024, 16, 4096) on 32 x 1024. `step.py STEPS WARMUP` prints `step_ms=... iterations=STEPS`, the mean
-step time from CUDA events. With TORCH_PROFILE=1 the timed steps run under torch.profiler with
-CUDA activity only (no stacks, no shapes): the light mode, a few percent."""
+scripts/torch_layer.py. `step.py STEPS WARMUP` prints `step_ms=... iterations=STEPS`, the mean
+step time from CUDA events; `step.py STEPS WARMUP gpu` is gpu_step.py's GPU-bound step instead,
+TransformerEncoderLayer(1024, 16, 4096) on 32 x 1024. With TORCH_PROFILE=1 the timed steps run
+under torch.profiler with CUDA activity only (no stacks, no shapes): the light mode."""
 import contextlib
 import os
 import sys
