@@ -251,6 +251,22 @@ int hp__look_count(int min, int max)
   return n;
 }
 
+int hp__look_base(int n, int looks, double alpha)
+{
+  double need = 2.0 * looks / alpha, c;
+  int m, i;
+
+  /* C(m + n, n) grows with m; it is recomputed for each m, a loop of at most a few dozen steps
+   * for any sensible plan, each exact enough in double for a comparison with `need`. */
+  for (m = n > 1 ? n : 1; m < 100000; m++) {
+    for (c = 1, i = 1; i <= n && c < need; i++)
+      c = c * (m + i) / i;
+    if (c >= need)
+      return m;
+  }
+  return m;
+}
+
 int hp__pass_resolved(const hp_pass_result *pr, double precision)
 {
   const hp_metric_result *m = pr->nmetrics ? &pr->metrics[0] : NULL;

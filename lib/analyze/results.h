@@ -33,6 +33,12 @@ int hp__look_next(int min, int max, int n);
  * (tests/unit/test_flag_sim.c) both decide with it. */
 hp_flag hp__flag_of(double lo, double hi, double sd, double warn);
 int hp__look_count(int min, int max);
+/* The baseline's counted runs a look at n runs of a pass needs (n >= 1, looks >= 1, alpha in
+ * (0, 1)): the fewest m >= n for which the distribution-free interval exists at 1 - alpha /
+ * looks, that is C(m + n, n) >= 2 looks / alpha. 5 at n = 5 with 6 looks; 10 at n = 3 with 7.
+ * The baseline runs this far ahead from the first round (its `lead`), because its runs cost a
+ * fraction of a profiled pass's. Capped at 100000. */
+int hp__look_base(int n, int looks, double alpha);
 /* The statistics and flags of every pass, without verdicts or causes: a look during the run. */
 int hp__session_look(hp_session *s, const hp_plan *plan);
 /* Whether a pass needs no more runs: failed, flagged ok, perturbed or distorted, or (expect:

@@ -169,11 +169,11 @@ static const char *const orders[] = {"interleaved", "sequential", "abba", "rando
 
 static const char *const repeat_keys[] = {"min", "max", "budget", NULL};
 
-/* `repeat: N`, `repeat: auto` (min 5, max 30) or `repeat: {min, max, budget}`. */
+/* `repeat: N`, `repeat: auto` (min 3, max 30) or `repeat: {min, max, budget}`. */
 static void parse_repeat(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 {
   hp__mapent e[3] = {{NULL, NULL}};
-  long lo = 5, hi = 30, n;
+  long lo = 3, hi = 30, n;
 
   if (v && v->type == YAML_SCALAR_NODE && strcmp(hp__yaml_str(v), "auto") == 0) {
     p->autorep.on = 1;

@@ -29,27 +29,68 @@ static void round_order(hp_order order, int rd, hp_rng *rng, size_t *perm, size_
   }
 }
 
-/* Sets a slot for round `rd` (0-based; the first `warmup` rounds are warmups). */
-static void set_slot(hp__slot *s, size_t unit, int rd, int warmup)
-{
-  s->unit = unit;
-  s->warmup = rd < warmup;
-  s->k = s->warmup ? rd + 1 : rd - warmup + 1;
-}
-
 /* Unit i's counted runs. */
 static int unit_repeat(int repeat, const int *repeats, size_t i)
 {
   return repeats ? repeats[i] : repeat;
 }
 
-int hp__schedule_build(size_t nunits, int repeat, const int *repeats, int warmup, hp_order order,
-                       uint64_t seed, hp__slot **out, size_t *nout)
+/* Sets a slot for round `rd` (0-based; the first `warmup` rounds are warmups), the unit's k-th
+ * counted run when it is not a warmup. */
+static void set_slot(hp__slot *s, size_t unit, int rd, int warmup, int k)
+{
+  s->unit = unit;
+  s->warmup = rd < warmup;
+  s->k = s->warmup ? rd + 1 : k;
+}
+
+/* How many runs unit i has in counted round c (0-based) with `left` counted runs still to lay
+ * out: one, plus its share of a lead in the lead's rounds. */
+static int round_runs(const hp__lead *lead, size_t i, int c, int left)
+{
+  int n = 1;
+
+  if (lead && lead->unit == i && c < lead->rounds && lead->rounds > 0)
+    n += (int)((long long)lead->runs * (c + 1) / lead->rounds -
+               (long long)lead->runs * c / lead->rounds);
+  return n < left ? n : left;
+}
+
+/* The rounds of every order but sequential; done[i] counts unit i's counted runs laid out. */
+static size_t lay_rounds(size_t nunits, int repeat, const int *repeats, const hp__lead *lead,
+                         int warmup, hp_order order, uint64_t seed, size_t *perm, int *done,
+                         hp__slot *slots)
+{
+  size_t i, n = 0;
+  int rd, j, more = 1;
+  hp_rng rng;
+
+  hp_rng_seed(&rng, seed);
+  for (rd = 0; more; rd++) {
+    round_order(order, rd, &rng, perm, nunits);
+    more = 0;
+    for (i = 0; i < nunits; i++) {
+      size_t u = perm[i];
+      int left = unit_repeat(repeat, repeats, u) - done[u];
+      if (rd < warmup) {
+        set_slot(&slots[n++], u, rd, warmup, 0);
+        more = 1;
+        continue;
+      }
+      for (j = left > 0 ? round_runs(lead, u, rd - warmup, left) : 0; j > 0; j--)
+        set_slot(&slots[n++], u, rd, warmup, ++done[u]);
+      more |= unit_repeat(repeat, repeats, u) > done[u];
+    }
+  }
+  return n;
+}
+
+int hp__schedule_build(size_t nunits, int repeat, const int *repeats, const hp__lead *lead,
+                       int warmup, hp_order order, uint64_t seed, hp__slot **out, size_t *nout)
 {
   hp__slot *slots = NULL;
   size_t *perm = NULL, i, n = 0, total = 0;
-  int rounds, rd, most = repeats ? 0 : repeat;
-  hp_rng rng;
+  int *done = NULL, rd, most = repeats ? 0 : repeat;
 
   *out = NULL;
   *nout = 0;
@@ -59,40 +100,36 @@ int hp__schedule_build(size_t nunits, int repeat, const int *repeats, int warmup
   for (i = 0; repeats && i < nunits; i++)
     if (repeats[i] < 0)
       most = -1;
-  if (most < 0 || warmup < 0)
+  if (most < 0 || warmup < 0 || (lead && (lead->runs < 0 || lead->unit >= nunits)))
     return HP_EINVAL;
   if (most > INT_MAX - warmup)
     return HP_ERANGE;
-  rounds = warmup + most;
-  if (nunits && (size_t)rounds > SIZE_MAX / nunits)
+  if (nunits && (size_t)(warmup + most) > SIZE_MAX / nunits)
     return HP_ERANGE;
   for (i = 0; i < nunits; i++)
     total += (size_t)(warmup + unit_repeat(repeat, repeats, i));
   slots = calloc(total ? total : 1, sizeof(*slots));
   perm = calloc(nunits ? nunits : 1, sizeof(*perm));
-  if (slots == NULL || perm == NULL)
+  done = calloc(nunits ? nunits : 1, sizeof(*done));
+  if (slots == NULL || perm == NULL || done == NULL)
     goto fail;
   /* A unit with fewer counted runs than the others sits out the rounds after its last one; the
    * rest keep their order, so a plan without per-unit counts is laid out as before. */
   if (order == HP_ORDER_SEQUENTIAL) {
     for (i = 0; i < nunits; i++)
       for (rd = 0; rd < warmup + unit_repeat(repeat, repeats, i); rd++)
-        set_slot(&slots[n++], i, rd, warmup);
+        set_slot(&slots[n++], i, rd, warmup, rd - warmup + 1);
   } else {
-    hp_rng_seed(&rng, seed);
-    for (rd = 0; rd < rounds; rd++) {
-      round_order(order, rd, &rng, perm, nunits);
-      for (i = 0; i < nunits; i++)
-        if (rd < warmup + unit_repeat(repeat, repeats, perm[i]))
-          set_slot(&slots[n++], perm[i], rd, warmup);
-    }
+    n = lay_rounds(nunits, repeat, repeats, lead, warmup, order, seed, perm, done, slots);
   }
+  free(done);
   free(perm);
   *out = slots;
-  *nout = total;
+  *nout = n;
   return 0;
 
 fail:
+  free(done);
   free(perm);
   free(slots);
   return HP_ENOMEM;

@@ -4,6 +4,7 @@
  * anything is created or run. It resolves each unit's program, environment and profiler, chooses
  * the device-memory sampler and lays out the schedule (lib/schedule/).
  */
+#include "analyze/results.h"
 #include "exec/runner.h"
 #include "plan/plan.h"
 #include "session/session.h"
@@ -289,18 +290,42 @@ static int setup_variant(hp__session_ctx *c, hp__unit *u, const hp_variant *v)
   return 0;
 }
 
+/* Under `repeat: auto` the baseline runs ahead: a pass's first look (at min runs) needs more
+ * baseline runs than min for its interval to exist at 1 - alpha / looks (10 against 3 at the
+ * default min 3), and the baseline's runs cost a fraction of a profiled pass's, so it makes them
+ * in the first min rounds. Its count grows by as many. Sets *lead; 0 runs when none is needed. */
+static void auto_lead(hp__session_ctx *c, hp__lead *lead)
+{
+  const hp_plan *plan = c->plan;
+  hp__unit *base = &c->units[plan->baseline];
+  int min = plan->autorep.min, looks;
+
+  lead->unit = plan->baseline;
+  lead->runs = 0;
+  lead->rounds = min;
+  if (!plan->autorep.on || c->opts->repeat > 0 || base->pass == NULL || base->pass->repeat > 0)
+    return;
+  looks = hp__look_count(min, plan->autorep.max);
+  lead->runs = hp__look_base(min, looks, plan->thresholds.alpha) - min;
+  base->repeat += lead->runs;
+}
+
 /* Every unit's runs in order, each with its own count of counted runs. */
 static int build_schedule(hp__session_ctx *c)
 {
   int *repeats = calloc(c->nunits ? c->nunits : 1, sizeof(*repeats)), r;
+  hp__lead lead;
   size_t i;
 
   if (repeats == NULL)
     return HP_ENOMEM;
-  for (i = 0; i < c->nunits; i++)
+  auto_lead(c, &lead);
+  for (i = 0; i < c->nunits; i++) {
     repeats[i] = c->units[i].repeat;
-  r = hp__schedule_build(c->nunits, 0, repeats, c->plan->warmup, c->plan->order, c->plan->seed,
-                         &c->slots, &c->nslots);
+    c->units[i].look = c->plan->autorep.min;
+  }
+  r = hp__schedule_build(c->nunits, 0, repeats, lead.runs ? &lead : NULL, c->plan->warmup,
+                         c->plan->order, c->plan->seed, &c->slots, &c->nslots);
   free(repeats);
   return r;
 }

@@ -247,29 +247,45 @@ static void auto_note(hp__session_ctx *c)
   }
 }
 
-/* `repeat: auto`, after a run of `unit`: a pass at one of its looks (with as many baseline runs)
- * is judged again and stops once resolved; a pass at its count stops at max; the baseline stops
- * when no profiling pass is open. A pass with its own `repeat` runs that count. Returns 0 or
- * HP_ENOMEM. */
+/* Whether pass i is due for a look: open, judged by `repeat: auto` (no count of its own), at or
+ * past its next planned look, and the baseline has the runs that look needs for an interval. A
+ * look delayed for the baseline (it runs after the pass in the round, as `abba` and `random` can
+ * order it) happens at the baseline's run, with the pass's runs of then; the next planned look
+ * is the first one after those, so a pass is still judged at most `looks` times. */
+static int look_due(const hp__session_ctx *c, size_t i)
+{
+  const hp__unit *u = &c->units[i];
+  int n = counted(&c->s->passes[i]);
+
+  return i != c->plan->baseline && u->pass && u->pass->repeat == 0 && !u->done && u->look &&
+      n >= u->look &&
+      counted(&c->s->passes[c->plan->baseline]) >=
+      hp__look_base(n, c->s->looks, c->plan->thresholds.alpha);
+}
+
+/* `repeat: auto`, after a run of `unit`: the passes due for a look (this one, or every pass
+ * after a baseline run) are judged and stop once resolved; a unit at its count stops at max; the
+ * baseline stops when no profiling pass is open. Returns 0 or HP_ENOMEM. */
 static int auto_after(hp__session_ctx *c, size_t unit)
 {
   const hp_plan *plan = c->plan;
   hp_session *s = c->s;
-  hp__unit *u = &c->units[unit];
   size_t i, base = plan->baseline;
-  int n = counted(&s->passes[unit]), k = plan->autorep.min, r, open = 0;
+  int r, open = 0, looked = 0;
 
-  while (k && k < n)
-    k = hp__look_next(plan->autorep.min, plan->autorep.max, k);
-  if (unit != base && u->pass && u->pass->repeat == 0 && !u->done && k == n &&
-      counted(&s->passes[base]) >= n) {
-    if ((r = hp__session_look(s, plan)) != 0)
+  for (i = 0; i < plan->npasses; i++) {
+    hp__unit *u = &c->units[i];
+    if ((unit != base && i != unit) || !look_due(c, i))
+      continue;
+    if (!looked++ && (r = hp__session_look(s, plan)) != 0)
       return r;
-    if (hp__pass_resolved(&s->passes[unit], u->pass->precision > 0 ? u->pass->precision : 0.1))
-      auto_stop(c, unit, "resolved");
-    auto_note(c);
+    if (hp__pass_resolved(&s->passes[i], u->pass->precision > 0 ? u->pass->precision : 0.1))
+      auto_stop(c, i, "resolved");
+    u->look = hp__look_next(plan->autorep.min, plan->autorep.max, counted(&s->passes[i]));
   }
-  if (!u->done && n >= u->repeat)
+  if (looked)
+    auto_note(c);
+  if (!c->units[unit].done && counted(&s->passes[unit]) >= c->units[unit].repeat)
     auto_stop(c, unit, "max");
   for (i = 0; i < plan->npasses; i++)
     open += i != base && !c->units[i].done;

@@ -53,6 +53,7 @@ typedef struct hp__unit {
   double timeout;
   int repeat;   /* its counted runs: the pass's own `repeat`, else --repeat, else the plan's */
   int done;     /* `repeat: auto`: its runs have stopped (s->passes[]'s `stopped` says why) */
+  int look;     /* `repeat: auto`: the counted runs of its next planned look (0: none left) */
   int dir_made; /* hprun created its folder <session>/<name> (at its first run) */
   char *cwd;    /* where its runs start (absolute); NULL: each run's own folder (workdir: run) */
   int skip;     /* its first run failed: the rest are recorded as skipped, not run */

@@ -1,15 +1,16 @@
 /*
  * The error rates of the flags, by simulation (docs/internals/stats.md "Simulation").
  *
- * Each simulated session measures a baseline and one pass under `repeat: auto` (min 5, max 30,
- * interleaved) with the very functions the run decides with: hp__look_next and hp__look_count
- * for when to look, hp_stats_shift_interval at level 1 - alpha / looks for the interval, and
+ * Each simulated session measures a baseline and one pass under `repeat: auto` (min 3 with the
+ * baseline's lead, and min 5 without one; max 30, interleaved) with the very functions the run
+ * decides with: hp__look_next and hp__look_count for when to look, hp__look_base for the lead,
+ * hp_stats_shift_interval at level 1 - alpha / looks for the interval, and
  * hp__flag_of for the flag; a pass stops at its first resolved look (ok, perturbed or
  * distorted). Only the data are made up here, from a seeded hp_rng, under six noise models and
  * four true overheads. What is asserted are the two wrong flags: `ok` when the truth is beyond
  * warn, and `perturbed` or `distorted` when it is inside (0, or exactly warn); each must happen in
  * at most alpha = 5% of 2,000 sessions. Every rate is printed with its Wilson 95% interval, and
- * so are the mean runs the pass took against the fixed 30 of `repeat: 30`.
+ * so are the mean runs the pass and the baseline took against the fixed 30 of `repeat: 30`.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,27 +75,35 @@ static double run_time(hp_rng *r, int model, int round)
   }
 }
 
-/* One session: the flag the pass ends with and its counted runs. */
-static hp_flag session(hp_rng *r, int model, double truth, int looks, int *runs)
+/* One session, as the run lays it out (lib/session/prepare.c, session.c): interleaved rounds,
+ * each running the baseline and then the pass, where the baseline also runs its lead
+ * (hp__look_base at the first look, less min) spread over the first min rounds. The pass is
+ * judged at each planned look. Gives the flag the pass ends with, its counted runs and the
+ * baseline's. */
+static hp_flag session(hp_rng *r, int model, double truth, int min, int looks, int *runs,
+                       int *base_runs)
 {
-  double a[MAX_RUNS], b[MAX_RUNS], lo, hi, ratio;
+  double a[2 * MAX_RUNS + 64], b[MAX_RUNS], lo, hi, ratio;
   hp_flag f = HP_FLAG_UNCONFIRMED;
-  int n = 0, look = MIN_RUNS;
+  int n = 0, na = 0, look = min, lead = hp__look_base(min, looks, ALPHA) - min, e;
 
+  assert_true(lead >= 0 && lead < MAX_RUNS + 64);
   while (look) {
-    for (; n < look; n++) { /* interleaved: each round runs the baseline, then the pass */
-      a[n] = run_time(r, model, n);
+    for (; n < look; n++) {
+      for (e = n < min ? lead * (n + 1) / min - lead * n / min : 0; e >= 0; e--)
+        a[na++] = run_time(r, model, n);
       b[n] = truth * run_time(r, model, n);
     }
     assert_int_equal(
-        hp_stats_shift_interval(a, (size_t)n, b, (size_t)n, 1 - ALPHA / looks, &lo, &hi), 0);
-    ratio = hp_stats_median(b, (size_t)n) / hp_stats_median(a, (size_t)n);
+        hp_stats_shift_interval(a, (size_t)na, b, (size_t)n, 1 - ALPHA / looks, &lo, &hi), 0);
+    ratio = hp_stats_median(b, (size_t)n) / hp_stats_median(a, (size_t)na);
     f = hp__flag_of(lo, hi, ratio, WARN);
     if (f == HP_FLAG_OK || f == HP_FLAG_PERTURBED || f == HP_FLAG_DISTORTED)
       break;
-    look = hp__look_next(MIN_RUNS, MAX_RUNS, n);
+    look = hp__look_next(min, MAX_RUNS, n);
   }
   *runs = n;
+  *base_runs = na;
   return f == HP_FLAG_UNCONFIRMED ? HP_FLAG_INCONCLUSIVE : f;
 }
 
@@ -108,25 +117,29 @@ static void wilson(int k, int n, double *lo, double *hi)
   *hi = c + h;
 }
 
-static void test_wrong_flag_rates(void **state)
+/* The table of one `min` (docs/internals/stats.md "Simulation"); returns the worst wrong count. */
+static int rates(int min, int expect_looks, uint64_t seed)
 {
   static const double truths[] = {1.0, 1 + WARN, 1 + 2 * WARN, 50.0};
-  int looks = hp__look_count(MIN_RUNS, MAX_RUNS), model, t, i, runs, worst = 0;
+  int looks = hp__look_count(min, MAX_RUNS), model, t, i, runs, base_runs, worst = 0;
   hp_rng r;
 
-  (void)state;
-  assert_int_equal(looks, 6); /* 5, 8, 12, 18, 27, 30 */
-  hp_rng_seed(&r, 20261202);
+  assert_int_equal(looks, expect_looks);
+  hp_rng_seed(&r, seed);
+  print_message("min %d, %d looks, each at %.4g%%, baseline lead %d:\n", min, looks,
+                100 * (1 - ALPHA / looks), hp__look_base(min, looks, ALPHA) - min);
   print_message(
       "| noise | true overhead | ok | inconclusive | perturbed/distorted | wrong [95%% CI] "
-      "| mean runs |\n");
+      "| mean runs (baseline) |\n");
   for (model = 0; model < NMODELS; model++)
     for (t = 0; t < 4; t++) {
-      int ok = 0, inc = 0, beyond = 0, wrong, total_runs = 0;
+      int ok = 0, inc = 0, beyond = 0, wrong;
+      long total_runs = 0, total_base = 0;
       double lo, hi;
       for (i = 0; i < SESSIONS; i++) {
-        hp_flag f = session(&r, model, truths[t], looks, &runs);
+        hp_flag f = session(&r, model, truths[t], min, looks, &runs, &base_runs);
         total_runs += runs;
+        total_base += base_runs;
         ok += f == HP_FLAG_OK;
         inc += f == HP_FLAG_INCONCLUSIVE;
         beyond += f == HP_FLAG_PERTURBED || f == HP_FLAG_DISTORTED;
@@ -134,45 +147,76 @@ static void test_wrong_flag_rates(void **state)
       /* Inside warn (0 and exactly warn) a flag beyond it is wrong; beyond warn, ok is. */
       wrong = truths[t] <= 1 + WARN ? beyond : ok;
       wilson(wrong, SESSIONS, &lo, &hi);
-      print_message("| %s | %s | %.1f%% | %.1f%% | %.1f%% | %.2f%% [%.2f, %.2f] | %.1f |\n",
+      print_message("| %s | %s | %.1f%% | %.1f%% | %.1f%% | %.2f%% [%.2f, %.2f] | %.1f (%.1f) |\n",
                     model_name[model],
                     t == 0       ? "0"
                         : t == 1 ? "warn (5%)"
                         : t == 2 ? "2 warn (10%)"
                                  : "50x",
                     100.0 * ok / SESSIONS, 100.0 * inc / SESSIONS, 100.0 * beyond / SESSIONS,
-                    100.0 * wrong / SESSIONS, 100 * lo, 100 * hi, (double)total_runs / SESSIONS);
+                    100.0 * wrong / SESSIONS, 100 * lo, 100 * hi, (double)total_runs / SESSIONS,
+                    (double)total_base / SESSIONS);
       if (wrong > worst)
         worst = wrong;
       if ((double)wrong / SESSIONS > ALPHA)
-        fail_msg("%s, truth %g: %d of %d wrong flags (above alpha %.2f)", model_name[model],
-                 truths[t], wrong, SESSIONS, ALPHA);
+        fail_msg("min %d, %s, truth %g: %d of %d wrong flags (above alpha %.2f)", min,
+                 model_name[model], truths[t], wrong, SESSIONS, ALPHA);
     }
   print_message("worst wrong-flag count: %d of %d\n", worst, SESSIONS);
+  return worst;
+}
+
+/* `repeat: auto`'s default min 3 (looks 3, 5, 8, 12, 18, 27, 30) and min 5 (5, 8, ..., 30). */
+static void test_wrong_flag_rates(void **state)
+{
+  (void)state;
+  rates(3, 7, 20261202);
+  rates(5, 6, 20261202);
 }
 
 /* The test can fail: without the correction for repeated looks (every look at 95%), a pass at
  * exactly warn under 2% noise is flagged beyond it more often than at the corrected level. */
 static void test_uncorrected_looks_are_worse(void **state)
 {
-  int looks = hp__look_count(MIN_RUNS, MAX_RUNS), i, runs, wrong_corr = 0, wrong_raw = 0;
+  int looks = hp__look_count(MIN_RUNS, MAX_RUNS), i, runs, base, wrong_corr = 0, wrong_raw = 0;
   hp_rng r;
 
   (void)state;
   hp_rng_seed(&r, 7);
   for (i = 0; i < SESSIONS; i++)
-    wrong_corr += session(&r, LOGN_2, 1 + WARN, looks, &runs) == HP_FLAG_PERTURBED;
+    wrong_corr += session(&r, LOGN_2, 1 + WARN, MIN_RUNS, looks, &runs, &base) == HP_FLAG_PERTURBED;
   hp_rng_seed(&r, 7);
   for (i = 0; i < SESSIONS; i++)
-    wrong_raw += session(&r, LOGN_2, 1 + WARN, 1, &runs) == HP_FLAG_PERTURBED;
+    wrong_raw += session(&r, LOGN_2, 1 + WARN, MIN_RUNS, 1, &runs, &base) == HP_FLAG_PERTURBED;
   print_message("exactly warn, CV 2%%: perturbed %d (corrected) vs %d (each look at 95%%) of %d\n",
                 wrong_corr, wrong_raw, SESSIONS);
   assert_true(wrong_raw > wrong_corr);
 }
 
+/* The looks and the baseline's runs they need, worked by hand: the looks of min 3 are 3, 5, 8,
+ * 12, 18, 27, 30; 2 * 7 / 0.05 = 280, and C(12, 3) = 220 < 280 <= C(13, 3) = 286, so 10 runs; at
+ * n = 5, C(10, 5) = 252 < 280 <= C(11, 5) = 462, so 6. With 6 looks (240) 5 against 5 suffices.
+ * At 95% with one look (40): C(6, 3) = 20, C(7, 3) = 35, C(8, 3) = 56, so 5 against 3. */
+static void test_look_base(void **state)
+{
+  (void)state;
+  assert_int_equal(hp__look_next(3, 30, 3), 5);
+  assert_int_equal(hp__look_next(3, 30, 27), 30);
+  assert_int_equal(hp__look_next(3, 30, 30), 0);
+  assert_int_equal(hp__look_count(3, 30), 7);
+  assert_int_equal(hp__look_count(5, 30), 6);
+  assert_int_equal(hp__look_base(3, 7, 0.05), 10);
+  assert_int_equal(hp__look_base(5, 7, 0.05), 6);
+  assert_int_equal(hp__look_base(5, 6, 0.05), 5);
+  assert_int_equal(hp__look_base(4, 6, 0.05), 7);
+  assert_int_equal(hp__look_base(3, 1, 0.05), 5);
+  assert_int_equal(hp__look_base(20, 7, 0.05), 20); /* never fewer than the pass */
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_look_base),
       cmocka_unit_test(test_wrong_flag_rates),
       cmocka_unit_test(test_uncorrected_looks_are_worse),
   };

@@ -30,7 +30,7 @@ static void check_order(size_t nunits, int repeat, int warmup, hp_order order, u
   hp__slot *s = NULL;
   size_t ns = 0, i;
 
-  assert_int_equal(hp__schedule_build(nunits, repeat, NULL, warmup, order, seed, &s, &ns), 0);
+  assert_int_equal(hp__schedule_build(nunits, repeat, NULL, NULL, warmup, order, seed, &s, &ns), 0);
   assert_non_null(s);
   assert_int_equal(ns, n);
   for (i = 0; i < n; i++)
@@ -116,7 +116,8 @@ static void per_unit_repeat(void **state)
   size_t ns = 0, i;
 
   (void)state;
-  assert_int_equal(hp__schedule_build(3, 99, repeats, 1, HP_ORDER_INTERLEAVED, 1, &s, &ns), 0);
+  assert_int_equal(hp__schedule_build(3, 99, repeats, NULL, 1, HP_ORDER_INTERLEAVED, 1, &s, &ns),
+                   0);
   assert_int_equal(ns, sizeof(inter) / sizeof(inter[0]));
   for (i = 0; i < ns; i++) {
     assert_int_equal(s[i].unit, inter[i].unit);
@@ -124,13 +125,74 @@ static void per_unit_repeat(void **state)
     assert_int_equal(s[i].k, inter[i].k);
   }
   hp__schedule_free(s);
-  assert_int_equal(hp__schedule_build(3, 99, repeats, 0, HP_ORDER_SEQUENTIAL, 1, &s, &ns), 0);
+  assert_int_equal(hp__schedule_build(3, 99, repeats, NULL, 0, HP_ORDER_SEQUENTIAL, 1, &s, &ns), 0);
   assert_int_equal(ns, sizeof(seq) / sizeof(seq[0]));
   for (i = 0; i < ns; i++) {
     assert_int_equal(s[i].unit, seq[i].unit);
     assert_int_equal(s[i].k, seq[i].k);
   }
   hp__schedule_free(s);
+}
+
+/* A lead (the baseline under `repeat: auto`): unit 0 has 3 counted runs of which 2 are extra,
+ * spread over its first 2 rounds (one each, right after its own run); it ends 2 rounds early.
+ * ABBA's reversed rounds keep the extra runs beside the unit's own. */
+static void lead_runs_ahead(void **state)
+{
+  static const int repeats[] = {4, 3};
+  static const want inter[] = {
+      {0, 1, 1}, {1, 1, 1},            /* warmups: one each, no lead */
+      {0, 0, 1}, {0, 0, 2}, {1, 0, 1}, /* counted 1: unit 0 and its first extra run */
+      {0, 0, 3}, {0, 0, 4}, {1, 0, 2}, /* counted 2: the second; unit 0 is done */
+      {1, 0, 3},                       /* counted 3 */
+  };
+  static const want abba[] = {
+      {0, 0, 1}, {0, 0, 2}, {1, 0, 1}, {1, 0, 2}, {0, 0, 3}, {0, 0, 4}, {1, 0, 3},
+  };
+  hp__lead lead = {0, 2, 2};
+  hp__slot *s = NULL;
+  size_t ns = 0, i;
+
+  (void)state;
+  assert_int_equal(hp__schedule_build(2, 0, repeats, &lead, 1, HP_ORDER_INTERLEAVED, 1, &s, &ns),
+                   0);
+  assert_int_equal(ns, sizeof(inter) / sizeof(inter[0]));
+  for (i = 0; i < ns; i++) {
+    assert_int_equal(s[i].unit, inter[i].unit);
+    assert_int_equal(s[i].warmup, inter[i].warmup);
+    assert_int_equal(s[i].k, inter[i].k);
+  }
+  hp__schedule_free(s);
+  assert_int_equal(hp__schedule_build(2, 0, repeats, &lead, 0, HP_ORDER_ABBA, 1, &s, &ns), 0);
+  assert_int_equal(ns, sizeof(abba) / sizeof(abba[0]));
+  for (i = 0; i < ns; i++) {
+    assert_int_equal(s[i].unit, abba[i].unit);
+    assert_int_equal(s[i].k, abba[i].k);
+  }
+  hp__schedule_free(s);
+  /* 7 extra runs over 3 rounds (the baseline at the default min 3): 7*1/3 = 2, 7*2/3 - 2 = 2 and
+   * 7 - 4 = 3 in rounds 1-3, so it has 3, 6 and 10 runs at the ends of the rounds. */
+  lead = (hp__lead){0, 7, 3};
+  {
+    static const int r2[] = {37, 30};
+    size_t at = 0, round_end[3] = {0, 0, 0}, r = 0;
+    assert_int_equal(hp__schedule_build(2, 0, r2, &lead, 0, HP_ORDER_INTERLEAVED, 1, &s, &ns), 0);
+    assert_int_equal(ns, 67);
+    for (i = 0; i < ns && r < 3; i++) {
+      at += s[i].unit == 0;
+      if (s[i].unit == 1)
+        round_end[r++] = at;
+    }
+    assert_int_equal(round_end[0], 3);
+    assert_int_equal(round_end[1], 6);
+    assert_int_equal(round_end[2], 10);
+    assert_int_equal(s[ns - 1].unit, 1); /* unit 0 ends 7 rounds early */
+    assert_int_equal(s[ns - 1].k, 30);
+    hp__schedule_free(s);
+  }
+  lead = (hp__lead){5, 1, 1};
+  assert_int_equal(hp__schedule_build(2, 0, repeats, &lead, 0, HP_ORDER_ABBA, 1, &s, &ns),
+                   HP_EINVAL);
 }
 
 static void random_seed_7(void **state)
@@ -168,7 +230,7 @@ static void random_properties(void **state)
 
   (void)state;
   for (seed = 0; seed < 50; seed++) {
-    assert_int_equal(hp__schedule_build(U, R, NULL, W, HP_ORDER_RANDOM, seed, &a, &na), 0);
+    assert_int_equal(hp__schedule_build(U, R, NULL, NULL, W, HP_ORDER_RANDOM, seed, &a, &na), 0);
     assert_int_equal(na, (size_t)U * (R + W));
     for (rd = 0; rd < R + W; rd++) {
       int seen[U] = {0};
@@ -181,13 +243,13 @@ static void random_properties(void **state)
       for (i = 0; i < U; i++)
         assert_int_equal(seen[i], 1);
     }
-    assert_int_equal(hp__schedule_build(U, R, NULL, W, HP_ORDER_RANDOM, seed, &b, &nb), 0);
+    assert_int_equal(hp__schedule_build(U, R, NULL, NULL, W, HP_ORDER_RANDOM, seed, &b, &nb), 0);
     assert_memory_equal(a, b, na * sizeof(*a));
     hp__schedule_free(a);
     hp__schedule_free(b);
   }
-  assert_int_equal(hp__schedule_build(4, 3, NULL, 1, HP_ORDER_RANDOM, 7, &a, &na), 0);
-  assert_int_equal(hp__schedule_build(4, 3, NULL, 1, HP_ORDER_RANDOM, 8, &b, &nb), 0);
+  assert_int_equal(hp__schedule_build(4, 3, NULL, NULL, 1, HP_ORDER_RANDOM, 7, &a, &na), 0);
+  assert_int_equal(hp__schedule_build(4, 3, NULL, NULL, 1, HP_ORDER_RANDOM, 8, &b, &nb), 0);
   for (i = 0; i < na && a[i].unit == b[i].unit; i++)
     ;
   assert_true(i < na);
@@ -202,19 +264,22 @@ static void edges(void **state)
 
   (void)state;
   /* No units, or no rounds: an empty schedule that is still an array to free. */
-  assert_int_equal(hp__schedule_build(0, 3, NULL, 1, HP_ORDER_INTERLEAVED, 1, &s, &n), 0);
+  assert_int_equal(hp__schedule_build(0, 3, NULL, NULL, 1, HP_ORDER_INTERLEAVED, 1, &s, &n), 0);
   assert_non_null(s);
   assert_int_equal(n, 0);
   hp__schedule_free(s);
-  assert_int_equal(hp__schedule_build(2, 0, NULL, 0, HP_ORDER_ABBA, 1, &s, &n), 0);
+  assert_int_equal(hp__schedule_build(2, 0, NULL, NULL, 0, HP_ORDER_ABBA, 1, &s, &n), 0);
   assert_int_equal(n, 0);
   hp__schedule_free(s);
   /* Bad counts allocate nothing and say so. */
-  assert_int_equal(hp__schedule_build(2, -1, NULL, 0, HP_ORDER_INTERLEAVED, 1, &s, &n), HP_EINVAL);
+  assert_int_equal(hp__schedule_build(2, -1, NULL, NULL, 0, HP_ORDER_INTERLEAVED, 1, &s, &n),
+                   HP_EINVAL);
   assert_null(s);
   assert_int_equal(n, 0);
-  assert_int_equal(hp__schedule_build(2, 1, NULL, -1, HP_ORDER_INTERLEAVED, 1, &s, &n), HP_EINVAL);
-  assert_int_equal(hp__schedule_build(SIZE_MAX, 2, NULL, 0, HP_ORDER_RANDOM, 1, &s, &n), HP_ERANGE);
+  assert_int_equal(hp__schedule_build(2, 1, NULL, NULL, -1, HP_ORDER_INTERLEAVED, 1, &s, &n),
+                   HP_EINVAL);
+  assert_int_equal(hp__schedule_build(SIZE_MAX, 2, NULL, NULL, 0, HP_ORDER_RANDOM, 1, &s, &n),
+                   HP_ERANGE);
   assert_null(s);
   hp__schedule_free(NULL);
 }
@@ -230,6 +295,7 @@ int main(void)
       cmocka_unit_test(random_seed_7),
       cmocka_unit_test(random_seed_42),
       cmocka_unit_test(per_unit_repeat),
+      cmocka_unit_test(lead_runs_ahead),
       cmocka_unit_test(random_properties),
       cmocka_unit_test(edges),
   };
