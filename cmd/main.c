@@ -83,17 +83,28 @@ static int help(int argc, char **argv)
 }
 
 /* `hprun --plan-keys`, not in the usage: every key the plan loader accepts, one a line, as
- * `section.key` (a top-level key bare), read from the loader's own tables. The docs are checked
- * against it (tests/e2e/test_plan_keys.sh). */
+ * `section.key` (a top-level key bare), its type and its default, separated by tabs, read from the
+ * loader's own tables. A key that takes one of some words has them as its type, joined by ", ";
+ * a key without a default has "-". The docs are checked against it (scripts/check-plan-keys, run
+ * by tests/e2e/test_install.sh). */
 static int plan_keys(void)
 {
   const char *const *keys;
+  const hp_plan_key_doc *docs;
   const char *section;
-  size_t i, k;
+  size_t i, k, c;
 
-  for (i = 0; (section = hp_plan_keys(i, &keys)) != NULL; i++)
-    for (k = 0; keys[k]; k++)
-      printf("%s%s%s\n", section, *section ? "." : "", keys[k]);
+  for (i = 0; (section = hp_plan_keys(i, &keys, &docs)) != NULL; i++)
+    for (k = 0; keys[k]; k++) {
+      const hp_plan_key_doc *d = &docs[k];
+      printf("%s%s%s\t", section, *section ? "." : "", keys[k]);
+      if (d->choices)
+        for (c = 0; d->choices[c]; c++)
+          printf("%s%s", c ? ", " : "", d->choices[c]);
+      else
+        fputs(d->type ? d->type : "?", stdout);
+      printf("\t%s\n", d->dflt ? d->dflt : "-");
+    }
   return HP_EXIT_OK;
 }
 

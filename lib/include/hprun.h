@@ -269,7 +269,7 @@ typedef struct hp_plan {
   hp_app app;
 
   struct {
-    char *tool;       /* hipprof (default), rocprof, rocprofv3, ncu */
+    char *tool;       /* hipprof by default; any tool of lib/tool/driver.c's table */
     char *path;       /* NULL: looked up on PATH */
     char *env_script; /* a DTK env.sh, sourced once in /bin/sh for profiled passes */
     hp_strv args;     /* extra options for every profiled pass */
@@ -297,7 +297,7 @@ typedef struct hp_plan {
   } thresholds;
 
   struct {
-    char *tool;         /* auto (default), none, nvidia-smi, rocm-smi, hy-smi, command */
+    char *tool;         /* auto by default; one of the sampler tools of lib/plan/metrics.c */
     hp_strv command;    /* `sampler: {command: [...]}`: prints one number (MiB) per line */
     double interval_ms; /* default 2 (the article's) */
   } sampler;
@@ -333,11 +333,29 @@ int hp_plan_load_string(const char *name, const char *dir, const char *text, siz
                         hp_plan **out, hp_diags *diags);
 void hp_plan_free(hp_plan *plan);
 
+/* What the user reads about one plan key: the kind of value it takes and its default. Each
+ * section's table of these stands beside the loader's key table it describes (lib/plan/), entry k
+ * for key k, and a table of another length does not build. */
+typedef struct hp_plan_key_doc {
+  /* The value in words ("string", "integer 1..100000", "fraction in (0, 1)", "words"), or NULL
+   * when `choices` says it. */
+  const char *type;
+  /* NULL, or the NULL-terminated words the key takes: the table the loader checks them against. */
+  const char *const *choices;
+  /* The default as one writes it in a plan ("hprun-out", "5%", "2ms"), or NULL when there is
+   * none to write: the key is required, leaving it out leaves its feature off, or the value comes
+   * from elsewhere (the app's, the plan's, the peaks file's, a PATH lookup). */
+  const char *dflt;
+} hp_plan_key_doc;
+
 /* The keys the loader accepts, section i at a time (lib/plan/keys.c): the section's name ("" for
  * the top level, "app", "passes", "repeat" for `repeat: {min, max, budget}`, ...) with its
- * NULL-terminated keys in *keys, or NULL past the last section. The tables are the loader's own;
- * `hprun --plan-keys` prints them. */
-const char *hp_plan_keys(size_t i, const char *const **keys);
+ * NULL-terminated keys in *keys and their docs in *docs ((*docs)[k] describes (*keys)[k]), or
+ * NULL past the last section (then both are NULL). Either out-parameter may be NULL. The tables
+ * are the loader's own, in static storage: the caller frees nothing. `hprun --plan-keys` prints
+ * them, and scripts/check-plan-keys checks docs/plan.md, hprun-plan(5) and
+ * configs/examples/all-keys.yaml against that list. */
+const char *hp_plan_keys(size_t i, const char *const **keys, const hp_plan_key_doc **docs);
 
 /* The most combinations a sweep may have: a plan over it is refused (a typo in a list should not
  * start a session of thousands of sub-sessions). */

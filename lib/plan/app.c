@@ -32,6 +32,22 @@ static const char *const app_keys[] = {
     "command", "env",     "cwd",        "timeout",           "build",  "prepare",
     "cleanup", "workdir", "iterations", "iterations_metric", "region", NULL};
 static const char *const workdirs[] = {"cwd", "run", NULL};
+/* The largest `iterations` accepted: like the limits on repeat, it turns a typo into an error. */
+#define MAX_ITERATIONS 1000000000
+static const hp_plan_key_doc app_docs[] = {
+    [A_COMMAND] = {"words, not empty", NULL, NULL},
+    [A_ENV] = {"mapping name to string", NULL, NULL},
+    [A_CWD] = {"string", NULL, NULL},
+    [A_TIMEOUT] = {"duration", NULL, NULL},
+    [A_BUILD] = {"words", NULL, NULL},
+    [A_PREPARE] = {"words, not empty", NULL, NULL},
+    [A_CLEANUP] = {"words, not empty", NULL, NULL},
+    [A_WORKDIR] = {NULL, workdirs, "cwd"},
+    [A_ITERATIONS] = {"integer 1.." HP__STR(MAX_ITERATIONS), NULL, NULL},
+    [A_ITERATIONS_METRIC] = {"a name from metrics", NULL, NULL},
+    [A_REGION] = {"string without /, @, \" or a line break", NULL, NULL},
+};
+HP__KEY_DOCS(app_keys, app_docs);
 
 /* A program given by a path that names a folder can never run: said now, at the key, so that
  * `hprun check` refuses it as the session would (a path that does not exist yet may come from
@@ -90,7 +106,7 @@ static void parse_crosscheck(hp__loader *ld, const hp__mapent *e, hp_app *a)
 {
   yaml_node_t *it = e[A_ITERATIONS].val, *im = e[A_ITERATIONS_METRIC].val;
 
-  hp__plan_long(ld, "app.iterations", it, 1, 1000000000L, &a->iterations);
+  hp__plan_long(ld, "app.iterations", it, 1, MAX_ITERATIONS, &a->iterations);
   if (hp__plan_str(ld, "app.iterations_metric", im, HP__NONEMPTY, &a->iterations_metric) == 1)
     a->iterations_line = (long)im->start_mark.line + 1;
   if (it && im)
@@ -153,6 +169,17 @@ enum {
 };
 static const char *const variant_keys[] = {"name",  "command", "env",       "cwd",
                                            "build", "timeout", "reference", NULL};
+/* What a variant leaves out is the app's (inherit_app): those keys have no default of their own. */
+static const hp_plan_key_doc variant_docs[] = {
+    [V_NAME] = {"name, unique among passes and variants", NULL, NULL},
+    [V_COMMAND] = {"words, not empty", NULL, NULL},
+    [V_ENV] = {"mapping name to string", NULL, NULL},
+    [V_CWD] = {"string", NULL, NULL},
+    [V_BUILD] = {"words", NULL, NULL},
+    [V_TIMEOUT] = {"duration", NULL, NULL},
+    [V_REFERENCE] = {"boolean", NULL, "false"},
+};
+HP__KEY_DOCS(variant_keys, variant_docs);
 
 /* Fills what a variant left unset from the plan's app: env entries it does not override, cwd,
  * timeout and build. After loading, each variant is a complete app on its own. */
@@ -289,6 +316,8 @@ done:
   free(name_at);
 }
 
-/* The key tables above, for the list of every plan key (keys.c). */
+/* The key tables above and their docs, for the list of every plan key (keys.c). */
 const char *const *const hp__plan_keys_app = app_keys;
 const char *const *const hp__plan_keys_variants = variant_keys;
+const hp_plan_key_doc *const hp__plan_docs_app = app_docs;
+const hp_plan_key_doc *const hp__plan_docs_variants = variant_docs;

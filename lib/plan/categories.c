@@ -29,6 +29,11 @@ enum {
   C_N
 };
 static const char *const category_keys[] = {"name", "patterns", NULL};
+static const hp_plan_key_doc category_docs[] = {
+    [C_NAME] = {"string, unique", NULL, NULL},
+    [C_PATTERNS] = {"list of non-empty strings", NULL, NULL},
+};
+HP__KEY_DOCS(category_keys, category_docs);
 
 /* `categories:` in a plan or a categories file. On any error the rules built so far are still
  * stored (and freed with the plan or by the caller). */
@@ -144,5 +149,6 @@ int hp_categories_load(const char *path, hp_category_rule **rules, size_t *n, hp
   return 0;
 }
 
-/* The key tables above, for the list of every plan key (keys.c). */
+/* The key table above and its docs, for the list of every plan key (keys.c). */
 const char *const *const hp__plan_keys_categories = category_keys;
+const hp_plan_key_doc *const hp__plan_docs_categories = category_docs;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TASKS 1048576L
+#define MAX_TASKS 1048576
 
 enum {
   L_KIND,
@@ -38,6 +38,27 @@ static const char *const launcher_keys[] = {
     "args", "command",   "path",       "profile_ranks", NULL};
 static const char *const kinds[] = {"local", "slurm", "mpirun", "command", NULL};
 static const char *const allocations[] = {"run", "session", NULL};
+/* A key left out is not passed to srun, whose own default then applies; without `ntasks`, mpirun
+ * and a command launcher get 1 rank (lib/exec/launch.c). */
+static const hp_plan_key_doc launcher_docs[] = {
+    [L_KIND] = {NULL, kinds, NULL},
+    [L_PARTITION] = {"string", NULL, NULL},
+    [L_NODES] = {"integer 1.." HP__STR(MAX_TASKS), NULL, NULL},
+    [L_NTASKS] = {"integer 1.." HP__STR(MAX_TASKS), NULL, NULL},
+    [L_GPUS] = {"string", NULL, NULL},
+    [L_GRES] = {"string", NULL, NULL},
+    [L_TIME] = {"duration", NULL, NULL},
+    [L_ACCOUNT] = {"string", NULL, NULL},
+    [L_CONSTRAINT] = {"string", NULL, NULL},
+    [L_EXCLUSIVE] = {"boolean", NULL, "false"},
+    [L_MPI] = {"string", NULL, NULL},
+    [L_ALLOCATION] = {NULL, allocations, "run"},
+    [L_ARGS] = {"words", NULL, NULL},
+    [L_COMMAND] = {"words containing the word {app}", NULL, NULL},
+    [L_PATH] = {"string", NULL, NULL},
+    [L_PROFILE_RANKS] = {"all or a list of ranks", NULL, "all"},
+};
+HP__KEY_DOCS(launcher_keys, launcher_docs);
 
 void hp__plan_launcher_free(hp_launcher *l)
 {
@@ -175,5 +196,6 @@ void hp__plan_parse_launcher(hp__loader *ld, yaml_node_t *v, hp_launcher *l)
     parse_map(ld, v, l);
 }
 
-/* The key tables above, for the list of every plan key (keys.c). */
+/* The key table above and its docs, for the list of every plan key (keys.c). */
 const char *const *const hp__plan_keys_launcher = launcher_keys;
+const hp_plan_key_doc *const hp__plan_docs_launcher = launcher_docs;

@@ -57,10 +57,20 @@ enum {
 };
 static const char *const metric_keys[] = {"name",      "pattern",       "unit", "better",
                                           "tolerance", "abs_tolerance", NULL};
+static const char *const directions[] = {"lower", "higher", NULL};
+static const hp_plan_key_doc metric_docs[] = {
+    [M_NAME] = {"name, unique", NULL, NULL},
+    [M_PATTERN] = {"POSIX extended regex with exactly one capture group", NULL,
+                   "NAME" SHORTHAND_VALUE},
+    [M_UNIT] = {"string", NULL, NULL},
+    [M_BETTER] = {NULL, directions, "lower"},
+    [M_TOLERANCE] = {"fraction in [0, 100)", NULL, NULL},
+    [M_ABS_TOLERANCE] = {"number >= 0", NULL, NULL},
+};
+HP__KEY_DOCS(metric_keys, metric_docs);
 
 static void parse_metric(hp__loader *ld, yaml_node_t *it, hp_metric_spec *ms)
 {
-  static const char *const better[] = {"lower", "higher", NULL};
   hp__mapent e[M_N] = {{NULL, NULL}};
   yaml_node_t *pat_at = it;
   double tol;
@@ -91,7 +101,7 @@ static void parse_metric(hp__loader *ld, yaml_node_t *it, hp_metric_spec *ms)
   if (ms->pattern)
     check_pattern(ld, pat_at, ms->pattern);
   hp__plan_str(ld, "unit", e[M_UNIT].val, 0, &ms->unit);
-  hp__plan_enum(ld, "better", e[M_BETTER].val, better, &ms->higher_is_better);
+  hp__plan_enum(ld, "better", e[M_BETTER].val, directions, &ms->higher_is_better);
   if (hp__plan_number(ld, "tolerance", e[M_TOLERANCE].val, 1, &tol) == 1) {
     if (!(tol >= 0 && tol < 100))
       hp__plan_err(ld, e[M_TOLERANCE].val,
@@ -175,6 +185,12 @@ enum {
   G_N
 };
 static const char *const gate_keys[] = {"metric", "max_abs_delta", "max_rel_delta", NULL};
+static const hp_plan_key_doc gate_docs[] = {
+    [G_METRIC] = {"a name from metrics", NULL, NULL},
+    [G_MAX_ABS_DELTA] = {"number >= 0", NULL, NULL},
+    [G_MAX_REL_DELTA] = {"fraction >= 0", NULL, NULL},
+};
+HP__KEY_DOCS(gate_keys, gate_docs);
 
 void hp__plan_parse_gates(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 {
@@ -248,6 +264,14 @@ enum {
   T_N
 };
 static const char *const threshold_keys[] = {"warn", "fail", "alpha", "strict", NULL};
+/* The defaults here are the ones plan_new sets (lib/plan/plan.c). */
+static const hp_plan_key_doc threshold_docs[] = {
+    [T_WARN] = {"fraction >= 0", NULL, "5%"},
+    [T_FAIL] = {"fraction > 0, >= warn", NULL, NULL},
+    [T_ALPHA] = {"fraction in (0, 1)", NULL, "0.05"},
+    [T_STRICT] = {"boolean", NULL, "false"},
+};
+HP__KEY_DOCS(threshold_keys, threshold_docs);
 
 void hp__plan_parse_thresholds(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 {
@@ -301,6 +325,13 @@ static const char *const sampler_keys[] = {"tool", "command", "interval", NULL};
 static const char *const sampler_tools[] = {"auto",   "none",    "nvidia-smi", "rocm-smi",
                                             "hy-smi", "command", "sysfs",      NULL};
 #define SAMPLER_COMMAND 5
+/* The defaults here are the ones plan_new sets (lib/plan/plan.c). */
+static const hp_plan_key_doc sampler_docs[] = {
+    [SM_TOOL] = {NULL, sampler_tools, "auto"},
+    [SM_COMMAND] = {"words", NULL, NULL},
+    [SM_INTERVAL] = {"duration > 0", NULL, "2ms"},
+};
+HP__KEY_DOCS(sampler_keys, sampler_docs);
 
 void hp__plan_parse_sampler(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 {
@@ -355,8 +386,12 @@ void hp__plan_parse_sampler(hp__loader *ld, yaml_node_t *v, hp_plan *p)
   }
 }
 
-/* The key tables above, for the list of every plan key (keys.c). */
+/* The key tables above and their docs, for the list of every plan key (keys.c). */
 const char *const *const hp__plan_keys_metrics = metric_keys;
 const char *const *const hp__plan_keys_gates = gate_keys;
 const char *const *const hp__plan_keys_thresholds = threshold_keys;
 const char *const *const hp__plan_keys_sampler = sampler_keys;
+const hp_plan_key_doc *const hp__plan_docs_metrics = metric_docs;
+const hp_plan_key_doc *const hp__plan_docs_gates = gate_docs;
+const hp_plan_key_doc *const hp__plan_docs_thresholds = threshold_docs;
+const hp_plan_key_doc *const hp__plan_docs_sampler = sampler_docs;

@@ -11,9 +11,9 @@
 
 /* The largest `launch_count` accepted: like the limits on repeat and warmup, it turns a typo
  * into an error instead of a session that never ends. */
-#define MAX_LAUNCH_COUNT 1000000000L
+#define MAX_LAUNCH_COUNT 1000000000
 /* A pass's own `repeat` has the plan's limit. */
-#define MAX_PASS_REPEAT 100000L
+#define MAX_PASS_REPEAT 100000
 
 /* Name i of the modes of tool d (the generic ones included), or with d NULL of the tools. */
 static const char *name_at(const hp__driver *d, size_t i)
@@ -64,6 +64,13 @@ enum {
   P_N
 };
 static const char *const profiler_keys[] = {"tool", "path", "env_script", "args", NULL};
+static const hp_plan_key_doc profiler_docs[] = {
+    [P_TOOL] = {"profiler name", NULL, HP__DEFAULT_TOOL},
+    [P_PATH] = {"string", NULL, NULL},
+    [P_ENV_SCRIPT] = {"string", NULL, NULL},
+    [P_ARGS] = {"words", NULL, NULL},
+};
+HP__KEY_DOCS(profiler_keys, profiler_docs);
 
 void hp__plan_parse_profiler(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 {
@@ -112,6 +119,29 @@ enum {
 static const char *const pass_keys[] = {
     "name",    "mode",   "tool",     "kernel", "args", "counters",  "launch_count", "command",
     "timeout", "expect", "launcher", "repeat", "env",  "precision", "schedule",     NULL};
+static const char *const expects[] = {"ok", "distorted", NULL};
+/* Most keys a pass leaves out take the plan's, the app's or the tool's value, and have no default
+ * of their own. `precision`'s default is applied where the session judges the pass
+ * (lib/session/session.c), as hp_pass says. */
+static const hp_plan_key_doc pass_docs[] = {
+    [S_NAME] = {"name, unique among passes and variants", NULL, NULL},
+    [S_MODE] = {"mode name", NULL, NULL},
+    [S_TOOL] = {"profiler name", NULL, NULL},
+    [S_KERNEL] = {"string", NULL, NULL},
+    [S_ARGS] = {"words", NULL, NULL},
+    [S_COUNTERS] = {"words", NULL, NULL},
+    [S_LAUNCH_COUNT] = {"integer 1.." HP__STR(MAX_LAUNCH_COUNT), NULL, NULL},
+    [S_COMMAND] = {"words containing the word {app}", NULL, NULL},
+    [S_TIMEOUT] = {"duration", NULL, NULL},
+    [S_EXPECT] = {NULL, expects, "ok"},
+    [S_LAUNCHER] = {"kind or mapping", NULL, NULL},
+    [S_REPEAT] = {"integer 1.." HP__STR(MAX_PASS_REPEAT), NULL, NULL},
+    [S_ENV] = {"mapping name to string", NULL, NULL},
+    [S_PRECISION] = {"fraction in (0, 1)", NULL, "10%"},
+    [S_SCHEDULE] = {"mapping {wait, warmup, active} of integers", NULL,
+                    "{wait: 1, warmup: 1, active: 3}"},
+};
+HP__KEY_DOCS(pass_keys, pass_docs);
 
 /* torch's `schedule: {wait: N, warmup: N, active: N}` (torch.profiler.schedule; repeat is 1, so
  * one trace is written). Unset members keep torch's usual 1, 1, 3. */
@@ -139,7 +169,6 @@ static void parse_schedule(hp__loader *ld, yaml_node_t *n, hp_pass *ps, pass_at 
 
 static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at)
 {
-  static const char *const expect[] = {"ok", "distorted", NULL};
   hp__mapent e[S_N] = {{NULL, NULL}};
   int tool_ok = 1, r;
   long rep;
@@ -191,7 +220,7 @@ static void parse_pass(hp__loader *ld, yaml_node_t *it, hp_pass *ps, pass_at *at
       ps->launch_count > 0)
     at->keys[HP__PASS_LAUNCH_COUNT] = e[S_LAUNCH_COUNT].val;
   hp__plan_duration(ld, "timeout", e[S_TIMEOUT].val, &ps->timeout);
-  hp__plan_enum(ld, "expect", e[S_EXPECT].val, expect, &ps->expect_distorted);
+  hp__plan_enum(ld, "expect", e[S_EXPECT].val, expects, &ps->expect_distorted);
   if (hp__plan_long(ld, "repeat", e[S_REPEAT].val, 1, MAX_PASS_REPEAT, &rep) == 1)
     ps->repeat = (int)rep;
   hp__plan_env(ld, "env", e[S_ENV].val, &ps->env, &ps->nenv);
@@ -418,6 +447,8 @@ void hp__plan_parse_passes(hp__loader *ld, const hp__mapent *e, yaml_node_t *roo
   free(at);
 }
 
-/* The key tables above, for the list of every plan key (keys.c). */
+/* The key tables above and their docs, for the list of every plan key (keys.c). */
 const char *const *const hp__plan_keys_profiler = profiler_keys;
 const char *const *const hp__plan_keys_passes = pass_keys;
+const hp_plan_key_doc *const hp__plan_docs_profiler = profiler_docs;
+const hp_plan_key_doc *const hp__plan_docs_passes = pass_docs;

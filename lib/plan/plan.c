@@ -15,8 +15,13 @@
 #include <string.h>
 
 /* Limits that keep a typo (repeat: 1000000000) from starting a session that never ends. */
-#define MAX_REPEAT 100000L
-#define MAX_WARMUP 100000L
+#define MAX_REPEAT 100000
+#define MAX_WARMUP 100000
+/* `repeat: auto`'s looks: the first after AUTO_MIN runs, the last at AUTO_MAX. */
+#define AUTO_MIN 3
+#define AUTO_MAX 30
+/* The parent folder of session folders when the plan names none. */
+#define DEFAULT_OUTPUT "hprun-out"
 
 /* Frees what an app holds (the plan's or a variant's), whose plan is being freed. */
 static void app_free(hp_app *a)
@@ -166,26 +171,63 @@ static const char *const top_keys[] = {
     "thresholds", "sampler",  "categories", "keep_going", "roofline", "parameters",
     "launcher",   "report",   "reference",  NULL};
 static const char *const orders[] = {"interleaved", "sequential", "abba", "random", NULL};
+/* The defaults here are the ones plan_new sets. */
+static const hp_plan_key_doc top_docs[] = {
+    [K_NAME] = {"name", NULL, NULL},
+    [K_OUTPUT] = {"string", NULL, DEFAULT_OUTPUT},
+    [K_REPEAT] = {"integer 1.." HP__STR(MAX_REPEAT) ", auto, or {min, max, budget}", NULL, "1"},
+    [K_WARMUP] = {"integer 0.." HP__STR(MAX_WARMUP), NULL, "0"},
+    [K_ORDER] = {NULL, orders, "interleaved"},
+    [K_SEED] = {"integer 0..2^64-1", NULL, "1"},
+    [K_APP] = {"mapping", NULL, NULL},
+    [K_PROFILER] = {"mapping", NULL, NULL},
+    [K_METRICS] = {"list", NULL, NULL},
+    [K_PASSES] = {"list", NULL, NULL},
+    [K_VARIANTS] = {"list", NULL, NULL},
+    [K_GATES] = {"list", NULL, NULL},
+    [K_THRESHOLDS] = {"mapping", NULL, NULL},
+    [K_SAMPLER] = {"tool name or mapping", NULL, "auto"},
+    [K_CATEGORIES] = {"list", NULL, NULL},
+    [K_KEEP_GOING] = {"boolean", NULL, "false"},
+    [K_ROOFLINE] = {"mapping", NULL, NULL},
+    [K_PARAMETERS] = {"mapping name to list of values", NULL, NULL},
+    [K_LAUNCHER] = {"kind or mapping", NULL, "local"},
+    [K_REPORT] = {"mapping", NULL, NULL},
+    [K_REFERENCE] = {"list", NULL, NULL},
+};
+HP__KEY_DOCS(top_keys, top_docs);
 
+enum {
+  RP_MIN,
+  RP_MAX,
+  RP_BUDGET,
+  RP_N
+};
 static const char *const repeat_keys[] = {"min", "max", "budget", NULL};
+static const hp_plan_key_doc repeat_docs[] = {
+    [RP_MIN] = {"integer 2.." HP__STR(MAX_REPEAT), NULL, HP__STR(AUTO_MIN)},
+    [RP_MAX] = {"integer 2.." HP__STR(MAX_REPEAT) ", >= min", NULL, HP__STR(AUTO_MAX)},
+    [RP_BUDGET] = {"duration", NULL, NULL},
+};
+HP__KEY_DOCS(repeat_keys, repeat_docs);
 
-/* `repeat: N`, `repeat: auto` (min 3, max 30) or `repeat: {min, max, budget}`. */
+/* `repeat: N`, `repeat: auto` (AUTO_MIN, AUTO_MAX) or `repeat: {min, max, budget}`. */
 static void parse_repeat(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 {
-  hp__mapent e[3] = {{NULL, NULL}};
-  long lo = 3, hi = 30, n;
+  hp__mapent e[RP_N] = {{NULL, NULL}};
+  long lo = AUTO_MIN, hi = AUTO_MAX, n;
 
   if (v && v->type == YAML_SCALAR_NODE && strcmp(hp__yaml_str(v), "auto") == 0) {
     p->autorep.on = 1;
   } else if (v && v->type == YAML_MAPPING_NODE) {
     p->autorep.on = 1;
     hp__yaml_fields(ld, v, "repeat", repeat_keys, e);
-    hp__plan_long(ld, "repeat.min", e[0].val, 2, MAX_REPEAT, &lo);
-    hp__plan_long(ld, "repeat.max", e[1].val, 2, MAX_REPEAT, &hi);
-    hp__plan_duration(ld, "repeat.budget", e[2].val, &p->autorep.budget_s);
+    hp__plan_long(ld, "repeat.min", e[RP_MIN].val, 2, MAX_REPEAT, &lo);
+    hp__plan_long(ld, "repeat.max", e[RP_MAX].val, 2, MAX_REPEAT, &hi);
+    hp__plan_duration(ld, "repeat.budget", e[RP_BUDGET].val, &p->autorep.budget_s);
     if (lo > hi)
-      hp__plan_err(ld, e[1].val ? e[1].val : v, "`repeat.max` (%ld) is below `repeat.min` (%ld)",
-                   hi, lo);
+      hp__plan_err(ld, e[RP_MAX].val ? e[RP_MAX].val : v,
+                   "`repeat.max` (%ld) is below `repeat.min` (%ld)", hi, lo);
   } else {
     if (hp__plan_long(ld, "repeat", v, 1, MAX_REPEAT, &n) == 1)
       p->repeat = (int)n;
@@ -265,7 +307,7 @@ static hp_plan *plan_new(hp__loader *ld, const char *file, const char *dir, cons
   }
   if ((p->name = default_name(file)) == NULL)
     ld->oom = 1;
-  p->output = hp__plan_dup(ld, "hprun-out");
+  p->output = hp__plan_dup(ld, DEFAULT_OUTPUT);
   p->repeat = 1;
   p->warmup = 0;
   p->order = HP_ORDER_INTERLEAVED;
@@ -412,6 +454,8 @@ int hp_plan_load(const char *path, hp_plan **out, hp_diags *diags)
   return r;
 }
 
-/* The key tables above, for the list of every plan key (keys.c). */
+/* The key tables above and their docs, for the list of every plan key (keys.c). */
 const char *const *const hp__plan_keys_top = top_keys;
 const char *const *const hp__plan_keys_repeat = repeat_keys;
+const hp_plan_key_doc *const hp__plan_docs_top = top_docs;
+const hp_plan_key_doc *const hp__plan_docs_repeat = repeat_docs;

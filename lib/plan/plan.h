@@ -18,7 +18,8 @@
  *   placeholders.c  `{name}` in the expanded fields: checked, and replaced for a combination
  *   plan.c        the defaults, the top level, the public entry points, and a sweep's
  *                 combinations, each read from the one document the plan was parsed into
- *   keys.c        the list of every section's keys (hp_plan_keys), from the tables above
+ *   keys.c        the list of every section's keys with their docs (hp_plan_keys), from the
+ *                 tables above
  *
  * Ownership: an hp__loader lives on the stack of one public entry point and owns only its
  * message list (hp__plan_flush hands the messages over and frees it). The libyaml document and
@@ -224,7 +225,9 @@ void hp__plan_placeholders_undo(hp__loader *ld);
 /* ---- keys.c: every section's key table, for hp_plan_keys --------------------------------- */
 
 /* Each is the NULL-terminated table the section's parser walks its mapping with (hp__yaml_fields),
- * defined beside it: the list of keys cannot differ from what the loader accepts. */
+ * defined beside it: the list of keys cannot differ from what the loader accepts. Beside each
+ * stands its docs table (hp_plan_key_doc, hprun.h), entry k for key k; HP__KEY_DOCS makes a key
+ * without its entry, or an entry without its key, a build error. All are static storage. */
 extern const char *const *const hp__plan_keys_top;        /* plan.c */
 extern const char *const *const hp__plan_keys_repeat;     /* plan.c: repeat: {min, max, budget} */
 extern const char *const *const hp__plan_keys_app;        /* app.c */
@@ -240,5 +243,33 @@ extern const char *const *const hp__plan_keys_launcher;   /* launcher.c */
 extern const char *const *const hp__plan_keys_reference;  /* reference.c */
 extern const char *const *const hp__plan_keys_report;     /* report.c */
 extern const char *const *const hp__plan_keys_roofline;   /* roofline.c */
+extern const hp_plan_key_doc *const hp__plan_docs_top;
+extern const hp_plan_key_doc *const hp__plan_docs_repeat;
+extern const hp_plan_key_doc *const hp__plan_docs_app;
+extern const hp_plan_key_doc *const hp__plan_docs_variants;
+extern const hp_plan_key_doc *const hp__plan_docs_profiler;
+extern const hp_plan_key_doc *const hp__plan_docs_passes;
+extern const hp_plan_key_doc *const hp__plan_docs_metrics;
+extern const hp_plan_key_doc *const hp__plan_docs_gates;
+extern const hp_plan_key_doc *const hp__plan_docs_thresholds;
+extern const hp_plan_key_doc *const hp__plan_docs_sampler;
+extern const hp_plan_key_doc *const hp__plan_docs_categories;
+extern const hp_plan_key_doc *const hp__plan_docs_launcher;
+extern const hp_plan_key_doc *const hp__plan_docs_reference;
+extern const hp_plan_key_doc *const hp__plan_docs_report;
+extern const hp_plan_key_doc *const hp__plan_docs_roofline;
+
+/* A key table (NULL-terminated) and its docs table have one entry per key. The docs tables are
+ * indexed by the section's key enum where it has one ([K_NAME] = ...), so that an entry cannot
+ * slip to another key. A key added last without its entry changes the count and fails here; one
+ * added in the middle leaves an entry of neither type nor choices, which tests/unit/test_plan.c
+ * refuses. */
+#define HP__KEY_DOCS(keys, docs)                                                                   \
+  _Static_assert(sizeof(keys) / sizeof((keys)[0]) == sizeof(docs) / sizeof((docs)[0]) + 1,         \
+                 "every key of " #keys " needs its entry in " #docs)
+
+/* A number written once as a macro, as the text of a docs entry ("integer 1.." HP__STR(MAX)). */
+#define HP__STR(x) HP__STR_(x)
+#define HP__STR_(x) #x
 
 #endif /* HPRUN_PLAN_PLAN_H */

@@ -20,6 +20,16 @@ enum {
 };
 static const char *const reference_keys[] = {"pass", "metric", "value", "tolerance",
                                              "host", "gpu",    NULL};
+/* The tolerance's default is the one parse_reference sets. */
+static const hp_plan_key_doc reference_docs[] = {
+    [R_PASS] = {"a name from passes", NULL, NULL},
+    [R_METRIC] = {"a name from metrics", NULL, NULL},
+    [R_VALUE] = {"number > 0", NULL, NULL},
+    [R_TOLERANCE] = {"fraction in [0, 1)", NULL, "5%"},
+    [R_HOST] = {"fnmatch pattern", NULL, NULL},
+    [R_GPU] = {"fnmatch pattern", NULL, NULL},
+};
+HP__KEY_DOCS(reference_keys, reference_docs);
 
 /* Whether name is one of the plan's passes (pass 1) or metrics (pass 0); says so when not. */
 static void check_name(hp__loader *ld, yaml_node_t *at, const hp_plan *p, const char *name,
@@ -113,5 +123,6 @@ void hp__plan_parse_references(hp__loader *ld, yaml_node_t *v, hp_plan *p)
   }
 }
 
-/* The key tables above, for the list of every plan key (keys.c). */
+/* The key table above and its docs, for the list of every plan key (keys.c). */
 const char *const *const hp__plan_keys_reference = reference_keys;
+const hp_plan_key_doc *const hp__plan_docs_reference = reference_docs;

@@ -21,6 +21,13 @@ enum {
   R_N
 };
 static const char *const report_keys[] = {"top", NULL};
+/* A plan without `report.top` leaves p->report_top 0, which the reports read as
+ * HP_PROFILE_SUMMARY_TOP. */
+static const hp_plan_key_doc report_docs[] = {
+    [R_TOP] = {"integer 1.." HP__STR(HP_PROFILE_SUMMARY_TOP_MAX), NULL,
+               HP__STR(HP_PROFILE_SUMMARY_TOP)},
+};
+HP__KEY_DOCS(report_keys, report_docs);
 
 void hp__plan_parse_report(hp__loader *ld, yaml_node_t *v, hp_plan *p)
 {
@@ -63,5 +70,6 @@ void hp__plan_check_region(hp__loader *ld, const hp_plan *p)
   }
 }
 
-/* The key tables above, for the list of every plan key (keys.c). */
+/* The key table above and its docs, for the list of every plan key (keys.c). */
 const char *const *const hp__plan_keys_report = report_keys;
+const hp_plan_key_doc *const hp__plan_docs_report = report_docs;

@@ -82,6 +82,17 @@ static const char *const peak_keys[] = {"device",
                                         "matrix_source",
                                         "peaks",
                                         NULL};
+/* Whatever the plan leaves out is the peaks file's, or missing: no key has a default. */
+static const hp_plan_key_doc peak_docs[] = {
+    [PK_DEVICE] = {"string", NULL, NULL},    [PK_SOURCE] = {"string", NULL, NULL},
+    [PK_BW] = {"number > 0", NULL, NULL},    [PK_FP32] = {"number > 0", NULL, NULL},
+    [PK_FP64] = {"number > 0", NULL, NULL},  [PK_FP16] = {"number > 0", NULL, NULL},
+    [PK_BF16] = {"number > 0", NULL, NULL},  [PK_TF32] = {"number > 0", NULL, NULL},
+    [PK_FP8] = {"number > 0", NULL, NULL},   [PK_INT8] = {"number > 0", NULL, NULL},
+    [PK_FP64M] = {"number > 0", NULL, NULL}, [PK_MSOURCE] = {"string", NULL, NULL},
+    [PK_PEAKS] = {"string", NULL, NULL},
+};
+HP__KEY_DOCS(peak_keys, peak_docs);
 
 /* The figures of a peaks file, in peak_keys' order from PK_BW. */
 static double *figure(hp_peaks *p, int k)
@@ -334,5 +345,6 @@ int hp_peaks_format(const hp_peaks *p, char **out)
   return *out ? 0 : HP_ENOMEM;
 }
 
-/* The key tables above, for the list of every plan key (keys.c). */
+/* The key table above and its docs, for the list of every plan key (keys.c). */
 const char *const *const hp__plan_keys_roofline = peak_keys;
+const hp_plan_key_doc *const hp__plan_docs_roofline = peak_docs;

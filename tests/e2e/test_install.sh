@@ -95,20 +95,29 @@ render "$MAN5" >"$T/hprun-plan.5.txt" 2>"$T/man.err" || { cat "$T/man.err"; fail
 grep -q "^TOOLS AND MODES" "$T/hprun-plan.5.txt" || fail "hprun-plan(5) has no TOOLS AND MODES"
 ok "man -l renders hprun(1) and hprun-plan(5)"
 
-# Every key of the loader's own key tables (`hprun --plan-keys`) is a row of its section's table
-# in docs/plan.md, an item of its section of hprun-plan(5) and written in all-keys.yaml: the one
+# Every key of the loader's own key tables (`hprun --plan-keys`: key, type and default, tab-separated)
+# is a row of its section's table in docs/plan.md, an item of its section of hprun-plan(5) and
+# written in all-keys.yaml, each showing the key's type (plan.md) and default (all three): the one
 # checker, scripts/check-plan-keys. The installed man page and example are the ones checked.
 "$HPRUN" --plan-keys >"$T/keys"
 [ "$(wc -l <"$T/keys")" -ge 100 ] || fail "hprun --plan-keys listed only $(wc -l <"$T/keys") keys"
-grep -qx "passes.repeat" "$T/keys" || fail "hprun --plan-keys lacks passes.repeat"
+cut -f1 "$T/keys" | grep -qx "passes.repeat" || fail "hprun --plan-keys lacks passes.repeat"
+grep -qx "$(printf 'output\tstring\thprun-out')" "$T/keys" || { grep "^output" "$T/keys"; fail "hprun --plan-keys: output's type and default"; }
+grep -qx "$(printf 'app.command\twords, not empty\t-')" "$T/keys" || { grep "^app.command" "$T/keys"; fail "hprun --plan-keys: a required key has no default"; }
+grep -qx "$(printf 'passes.expect\tok, distorted\tok')" "$T/keys" || { grep "^passes.expect" "$T/keys"; fail "hprun --plan-keys: a key's choices are its type"; }
+[ "$(awk -F '\t' 'NF != 3' "$T/keys" | wc -l)" = 0 ] || fail "hprun --plan-keys: a line without three fields"
 ALLKEYS="$ROOTDIR/usr/share/hprun/configs/examples/all-keys.yaml"
 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$ROOT/docs/plan.md" "$MAN5" "$ALLKEYS" >"$T/ck.out" 2>"$T/ck.err" ||
-  { cat "$T/ck.err"; fail "scripts/check-plan-keys: a key of the loader is undocumented"; }
+  { cat "$T/ck.err"; fail "scripts/check-plan-keys: a key of the loader is undocumented, or documented with another type or default"; }
 # The checker can fail: a key planted as missing from a copy of each place is named.
+# one_complaint WHAT: the last check named exactly one key, in one message.
+one_complaint() {
+  [ "$(grep -c "^check-plan-keys: .*\`" "$T/err")" = 1 ] || { cat "$T/err"; fail "$1 gave other complaints"; }
+}
 grep -v "^\.It Ic keep_going" "$MAN5" >"$T/planted.5"
 expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$ROOT/docs/plan.md" "$T/planted.5" "$ALLKEYS"
 grep -q "planted.5: \`keep_going\` is no \`.It Ic keep_going\` item" "$T/err" || { cat "$T/err"; fail "a key removed from hprun-plan(5) is not named"; }
-[ "$(grep -c "^check-plan-keys: .*\`" "$T/err")" = 1 ] || { cat "$T/err"; fail "one removed key gave other complaints"; }
+one_complaint "one removed key"
 grep -v "^| \`precision\` |" "$ROOT/docs/plan.md" >"$T/planted.md"
 expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$T/planted.md" "$MAN5" "$ALLKEYS"
 grep -q "\`passes.precision\` is not a row" "$T/err" || { cat "$T/err"; fail "a key removed from docs/plan.md is not named"; }
@@ -116,9 +125,36 @@ sed 's/exclusive:/exclusiv:/' "$ALLKEYS" >"$T/planted.yaml"
 expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$ROOT/docs/plan.md" "$MAN5" "$T/planted.yaml"
 grep -q "\`launcher.exclusive\` is not written" "$T/err" || { cat "$T/err"; fail "a key removed from all-keys.yaml is not named"; }
 # A key new to the loader, in none of them, is named three times.
-{ cat "$T/keys"; echo "passes.frobnicate"; } >"$T/keys+1"
+{ cat "$T/keys"; printf 'passes.frobnicate\tstring\t-\n'; } >"$T/keys+1"
 expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys+1" "$ROOT/docs/plan.md" "$MAN5" "$ALLKEYS"
 [ "$(grep -c "passes.frobnicate" "$T/err")" = 3 ] || { cat "$T/err"; fail "a new key of the loader is not named in all three"; }
+# A wrong default or type planted in a copy is named with the file's line and the loader's value.
+sed 's/^| `output` | string | `hprun-out` |/| `output` | string | `out` |/' "$ROOT/docs/plan.md" >"$T/default.md"
+expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$T/default.md" "$MAN5" "$ALLKEYS"
+grep -q "default.md:[0-9]*: \`output\` has the default '\`out\`' in its row; the loader's is \`hprun-out\`" "$T/err" ||
+  { cat "$T/err"; fail "a wrong default in docs/plan.md is not named"; }
+one_complaint "a wrong default in docs/plan.md"
+sed 's/^| `warmup` | integer 0\.\.100000 |/| `warmup` | integer 1..100000 |/' "$ROOT/docs/plan.md" >"$T/type.md"
+expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$T/type.md" "$MAN5" "$ALLKEYS"
+grep -q "type.md:[0-9]*: \`warmup\` has the type 'integer 1..100000' in its row; the loader's is 'integer 0..100000'" "$T/err" ||
+  { cat "$T/err"; fail "a wrong type in docs/plan.md is not named"; }
+one_complaint "a wrong type in docs/plan.md"
+# report.top's item without its `Default: 20.`, and repeat.max's saying 31.
+sed '/^\.It Ic top /,/^\.El/{/^Default: 20\.$/d;}' "$MAN5" >"$T/nodefault.5"
+expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$ROOT/docs/plan.md" "$T/nodefault.5" "$ALLKEYS"
+grep -q "nodefault.5:[0-9]*: \`report.top\`: its item says no \`Default: 20\`" "$T/err" ||
+  { cat "$T/err"; fail "a man page item without its default is not named"; }
+one_complaint "a man page item without its default"
+sed 's/^Default: 30\.$/Default: 31./' "$MAN5" >"$T/default.5"
+expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$ROOT/docs/plan.md" "$T/default.5" "$ALLKEYS"
+grep -q "default.5:[0-9]*: \`repeat.max\`: its item says 'Default: 31.'; the loader's is \`30\`" "$T/err" ||
+  { cat "$T/err"; fail "a wrong default in hprun-plan(5) is not named"; }
+one_complaint "a wrong default in hprun-plan(5)"
+sed 's/^  interval: 2ms$/  interval: 5ms/' "$ALLKEYS" >"$T/default.yaml"
+expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$ROOT/docs/plan.md" "$MAN5" "$T/default.yaml"
+grep -q "default.yaml:[0-9]*: \`sampler.interval\`: no \`interval:\` line of the \`sampler\` block shows its default \`2ms\`" "$T/err" ||
+  { cat "$T/err"; fail "a wrong default in all-keys.yaml is not named"; }
+one_complaint "a wrong default in all-keys.yaml"
 # Every tool and mode that `hprun run --help` lists is in hprun-plan(5).
 "$HPRUN" run --help | sed -n '/^tools/,/^docs/p' | sed '1d;$d' | tr ', ' '\n\n' | grep . >"$T/modes"
 [ "$(wc -l <"$T/modes")" -ge 20 ] || fail "found only $(wc -l <"$T/modes") tools and modes in hprun run --help"
