@@ -1,9 +1,13 @@
 #!/bin/sh
 # report.html in a real browser: the quickstart's pages (valgrind and strace, no GPU; a sweep over
-# two sizes: the sweep's page and a combination's) and the page of a profiled session captured on
-# an H200 (tests/fixtures/real/h200-roofline/session: ncu counters,
-# a roofline) are checked as XML with xmllint, then rendered by headless Chromium:
+# two sizes: the sweep's page and a combination's), the page of a profiled session captured on
+# an H200 (tests/fixtures/real/h200-roofline/session: ncu counters, a roofline), the page of the
+# real H200 tensor-roofline capture (27 kernels, the GEMMs crowded at the top right) and pages of
+# long names (passes, a sweep's values) are checked as XML with xmllint, then rendered by headless
+# Chromium:
 #   - the DOM Chromium built holds every chart the page should have (counted by id);
+#   - no text of any chart runs past its <svg>'s edge or overlaps another text by more than a
+#     pixel, as Chromium lays them out (tests/e2e/text_boxes.js, run inside the page);
 #   - Chromium logged no console error (a page with a broken script shows that the check sees one);
 #   - the screenshot is not blank (tests/e2e/png_check.py decodes the PNG with zlib alone).
 # Without chromium (HPRUN_NO_BROWSER=1 to scripts/deps.sh) the browser half is skipped, and says so.
@@ -62,9 +66,61 @@ for r in tensor:
     assert r[-1] == "FLOPs not captured: add ncu --section SpeedOfLight_HierarchicalTensorRooflineChart", r
 PY
 ok "report.html of a capture without tensor counters: no dot, bound or roof for a GEMM or attention kernel, and the note"
+
+# The real H200 capture of the tensor-roofline kit (tests/fixtures/real/h200-tensor-roofline/
+# step-0912-raw.csv.gz), put into a run folder by a command pass as for
+# docs/images/h200-tensor-roofline.png: no peaks, so the capture's own ceilings (FP16 and BF16
+# matrix 1050 TFLOP/s) are drawn, and a dozen GEMM and attention kernels crowd under them.
+gzip -dc "$ROOT/tests/fixtures/real/h200-tensor-roofline/step-0912-raw.csv.gz" >"$T/step.csv"
+mkdir -p "$T/tr"
+cat >"$T/tr/plan.yaml" <<YAML
+name: tensor
+output: $T/tr/out
+repeat: 1
+app:
+  command: [sh, -c, "echo step_ms=1"]
+metrics:
+  - {name: step_ms, unit: ms}
+passes:
+  - normal
+  - name: ncu-roofline
+    mode: command
+    command: [sh, -c, 'cp "$T/step.csv" "\$HPRUN_RUN_DIR/ncu.csv" && exec "\$0" "\$@"', "{app}"]
+YAML
+expect_exit 0 "$HPRUN" --quiet "$T/tr/plan.yaml"
+TR=$(session_dir "$T/tr/out")
+[ "$(grep -c '<circle[^>]*class="pt' "$TR/report.html")" = 27 ] ||
+  fail "the tensor capture's roofline does not draw its 27 kernels"
+
+# Long names everywhere: passes, the sweep's values, the metric. The charts cut or wrap them.
+mkdir -p "$T/ln"
+printf '#!/bin/sh\necho "m=$(( ${SLOW:-1} * 10 + $$ %% 2 ))"\n' >"$T/ln/app.sh"
+chmod +x "$T/ln/app.sh"
+cat >"$T/ln/plan.yaml" <<YAML
+name: long
+output: $T/ln/out
+repeat: 2
+parameters:
+  variant: [bfloat16-with-a-rather-long-suffix-one, bfloat16-with-a-rather-long-suffix-two,
+            float32-with-a-rather-long-suffix-three, four, five-is-also-a-long-one-really,
+            six, seven-is-long-long-long-long, eight]
+app:
+  command: [$T/ln/app.sh, "{variant}"]
+metrics: [{name: a_metric_whose_name_goes_on_and_on_and_on_and_on_and_on_and_on_and_on_and_on_and_on_and_on_and_on, pattern: 'm=([0-9]+)', unit: ms}]
+passes:
+  - normal
+  - {name: a-pass-with-a-really-very-long-name-that-goes-on, command: [env, SLOW=2, "{app}"]}
+  - {name: another-pass-whose-name-is-long-as-well-number-two, command: [env, SLOW=3, "{app}"]}
+  - {name: third-long-pass-name-for-the-legend-row-wrapping, command: [env, SLOW=40, "{app}"]}
+  - {name: short, command: [env, SLOW=1, "{app}"]}
+YAML
+expect_exit 0 "$HPRUN" --quiet "$T/ln/plan.yaml"
+LN=$(session_dir "$T/ln/out")
+LNC="$LN/variant=four"
 ok "the quickstart sweep and its combinations wrote report.html, and hprun report renders the same bytes"
 
-for f in "$SW/report.html" "$QS/report.html" "$T/h200.html" "$T/mx.html" "$T/nt.html"; do
+for f in "$SW/report.html" "$QS/report.html" "$T/h200.html" "$T/mx.html" "$T/nt.html" \
+  "$TR/report.html" "$LN/report.html" "$LNC/report.html"; do
   xmllint --noout "$f" 2>"$T/xml.err" || { cat "$T/xml.err"; fail "$f is not well-formed XML"; }
 done
 ok "the pages are well-formed XML (xmllint)"
@@ -97,23 +153,58 @@ console_errors() {
   grep -E 'CONSOLE|Uncaught|Failed to load resource' "$1" | grep -viE 'dbus|Fontconfig' || true
 }
 
-# check_page FILE NAME ID...: renders FILE and checks the DOM, the console and the screenshot.
+# render_checked FILE NAME: Chromium's DOM of a copy of FILE with tests/e2e/text_boxes.js run
+# inside it, in $T/NAME.dom (its log in $T/NAME.log).
+render_checked() {
+  "$PY" - "$1" "$(dirname "$0")/text_boxes.js" "$T/$2.checked.html" <<'PY'
+import sys
+page, js = (open(f, encoding="utf-8").read() for f in sys.argv[1:3])
+assert page.count("</body>") == 1, "no single </body> in " + sys.argv[1]
+open(sys.argv[3], "w", encoding="utf-8").write(page.replace("</body>", "<script>" + js + "</script></body>"))
+PY
+  chrome "$T/$2.checked.html" --window-size=1000,2400 --dump-dom >"$T/$2.dom" 2>"$T/$2.log" ||
+    { cat "$T/$2.log"; fail "chromium --dump-dom $1"; }
+}
+
+# text_findings NAME CHARTS: the findings that text_boxes.js wrote into $T/NAME.dom, into
+# $T/NAME.text.txt; fails (status 1) unless it ran over some text of all CHARTS charts, and on
+# any finding.
+text_findings() {
+  "$PY" - "$T/$1.dom" "$2" >"$T/$1.text.txt" <<'PY'
+import html, re, sys
+m = re.search(r'<pre id="hprun-text-check">(.*?)</pre>', open(sys.argv[1], encoding="utf-8").read(), re.S)
+if not m:
+    sys.exit("the text check did not run in the page")
+lines = html.unescape(m.group(1)).split("\n")
+head = re.fullmatch(r"checked (\d+) texts in (\d+) charts", lines[0])
+print(lines[0])
+if not head or int(head.group(1)) == 0 or head.group(2) != sys.argv[2]:
+    sys.exit("expected some texts in %s charts" % sys.argv[2])
+bad = [l for l in lines[1:] if l]
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+}
+
+# check_page FILE NAME ID...: renders FILE, with tests/e2e/text_boxes.js run inside a copy of it,
+# and checks the DOM, the texts' boxes, the console and the screenshot.
 check_page() {
   file=$1 name=$2
   shift 2
-  chrome "$file" --dump-dom >"$T/$name.dom" 2>"$T/$name.log" || { cat "$T/$name.log"; fail "chromium --dump-dom $file"; }
+  render_checked "$file" "$name"
   for id in "$@"; do
     grep -q "<svg[^>]* id=\"$id\"" "$T/$name.dom" || fail "$name: chart $id is missing from the rendered DOM"
   done
   n=$(grep -o '<svg[^>]*class="chart"' "$T/$name.dom" | wc -l)
   [ "$n" -ge "$#" ] || fail "$name: $n charts in the DOM, expected at least $#"
+  text_findings "$name" "$n" || { cat "$T/$name.text.txt"; fail "$name: chart text is clipped or overlaps"; }
   errs=$(console_errors "$T/$name.log")
   [ -z "$errs" ] || { echo "$errs"; fail "$name: the browser logged console errors"; }
   chrome "$file" --screenshot="$T/$name.png" --window-size=1000,2400 >/dev/null 2>"$T/$name.shot.log" ||
     { cat "$T/$name.shot.log"; fail "chromium --screenshot $file"; }
   "$PY" "$(dirname "$0")/png_check.py" "$T/$name.png" >"$T/$name.png.txt" ||
     { cat "$T/$name.png.txt"; fail "$name: the screenshot is blank"; }
-  ok "$name: $n charts in the rendered DOM, no console error; $(cut -d: -f2- "$T/$name.png.txt")"
+  ok "$name: $n charts in the rendered DOM, $(head -n 1 "$T/$name.text.txt" | cut -d' ' -f2-3), none clipped or overlapping, no console error; $(cut -d: -f2- "$T/$name.png.txt")"
 }
 
 check_page "$SW/report.html" sweep chart-sweep
@@ -122,8 +213,21 @@ check_page "$T/h200.html" h200 chart-overhead chart-timeline chart-distributions
   chart-categories-1 chart-kernels-1 chart-roofline
 check_page "$T/mx.html" h200-matrix chart-roofline
 check_page "$T/nt.html" h200-no-tensor chart-roofline
+check_page "$TR/report.html" h200-tensor chart-roofline
+check_page "$LN/report.html" long-sweep chart-sweep
+check_page "$LNC/report.html" long-names chart-overhead chart-timeline chart-distributions
 ! grep -q '<circle[^>]*><title>[^<]*\(nvjet\|_sdpa_\)' "$T/h200-no-tensor.dom" ||
   fail "the rendered page draws a GEMM or attention kernel captured without tensor counters"
+
+# The text check can fail: two texts drawn over each other past each chart's right edge are seen.
+sed 's#^</svg>$#<text x="840" y="20">past the edge</text><text x="840" y="20">past the edge</text></svg>#' \
+  "$QS/report.html" >"$T/clip.html"
+render_checked "$T/clip.html" clip
+! text_findings clip 3 || fail "the text check did not see texts past the edge and over each other"
+grep -q '^chart-overhead: clipped "past the edge"' "$T/clip.text.txt" &&
+  grep -q '^chart-overhead: overlap "past the edge" and "past the edge"' "$T/clip.text.txt" ||
+  { cat "$T/clip.text.txt"; fail "the text check's findings do not name the clipped and overlapping texts"; }
+ok "a chart text past the edge and one over another are caught by the text check"
 
 # It prints: Chromium's print to PDF of the profiled page is a PDF of some size.
 chrome "$T/h200.html" --print-to-pdf="$T/h200.pdf" >/dev/null 2>"$T/pdf.log" || { cat "$T/pdf.log"; fail "print to PDF"; }

@@ -308,6 +308,74 @@ static void test_term_bars(void **state)
   hp_session_free(s);
 }
 
+/* The roofline's labels (html_roofline.c, placed by html_labels.c), on a pass whose kernels are
+ * placed by hand: the kernel with the most time, alone at the lower left, is named right of its
+ * dot; the next, at the plot's right edge (10^4 FLOP/byte on an axis to 2x10^4: 795 px of 830),
+ * has no room there for its name and gets it on the left; ten kernels on one spot get names where
+ * they fit and numbers 1, 2, ... for the rest, in order of time, listed under the chart. Equal
+ * FP16 and BF16 ceilings share one label. */
+static void test_html_roofline_labels(void **state)
+{
+  hp_session *s = new_session("sessions/roof");
+  hp_pass_result *pr = add_pass(s, "ncu", "time", 1, 5.0);
+  hp_roofline *rl = calloc(1, sizeof(*rl));
+  char *html = NULL, *svg, want[80];
+  size_t k, named = 0, numbered = 0;
+
+  (void)state;
+  assert_non_null(rl);
+  assert_non_null(rl->pts = calloc(12, sizeof(*rl->pts)));
+  rl->source = "ncu";
+  for (k = 0; k < 12; k++) {
+    hp_roof_point *p = &rl->pts[rl->n++];
+    p->kernel = k == 0 ? hp__strdup("alone")
+        : k == 1       ? hp__strdup("at_the_edge")
+                       : hp__asprintf("crowd_%02zu", k);
+    p->launches = 1;
+    p->time_ns = 1e6 / (double)(k + 1);
+    p->ai = k == 0 ? 0.01 : k == 1 ? 1e4 : 10;
+    p->gflops = k == 0 ? 10 : 1000;
+    p->flop = p->bytes = p->gbs = p->roof_gflops = p->efficiency = NAN;
+    p->bound = HP_BOUND_MEMORY;
+  }
+  pr->roofline = rl;
+  assert_non_null(s->peaks = calloc(1, sizeof(*s->peaks)));
+  hp_peaks_init(s->peaks);
+  s->peaks->bw_gbs = 1000;
+  s->peaks->fp32_tflops = 10;
+  s->peaks->fp16_tflops = s->peaks->bf16_tflops = 100;
+  assert_int_equal(hp_report_html(s, &html), 0);
+  assert_non_null(svg = strstr(html, "id=\"chart-roofline\""));
+  *strstr(svg, "</svg>") = '\0';
+  assert_contains(svg, "text-anchor=\"start\" class=\"legend\">alone</text>");
+  assert_contains(svg, "text-anchor=\"end\" class=\"legend\">at_the_edge</text>");
+  assert_int_equal(count(svg, ">FP16, BF16 matrix 100 TFLOP/s</text>"), 1);
+  assert_null(strstr(svg, ">BF16 matrix"));
+  for (k = 2; k < 12; k++) {
+    snprintf(want, sizeof(want), "class=\"legend\">crowd_%02zu</text>", k);
+    named += count(svg, want);
+  }
+  /* The crowd's numbers on the chart, each once, and the key under it in the same order. */
+  for (k = 1; k <= 10; k++) {
+    snprintf(want, sizeof(want), "class=\"legend num\">%zu</text>", k);
+    if (count(svg, want) == 0)
+      break;
+    assert_int_equal(count(svg, want), 1);
+    numbered++;
+  }
+  assert_true(named >= 1 && numbered >= 1);
+  assert_int_equal(named + numbered, 10);
+  svg += strlen(svg) + 1;
+  assert_contains(svg,
+                  "<p class=\"key\">Numbered dots (no room for their names): <b>1</b> "
+                  "<code>crowd_");
+  snprintf(want, sizeof(want), "<b>%zu</b> <code>crowd_", numbered);
+  assert_contains(svg, want);
+  assert_null(strstr(svg, "without room for a name or a number"));
+  free(html);
+  hp_session_free(s);
+}
+
 /* A sweep's page: one line per measured pass across the combinations, on the parameter's axis
  * (10 and 1000: a log axis, since they span 100x), a link to each combination's page. */
 static void test_html_sweep(void **state)
@@ -1194,6 +1262,7 @@ int main(void)
       cmocka_unit_test(test_pass_table),
       cmocka_unit_test(test_html),
       cmocka_unit_test(test_html_sweep),
+      cmocka_unit_test(test_html_roofline_labels),
       cmocka_unit_test(test_html_many_runs),
       cmocka_unit_test(test_term_bars),
       cmocka_unit_test(test_html_helpers),

@@ -1,7 +1,9 @@
 /*
  * Library-internal declarations of report.html (lib/report/html/): the page (html.c), its SVG
  * drawing helpers (html_svg.c), the session charts (html_charts.c: overhead, timeline,
- * distributions), the profile and roofline sections (html_profile.c, html_roofline.c). Every
+ * distributions), the profile and roofline sections (html_profile.c, html_roofline.c). Text
+ * widths and label placement, which every chart uses so that no text is cut at a chart's edge or
+ * drawn over another, have their own header (html_labels.h). Every
  * function appends to a buffer the caller owns and returns 0 or HP_ENOMEM; nothing here keeps a
  * pointer into the session. A helper that only appends returns the buffer's (sticky) error, which
  * its caller may ignore and check once; a section that also allocates (the charts, the profile and
@@ -60,9 +62,11 @@ int hp__svg_circle(hp__buf *b, double cx, double cy, double r, const char *cls, 
  * pixel column x (from x to x_right); `label` names the axis (may be NULL). */
 int hp__svg_xaxis(hp__buf *b, const hp__axis *a, double y_top, double y, const char *label);
 int hp__svg_yaxis(hp__buf *b, const hp__axis *a, double x, double x_right, const char *label);
-/* A legend entry: a swatch of class `cls` and its text, at (x, y). Returns the entry's width; an
- * append's error stays in the buffer. */
-double hp__svg_legend(hp__buf *b, double x, double y, const char *cls, const char *text);
+/* A legend entry: a swatch of class `cls` and its text cut to fit `room` pixels, at (x, y).
+ * Returns the entry's width (hp__legend_width, html_labels.h); an append's error stays in the
+ * buffer. */
+double hp__svg_legend(hp__buf *b, double x, double y, const char *cls, const char *text,
+                      double room);
 
 /* The CSS class of a flag: "baseline", "ok", "unconfirmed", "perturbed", "distorted", "failed". */
 const char *hp__html_flag_class(hp_flag f);

@@ -13,6 +13,7 @@
  * recomputed here except where a run's own value is placed.
  */
 #include "report/html/html.h"
+#include "report/html/html_labels.h"
 #include "report/core/report.h"
 #include "util/num/fmt.h"
 
@@ -24,11 +25,8 @@
 #define W 860.0
 #define LEFT 180.0  /* pass names */
 #define RIGHT 150.0 /* the value beside each bar, at least */
-/* A conservative width of one character of the charts' text (14px system-ui: digits and lower
- * case are 7 to 8 px wide), so that a label's room is measured before it is drawn, never clipped. */
-#define CHAR_PX 8.0
-/* Pass names longer than this are cut, with "..." and the full name in the row's <title>. */
-#define NAME_CHARS 21
+/* The legend's right end: entries wrap to a new row before it. */
+#define LEGEND_END (W - 10)
 #define ROW 26.0
 #define TOP 28.0
 #define BOTTOM 44.0
@@ -86,16 +84,6 @@ static int threshold_line(hp__buf *b, const hp__axis *a, double at, double y1, c
   return hp__buf_error(b);
 }
 
-/* The characters of a UTF-8 text (its width in CHAR_PX units). */
-static size_t text_chars(const char *t)
-{
-  size_t n = 0;
-
-  for (; *t; t++)
-    n += ((unsigned char)*t & 0xC0) != 0x80;
-  return n;
-}
-
 /* The text beside a pass's bar: its change and flag. */
 static void value_label(const hp_pass_result *pr, char *buf, size_t len)
 {
@@ -110,7 +98,7 @@ static void value_label(const hp_pass_result *pr, char *buf, size_t len)
            pr->expect_distorted && pr->flag == HP_FLAG_DISTORTED ? " (expected)" : "");
 }
 
-/* The room the values right of the plot need: RIGHT, or the widest label's measured width. */
+/* The room the values right of the plot need: RIGHT, or the widest label's estimated width. */
 static double right_room(const hp_session *s)
 {
   double r = RIGHT, w;
@@ -120,32 +108,27 @@ static double right_room(const hp_session *s)
   for (i = 0; i < s->npasses; i++)
     if (has_bar(&s->passes[i])) {
       value_label(&s->passes[i], lab, sizeof(lab));
-      if ((w = CHAR_PX * (double)text_chars(lab) + 12) > r)
+      if ((w = hp__text_px(lab, 0) + 12) > r)
         r = w;
     }
   return r;
 }
 
-/* The pass's name left of its bar, cut to NAME_CHARS with its full name as the row's tooltip. */
-static void bar_name(hp__buf *b, const char *name, double cy)
+/* The pass's name left of its row, cut to fit between the chart's edge and the plot, with its
+ * full name then as the row's tooltip (a <title> child of the row's <g>). */
+static void row_name(hp__buf *b, const char *name, double cy)
 {
-  char cut[NAME_CHARS * 4 + 4];
-  size_t i = 0, n = 0;
+  size_t cut = hp__text_fit(name, LEFT - 16);
 
-  if (text_chars(name) <= NAME_CHARS) {
-    hp__svg_text(b, LEFT - 8, cy + 4, "end", "name", name);
-    return;
+  if (cut) {
+    hp__buf_adds(b, "<title>");
+    hp__html_text(b, name, 0);
+    hp__buf_adds(b, "</title>");
   }
-  while (name[i] && n < NAME_CHARS - 1 && i < sizeof(cut) - 4) {
-    cut[i] = name[i];
-    i++;
-    n += ((unsigned char)name[i] & 0xC0) != 0x80;
-  }
-  memcpy(cut + i, "\xe2\x80\xa6", 4); /* U+2026 and the NUL */
-  hp__buf_adds(b, "<title>");
-  hp__html_text(b, name, 0);
-  hp__buf_adds(b, "</title>");
-  hp__svg_text(b, LEFT - 8, cy + 4, "end", "name", cut);
+  hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" class=\"name\">", LEFT - 8,
+                 cy + 4);
+  hp__html_text(b, name, cut);
+  hp__buf_adds(b, "</text>\n");
 }
 
 /* One pass's bar, whiskers and value. */
@@ -157,7 +140,7 @@ static int overhead_bar(hp__buf *b, const hp__axis *a, const hp_session *s,
   char ov[48], iv[80], tip[512], cls[48], ci[32];
 
   hp__buf_adds(b, "<g class=\"row\">");
-  bar_name(b, pr->name, cy);
+  row_name(b, pr->name, cy);
   hp__fmt_overhead(ov, sizeof(ov), m ? m->ratio : NAN);
   snprintf(cls, sizeof(cls), "bar %s", hp__html_flag_class(pr->flag));
   value_label(pr, tip, sizeof(tip));
@@ -368,43 +351,28 @@ static int timeline_pass(hp__buf *b, const hp__axis *ax, const hp__axis *ay, siz
   return hp__buf_adds(b, "</g>\n");
 }
 
-/* The legend row under a chart: one swatch per pass. */
+/* The legend under a chart, one swatch per pass, in rows from y (hp__flow). Without a buffer it
+ * only lays the entries out. Returns the rows it takes. */
 static int pass_legend(hp__buf *b, const hp_session *s, double y)
 {
-  double x = LEFT;
+  double room = LEGEND_END - LEFT, x, ey;
   char cls[16];
+  hp__flow f;
   size_t i;
 
+  hp__flow_init(&f, LEFT, LEGEND_END, y, 16);
   for (i = 0; i < s->npasses; i++) {
+    hp__flow_next(&f, hp__legend_width(s->passes[i].name, room), &x, &ey);
     snprintf(cls, sizeof(cls), "sw s%zu", i % HP__HTML_SERIES);
-    if (x > W - 120) {
-      x = LEFT;
-      y += 16;
-    }
-    x += hp__svg_legend(b, x, y, cls, s->passes[i].name);
+    if (b)
+      hp__svg_legend(b, x, ey, cls, s->passes[i].name, room);
   }
-  return hp__buf_error(b);
-}
-
-/* Legend rows needed for the passes' names (as pass_legend lays them out). */
-static double legend_rows(const hp_session *s)
-{
-  double x = LEFT, rows = 1;
-  size_t i;
-
-  for (i = 0; i < s->npasses; i++) {
-    if (x > W - 120) {
-      x = LEFT;
-      rows++;
-    }
-    x += 14 + 6.5 * (double)strlen(s->passes[i].name) + 16;
-  }
-  return rows;
+  return f.rows;
 }
 
 int hp__html_timeline(hp__buf *b, const hp_session *s)
 {
-  double h, lr = legend_rows(s);
+  double h, lr = pass_legend(NULL, s, 0);
   size_t i;
   int maxround, r;
   hp__axis ax, ay;
@@ -427,7 +395,10 @@ int hp__html_timeline(hp__buf *b, const hp_session *s)
                 "outliers (modified z-score above 3.5) are ringed.");
   hp__svg_xaxis(b, &ax, TOP, ay.p0, "round (global position in the schedule)");
   hp__svg_yaxis(b, &ay, LEFT, W - 40, NULL); /* labelled on top, where it has room */
-  hp__svg_text(b, LEFT, TOP - 12, "start", "label", ylab);
+  hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\" class=\"label\">", LEFT,
+                 TOP - 12);
+  hp__html_text(b, ylab, hp__text_fit(ylab, W - 40 - LEFT));
+  hp__buf_adds(b, "</text>\n");
   for (i = 0; i < s->npasses; i++)
     if ((r = timeline_pass(b, &ax, &ay, i, &s->passes[i])) != 0)
       return r;
@@ -475,7 +446,8 @@ static int dist_pass(hp__buf *b, const hp__axis *a, size_t pi, const hp_pass_res
     if (!pr->runs[k].warmup && pr->runs[k].values && pr->nmetrics &&
         isfinite(pr->runs[k].values[0]))
       x[n++] = pr->runs[k].values[0];
-  hp__svg_text(b, LEFT - 8, cy + 4, "end", "name", pr->name);
+  hp__buf_adds(b, "<g class=\"row\">");
+  row_name(b, pr->name, cy);
   if (n > 0) {
     double q1, med, q3;
     qsort(x, n, sizeof(*x), cmp_double);
@@ -496,7 +468,7 @@ static int dist_pass(hp__buf *b, const hp__axis *a, size_t pi, const hp_pass_res
   } else
     hp__svg_text(b, LEFT + 6, cy + 4, "start", "failed-text", "no value");
   free(x);
-  return hp__buf_error(b);
+  return hp__buf_adds(b, "</g>\n");
 }
 
 int hp__html_distributions(hp__buf *b, const hp_session *s)

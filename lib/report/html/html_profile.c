@@ -10,6 +10,7 @@
 #include "profile/tables/out.h"
 #include "profile/tables/table.h"
 #include "report/html/html.h"
+#include "report/html/html_labels.h"
 #include "util/num/fmt.h"
 
 #include <math.h>
@@ -24,13 +25,39 @@
 #define NAMECUT 44 /* characters of a kernel name on the chart; the tooltip has it whole */
 #define TABLE_ROWS 40
 
+/* A category's legend text: its name and share. */
+static void category_label(const hp__catstat *c, char *lab, size_t len)
+{
+  snprintf(lab, len, "%.60s %.1f%%", c->name, c->percent);
+}
+
+/* The legend of the categories in rows under the bar (hp__flow); without a buffer it only lays
+ * them out. Returns the rows it takes. */
+static int category_legend(hp__buf *b, const hp__catstat *c, size_t n)
+{
+  double x, y;
+  char cls[16], lab[160];
+  hp__flow f;
+  size_t i;
+
+  hp__flow_init(&f, 20, W - 20, 62, 16);
+  for (i = 0; i < n; i++) {
+    category_label(&c[i], lab, sizeof(lab));
+    hp__flow_next(&f, hp__legend_width(lab, W - 40), &x, &y);
+    snprintf(cls, sizeof(cls), "sw s%zu", i % HP__HTML_SERIES);
+    if (b)
+      hp__svg_legend(b, x, y, cls, lab, W - 40);
+  }
+  return f.rows;
+}
+
 /* The categories as one stacked bar of shares, with a legend under it. */
 static int category_bar(hp__buf *b, const hp_profile *p, size_t pi)
 {
   hp__catstat *c = NULL;
   size_t n = 0, i;
-  double x = 20, lx = 20, ly = 62, w = W - 40;
-  char id[48], cls[16], tip[320], lab[160], ms[32];
+  double x = 20, w = W - 40;
+  char id[48], cls[16], tip[320], ms[32];
   int r;
 
   if ((r = hp__profile_categories(p, &c, &n)) != 0 || n == 0) {
@@ -38,7 +65,8 @@ static int category_bar(hp__buf *b, const hp_profile *p, size_t pi)
     return r;
   }
   snprintf(id, sizeof(id), "chart-categories-%zu", pi);
-  hp__svg_begin(b, id, W, 84 + 16 * (double)(n / 5), "GPU time by kernel category",
+  hp__svg_begin(b, id, W, 84 + 16 * (double)(category_legend(NULL, c, n) - 1),
+                "GPU time by kernel category",
                 "One bar split into the share of the total kernel time of each category, "
                 "largest first; the legend gives each category's percentage.");
   for (i = 0; i < n; i++) {
@@ -48,14 +76,8 @@ static int category_bar(hp__buf *b, const hp_profile *p, size_t pi)
              c[i].percent, hp__fmt_num(ms, sizeof(ms), c[i].total_ns / 1e6), c[i].calls);
     hp__svg_rect(b, x, 14, sw, 26, cls, tip);
     x += sw;
-    snprintf(cls, sizeof(cls), "sw s%zu", i % HP__HTML_SERIES);
-    snprintf(lab, sizeof(lab), "%.60s %.1f%%", c[i].name, c[i].percent);
-    if (lx > W - 160) {
-      lx = 20;
-      ly += 16;
-    }
-    lx += hp__svg_legend(b, lx, ly, cls, lab);
   }
+  category_legend(b, c, n);
   free(c);
   return hp__svg_end(b);
 }

@@ -8,6 +8,7 @@
  * byte-stable (the same session gives the same file).
  */
 #include "report/html/html.h"
+#include "report/html/html_labels.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -199,14 +200,20 @@ int hp__svg_circle(hp__buf *b, double cx, double cy, double rad, const char *cls
   return close_shape(b, "circle", tip);
 }
 
-/* A tick's label: whole numbers up to a million as they are ("100000"), others with 4
- * significant digits and no trailing zeros ("0.5", "1e+07"). */
+/* A tick's label, in one style on every axis: at most 4 significant digits, with an SI suffix
+ * from a thousand up ("1k", "250k", "1M", "1.5G") so that a log axis reads 10k, 100k, 1M rather
+ * than "100000" beside "1e+06"; below a thousand as plain decimals ("0.5", "100"). */
 static void tick_label(char *buf, size_t len, double v)
 {
-  if (fabs(v) >= 1 && fabs(v) < 1e6 && v == floor(v))
-    snprintf(buf, len, "%.0f", v);
-  else
-    snprintf(buf, len, "%.4g", v);
+  static const char suffix[] = "kMGTPE";
+  int k = 0;
+
+  /* 999.95 and above would print as "1000" at 4 digits: that is 1k. */
+  while (fabs(v) >= 999.95 && k < 6) {
+    v /= 1000;
+    k++;
+  }
+  snprintf(buf, len, "%.4g%.*s", v, k ? 1 : 0, k ? &suffix[k - 1] : "");
 }
 
 int hp__svg_xaxis(hp__buf *b, const hp__axis *a, double y_top, double y, const char *label)
@@ -222,8 +229,13 @@ int hp__svg_xaxis(hp__buf *b, const hp__axis *a, double y_top, double y, const c
     hp__svg_line(b, x, y_top, x, y, "grid");
     hp__svg_text(b, x, y + 14, "middle", "tick", s);
   }
-  if (label)
-    hp__svg_text(b, (a->p0 + a->p1) / 2, y + 30, "middle", "label", label);
+  /* An axis's name is centred under it and cut to its length, so that it stays inside the chart. */
+  if (label) {
+    hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"label\">",
+                   (a->p0 + a->p1) / 2, y + 30);
+    hp__html_text(b, label, hp__text_fit(label, fabs(a->p1 - a->p0)));
+    hp__buf_adds(b, "</text>\n");
+  }
   return hp__buf_error(b);
 }
 
@@ -245,18 +257,23 @@ int hp__svg_yaxis(hp__buf *b, const hp__axis *a, double x, double x_right, const
                    "<text x=\"12\" y=\"%.1f\" text-anchor=\"middle\" class=\"label\" "
                    "transform=\"rotate(-90 12 %.1f)\">",
                    (a->p0 + a->p1) / 2, (a->p0 + a->p1) / 2);
-    hp__html_text(b, label, 0);
+    hp__html_text(b, label, hp__text_fit(label, fabs(a->p1 - a->p0)));
     hp__buf_adds(b, "</text>\n");
   }
   return hp__buf_error(b);
 }
 
-double hp__svg_legend(hp__buf *b, double x, double y, const char *cls, const char *text)
+double hp__svg_legend(hp__buf *b, double x, double y, const char *cls, const char *text,
+                      double room)
 {
+  double w = hp__legend_width(text, room);
+
   hp__svg_rect(b, x, y - 9, 10, 10, cls, NULL);
-  hp__svg_text(b, x + 14, y, "start", "legend", text);
-  /* About 6.5 pixels per character at the legend's 11 px font, plus the swatch and a gap. */
-  return 14 + 6.5 * (double)strlen(text) + 16;
+  hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\" class=\"legend\">", x + 14,
+                 y);
+  hp__html_text(b, text, hp__legend_cut(text, room));
+  hp__buf_adds(b, "</text>\n");
+  return w;
 }
 
 const char *hp__html_flag_class(hp_flag f)

@@ -9,6 +9,7 @@
  * combination's own report.html.
  */
 #include "report/html/html.h"
+#include "report/html/html_labels.h"
 #include "report/core/report.h"
 #include "report/core/sweep.h"
 #include "util/num/fmt.h"
@@ -141,36 +142,61 @@ static int has_line(const hp_session *s, const char *name)
   return 0;
 }
 
-/* The x axis's labels when the combinations are evenly spaced: their names, cut. */
+/* The x axis's labels when the combinations are evenly spaced: their names, on two alternating
+ * rows, each cut to fit between its neighbours on its row and inside the chart. */
 static int combo_labels(hp__buf *b, const hp_session *s, const hp__axis *ax)
 {
+  double step = s->ncombos > 1 ? hp__axis_px(ax, 2) - hp__axis_px(ax, 1) : W;
   size_t i;
 
   hp__svg_line(b, ax->p0, H - B, ax->p1, H - B, "axis");
   for (i = 0; i < s->ncombos; i++) {
     double x = hp__axis_px(ax, (double)i + 1);
+    double room = fmin(2 * step - 8, 2 * fmin(x, W - x) - 4);
     hp__svg_line(b, x, T, x, H - B, "grid");
     hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"tick\">", x,
                    H - B + 14 + (double)(i % 2) * 12);
-    hp__html_text(b, s->combos[i].name, 24);
+    hp__html_text(b, s->combos[i].name, hp__text_fit(s->combos[i].name, room));
     hp__buf_adds(b, "</text>\n");
   }
   return hp__buf_error(b);
+}
+
+/* The legend under the chart, one entry per pass with a line, in rows (hp__flow); without a
+ * buffer it only lays them out. Returns the rows it takes. */
+static int sweep_legend(hp__buf *b, const hp_session *s, const char **names, size_t nnames)
+{
+  double x, y;
+  char cls[16];
+  hp__flow f;
+  size_t k;
+
+  hp__flow_init(&f, L, W - 10, H + 12, 16);
+  for (k = 0; k < nnames; k++) {
+    if (!has_line(s, names[k]))
+      continue;
+    hp__flow_next(&f, hp__legend_width(names[k], W - 10 - L), &x, &y);
+    snprintf(cls, sizeof(cls), "sw s%zu", k % HP__HTML_SERIES);
+    if (b)
+      hp__svg_legend(b, x, y, cls, names[k], W - 10 - L);
+  }
+  return f.rows;
 }
 
 /* The chart: one line per pass that has a bar in some combination. */
 static int sweep_chart(hp__buf *b, const hp_session *s, const char **names, size_t nnames)
 {
   int numeric = numeric_axis(s);
+  double rows = sweep_legend(NULL, s, names, nnames);
   hp__axis ax, ay;
-  char xl[160], cls[16];
-  double lx = L;
+  char xl[160];
   size_t k;
 
   if (sweep_axes(s, names, nnames, numeric, &ax, &ay) != 0)
     return 0;
   hp__buf_adds(b, "<figure>\n");
-  hp__svg_begin(b, "chart-sweep", W, H + 20, "Overhead of each pass across the sweep",
+  hp__svg_begin(b, "chart-sweep", W, H + 20 + 16 * (rows - 1),
+                "Overhead of each pass across the sweep",
                 "One line per pass: its primary-metric overhead against each combination's "
                 "own baseline, on a log axis, across the combinations; whiskers are the "
                 "bootstrap intervals, a point's colour its flag. The table below has the "
@@ -182,13 +208,10 @@ static int sweep_chart(hp__buf *b, const hp_session *s, const char **names, size
     combo_labels(b, s, &ax);
   hp__svg_yaxis(b, &ay, L, W - R, "ratio of medians (1 = no change)");
   hp__svg_line(b, L, hp__axis_px(&ay, 1.0), W - R, hp__axis_px(&ay, 1.0), "ref");
-  for (k = 0; k < nnames; k++) {
-    if (!has_line(s, names[k]))
-      continue;
-    sweep_line(b, s, names[k], k, numeric, &ax, &ay);
-    snprintf(cls, sizeof(cls), "sw s%zu", k % HP__HTML_SERIES);
-    lx += hp__svg_legend(b, lx, H + 12, cls, names[k]);
-  }
+  for (k = 0; k < nnames; k++)
+    if (has_line(s, names[k]))
+      sweep_line(b, s, names[k], k, numeric, &ax, &ay);
+  sweep_legend(b, s, names, nnames);
   hp__svg_end(b);
   return hp__buf_adds(b,
                       "<figcaption>Each line is a pass; a point's colour is its flag in "
