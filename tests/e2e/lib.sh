@@ -96,3 +96,24 @@ assert_pids_gone() {
     fi
   done
 }
+
+# csv_plan DIR NAME CSV: DIR/plan.yaml, a session (into DIR/out) whose command pass `ncu-roofline`
+# puts the ncu CSV file CSV into its run folder as ncu.csv, where a real ncu capture leaves it, so
+# that a report is made from a real capture without ncu.
+csv_plan() {
+  mkdir -p "$1"
+  cat >"$1/plan.yaml" <<YAML
+name: $2
+output: $1/out
+repeat: 1
+app:
+  command: [sh, -c, "echo step_ms=1"]
+metrics:
+  - {name: step_ms, unit: ms}
+passes:
+  - normal
+  - name: ncu-roofline
+    mode: command
+    command: [sh, -c, 'cp "$3" "\$HPRUN_RUN_DIR/ncu.csv" && exec "\$0" "\$@"', "{app}"]
+YAML
+}

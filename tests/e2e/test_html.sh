@@ -72,21 +72,7 @@ ok "report.html of a capture without tensor counters: no dot, bound or roof for 
 # docs/images/h200-tensor-roofline.png: no peaks, so the capture's own ceilings (FP16 and BF16
 # matrix 1050 TFLOP/s) are drawn, and a dozen GEMM and attention kernels crowd under them.
 gzip -dc "$ROOT/tests/fixtures/real/h200-tensor-roofline/step-0912-raw.csv.gz" >"$T/step.csv"
-mkdir -p "$T/tr"
-cat >"$T/tr/plan.yaml" <<YAML
-name: tensor
-output: $T/tr/out
-repeat: 1
-app:
-  command: [sh, -c, "echo step_ms=1"]
-metrics:
-  - {name: step_ms, unit: ms}
-passes:
-  - normal
-  - name: ncu-roofline
-    mode: command
-    command: [sh, -c, 'cp "$T/step.csv" "\$HPRUN_RUN_DIR/ncu.csv" && exec "\$0" "\$@"', "{app}"]
-YAML
+csv_plan "$T/tr" tensor "$T/step.csv"
 expect_exit 0 "$HPRUN" --quiet "$T/tr/plan.yaml"
 TR=$(session_dir "$T/tr/out")
 [ "$(grep -c '<circle[^>]*class="pt' "$TR/report.html")" = 27 ] ||

@@ -129,32 +129,29 @@ grep -q "\`launcher.exclusive\` is not written" "$T/err" || { cat "$T/err"; fail
 expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys+1" "$ROOT/docs/plan.md" "$MAN5" "$ALLKEYS"
 [ "$(grep -c "passes.frobnicate" "$T/err")" = 3 ] || { cat "$T/err"; fail "a new key of the loader is not named in all three"; }
 # A wrong default or type planted in a copy is named with the file's line and the loader's value.
+# planted WHAT PLAN_MD MAN5 YAML PATTERN: the checker, given the three files, exits 1 with exactly
+# one complaint, which matches PATTERN (grep).
+planted() {
+  expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$2" "$3" "$4"
+  grep -q "$5" "$T/err" || { cat "$T/err"; fail "$1 is not named"; }
+  one_complaint "$1"
+}
 sed 's/^| `output` | string | `hprun-out` |/| `output` | string | `out` |/' "$ROOT/docs/plan.md" >"$T/default.md"
-expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$T/default.md" "$MAN5" "$ALLKEYS"
-grep -q "default.md:[0-9]*: \`output\` has the default '\`out\`' in its row; the loader's is \`hprun-out\`" "$T/err" ||
-  { cat "$T/err"; fail "a wrong default in docs/plan.md is not named"; }
-one_complaint "a wrong default in docs/plan.md"
+planted "a wrong default in docs/plan.md" "$T/default.md" "$MAN5" "$ALLKEYS" \
+  "default.md:[0-9]*: \`output\` has the default '\`out\`' in its row; the loader's is \`hprun-out\`"
 sed 's/^| `warmup` | integer 0\.\.100000 |/| `warmup` | integer 1..100000 |/' "$ROOT/docs/plan.md" >"$T/type.md"
-expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$T/type.md" "$MAN5" "$ALLKEYS"
-grep -q "type.md:[0-9]*: \`warmup\` has the type 'integer 1..100000' in its row; the loader's is 'integer 0..100000'" "$T/err" ||
-  { cat "$T/err"; fail "a wrong type in docs/plan.md is not named"; }
-one_complaint "a wrong type in docs/plan.md"
+planted "a wrong type in docs/plan.md" "$T/type.md" "$MAN5" "$ALLKEYS" \
+  "type.md:[0-9]*: \`warmup\` has the type 'integer 1..100000' in its row; the loader's is 'integer 0..100000'"
 # report.top's item without its `Default: 20.`, and repeat.max's saying 31.
 sed '/^\.It Ic top /,/^\.El/{/^Default: 20\.$/d;}' "$MAN5" >"$T/nodefault.5"
-expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$ROOT/docs/plan.md" "$T/nodefault.5" "$ALLKEYS"
-grep -q "nodefault.5:[0-9]*: \`report.top\`: its item says no \`Default: 20\`" "$T/err" ||
-  { cat "$T/err"; fail "a man page item without its default is not named"; }
-one_complaint "a man page item without its default"
+planted "a man page item without its default" "$ROOT/docs/plan.md" "$T/nodefault.5" "$ALLKEYS" \
+  "nodefault.5:[0-9]*: \`report.top\`: its item says no \`Default: 20\`"
 sed 's/^Default: 30\.$/Default: 31./' "$MAN5" >"$T/default.5"
-expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$ROOT/docs/plan.md" "$T/default.5" "$ALLKEYS"
-grep -q "default.5:[0-9]*: \`repeat.max\`: its item says 'Default: 31.'; the loader's is \`30\`" "$T/err" ||
-  { cat "$T/err"; fail "a wrong default in hprun-plan(5) is not named"; }
-one_complaint "a wrong default in hprun-plan(5)"
+planted "a wrong default in hprun-plan(5)" "$ROOT/docs/plan.md" "$T/default.5" "$ALLKEYS" \
+  "default.5:[0-9]*: \`repeat.max\`: its item says 'Default: 31.'; the loader's is \`30\`"
 sed 's/^  interval: 2ms$/  interval: 5ms/' "$ALLKEYS" >"$T/default.yaml"
-expect_exit 1 "$PY" "$ROOT/scripts/check-plan-keys" "$T/keys" "$ROOT/docs/plan.md" "$MAN5" "$T/default.yaml"
-grep -q "default.yaml:[0-9]*: \`sampler.interval\`: no \`interval:\` line of the \`sampler\` block shows its default \`2ms\`" "$T/err" ||
-  { cat "$T/err"; fail "a wrong default in all-keys.yaml is not named"; }
-one_complaint "a wrong default in all-keys.yaml"
+planted "a wrong default in all-keys.yaml" "$ROOT/docs/plan.md" "$MAN5" "$T/default.yaml" \
+  "default.yaml:[0-9]*: \`sampler.interval\`: no \`interval:\` line of the \`sampler\` block shows its default \`2ms\`"
 # Every tool and mode that `hprun run --help` lists is in hprun-plan(5).
 "$HPRUN" run --help | sed -n '/^tools/,/^docs/p' | sed '1d;$d' | tr ', ' '\n\n' | grep . >"$T/modes"
 [ "$(wc -l <"$T/modes")" -ge 20 ] || fail "found only $(wc -l <"$T/modes") tools and modes in hprun run --help"

@@ -243,21 +243,7 @@ ok "a stored session re-renders its roofline with the peaks it ran with"
 # ---- a session whose ncu pass brings its own ceilings (a real H200 capture with the tensor
 # roofline section, put into the run folder by a command pass) and no peaks: the session's
 # ceilings line says where they come from, never "none given" above bounds it then prints.
-mkdir -p "$T/cap"
-cat >"$T/cap/plan.yaml" <<YAML
-name: capceil
-output: $T/cap/out
-repeat: 1
-app:
-  command: [sh, -c, "echo step_ms=1"]
-metrics:
-  - {name: step_ms, unit: ms}
-passes:
-  - normal
-  - name: ncu-roofline
-    mode: command
-    command: [sh, -c, 'cp "$ROOT/tests/fixtures/real/h200-tensor-roofline/gemms-raw.csv" "\$HPRUN_RUN_DIR/ncu.csv" && exec "\$0" "\$@"', "{app}"]
-YAML
+csv_plan "$T/cap" capceil "$ROOT/tests/fixtures/real/h200-tensor-roofline/gemms-raw.csv"
 expect_exit 0 "$HPRUN" "$T/cap/plan.yaml"
 grep -q "^Roofline, ceilings: from each pass's own capture (below)" "$T/out" ||
   fail "session with capture ceilings: no 'from each pass's own capture' line"

@@ -23,14 +23,16 @@ typedef struct want {
   int warmup, k;
 } want;
 
-/* Builds a schedule and requires it to equal want[0..n) exactly, naming the first difference. */
-static void check_order(size_t nunits, int repeat, int warmup, hp_order order, uint64_t seed,
-                        const want *w, size_t n)
+/* Builds a schedule (per-unit counts and a lead where not NULL) and requires it to equal
+ * want[0..n) exactly, naming the first difference. */
+static void check_layout(size_t nunits, int repeat, const int *repeats, const hp__lead *lead,
+                         int warmup, hp_order order, uint64_t seed, const want *w, size_t n)
 {
   hp__slot *s = NULL;
   size_t ns = 0, i;
 
-  assert_int_equal(hp__schedule_build(nunits, repeat, NULL, NULL, warmup, order, seed, &s, &ns), 0);
+  assert_int_equal(hp__schedule_build(nunits, repeat, repeats, lead, warmup, order, seed, &s, &ns),
+                   0);
   assert_non_null(s);
   assert_int_equal(ns, n);
   for (i = 0; i < n; i++)
@@ -41,7 +43,7 @@ static void check_order(size_t nunits, int repeat, int warmup, hp_order order, u
 }
 
 #define CHECK(nunits, repeat, warmup, order, seed, w)                                              \
-  check_order(nunits, repeat, warmup, order, seed, w, sizeof(w) / sizeof(w[0]))
+  check_layout(nunits, repeat, NULL, NULL, warmup, order, seed, w, sizeof(w) / sizeof(w[0]))
 
 static void interleaved_warmup_round_first(void **state)
 {
@@ -112,26 +114,10 @@ static void per_unit_repeat(void **state)
       {2, 0, 3},                       /* counted 3: only unit 2 */
   };
   static const want seq[] = {{0, 0, 1}, {0, 0, 2}, {1, 0, 1}, {2, 0, 1}, {2, 0, 2}, {2, 0, 3}};
-  hp__slot *s = NULL;
-  size_t ns = 0, i;
-
   (void)state;
-  assert_int_equal(hp__schedule_build(3, 99, repeats, NULL, 1, HP_ORDER_INTERLEAVED, 1, &s, &ns),
-                   0);
-  assert_int_equal(ns, sizeof(inter) / sizeof(inter[0]));
-  for (i = 0; i < ns; i++) {
-    assert_int_equal(s[i].unit, inter[i].unit);
-    assert_int_equal(s[i].warmup, inter[i].warmup);
-    assert_int_equal(s[i].k, inter[i].k);
-  }
-  hp__schedule_free(s);
-  assert_int_equal(hp__schedule_build(3, 99, repeats, NULL, 0, HP_ORDER_SEQUENTIAL, 1, &s, &ns), 0);
-  assert_int_equal(ns, sizeof(seq) / sizeof(seq[0]));
-  for (i = 0; i < ns; i++) {
-    assert_int_equal(s[i].unit, seq[i].unit);
-    assert_int_equal(s[i].k, seq[i].k);
-  }
-  hp__schedule_free(s);
+  check_layout(3, 99, repeats, NULL, 1, HP_ORDER_INTERLEAVED, 1, inter,
+               sizeof(inter) / sizeof(*inter));
+  check_layout(3, 99, repeats, NULL, 0, HP_ORDER_SEQUENTIAL, 1, seq, sizeof(seq) / sizeof(*seq));
 }
 
 /* A lead (the baseline under `repeat: auto`): unit 0 has 3 counted runs of which 2 are extra,
@@ -154,22 +140,9 @@ static void lead_runs_ahead(void **state)
   size_t ns = 0, i;
 
   (void)state;
-  assert_int_equal(hp__schedule_build(2, 0, repeats, &lead, 1, HP_ORDER_INTERLEAVED, 1, &s, &ns),
-                   0);
-  assert_int_equal(ns, sizeof(inter) / sizeof(inter[0]));
-  for (i = 0; i < ns; i++) {
-    assert_int_equal(s[i].unit, inter[i].unit);
-    assert_int_equal(s[i].warmup, inter[i].warmup);
-    assert_int_equal(s[i].k, inter[i].k);
-  }
-  hp__schedule_free(s);
-  assert_int_equal(hp__schedule_build(2, 0, repeats, &lead, 0, HP_ORDER_ABBA, 1, &s, &ns), 0);
-  assert_int_equal(ns, sizeof(abba) / sizeof(abba[0]));
-  for (i = 0; i < ns; i++) {
-    assert_int_equal(s[i].unit, abba[i].unit);
-    assert_int_equal(s[i].k, abba[i].k);
-  }
-  hp__schedule_free(s);
+  check_layout(2, 0, repeats, &lead, 1, HP_ORDER_INTERLEAVED, 1, inter,
+               sizeof(inter) / sizeof(*inter));
+  check_layout(2, 0, repeats, &lead, 0, HP_ORDER_ABBA, 1, abba, sizeof(abba) / sizeof(*abba));
   /* 7 extra runs over 3 rounds (the baseline at the default min 3): 7*1/3 = 2, 7*2/3 - 2 = 2 and
    * 7 - 4 = 3 in rounds 1-3, so it has 3, 6 and 10 runs at the ends of the rounds. */
   lead = (hp__lead){0, 7, 3};
