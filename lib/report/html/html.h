@@ -50,9 +50,12 @@ int hp__axis_ticks(const hp__axis *a, double *t, int max);
 int hp__svg_begin(hp__buf *b, const char *id, double w, double h, const char *title,
                   const char *desc);
 int hp__svg_end(hp__buf *b);
-/* Text at (x, y); anchor "start", "middle" or "end"; cls may be NULL. */
+/* Text at (x, y); anchor "start", "middle" or "end"; cls may be NULL. hp__svg_text_cut writes at
+ * most max characters of it, the last a "…" when cut (hp__html_text; 0: all). */
 int hp__svg_text(hp__buf *b, double x, double y, const char *anchor, const char *cls,
                  const char *text);
+int hp__svg_text_cut(hp__buf *b, double x, double y, const char *anchor, const char *cls,
+                     const char *text, size_t max);
 int hp__svg_line(hp__buf *b, double x1, double y1, double x2, double y2, const char *cls);
 /* A rectangle or circle with an optional hover text (`tip`, a <title> child: no script needed). */
 int hp__svg_rect(hp__buf *b, double x, double y, double w, double h, const char *cls,

@@ -125,10 +125,7 @@ static void row_name(hp__buf *b, const char *name, double cy)
     hp__html_text(b, name, 0);
     hp__buf_adds(b, "</title>");
   }
-  hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" class=\"name\">", LEFT - 8,
-                 cy + 4);
-  hp__html_text(b, name, cut);
-  hp__buf_adds(b, "</text>\n");
+  hp__svg_text_cut(b, LEFT - 8, cy + 4, "end", "name", name, cut);
 }
 
 /* One pass's bar, whiskers and value. */
@@ -395,10 +392,7 @@ int hp__html_timeline(hp__buf *b, const hp_session *s)
                 "outliers (modified z-score above 3.5) are ringed.");
   hp__svg_xaxis(b, &ax, TOP, ay.p0, "round (global position in the schedule)");
   hp__svg_yaxis(b, &ay, LEFT, W - 40, NULL); /* labelled on top, where it has room */
-  hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\" class=\"label\">", LEFT,
-                 TOP - 12);
-  hp__html_text(b, ylab, hp__text_fit(ylab, W - 40 - LEFT));
-  hp__buf_adds(b, "</text>\n");
+  hp__svg_text_cut(b, LEFT, TOP - 12, "start", "label", ylab, hp__text_fit(ylab, W - 40 - LEFT));
   for (i = 0; i < s->npasses; i++)
     if ((r = timeline_pass(b, &ax, &ay, i, &s->passes[i])) != 0)
       return r;

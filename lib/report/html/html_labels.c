@@ -3,9 +3,10 @@
  *
  * A width is the sum of per-character widths, in em, of a few classes of characters taken from
  * DejaVu Sans (narrow "il.,", mid "ftr()", lower case and digits, upper case, wide "mwMW%"; outside
- * ASCII, letters of two UTF-8 bytes as upper case and anything longer as 1 em), plus a margin (checked against Chromium's own widths of every
- * text of the test pages: the estimate was never smaller, and a median 10% larger): a browser that picks a narrower font (Segoe UI,
- * San Francisco, Helvetica) then draws the text inside the estimated box, never beyond it.
+ * ASCII, letters of two UTF-8 bytes as upper case and anything longer as 1 em), plus a margin.
+ * Checked against Chromium's own widths of every text of the test pages, the estimate was never
+ * smaller and a median 10% larger: a browser that picks a narrower font (Segoe UI, San
+ * Francisco, Helvetica) then draws the text inside the estimated box, never beyond it.
  *
  * The placer is greedy and deterministic: a caller offers its labels in order of importance and
  * each takes the first free one of a fixed list of spots, so the same chart gives the same page.

@@ -13,7 +13,8 @@
 
 #include <stddef.h>
 
-/* The font size of every chart's text, in pixels: html.c's stylesheet (svg.chart{font-size:11px}). */
+/* The font size of every chart's text, in pixels: html.c's stylesheet
+ * (svg.chart{font-size:11px}). */
 #define HP__FONT_PX 11.0
 
 /* A box in the chart's pixels, x0 <= x1 and y0 <= y1 (y grows downwards). */

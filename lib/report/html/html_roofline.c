@@ -66,7 +66,8 @@ static void widen_for_labels(hp__axis *ax, const hp_peaks *pk)
   for (k = 0; k < 4; k++)
     if ((tf = roof_name(pk, k, lab, sizeof(lab))) > 0 &&
         (f = (hp__text_px(lab, 0) + 12) / span) < 0.9)
-      /* The ridge's fraction of the axis, (log ridge - log lo) / (log hi - log lo), at most 1 - f. */
+      /* The ridge's fraction of the axis, (log ridge - log lo) / (log hi - log lo), at most
+       * 1 - f. */
       ax->hi = fmax(ax->hi, pow(10, (log10(tf * 1e3 / pk->bw_gbs) - f * lo) / (1 - f)));
 }
 
@@ -198,10 +199,7 @@ static void short_name(const char *kernel, char *buf, size_t len)
 /* A text at spot sp, cut to max characters (0: whole). */
 static int spot_text(hp__buf *b, hp__spot sp, const char *cls, const char *text, size_t max)
 {
-  hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" class=\"%s\">", sp.x, sp.y,
-                 sp.anchor, cls);
-  hp__html_text(b, text, max);
-  return hp__buf_adds(b, "</text>\n");
+  return hp__svg_text_cut(b, sp.x, sp.y, sp.anchor, cls, text, max);
 }
 
 /* A kernel's dot, coloured by its pass, outlined by its bound, with its figures as the tooltip. */
@@ -237,8 +235,8 @@ static int roof_line(hp__buf *b, const hp__axis *ax, const hp__axis *ay, double 
 /* A roof's label, by its flat part: at the right end above the line, else below it, else slid
  * left in steps of 8 pixels; clear of the dots where it can be, else of the other texts only. A
  * label below the line stays right of the ridge (left of it the slope would cross it); one above
- * may reach out over the slope, whose line is below it there, as far as the ridge. Where even that fails it is left out: the ceilings line above the chart names every
- * one. */
+ * may reach out over the slope, whose line is below it there, as far as the ridge. Where even
+ * that fails it is left out: the ceilings line above the chart names every one. */
 static int roof_label(hp__buf *b, hp__labels *l, const hp__axis *ax, const hp__axis *ay, double bw,
                       double peak, const char *name)
 {
@@ -433,7 +431,8 @@ fail:
   return r ? r : hp__buf_error(b);
 }
 
-/* A paragraph under the chart: `head`, then the list in `list` (already markup), when it has any. */
+/* A paragraph under the chart: `head`, then the list in `list` (already markup), when it has
+ * any. */
 static int key_line(hp__buf *b, const char *head, const hp__buf *list)
 {
   if (list->len == 0)

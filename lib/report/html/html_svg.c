@@ -161,13 +161,19 @@ int hp__svg_end(hp__buf *b)
   return hp__buf_adds(b, "</svg>\n");
 }
 
-int hp__svg_text(hp__buf *b, double x, double y, const char *anchor, const char *cls,
-                 const char *text)
+int hp__svg_text_cut(hp__buf *b, double x, double y, const char *anchor, const char *cls,
+                     const char *text, size_t max)
 {
   hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s%s>", x, y, anchor,
                  cls ? " class=\"" : "", cls ? cls : "", cls ? "\"" : "");
-  hp__html_text(b, text, 0);
+  hp__html_text(b, text, max);
   return hp__buf_adds(b, "</text>\n");
+}
+
+int hp__svg_text(hp__buf *b, double x, double y, const char *anchor, const char *cls,
+                 const char *text)
+{
+  return hp__svg_text_cut(b, x, y, anchor, cls, text, 0);
 }
 
 int hp__svg_line(hp__buf *b, double x1, double y1, double x2, double y2, const char *cls)
@@ -230,12 +236,9 @@ int hp__svg_xaxis(hp__buf *b, const hp__axis *a, double y_top, double y, const c
     hp__svg_text(b, x, y + 14, "middle", "tick", s);
   }
   /* An axis's name is centred under it and cut to its length, so that it stays inside the chart. */
-  if (label) {
-    hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"label\">",
-                   (a->p0 + a->p1) / 2, y + 30);
-    hp__html_text(b, label, hp__text_fit(label, fabs(a->p1 - a->p0)));
-    hp__buf_adds(b, "</text>\n");
-  }
+  if (label)
+    hp__svg_text_cut(b, (a->p0 + a->p1) / 2, y + 30, "middle", "label", label,
+                     hp__text_fit(label, fabs(a->p1 - a->p0)));
   return hp__buf_error(b);
 }
 
@@ -269,10 +272,7 @@ double hp__svg_legend(hp__buf *b, double x, double y, const char *cls, const cha
   double w = hp__legend_width(text, room);
 
   hp__svg_rect(b, x, y - 9, 10, 10, cls, NULL);
-  hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"start\" class=\"legend\">", x + 14,
-                 y);
-  hp__html_text(b, text, hp__legend_cut(text, room));
-  hp__buf_adds(b, "</text>\n");
+  hp__svg_text_cut(b, x + 14, y, "start", "legend", text, hp__legend_cut(text, room));
   return w;
 }
 

@@ -154,10 +154,8 @@ static int combo_labels(hp__buf *b, const hp_session *s, const hp__axis *ax)
     double x = hp__axis_px(ax, (double)i + 1);
     double room = fmin(2 * step - 8, 2 * fmin(x, W - x) - 4);
     hp__svg_line(b, x, T, x, H - B, "grid");
-    hp__buf_printf(b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" class=\"tick\">", x,
-                   H - B + 14 + (double)(i % 2) * 12);
-    hp__html_text(b, s->combos[i].name, hp__text_fit(s->combos[i].name, room));
-    hp__buf_adds(b, "</text>\n");
+    hp__svg_text_cut(b, x, H - B + 14 + (double)(i % 2) * 12, "middle", "tick", s->combos[i].name,
+                     hp__text_fit(s->combos[i].name, room));
   }
   return hp__buf_error(b);
 }
