@@ -262,7 +262,7 @@ extern const hp_plan_key_doc *const hp__plan_docs_roofline;
 /* A key table (NULL-terminated) and its docs table have one entry per key. The docs tables are
  * indexed by the section's key enum where it has one ([K_NAME] = ...), so that an entry cannot
  * slip to another key. A key added last without its entry changes the count and fails here; one
- * added in the middle leaves an entry of neither type nor choices, which tests/unit/test_plan.c
+ * added in the middle leaves an entry of neither type nor choices, which tests/unit/test_plan_keys.c
  * refuses. */
 #define HP__KEY_DOCS(keys, docs)                                                                   \
   _Static_assert(sizeof(keys) / sizeof((keys)[0]) == sizeof(docs) / sizeof((docs)[0]) + 1,         \

@@ -248,19 +248,20 @@ static void auto_note(hp__session_ctx *c)
 }
 
 /* Whether pass i is due for a look: open, judged by `repeat: auto` (no count of its own), at or
- * past its next planned look, and the baseline has the runs that look needs for an interval. A
- * look delayed for the baseline (it runs after the pass in the round, as `abba` and `random` can
- * order it) happens at the baseline's run, with the pass's runs of then; the next planned look
- * is the first one after those, so a pass is still judged at most `looks` times. */
+ * past its next planned look, and the baseline has the runs that look needs for an interval, or
+ * will have no more (a count of its own, as `{mode: normal, repeat: 5}`). A look delayed for the
+ * baseline (it runs after the pass in the round, as `abba` and `random` can order it) happens at
+ * the baseline's run, with the pass's runs of then; the next planned look is the first one after
+ * those, so a pass is still judged at most `looks` times. */
 static int look_due(const hp__session_ctx *c, size_t i)
 {
   const hp__unit *u = &c->units[i];
+  size_t base = c->plan->baseline;
   int n = counted(&c->s->passes[i]);
 
-  return i != c->plan->baseline && u->pass && u->pass->repeat == 0 && !u->done && u->look &&
-      n >= u->look &&
-      counted(&c->s->passes[c->plan->baseline]) >=
-      hp__look_base(n, c->s->looks, c->plan->thresholds.alpha);
+  return i != base && u->pass && u->pass->repeat == 0 && !u->done && u->look && n >= u->look &&
+      (c->units[base].done ||
+       counted(&c->s->passes[base]) >= hp__look_base(n, c->s->looks, c->plan->thresholds.alpha));
 }
 
 /* `repeat: auto`, after a run of `unit`: the passes due for a look (this one, or every pass

@@ -57,6 +57,17 @@ check auto random 1 10 3
 check '{min: 4, max: 30}' interleaved 0 7 4
 check '{min: 5, max: 30}' interleaved 0 5 5
 
+# A baseline with a count of its own (`repeat: 5`) makes no lead; a look waits for no runs it will
+# not make. At 3 and 5 runs of the pass no interval exists against 5 (2 / C(8, 3) = 0.036 and
+# 2 / C(10, 5) = 0.0079, both above 0.05 / 7 = 0.0071); at 8, C(13, 5) = 1287, it does.
+rm -rf sessions
+plan plan.yaml auto interleaved 0
+sed 's/^  - normal$/  - {name: normal, mode: normal, repeat: 5}/' plan.yaml >own.yaml
+expect_exit 0 "$HPRUN" --quiet own.yaml
+got=$(counts "$(session_dir sessions)")
+[ "$got" = "normal=5/max same=8/resolved slow=8/resolved" ] || fail "a baseline of 5 runs: $got"
+ok "a baseline with repeat: 5: $got"
+
 # The dry run lays out the same schedule: at the default the baseline's first three rounds hold
 # 3, 3 and 4 of its runs (7 extra over 3 rounds: 2, 2, 3, each after its own run).
 plan plan.yaml auto interleaved 0
